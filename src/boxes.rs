@@ -1,0 +1,439 @@
+//! Enumeration of the machine's boxes: every position reachable by legal play with the
+//! machine to move, merged under the board's symmetries, with its move numbers, merged
+//! moves, bead colours and starting beads.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde::Serialize;
+
+use crate::Error;
+use crate::game::{Game, Side, Symmetry, canonical};
+use crate::kit::{Kit, Numerals, Tags};
+
+/// More positions than this and enumeration stops: no class builds such a kit.
+pub const POSITION_BUDGET: usize = 3_000_000;
+
+/// One move in a box: an arrow on the label and a colour of bead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoxMove<M> {
+    /// The move, in the label's orientation.
+    pub mv: M,
+    /// Index of its bead colour in the kit's palette.
+    pub colour: usize,
+    /// Beads of this colour the box starts with.
+    pub beads: u32,
+}
+
+/// One matchbox: a position the machine can face, as its label shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MatchBox<P, M> {
+    /// Box id, from 1, in printing order.
+    pub id: usize,
+    /// The position, in the orientation drawn on the label.
+    pub position: P,
+    /// Every move number (1-based, both sides counted) at which the position can arise.
+    pub move_numbers: Vec<u32>,
+    /// The machine's moves, one per arrow, symmetric duplicates merged.
+    pub moves: Vec<BoxMove<M>>,
+}
+
+impl<P, M> MatchBox<P, M> {
+    /// Beads in the box at the start.
+    pub fn beads(&self) -> u32 {
+        self.moves.iter().map(|m| m.beads).sum()
+    }
+}
+
+/// Why a position has no box, for `matchbox find`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoBox {
+    /// The game is already over in it.
+    GameOver,
+    /// It cannot arise from the start by legal play.
+    Unreachable,
+    /// It arises only with the other side to move.
+    NotMachinesTurn,
+    /// The machine has one legal move there and the kit skips such positions.
+    Forced,
+}
+
+impl NoBox {
+    /// A sentence for the pupil.
+    pub fn explain(self) -> &'static str {
+        match self {
+            NoBox::GameOver => "no box holds it: the game is already over in this position",
+            NoBox::Unreachable => "no box holds it: this position cannot arise in a game from the start",
+            NoBox::NotMachinesTurn => "no box holds it: in this position it is the opponent's turn, not the machine's",
+            NoBox::Forced => "no box holds it: the machine has only one legal move here, so the kit has no box for it (skip_forced)",
+        }
+    }
+}
+
+/// The kit's boxes, with what is needed to find the box for any position.
+pub struct BoxSet<G: Game> {
+    /// The boxes in id order.
+    pub boxes: Vec<MatchBox<G::Position, G::Move>>,
+    /// Which side the boxes play.
+    pub machine: Side,
+    /// How many symmetries are used to merge positions (1 when `symmetry: false`).
+    pub symmetries: usize,
+    /// Canonical position -> index into `boxes`.
+    index: FxHashMap<G::Position, usize>,
+    /// Every canonical position reachable from the start, with or without a box.
+    reachable: FxHashSet<G::Position>,
+}
+
+/// Totals of a box set, as `boxes` prints them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Number of boxes.
+    pub boxes: usize,
+    /// Beads in all boxes.
+    pub beads: u32,
+    /// Move number -> boxes whose position can arise at that move.
+    pub per_move: std::collections::BTreeMap<u32, usize>,
+    /// Colour name -> beads of that colour, in palette order.
+    pub colours: serde_json::Map<String, serde_json::Value>,
+}
+
+impl<G: Game> BoxSet<G> {
+    /// Enumerates the boxes of `kit` for `game`.
+    pub fn build(game: &G, kit: &Kit) -> Result<BoxSet<G>, Error> {
+        let symmetries = if kit.symmetry {
+            game.symmetry_count()
+        } else {
+            1
+        };
+        let graph = Graph::explore(game, symmetries)?;
+        let depths = graph.move_numbers();
+
+        let mut boxes = Vec::new();
+        let mut index = FxHashMap::default();
+        let mut legal = Vec::new();
+        // Discovery is breadth first, so this order is by earliest move number.
+        for (i, position) in graph.positions.iter().enumerate() {
+            if game.to_move(position) != kit.machine || game.outcome(position).is_some() {
+                continue;
+            }
+            legal.clear();
+            game.legal_moves(position, &mut legal);
+            if kit.skip_forced && legal.len() == 1 {
+                continue;
+            }
+            let merged = merged_moves(game, position, &legal, symmetries);
+            let wired: Vec<G::Move> = merged
+                .into_iter()
+                .filter(|m| game.wired(position, *m))
+                .collect();
+            let move_numbers = depths[i].clone();
+            let first = move_numbers[0];
+            let beads = kit.beads.beads_at(first).ok_or_else(|| {
+                Error::Input(format!(
+                    "the bead schedule lists no move number at or before {first}, where the machine's first box is"
+                ))
+            })?;
+            let mut moves = Vec::with_capacity(wired.len());
+            for (rank, mv) in wired.iter().enumerate() {
+                let colour = game.colour_slot(position, *mv).unwrap_or(rank);
+                if colour >= kit.palette.len() {
+                    return Err(Error::Input(format!(
+                        "this kit needs at least {} bead colours but its palette has {}: add colours to `palette`",
+                        colour + 1,
+                        kit.palette.len()
+                    )));
+                }
+                moves.push(BoxMove {
+                    mv: *mv,
+                    colour,
+                    beads,
+                });
+            }
+            index.insert(position.clone(), boxes.len());
+            boxes.push(MatchBox {
+                id: boxes.len() + 1,
+                position: position.clone(),
+                move_numbers,
+                moves,
+            });
+        }
+        Ok(BoxSet {
+            boxes,
+            machine: kit.machine,
+            symmetries,
+            index,
+            reachable: graph.positions.into_iter().collect(),
+        })
+    }
+
+    /// The box for a position the machine faces, and the symmetry that takes the position
+    /// onto the label (apply its inverse to the label's moves to play them).
+    pub fn locate(&self, game: &G, position: &G::Position) -> Option<(usize, Symmetry)> {
+        let (canon, symmetry) = canonical(game, position, self.symmetries);
+        self.index.get(&canon).map(|&i| (i, symmetry))
+    }
+
+    /// The box for a position, or why there is none.
+    pub fn find(&self, game: &G, position: &G::Position) -> Result<(usize, Symmetry), NoBox> {
+        if let Some(found) = self.locate(game, position) {
+            return Ok(found);
+        }
+        let (canon, _) = canonical(game, position, self.symmetries);
+        if game.outcome(position).is_some() {
+            return Err(NoBox::GameOver);
+        }
+        if !self.reachable.contains(&canon) {
+            return Err(NoBox::Unreachable);
+        }
+        if game.to_move(position) != self.machine {
+            return Err(NoBox::NotMachinesTurn);
+        }
+        Err(NoBox::Forced)
+    }
+
+    /// Whether a canonical position can arise from the start.
+    pub fn is_reachable(&self, game: &G, position: &G::Position) -> bool {
+        self.reachable
+            .contains(&canonical(game, position, self.symmetries).0)
+    }
+
+    /// The totals: boxes, beads, boxes per move number, beads per colour.
+    pub fn summary(&self, kit: &Kit) -> Summary {
+        let mut per_move = std::collections::BTreeMap::<u32, usize>::new();
+        let mut per_colour = vec![0u32; kit.palette.len()];
+        for b in &self.boxes {
+            for n in &b.move_numbers {
+                *per_move.entry(*n).or_default() += 1;
+            }
+            for m in &b.moves {
+                per_colour[m.colour] += m.beads;
+            }
+        }
+        let colours = kit
+            .palette
+            .iter()
+            .zip(&per_colour)
+            .filter(|(_, n)| **n > 0)
+            .map(|(c, n)| (c.name.clone(), serde_json::Value::from(*n)))
+            .collect();
+        Summary {
+            boxes: self.boxes.len(),
+            beads: self.boxes.iter().map(MatchBox::beads).sum(),
+            per_move,
+            colours,
+        }
+    }
+}
+
+/// The legal moves with those that a symmetry fixing the position maps onto each other
+/// merged into one (the smallest), in the order the game lists them.
+pub fn merged_moves<G: Game>(
+    game: &G,
+    position: &G::Position,
+    legal: &[G::Move],
+    symmetries: usize,
+) -> Vec<G::Move> {
+    let fixing: Vec<Symmetry> = (1..symmetries)
+        .filter(|&s| game.transform(position, s) == *position)
+        .collect();
+    let mut out: Vec<G::Move> = Vec::with_capacity(legal.len());
+    for &mv in legal {
+        let representative = fixing
+            .iter()
+            .map(|&s| game.transform_move(mv, s))
+            .fold(mv, Ord::min);
+        if !out.contains(&representative) {
+            out.push(representative);
+        }
+    }
+    out
+}
+
+/// The tag printed under a label: the move numbers, or the machine's own move counts,
+/// joined by dashes.
+pub fn tag(move_numbers: &[u32], machine: Side, tags: Tags, numerals: Numerals) -> String {
+    move_numbers
+        .iter()
+        .map(|&n| match tags {
+            Tags::GameMove => n,
+            Tags::MachineMove => machine_move(n, machine),
+        })
+        .map(|n| match numerals {
+            Numerals::Arabic => n.to_string(),
+            Numerals::Roman => roman(n),
+        })
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// Which of the machine's own moves a move number of the game is (1 = its first).
+pub fn machine_move(move_number: u32, machine: Side) -> u32 {
+    match machine {
+        Side::First => move_number.div_ceil(2),
+        Side::Second => move_number / 2,
+    }
+}
+
+/// A number in Roman numerals (1 to 3999; larger numbers stay arabic).
+pub fn roman(mut n: u32) -> String {
+    if n == 0 || n >= 4000 {
+        return n.to_string();
+    }
+    const TABLE: [(u32, &str); 13] = [
+        (1000, "M"),
+        (900, "CM"),
+        (500, "D"),
+        (400, "CD"),
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    ];
+    let mut out = String::new();
+    for (value, letters) in TABLE {
+        while n >= value {
+            out.push_str(letters);
+            n -= value;
+        }
+    }
+    out
+}
+
+/// The game tree folded into a graph of canonical positions.
+struct Graph<P> {
+    /// Positions in breadth-first order of discovery; index 0 is the start.
+    positions: Vec<P>,
+    /// Successors of each position, as indices (compressed rows).
+    succ_start: Vec<u32>,
+    succ: Vec<u32>,
+}
+
+impl<P: Clone + Eq + std::hash::Hash> Graph<P> {
+    fn explore<G: Game<Position = P>>(game: &G, symmetries: usize) -> Result<Graph<P>, Error> {
+        let start = canonical(game, &game.start(), symmetries).0;
+        let mut ids: FxHashMap<P, u32> = FxHashMap::default();
+        ids.insert(start.clone(), 0);
+        let mut positions = vec![start];
+        let mut succ_start = vec![0u32];
+        let mut succ = Vec::new();
+        let mut moves = Vec::new();
+        let mut next = 0;
+        while next < positions.len() {
+            let position = positions[next].clone();
+            moves.clear();
+            game.legal_moves(&position, &mut moves);
+            let first = succ.len();
+            for &mv in &moves {
+                let child = canonical(game, &game.play(&position, mv), symmetries).0;
+                let id = match ids.get(&child) {
+                    Some(&id) => id,
+                    None => {
+                        if positions.len() >= POSITION_BUDGET {
+                            return Err(Error::Input(format!(
+                                "this {} game has more than {POSITION_BUDGET} positions: too many to enumerate, and far too many boxes to build; choose a smaller game",
+                                game.name()
+                            )));
+                        }
+                        let id = positions.len() as u32;
+                        ids.insert(child.clone(), id);
+                        positions.push(child);
+                        id
+                    }
+                };
+                if !succ[first..].contains(&id) {
+                    succ.push(id);
+                }
+            }
+            succ_start.push(succ.len() as u32);
+            next += 1;
+        }
+        Ok(Graph {
+            positions,
+            succ_start,
+            succ,
+        })
+    }
+
+    fn successors(&self, i: usize) -> &[u32] {
+        &self.succ[self.succ_start[i] as usize..self.succ_start[i + 1] as usize]
+    }
+
+    /// For each position, the sorted move numbers at which it can be the position to
+    /// move from: one more than the length of some path from the start. The games are
+    /// acyclic, so path lengths propagate in topological order as bit sets.
+    fn move_numbers(&self) -> Vec<Vec<u32>> {
+        let n = self.positions.len();
+        let mut indegree = vec![0u32; n];
+        for &s in &self.succ {
+            indegree[s as usize] += 1;
+        }
+        let mut order = Vec::with_capacity(n);
+        order.push(0usize);
+        let mut head = 0;
+        while head < order.len() {
+            let i = order[head];
+            head += 1;
+            for &s in self.successors(i) {
+                indegree[s as usize] -= 1;
+                if indegree[s as usize] == 0 {
+                    order.push(s as usize);
+                }
+            }
+        }
+        // Longest path first, to size the bit sets.
+        let mut longest = vec![0usize; n];
+        for &i in &order {
+            for &s in self.successors(i) {
+                longest[s as usize] = longest[s as usize].max(longest[i] + 1);
+            }
+        }
+        let words = longest.iter().max().copied().unwrap_or(0) / 64 + 1;
+        let mut bits = vec![0u64; n * words];
+        bits[0] = 1;
+        for &i in &order {
+            for &s in self.successors(i) {
+                let (s, i) = (s as usize, i);
+                for w in 0..words {
+                    // Depth d at i gives depth d + 1 at s: shift left by one across words.
+                    let carry = if w == 0 { 0 } else { bits[i * words + w - 1] >> 63 };
+                    bits[s * words + w] |= (bits[i * words + w] << 1) | carry;
+                }
+            }
+        }
+        (0..n)
+            .map(|i| {
+                (0..words * 64)
+                    .filter(|d| bits[i * words + d / 64] & (1u64 << (d % 64)) != 0)
+                    .map(|d| d as u32 + 1)
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roman_numerals() {
+        assert_eq!(roman(1), "I");
+        assert_eq!(roman(4), "IV");
+        assert_eq!(roman(9), "IX");
+        assert_eq!(roman(14), "XIV");
+        assert_eq!(roman(1994), "MCMXCIV");
+    }
+
+    #[test]
+    fn machine_moves_count_from_one_for_either_side() {
+        assert_eq!(machine_move(1, Side::First), 1);
+        assert_eq!(machine_move(7, Side::First), 4);
+        assert_eq!(machine_move(2, Side::Second), 1);
+        assert_eq!(machine_move(8, Side::Second), 4);
+        assert_eq!(tag(&[4, 6], Side::Second, Tags::MachineMove, Numerals::Roman), "II-III");
+        assert_eq!(tag(&[4, 6], Side::Second, Tags::GameMove, Numerals::Arabic), "4-6");
+    }
+}

@@ -1,0 +1,3 @@
+//! Drawing: the display list and the label drawn from a box.
+
+pub mod scene;

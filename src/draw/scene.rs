@@ -1,0 +1,291 @@
+//! The display list: what one label or page looks like, in millimetres, for every output.
+
+/// A point in millimetres; x to the right, y downwards from the top-left corner.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pt {
+    /// Millimetres from the left edge.
+    pub x: f32,
+    /// Millimetres from the top edge.
+    pub y: f32,
+}
+
+/// Shorthand for a point.
+pub fn pt(x: f32, y: f32) -> Pt {
+    Pt { x, y }
+}
+
+/// A rectangle in millimetres.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    /// Left edge.
+    pub x: f32,
+    /// Top edge.
+    pub y: f32,
+    /// Width.
+    pub w: f32,
+    /// Height.
+    pub h: f32,
+}
+
+impl Rect {
+    /// The centre point.
+    pub fn centre(&self) -> Pt {
+        pt(self.x + self.w / 2.0, self.y + self.h / 2.0)
+    }
+}
+
+/// An sRGB colour.
+pub type Rgb = [u8; 3];
+
+/// Black ink.
+pub const INK: Rgb = [0x1a, 0x1a, 0x1a];
+/// Grey ink for cut lines and secondary text.
+pub const GREY: Rgb = [0x90, 0x90, 0x90];
+/// White.
+pub const WHITE: Rgb = [0xff, 0xff, 0xff];
+
+/// How a line or outline is stroked.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Stroke {
+    /// Colour.
+    pub colour: Rgb,
+    /// Width in mm.
+    pub width: f32,
+    /// Dash length in mm, if dashed.
+    pub dash: Option<f32>,
+}
+
+impl Stroke {
+    /// A solid stroke.
+    pub fn solid(colour: Rgb, width: f32) -> Stroke {
+        Stroke {
+            colour,
+            width,
+            dash: None,
+        }
+    }
+}
+
+/// Where a text's anchor point sits on its baseline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Anchor {
+    /// The text starts at the point.
+    Start,
+    /// The text is centred on the point.
+    Middle,
+    /// The text ends at the point.
+    End,
+}
+
+/// Regular or bold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Weight {
+    /// Regular.
+    Regular,
+    /// Bold.
+    Bold,
+}
+
+/// One drawing instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shape {
+    /// An open polyline.
+    Line {
+        /// Points in order.
+        points: Vec<Pt>,
+        /// Its stroke.
+        stroke: Stroke,
+    },
+    /// A closed polygon.
+    Polygon {
+        /// Corners in order.
+        points: Vec<Pt>,
+        /// Fill colour, if filled.
+        fill: Option<Rgb>,
+        /// Outline, if any.
+        stroke: Option<Stroke>,
+    },
+    /// A circle.
+    Circle {
+        /// Centre.
+        centre: Pt,
+        /// Radius in mm.
+        radius: f32,
+        /// Fill colour, if filled.
+        fill: Option<Rgb>,
+        /// Outline, if any.
+        stroke: Option<Stroke>,
+    },
+    /// One line of text; `at` is on the baseline.
+    Text {
+        /// Anchor point on the baseline.
+        at: Pt,
+        /// Font size in mm (the em height).
+        size: f32,
+        /// The words.
+        text: String,
+        /// Colour.
+        colour: Rgb,
+        /// Alignment about `at`.
+        anchor: Anchor,
+        /// Weight.
+        weight: Weight,
+    },
+}
+
+/// A drawing of a given size: one label, one page.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Scene {
+    /// Width in mm.
+    pub width: f32,
+    /// Height in mm.
+    pub height: f32,
+    /// Shapes, painted in order.
+    pub shapes: Vec<Shape>,
+}
+
+impl Scene {
+    /// An empty scene of this size.
+    pub fn new(width: f32, height: f32) -> Scene {
+        Scene {
+            width,
+            height,
+            shapes: Vec::new(),
+        }
+    }
+
+    /// Adds a shape.
+    pub fn push(&mut self, shape: Shape) {
+        self.shapes.push(shape);
+    }
+
+    /// Adds a straight line.
+    pub fn line(&mut self, from: Pt, to: Pt, stroke: Stroke) {
+        self.push(Shape::Line {
+            points: vec![from, to],
+            stroke,
+        });
+    }
+
+    /// Adds a rectangle.
+    pub fn rect(&mut self, r: Rect, fill: Option<Rgb>, stroke: Option<Stroke>) {
+        let points = vec![
+            pt(r.x, r.y),
+            pt(r.x + r.w, r.y),
+            pt(r.x + r.w, r.y + r.h),
+            pt(r.x, r.y + r.h),
+        ];
+        self.push(Shape::Polygon {
+            points,
+            fill,
+            stroke,
+        });
+    }
+
+    /// Adds a circle.
+    pub fn circle(&mut self, centre: Pt, radius: f32, fill: Option<Rgb>, stroke: Option<Stroke>) {
+        self.push(Shape::Circle {
+            centre,
+            radius,
+            fill,
+            stroke,
+        });
+    }
+
+    /// Adds text in the regular weight and ink colour.
+    pub fn text(&mut self, at: Pt, size: f32, text: impl Into<String>, anchor: Anchor) {
+        self.push(Shape::Text {
+            at,
+            size,
+            text: text.into(),
+            colour: INK,
+            anchor,
+            weight: Weight::Regular,
+        });
+    }
+
+    /// Paints another scene into this one, moved by (dx, dy).
+    pub fn place(&mut self, other: &Scene, dx: f32, dy: f32) {
+        let shift = |p: &Pt| pt(p.x + dx, p.y + dy);
+        for shape in &other.shapes {
+            self.push(match shape {
+                Shape::Line { points, stroke } => Shape::Line {
+                    points: points.iter().map(shift).collect(),
+                    stroke: *stroke,
+                },
+                Shape::Polygon {
+                    points,
+                    fill,
+                    stroke,
+                } => Shape::Polygon {
+                    points: points.iter().map(shift).collect(),
+                    fill: *fill,
+                    stroke: *stroke,
+                },
+                Shape::Circle {
+                    centre,
+                    radius,
+                    fill,
+                    stroke,
+                } => Shape::Circle {
+                    centre: shift(centre),
+                    radius: *radius,
+                    fill: *fill,
+                    stroke: *stroke,
+                },
+                Shape::Text {
+                    at,
+                    size,
+                    text,
+                    colour,
+                    anchor,
+                    weight,
+                } => Shape::Text {
+                    at: shift(at),
+                    size: *size,
+                    text: text.clone(),
+                    colour: *colour,
+                    anchor: *anchor,
+                    weight: *weight,
+                },
+            });
+        }
+    }
+}
+
+impl Scene {
+    /// Adds an arrow from `from` to `to` with a filled head, in one colour.
+    pub fn arrow(&mut self, from: Pt, to: Pt, colour: Rgb, width: f32) {
+        let (dx, dy) = (to.x - from.x, to.y - from.y);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-3);
+        let (ux, uy) = (dx / len, dy / len);
+        let head = (width * 3.2).min(len * 0.6);
+        let base = pt(to.x - ux * head, to.y - uy * head);
+        let half = head * 0.55;
+        self.line(from, base, Stroke::solid(colour, width));
+        self.push(Shape::Polygon {
+            points: vec![
+                to,
+                pt(base.x - uy * half, base.y + ux * half),
+                pt(base.x + uy * half, base.y - ux * half),
+            ],
+            fill: Some(colour),
+            stroke: None,
+        });
+    }
+
+    /// Adds a small disc in a bead colour with the colour's letter on it, so the colour
+    /// can be named without seeing it (colour blindness, grey-scale printers).
+    pub fn bead_tag(&mut self, centre: Pt, radius: f32, colour: Rgb, code: &str) {
+        self.circle(centre, radius, Some(WHITE), Some(Stroke::solid(colour, radius * 0.35)));
+        let size = radius * if code.chars().count() > 1 { 1.05 } else { 1.35 };
+        self.push(Shape::Text {
+            at: pt(centre.x, centre.y + size * 0.36),
+            size,
+            text: code.to_string(),
+            colour: INK,
+            anchor: Anchor::Middle,
+            weight: Weight::Bold,
+        });
+    }
+}

@@ -1,0 +1,421 @@
+//! Hexapawn (Martin Gardner, 1962) on any board from 3 x 3 to 8 x 8.
+//!
+//! White starts on row 1 (the bottom row as printed) and moves first. A pawn steps
+//! forward onto an empty square or captures diagonally forward. A side wins by reaching
+//! the far row, by capturing every enemy pawn, or when the opponent cannot move.
+
+use super::{DrawnMove, Game, Outcome, Side, Symmetry};
+use crate::draw::scene::{INK, Rect, Scene, Shape, Stroke, WHITE, pt};
+
+/// A hexapawn board of a given size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hexapawn {
+    rows: u8,
+    cols: u8,
+}
+
+/// A hexapawn position: one bit per square for each side, and whose turn it is.
+/// Square `row * cols + col`; row 0 is White's home row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Board {
+    /// White's pawns.
+    pub white: u64,
+    /// Black's pawns.
+    pub black: u64,
+    /// Whose turn it is.
+    pub to_move: Side,
+}
+
+/// A pawn's move from one square to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Step {
+    /// Square the pawn leaves.
+    pub from: u8,
+    /// Square the pawn lands on.
+    pub to: u8,
+}
+
+impl Hexapawn {
+    /// A board of `rows` x `cols` squares (each 3 to 8; checked by the kit).
+    pub fn new(rows: u8, cols: u8) -> Hexapawn {
+        Hexapawn { rows, cols }
+    }
+
+    fn square(&self, row: u8, col: u8) -> u8 {
+        row * self.cols + col
+    }
+
+    fn row_mask(&self, row: u8) -> u64 {
+        ((1u64 << self.cols) - 1) << (row * self.cols)
+    }
+
+    fn mirror_square(&self, sq: u8) -> u8 {
+        let (row, col) = (sq / self.cols, sq % self.cols);
+        self.square(row, self.cols - 1 - col)
+    }
+
+    fn square_name(&self, sq: u8) -> String {
+        let (row, col) = (sq / self.cols, sq % self.cols);
+        format!("{}{}", (b'a' + col) as char, row + 1)
+    }
+}
+
+impl Game for Hexapawn {
+    type Position = Board;
+    type Move = Step;
+
+    fn name(&self) -> &'static str {
+        "hexapawn"
+    }
+
+    fn start(&self) -> Board {
+        Board {
+            white: self.row_mask(0),
+            black: self.row_mask(self.rows - 1),
+            to_move: Side::First,
+        }
+    }
+
+    fn to_move(&self, position: &Board) -> Side {
+        position.to_move
+    }
+
+    fn legal_moves(&self, position: &Board, out: &mut Vec<Step>) {
+        if self.outcome(position).is_some() {
+            return;
+        }
+        pawn_moves(self, position, out);
+    }
+
+    fn play(&self, position: &Board, mv: Step) -> Board {
+        let (from, to) = (1u64 << mv.from, 1u64 << mv.to);
+        let mut next = *position;
+        match position.to_move {
+            Side::First => {
+                next.white = (next.white & !from) | to;
+                next.black &= !to;
+            }
+            Side::Second => {
+                next.black = (next.black & !from) | to;
+                next.white &= !to;
+            }
+        }
+        next.to_move = position.to_move.other();
+        next
+    }
+
+    fn outcome(&self, position: &Board) -> Option<Outcome> {
+        if position.white & self.row_mask(self.rows - 1) != 0 || position.black == 0 {
+            return Some(Outcome::Win(Side::First));
+        }
+        if position.black & self.row_mask(0) != 0 || position.white == 0 {
+            return Some(Outcome::Win(Side::Second));
+        }
+        let mut moves = Vec::new();
+        pawn_moves(self, position, &mut moves);
+        if moves.is_empty() {
+            return Some(Outcome::Win(position.to_move.other()));
+        }
+        None
+    }
+
+    fn symmetry_count(&self) -> usize {
+        2
+    }
+
+    fn transform(&self, position: &Board, symmetry: Symmetry) -> Board {
+        if symmetry == 0 {
+            return *position;
+        }
+        let mirror = |bits: u64| {
+            (0..self.rows * self.cols)
+                .filter(|sq| bits & (1u64 << sq) != 0)
+                .fold(0u64, |acc, sq| acc | 1u64 << self.mirror_square(sq))
+        };
+        Board {
+            white: mirror(position.white),
+            black: mirror(position.black),
+            to_move: position.to_move,
+        }
+    }
+
+    fn transform_move(&self, mv: Step, symmetry: Symmetry) -> Step {
+        if symmetry == 0 {
+            return mv;
+        }
+        Step {
+            from: self.mirror_square(mv.from),
+            to: self.mirror_square(mv.to),
+        }
+    }
+
+    fn inverse(&self, symmetry: Symmetry) -> Symmetry {
+        symmetry
+    }
+
+    fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str {
+        match symmetry {
+            0 => "as drawn",
+            _ => "mirrored left-right: swap the arrows' sides",
+        }
+    }
+
+    fn format_position(&self, position: &Board) -> String {
+        (0..self.rows)
+            .rev()
+            .map(|row| {
+                (0..self.cols)
+                    .map(|col| {
+                        let bit = 1u64 << self.square(row, col);
+                        if position.white & bit != 0 {
+                            'W'
+                        } else if position.black & bit != 0 {
+                            'B'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    fn parse_position(&self, text: &str, to_move: Side) -> Result<Board, String> {
+        let rows: Vec<&str> = text
+            .split(|c: char| c == '/' || c.is_whitespace())
+            .filter(|r| !r.is_empty())
+            .collect();
+        if rows.len() != self.rows as usize {
+            return Err(format!(
+                "a {}x{} hexapawn board has {} rows separated by '/', top row first (e.g. {}); found {}",
+                self.rows,
+                self.cols,
+                self.rows,
+                self.format_position(&self.start()),
+                rows.len()
+            ));
+        }
+        let mut board = Board {
+            white: 0,
+            black: 0,
+            to_move,
+        };
+        for (i, line) in rows.iter().enumerate() {
+            let row = self.rows - 1 - i as u8;
+            if line.chars().count() != self.cols as usize {
+                return Err(format!(
+                    "row {} ('{line}') should have {} squares",
+                    i + 1,
+                    self.cols
+                ));
+            }
+            for (col, c) in line.chars().enumerate() {
+                let bit = 1u64 << self.square(row, col as u8);
+                match c.to_ascii_uppercase() {
+                    'W' => board.white |= bit,
+                    'B' => board.black |= bit,
+                    '.' | '-' => {}
+                    other => {
+                        return Err(format!(
+                            "'{other}' is not a square: use W (white pawn), B (black pawn) or . (empty)"
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(board)
+    }
+
+    fn format_move(&self, _position: &Board, mv: Step) -> String {
+        let capture = mv.from % self.cols != mv.to % self.cols;
+        let sep = if capture { 'x' } else { '-' };
+        format!(
+            "{}{sep}{}",
+            self.square_name(mv.from),
+            self.square_name(mv.to)
+        )
+    }
+
+    fn colour_slot(&self, _position: &Board, _mv: Step) -> Option<usize> {
+        None
+    }
+
+    fn relay_order(&self, mv: Step) -> u32 {
+        u32::from(mv.from) * 64 + u32::from(mv.to)
+    }
+
+    fn draw(&self, position: &Board, moves: &[DrawnMove<Step>], area: Rect, scene: &mut Scene) {
+        let cell = (area.w / f32::from(self.cols)).min(area.h / f32::from(self.rows));
+        let left = area.x + (area.w - cell * f32::from(self.cols)) / 2.0;
+        let top = area.y + (area.h - cell * f32::from(self.rows)) / 2.0;
+        let centre = |sq: u8| {
+            let (row, col) = (sq / self.cols, sq % self.cols);
+            pt(
+                left + (f32::from(col) + 0.5) * cell,
+                top + (f32::from(self.rows - 1 - row) + 0.5) * cell,
+            )
+        };
+        let light = [0xf4, 0xf1, 0xe8];
+        let dark = [0xd9, 0xd2, 0xc0];
+        for row in 0..self.rows {
+            for col in 0..self.cols {
+                let shade = if (row + col) % 2 == 0 { dark } else { light };
+                let r = Rect {
+                    x: left + f32::from(col) * cell,
+                    y: top + f32::from(self.rows - 1 - row) * cell,
+                    w: cell,
+                    h: cell,
+                };
+                scene.rect(r, Some(shade), None);
+            }
+        }
+        let frame = Rect {
+            x: left,
+            y: top,
+            w: cell * f32::from(self.cols),
+            h: cell * f32::from(self.rows),
+        };
+        scene.rect(frame, None, Some(Stroke::solid(INK, cell * 0.03)));
+        for sq in 0..self.rows * self.cols {
+            let bit = 1u64 << sq;
+            if position.white & bit != 0 {
+                draw_pawn(scene, centre(sq), cell, WHITE);
+            } else if position.black & bit != 0 {
+                draw_pawn(scene, centre(sq), cell, INK);
+            }
+        }
+        for m in moves {
+            let (from, to) = (centre(m.mv.from), centre(m.mv.to));
+            // Start the arrow on the pawn's head and stop short of the target's centre.
+            let start = pt(from.x + (to.x - from.x) * 0.18, from.y + (to.y - from.y) * 0.18);
+            let end = pt(from.x + (to.x - from.x) * 0.9, from.y + (to.y - from.y) * 0.9);
+            scene.arrow(start, end, m.colour, cell * 0.075);
+            let mid = pt(
+                from.x + (to.x - from.x) * 0.55,
+                from.y + (to.y - from.y) * 0.55,
+            );
+            scene.bead_tag(mid, cell * 0.15, m.colour, &m.code);
+        }
+    }
+}
+
+fn pawn_moves(game: &Hexapawn, position: &Board, out: &mut Vec<Step>) {
+    let (mine, theirs, forward): (u64, u64, i16) = match position.to_move {
+        Side::First => (position.white, position.black, 1),
+        Side::Second => (position.black, position.white, -1),
+    };
+    let occupied = mine | theirs;
+    for from in 0..game.rows * game.cols {
+        if mine & (1u64 << from) == 0 {
+            continue;
+        }
+        let (row, col) = (i16::from(from / game.cols), i16::from(from % game.cols));
+        let next = row + forward;
+        if next < 0 || next >= i16::from(game.rows) {
+            continue;
+        }
+        for dc in [0i16, -1, 1] {
+            let c = col + dc;
+            if c < 0 || c >= i16::from(game.cols) {
+                continue;
+            }
+            let to = game.square(next as u8, c as u8);
+            let bit = 1u64 << to;
+            let ok = if dc == 0 {
+                occupied & bit == 0
+            } else {
+                theirs & bit != 0
+            };
+            if ok {
+                out.push(Step { from, to });
+            }
+        }
+    }
+}
+
+/// A pawn silhouette: a round head on a flared base, so the two sides differ by fill
+/// alone and print well in grey.
+fn draw_pawn(scene: &mut Scene, centre: crate::draw::scene::Pt, cell: f32, fill: [u8; 3]) {
+    let s = cell * 0.36;
+    let outline = Some(Stroke::solid(INK, cell * 0.035));
+    let base = vec![
+        pt(centre.x - s * 0.75, centre.y + s * 0.85),
+        pt(centre.x + s * 0.75, centre.y + s * 0.85),
+        pt(centre.x + s * 0.3, centre.y - s * 0.05),
+        pt(centre.x - s * 0.3, centre.y - s * 0.05),
+    ];
+    scene.push(Shape::Polygon {
+        points: base,
+        fill: Some(fill),
+        stroke: outline,
+    });
+    scene.circle(pt(centre.x, centre.y - s * 0.4), s * 0.42, Some(fill), outline);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(game: &Hexapawn, board: &Board) -> Vec<String> {
+        let mut out = Vec::new();
+        game.legal_moves(board, &mut out);
+        out.iter().map(|m| game.format_move(board, *m)).collect()
+    }
+
+    #[test]
+    fn white_opens_with_three_steps() {
+        let game = Hexapawn::new(3, 3);
+        let start = game.start();
+        assert_eq!(game.format_position(&start), "BBB/.../WWW");
+        assert_eq!(moves(&game, &start), ["a1-a2", "b1-b2", "c1-c2"]);
+    }
+
+    #[test]
+    fn pawns_capture_diagonally_and_block_straight() {
+        let game = Hexapawn::new(3, 3);
+        let board = game.parse_position("BBB/.W./W.W", Side::Second).unwrap();
+        // Black: a3 and c3 can capture b2; b3 is blocked by b2.
+        assert_eq!(moves(&game, &board), ["a3-a2", "a3xb2", "c3-c2", "c3xb2"]);
+    }
+
+    #[test]
+    fn reaching_the_far_row_wins() {
+        let game = Hexapawn::new(3, 3);
+        let board = game.parse_position("BWB/.../..W", Side::Second).unwrap();
+        assert_eq!(game.outcome(&board), Some(Outcome::Win(Side::First)));
+    }
+
+    #[test]
+    fn a_side_that_cannot_move_loses() {
+        let game = Hexapawn::new(3, 3);
+        // White's pawn on a2 faces Black on a3; Black to move has no... White to move is blocked.
+        let board = game.parse_position("B../W../...", Side::First).unwrap();
+        assert_eq!(game.outcome(&board), Some(Outcome::Win(Side::Second)));
+        let board = game.parse_position("B../W../...", Side::Second).unwrap();
+        assert_eq!(game.outcome(&board), Some(Outcome::Win(Side::First)));
+    }
+
+    #[test]
+    fn capturing_every_pawn_wins() {
+        let game = Hexapawn::new(3, 3);
+        let board = game.parse_position(".../.W./...", Side::Second).unwrap();
+        assert_eq!(game.outcome(&board), Some(Outcome::Win(Side::First)));
+    }
+
+    #[test]
+    fn mirror_is_an_involution_on_moves() {
+        let game = Hexapawn::new(4, 5);
+        let step = Step { from: 1, to: 7 };
+        assert_eq!(game.transform_move(game.transform_move(step, 1), 1), step);
+        assert_eq!(game.transform_move(step, 1), Step { from: 3, to: 7 });
+    }
+
+    #[test]
+    fn bad_text_is_refused() {
+        let game = Hexapawn::new(3, 3);
+        assert!(game.parse_position("BBB/...", Side::First).is_err());
+        assert!(game.parse_position("BBB/.Q./WWW", Side::First).is_err());
+        assert!(game.parse_position("BBBB/.../WWW", Side::First).is_err());
+    }
+}

@@ -1,0 +1,185 @@
+//! The rules of each game behind one trait, so the rest of the program is written once.
+//!
+//! A new game is one module here plus its line in [`crate::kit::GameSpec`] and
+//! [`crate::kit::GameSpec::visit`].
+
+pub mod hexapawn;
+pub mod nim;
+pub mod tictactoe;
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use crate::draw::scene::{Rect, Scene};
+
+/// One of the two players.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// The player who makes move 1.
+    First,
+    /// The player who makes move 2.
+    Second,
+}
+
+impl Side {
+    /// The opponent of this side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+
+    /// `first` or `second`, as in kit.yaml.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::First => "first",
+            Side::Second => "second",
+        }
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// This side won.
+    Win(Side),
+    /// Nobody won.
+    Draw,
+}
+
+/// An element of a game's symmetry group, as an index into its list; 0 is the identity.
+pub type Symmetry = usize;
+
+/// A move as a label shows it: where the arrow goes and in which bead colour.
+#[derive(Clone, Debug)]
+pub struct DrawnMove<M> {
+    /// The move, in the label's orientation.
+    pub mv: M,
+    /// Bead colour of the arrow.
+    pub colour: crate::draw::scene::Rgb,
+    /// The colour's letter in the kit's language, printed beside the arrow.
+    pub code: String,
+}
+
+/// The rules of a two-player game that a matchbox machine can learn.
+///
+/// Positions carry the side to move, so one position is one situation of the game.
+pub trait Game: Send + Sync {
+    /// A position of the game, including whose turn it is.
+    type Position: Clone + Eq + Hash + Ord + Debug + Send + Sync;
+    /// A move from some position.
+    type Move: Copy + Eq + Hash + Ord + Debug + Send + Sync;
+
+    /// Short name of the game, as in kit.yaml.
+    fn name(&self) -> &'static str;
+    /// The starting position.
+    fn start(&self) -> Self::Position;
+    /// Whose turn it is.
+    fn to_move(&self, position: &Self::Position) -> Side;
+    /// Appends every legal move to `out` (nothing if the game is over).
+    fn legal_moves(&self, position: &Self::Position, out: &mut Vec<Self::Move>);
+    /// The position after a legal move.
+    fn play(&self, position: &Self::Position, mv: Self::Move) -> Self::Position;
+    /// The result if the game is over in this position.
+    fn outcome(&self, position: &Self::Position) -> Option<Outcome>;
+
+    /// How many symmetries the board has, the identity included.
+    fn symmetry_count(&self) -> usize;
+    /// The image of a position under a symmetry.
+    fn transform(&self, position: &Self::Position, symmetry: Symmetry) -> Self::Position;
+    /// The image of a move under a symmetry.
+    fn transform_move(&self, mv: Self::Move, symmetry: Symmetry) -> Self::Move;
+    /// The symmetry that undoes `symmetry`.
+    fn inverse(&self, symmetry: Symmetry) -> Symmetry;
+    /// How a pupil turns a label to match a board that is this symmetry's image of it.
+    fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str;
+
+    /// The position in one line of text (rows separated by `/`), as `boxes` prints it.
+    fn format_position(&self, position: &Self::Position) -> String;
+    /// Reads the text notation; `to_move` is used where the board does not tell.
+    fn parse_position(&self, text: &str, to_move: Side) -> Result<Self::Position, String>;
+    /// A move in words a pupil can follow, e.g. `b1-b2` or `take 2`.
+    fn format_move(&self, position: &Self::Position, mv: Self::Move) -> String;
+
+    /// Whether the kit wires this move into the machine's box (the relay automaton
+    /// leaves some moves out); every legal move unless a game says otherwise.
+    fn wired(&self, _position: &Self::Position, _mv: Self::Move) -> bool {
+        true
+    }
+    /// A fixed bead-colour slot for this kind of move, or `None` to colour moves by
+    /// their order within the box.
+    fn colour_slot(&self, position: &Self::Position, mv: Self::Move) -> Option<usize>;
+    /// The order in which a relay machine tries moves: lower first.
+    fn relay_order(&self, mv: Self::Move) -> u32;
+
+    /// Draws the position and the machine's moves into `area` of a label.
+    fn draw(
+        &self,
+        position: &Self::Position,
+        moves: &[DrawnMove<Self::Move>],
+        area: Rect,
+        scene: &mut Scene,
+    );
+}
+
+/// The canonical form of a position under the enabled symmetries, and the symmetry
+/// that takes the position there.
+pub fn canonical<G: Game>(
+    game: &G,
+    position: &G::Position,
+    symmetries: usize,
+) -> (G::Position, Symmetry) {
+    let mut best = (position.clone(), 0);
+    for s in 1..symmetries {
+        let image = game.transform(position, s);
+        if image < best.0 {
+            best = (image, s);
+        }
+    }
+    best
+}
+
+/// Exact game values (from the view of the side to move) by memoised minimax.
+pub mod solve {
+    use super::{Game, Outcome, Side};
+    use rustc_hash::FxHashMap;
+
+    /// The value of a position for the side to move: 1 win, 0 draw, -1 loss.
+    pub fn value<G: Game>(
+        game: &G,
+        position: &G::Position,
+        memo: &mut FxHashMap<G::Position, i8>,
+    ) -> i8 {
+        if let Some(v) = memo.get(position) {
+            return *v;
+        }
+        let me = game.to_move(position);
+        let v = match game.outcome(position) {
+            Some(outcome) => score(outcome, me),
+            None => {
+                let mut moves = Vec::new();
+                game.legal_moves(position, &mut moves);
+                moves
+                    .iter()
+                    .map(|&m| -value(game, &game.play(position, m), memo))
+                    .max()
+                    .unwrap_or(-1)
+            }
+        };
+        memo.insert(position.clone(), v);
+        v
+    }
+
+    /// An outcome scored for `side`: 1 win, 0 draw, -1 loss.
+    pub fn score(outcome: Outcome, side: Side) -> i8 {
+        match outcome {
+            Outcome::Draw => 0,
+            Outcome::Win(s) if s == side => 1,
+            Outcome::Win(_) => -1,
+        }
+    }
+}

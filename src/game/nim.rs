@@ -1,0 +1,265 @@
+//! Bachet's game, a one-pile nim: take one of the allowed counts of stones in turn.
+//!
+//! With `last_stone: wins` whoever takes the last stone wins; with `loses` they lose.
+//! A player who cannot take any allowed count (fewer stones left than the smallest
+//! count) has no move and loses.
+
+use std::collections::BTreeMap;
+
+use super::{DrawnMove, Game, Outcome, Side, Symmetry};
+use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Shape, Stroke, Weight, pt};
+
+/// A one-pile nim game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Nim {
+    stones: u16,
+    take: Vec<u16>,
+    last_stone_wins: bool,
+    wiring: BTreeMap<u16, Vec<u16>>,
+}
+
+/// A nim position: stones left and whose turn it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Pile {
+    /// Stones left (ordered first, so more stones sort after fewer).
+    pub stones: u16,
+    /// Whose turn it is.
+    pub to_move: Side,
+}
+
+impl Nim {
+    /// A pile of `stones` with the allowed counts `take` (positive, checked by the kit).
+    pub fn new(stones: u16, mut take: Vec<u16>, last_stone_wins: bool) -> Nim {
+        take.sort_unstable();
+        take.dedup();
+        Nim {
+            stones,
+            take,
+            last_stone_wins,
+            wiring: BTreeMap::new(),
+        }
+    }
+
+    /// The same game with the machine's boxes wired for only some moves: stones left ->
+    /// counts the box may take (the relay automaton).
+    pub fn with_wiring(mut self, wiring: BTreeMap<u16, Vec<u16>>) -> Nim {
+        self.wiring = wiring;
+        self
+    }
+
+    /// The allowed counts, smallest first.
+    pub fn take(&self) -> &[u16] {
+        &self.take
+    }
+}
+
+impl Game for Nim {
+    type Position = Pile;
+    type Move = u16;
+
+    fn name(&self) -> &'static str {
+        "nim"
+    }
+
+    fn start(&self) -> Pile {
+        Pile {
+            stones: self.stones,
+            to_move: Side::First,
+        }
+    }
+
+    fn to_move(&self, position: &Pile) -> Side {
+        position.to_move
+    }
+
+    fn legal_moves(&self, position: &Pile, out: &mut Vec<u16>) {
+        if self.outcome(position).is_none() {
+            out.extend(self.take.iter().filter(|&&t| t <= position.stones));
+        }
+    }
+
+    fn play(&self, position: &Pile, mv: u16) -> Pile {
+        Pile {
+            stones: position.stones - mv,
+            to_move: position.to_move.other(),
+        }
+    }
+
+    fn outcome(&self, position: &Pile) -> Option<Outcome> {
+        let mover = position.to_move;
+        if position.stones == 0 {
+            // The player who just moved took the last stone.
+            let taker = mover.other();
+            let winner = if self.last_stone_wins { taker } else { mover };
+            return Some(Outcome::Win(winner));
+        }
+        if self.take[0] > position.stones {
+            return Some(Outcome::Win(mover.other()));
+        }
+        None
+    }
+
+    fn symmetry_count(&self) -> usize {
+        1
+    }
+
+    fn transform(&self, position: &Pile, _symmetry: Symmetry) -> Pile {
+        *position
+    }
+
+    fn transform_move(&self, mv: u16, _symmetry: Symmetry) -> u16 {
+        mv
+    }
+
+    fn inverse(&self, symmetry: Symmetry) -> Symmetry {
+        symmetry
+    }
+
+    fn describe_symmetry(&self, _symmetry: Symmetry) -> &'static str {
+        "as drawn"
+    }
+
+    fn format_position(&self, position: &Pile) -> String {
+        position.stones.to_string()
+    }
+
+    fn parse_position(&self, text: &str, to_move: Side) -> Result<Pile, String> {
+        let stones: u16 = text.trim().parse().map_err(|_| {
+            format!("a nim position is the number of stones left, from 0 to {}", self.stones)
+        })?;
+        if stones > self.stones {
+            return Err(format!(
+                "this game starts with {} stones, so {stones} cannot occur",
+                self.stones
+            ));
+        }
+        Ok(Pile { stones, to_move })
+    }
+
+    fn format_move(&self, position: &Pile, mv: u16) -> String {
+        format!("take {mv}, leave {}", position.stones - mv)
+    }
+
+    fn wired(&self, position: &Pile, mv: u16) -> bool {
+        self.wiring
+            .get(&position.stones)
+            .is_none_or(|counts| counts.contains(&mv))
+    }
+
+    fn colour_slot(&self, _position: &Pile, mv: u16) -> Option<usize> {
+        self.take.iter().position(|&t| t == mv)
+    }
+
+    fn relay_order(&self, mv: u16) -> u32 {
+        u32::from(mv)
+    }
+
+    /// The stones left, circled at the top; below, a row of stones; then one arrow per
+    /// move, marked with the count taken and pointing at the count left.
+    fn draw(&self, position: &Pile, moves: &[DrawnMove<u16>], area: Rect, scene: &mut Scene) {
+        let unit = area.h.min(area.w * 0.6);
+        let circle_r = unit * 0.17;
+        let top = pt(area.x + area.w / 2.0, area.y + circle_r + unit * 0.02);
+        scene.circle(top, circle_r, None, Some(Stroke::solid(INK, unit * 0.025)));
+        let count = position.stones.to_string();
+        let size = circle_r * if count.len() > 2 { 0.9 } else { 1.3 };
+        scene.push(Shape::Text {
+            at: pt(top.x, top.y + size * 0.36),
+            size,
+            text: count,
+            colour: INK,
+            anchor: Anchor::Middle,
+            weight: Weight::Bold,
+        });
+
+        // A row of stones when it fits; a larger pile is shown by its number alone.
+        let stone_y = top.y + circle_r + unit * 0.09;
+        let stone_r = (area.w / (f32::from(position.stones.max(1)) * 2.6)).min(unit * 0.045);
+        if stone_r > unit * 0.012 {
+            let n = f32::from(position.stones);
+            let pitch = stone_r * 2.5;
+            let first = top.x - (n - 1.0) * pitch / 2.0;
+            for i in 0..position.stones {
+                let c = pt(first + f32::from(i) * pitch, stone_y);
+                scene.circle(c, stone_r, Some(GREY), Some(Stroke::solid(INK, stone_r * 0.2)));
+            }
+        }
+
+        let n = moves.len().max(1) as f32;
+        let band_top = stone_y + unit * 0.08;
+        let arrow_len = (area.y + area.h - band_top - circle_r * 1.6).max(unit * 0.15);
+        let slot = area.w / n;
+        for (i, m) in moves.iter().enumerate() {
+            let x = area.x + slot * (i as f32 + 0.5);
+            let start = pt(x, band_top);
+            let end = pt(x, band_top + arrow_len);
+            scene.arrow(start, end, m.colour, unit * 0.02);
+            let tag_r = (unit * 0.065).min(slot * 0.2);
+            scene.bead_tag(
+                pt(x - tag_r * 1.6, band_top + arrow_len * 0.45),
+                tag_r,
+                m.colour,
+                &m.code,
+            );
+            let label_size = unit * 0.11;
+            scene.push(Shape::Text {
+                at: pt(x + tag_r * 0.6, band_top + arrow_len * 0.45 + label_size * 0.36),
+                size: label_size,
+                text: format!("−{}", m.mv),
+                colour: m.colour,
+                anchor: Anchor::Start,
+                weight: Weight::Bold,
+            });
+            let left = (position.stones - m.mv).to_string();
+            let left_size = unit * 0.12;
+            scene.push(Shape::Text {
+                at: pt(x, end.y + left_size * 1.05),
+                size: left_size,
+                text: left,
+                colour: INK,
+                anchor: Anchor::Middle,
+                weight: Weight::Regular,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn moves_are_the_allowed_counts_that_fit() {
+        let game = Nim::new(8, vec![3, 1, 2, 2], true);
+        let mut out = Vec::new();
+        game.legal_moves(&Pile { stones: 2, to_move: Side::First }, &mut out);
+        assert_eq!(out, [1, 2]);
+        assert_eq!(game.take(), [1, 2, 3]);
+    }
+
+    #[test]
+    fn taking_the_last_stone_wins_or_loses() {
+        let empty = Pile { stones: 0, to_move: Side::Second };
+        let wins = Nim::new(8, vec![1, 2, 3], true);
+        assert_eq!(wins.outcome(&empty), Some(Outcome::Win(Side::First)));
+        let loses = Nim::new(8, vec![1, 2, 3], false);
+        assert_eq!(loses.outcome(&empty), Some(Outcome::Win(Side::Second)));
+    }
+
+    #[test]
+    fn a_player_who_cannot_take_loses() {
+        let game = Nim::new(8, vec![2, 3], true);
+        let one = Pile { stones: 1, to_move: Side::First };
+        assert_eq!(game.outcome(&one), Some(Outcome::Win(Side::Second)));
+    }
+
+    #[test]
+    fn eight_stones_is_lost_for_the_first_player() {
+        let game = Nim::new(8, vec![1, 2, 3], true);
+        let mut memo = Default::default();
+        assert_eq!(super::super::solve::value(&game, &game.start(), &mut memo), -1);
+        let nine = Nim::new(9, vec![1, 2, 3], true);
+        let mut memo = Default::default();
+        assert_eq!(super::super::solve::value(&nine, &nine.start(), &mut memo), 1);
+    }
+}
