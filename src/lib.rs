@@ -10,8 +10,11 @@ pub mod cli;
 pub mod draw;
 pub mod game;
 pub mod kit;
+pub mod machine;
+pub mod output;
 pub mod palette;
 pub mod report;
+pub mod simulate;
 
 use std::fmt;
 

@@ -36,6 +36,17 @@ pub fn boxes_json<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>) -> Value {
     })
 }
 
+/// A position as an indented board, one row a line, squares spaced apart.
+pub fn board_text<G: Game>(game: &G, position: &G::Position) -> String {
+    let mut out = String::new();
+    for row in game.format_position(position).split('/') {
+        out.push_str("    ");
+        out.push_str(&row.chars().map(String::from).collect::<Vec<_>>().join(" "));
+        out.push('\n');
+    }
+    out
+}
+
 /// One box as a text block: id, move numbers, the board, the moves.
 pub fn box_text<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Move>) -> String {
     let numbers: Vec<String> = b.move_numbers.iter().map(u32::to_string).collect();
@@ -46,11 +57,7 @@ pub fn box_text<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Move>
         numbers.join(", "),
         tag(&b.move_numbers, kit.machine, kit.tags, kit.numerals)
     );
-    for row in game.format_position(&b.position).split('/') {
-        out.push_str("    ");
-        out.push_str(&row.chars().map(String::from).collect::<Vec<_>>().join(" "));
-        out.push('\n');
-    }
+    out.push_str(&board_text(game, &b.position));
     for m in &b.moves {
         let beads = if m.beads == 1 { "bead" } else { "beads" };
         out.push_str(&format!(

@@ -1,0 +1,363 @@
+//! A person plays the machine in the terminal: the board, the box, its beads, the bead
+//! drawn and the move; after the game, the rule and what it changed.
+//!
+//! Moves are read line by line from any reader, so a pipe works as well as a keyboard.
+
+use std::cell::{Cell, RefCell};
+use std::io::{BufRead, Write};
+
+use crate::Error;
+use crate::game::Game;
+use crate::kit::{Kit, Rule};
+use crate::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rng_for};
+use crate::report::board_text;
+use crate::simulate::state::Saved;
+use crate::simulate::{Opponent, Setup, Turn, play_game};
+
+/// Whether to colour the beads: asked for, or by default when the output is a terminal
+/// and `NO_COLOR` is not set (<https://no-color.org>: a flag given overrides it).
+pub fn use_colour(choice: Option<bool>, is_terminal: bool, no_color: Option<&str>) -> bool {
+    choice.unwrap_or(is_terminal && no_color.is_none_or(str::is_empty))
+}
+
+/// A bead: a coloured dot when colour is on, and always its colour's name.
+fn bead(kit: &Kit, colour: usize, coloured: bool) -> String {
+    let c = &kit.palette[colour];
+    if coloured {
+        let [r, g, b] = c.rgb;
+        format!("\x1b[38;2;{r};{g};{b}m●\x1b[0m {}", c.name)
+    } else {
+        format!("● {}", c.name)
+    }
+}
+
+/// The person at the keyboard, as the machine's opponent.
+struct Human<'a, G: Game, R, W> {
+    game: &'a G,
+    input: R,
+    out: &'a RefCell<W>,
+    turn: &'a Cell<u32>,
+}
+
+fn normalise(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+}
+
+fn io_error(e: std::io::Error) -> Error {
+    Error::Internal(format!("cannot write to the terminal: {e}"))
+}
+
+/// Reads one line; `None` at the end of the input.
+fn read_line(input: &mut impl BufRead) -> Result<Option<String>, Error> {
+    let mut line = String::new();
+    match input.read_line(&mut line) {
+        Ok(0) => Ok(None),
+        Ok(_) => Ok(Some(line)),
+        Err(e) => Err(Error::Input(format!("cannot read a move: {e}"))),
+    }
+}
+
+impl<G: Game, R: BufRead, W: Write> Human<'_, G, R, W> {
+    /// The legal moves at `node` as a numbered list.
+    fn list(&self, tree: &Tree<G>, node: Node) -> String {
+        let position = &tree.positions[node as usize];
+        tree.moves(node)
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| format!("{}) {}", i + 1, self.game.format_move(position, m)))
+            .collect::<Vec<_>>()
+            .join("   ")
+    }
+
+    /// The child of `node` that `line` names: the move's words, its words before the
+    /// comma (`take 2`), or its number in the list.
+    fn parse(&self, tree: &Tree<G>, node: Node, line: &str) -> Option<Node> {
+        let wanted = normalise(line);
+        let position = &tree.positions[node as usize];
+        let moves = tree.moves(node);
+        let by_words = moves.iter().position(|&m| {
+            let text = normalise(&self.game.format_move(position, m));
+            text == wanted || text.split(',').next() == Some(wanted.as_str())
+        });
+        let by_number = || {
+            wanted
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=moves.len()).contains(n))
+                .map(|n| n - 1)
+        };
+        by_words.or_else(by_number).map(|i| tree.children(node)[i])
+    }
+}
+
+impl<G: Game, R: BufRead, W: Write> Opponent<G> for Human<'_, G, R, W> {
+    fn choose(
+        &mut self,
+        tree: &Tree<G>,
+        node: Node,
+        _machine: &Learner,
+        _rng: &mut SimRng,
+    ) -> Result<Option<Node>, Error> {
+        self.turn.set(self.turn.get() + 1);
+        let mut text = format!(
+            "\nMove {}: your turn\n{}Your moves: {}\n> ",
+            self.turn.get(),
+            board_text(self.game, &tree.positions[node as usize]),
+            self.list(tree, node)
+        );
+        loop {
+            {
+                let mut out = self.out.borrow_mut();
+                out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(io_error)?;
+            }
+            let Some(line) = read_line(&mut self.input)? else {
+                return Err(Error::Input("the input ended in the middle of a game".into()));
+            };
+            if let Some(child) = self.parse(tree, node, &line) {
+                return Ok(Some(child));
+            }
+            text = format!(
+                "`{}` is not a legal move here. Your moves: {}\n> ",
+                line.trim(),
+                self.list(tree, node)
+            );
+        }
+    }
+}
+
+/// How a session is set up.
+pub struct Options {
+    /// Colour the beads with ANSI escapes.
+    pub colour: bool,
+    /// Seed of the draws; game `n` of the saved machine draws from stream `n`.
+    pub seed: u64,
+}
+
+/// Plays games against a person reading `input` and writing to `output`, until they
+/// decline another game or the input ends between games; `save` is called after each
+/// game with the machine as it now is. Returns the machine at the end.
+pub fn session<G: Game, R: BufRead, W: Write>(
+    game: &G,
+    kit: &Kit,
+    setup: &Setup<G>,
+    saved: Saved,
+    options: &Options,
+    input: R,
+    output: W,
+    mut save: impl FnMut(&Saved) -> Result<(), Error>,
+) -> Result<Saved, Error> {
+    let machine = &setup.machine;
+    let out = RefCell::new(output);
+    let write = |text: &str| {
+        let mut out = out.borrow_mut();
+        out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(io_error)
+    };
+    let (you, it) = match machine.side {
+        crate::game::Side::First => ("second", "first"),
+        crate::game::Side::Second => ("first", "second"),
+    };
+    write(&format!(
+        "{}: you play {you}, the machine plays {it}; rule {}.\n",
+        kit.name,
+        machine.rule.name()
+    ))?;
+    let turn = Cell::new(0);
+    let mut me = Learner::with_beads(machine, saved.beads);
+    let mut games = saved.games;
+    let mut human = Human {
+        game,
+        input,
+        out: &out,
+        turn: &turn,
+    };
+    loop {
+        turn.set(0);
+        let before = me.beads.clone();
+        let mut rng = rng_for(options.seed, games);
+        // The watcher cannot return an error: keep the first, report it after the game.
+        let mut failed = None;
+        let played = play_game(&setup.tree, &mut me, &mut human, &mut rng, |t| {
+            if let Turn::Machine { node, draw } = t {
+                turn.set(turn.get() + 1);
+                let text = narrate(game, kit, setup, &before, node, draw, turn.get(), options.colour);
+                if let (None, Err(e)) = (&failed, write(&text)) {
+                    failed = Some(e);
+                }
+            }
+        })?;
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        games += 1;
+        write(&format!(
+            "\n{}\n{}",
+            match played.end {
+                End::Won => "The machine won.",
+                End::Drew => "A draw.",
+                End::Lost => "You won: the machine lost.",
+                End::Resigned => "You won: the machine resigned.",
+            },
+            changes(game, kit, setup, &before, &me.beads)
+        ))?;
+        let now = Saved {
+            beads: me.beads.clone(),
+            games,
+        };
+        save(&now)?;
+        write("\nAnother game? (y/n)\n> ")?;
+        let again = read_line(&mut human.input)?.is_some_and(|l| normalise(&l).starts_with('y'));
+        if !again {
+            write("\n")?;
+            return Ok(now);
+        }
+    }
+}
+
+/// The machine's turn in words: the board, the box, its beads, the bead drawn and the move.
+#[allow(clippy::too_many_arguments)]
+fn narrate<G: Game>(
+    game: &G,
+    kit: &Kit,
+    setup: &Setup<G>,
+    beads: &Beads,
+    node: Node,
+    draw: Draw,
+    turn: u32,
+    coloured: bool,
+) -> String {
+    let tree = &setup.tree;
+    let position = &tree.positions[node as usize];
+    let mut text = format!("\nMove {turn}: the machine\n{}", board_text(game, position));
+    let Some((b, symmetry)) = setup.set.locate(game, position) else {
+        if let Draw::Forced { child } = draw
+            && let Some(m) = tree.move_to(node, child)
+        {
+            text.push_str(&format!(
+                "No box: the machine has one legal move, {}.\n",
+                game.format_move(position, m)
+            ));
+        }
+        return text;
+    };
+    let mbox = &setup.set.boxes[b];
+    let back = game.inverse(symmetry);
+    text.push_str(&format!("Box {} ({}) holds:\n", mbox.id, game.describe_symmetry(symmetry)));
+    let slots = setup.machine.slots(b as u32);
+    for (m, slot) in mbox.moves.iter().zip(slots) {
+        text.push_str(&format!(
+            "  {} x{}  {}\n",
+            bead(kit, m.colour, coloured),
+            beads.count(slot),
+            game.format_move(position, game.transform_move(m.mv, back))
+        ));
+    }
+    match draw {
+        Draw::Bead { slot, child, .. } => {
+            let m = &mbox.moves[(slot - setup.machine.slots(b as u32).start) as usize];
+            let how = if setup.machine.rule == Rule::Relay {
+                "The relay plays its first wired move"
+            } else {
+                "The machine draws a bead"
+            };
+            let mv = tree.move_to(node, child).map(|mv| game.format_move(position, mv));
+            text.push_str(&format!(
+                "{how}: {}, so {}.\n",
+                bead(kit, m.colour, coloured),
+                mv.unwrap_or_default()
+            ));
+        }
+        Draw::Resign { .. } => text.push_str("The box is empty: the machine resigns.\n"),
+        Draw::Forced { .. } => {}
+    }
+    text
+}
+
+/// What the rule changed, one line per move whose beads changed.
+fn changes<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>, before: &Beads, after: &Beads) -> String {
+    let machine = &setup.machine;
+    let mut text = String::new();
+    for (slot, (&old, &new)) in (0u32..).zip(before.counts().iter().zip(after.counts())) {
+        if old != new {
+            let b = machine.box_of(slot);
+            let mbox = &setup.set.boxes[b as usize];
+            let m = &mbox.moves[(slot - machine.slots(b).start) as usize];
+            text.push_str(&format!(
+                "  box {}, {} ({} on the label): {old} -> {new}\n",
+                mbox.id,
+                kit.palette[m.colour].name,
+                game.format_move(&mbox.position, m.mv)
+            ));
+        }
+    }
+    if text.is_empty() {
+        format!("Rule {}: no bead changes.\n", machine.rule.name())
+    } else {
+        format!("Rule {}: beads changed\n{text}", machine.rule.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::nim::Nim;
+
+    fn bachet() -> (Nim, Kit, Setup<Nim>) {
+        let kit = Kit::from_preset("bachet").unwrap();
+        let game = Nim::new(8, vec![1, 2, 3], true);
+        let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
+        (game, kit, setup)
+    }
+
+    fn run(input: &str, colour: bool) -> (Result<Saved, Error>, String, u32) {
+        let (game, kit, setup) = bachet();
+        let mut out = Vec::new();
+        let mut saves = 0;
+        let fresh = Saved {
+            beads: setup.machine.fresh_beads(),
+            games: 0,
+        };
+        let options = Options { colour, seed: 4 };
+        let result = session(&game, &kit, &setup, fresh, &options, input.as_bytes(), &mut out, |_| {
+            saves += 1;
+            Ok(())
+        });
+        (result, String::from_utf8(out).unwrap(), saves)
+    }
+
+    #[test]
+    fn colour_follows_the_flag_then_the_terminal_and_no_color() {
+        assert!(use_colour(None, true, None));
+        assert!(use_colour(None, true, Some("")));
+        assert!(!use_colour(None, true, Some("1")));
+        assert!(!use_colour(None, false, None));
+        assert!(use_colour(Some(true), false, Some("1")));
+        assert!(!use_colour(Some(false), true, None));
+    }
+
+    #[test]
+    fn a_bad_move_is_refused_with_the_legal_ones_listed() {
+        // Take 3 from 8 always leaves the machine 5; then keep taking 1 until the end.
+        let input = "take 4\n3\n1\n1\n1\n1\n1\nn\n";
+        let (result, out, saves) = run(input, false);
+        let saved = result.unwrap();
+        assert!(out.contains("`take 4` is not a legal move here. Your moves: 1) take 1, leave 7"), "{out}");
+        assert!(out.contains("Box 3"), "{out}");
+        assert!(out.contains("● red x1"), "{out}");
+        assert!(!out.contains('\x1b'));
+        assert_eq!((saved.games, saves), (1, 1));
+        assert!(out.contains("Rule gardner"), "{out}");
+    }
+
+    #[test]
+    fn beads_are_coloured_when_asked() {
+        let (_, out, _) = run("3\n1\n1\n1\n1\n1\n", true);
+        assert!(out.contains("\x1b[38;2;215;38;30m●\x1b[0m red"), "{out}");
+    }
+
+    #[test]
+    fn the_input_ending_mid_game_is_an_input_error() {
+        let (result, _, saves) = run("1\n", false);
+        assert!(matches!(result, Err(Error::Input(m)) if m.contains("ended")));
+        assert_eq!(saves, 0);
+    }
+}

@@ -1,0 +1,201 @@
+//! The machine's beads kept between runs of `matchbox play` in a JSON file.
+//!
+//! The file names every box by its position and every move by its words, so a file of
+//! another kit is recognised and refused instead of being read into the wrong boxes.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::Error;
+use crate::boxes::BoxSet;
+use crate::game::{Game, Side};
+use crate::kit::Kit;
+use crate::machine::{Beads, Machine};
+
+/// What the first field of every state file says.
+const FORMAT: &str = "matchbox-state";
+/// The layout of the file this program writes.
+const VERSION: u32 = 1;
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateFile {
+    format: String,
+    version: u32,
+    kit: String,
+    game: serde_json::Value,
+    machine: Side,
+    games: u64,
+    boxes: Vec<StateBox>,
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateBox {
+    id: usize,
+    position: String,
+    moves: Vec<StateMove>,
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateMove {
+    #[serde(rename = "move")]
+    mv: String,
+    colour: String,
+    beads: u32,
+}
+
+/// The machine's beads and how many games it has played.
+pub struct Saved {
+    /// The beads.
+    pub beads: Beads,
+    /// Games played so far with these beads.
+    pub games: u64,
+}
+
+fn describe<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>, machine: &Machine, beads: &Beads) -> Vec<StateBox> {
+    set.boxes
+        .iter()
+        .enumerate()
+        .map(|(b, mbox)| StateBox {
+            id: mbox.id,
+            position: game.format_position(&mbox.position),
+            moves: mbox
+                .moves
+                .iter()
+                .zip(machine.slots(b as u32))
+                .map(|(m, slot)| StateMove {
+                    mv: game.format_move(&mbox.position, m.mv),
+                    colour: kit.palette[m.colour].name.clone(),
+                    beads: beads.count(slot),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The file's text for these beads.
+pub fn to_json<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>, machine: &Machine, saved: &Saved) -> Result<String, Error> {
+    let file = StateFile {
+        format: FORMAT.into(),
+        version: VERSION,
+        kit: kit.name.clone(),
+        game: serde_json::to_value(&kit.game).map_err(|e| Error::Internal(e.to_string()))?,
+        machine: kit.machine,
+        games: saved.games,
+        boxes: describe(game, kit, set, machine, &saved.beads),
+    };
+    serde_json::to_string_pretty(&file)
+        .map(|s| s + "\n")
+        .map_err(|e| Error::Internal(e.to_string()))
+}
+
+/// Reads the state file's text, refusing a damaged file or one of another kit.
+pub fn from_json<G: Game>(
+    text: &str,
+    path: &Path,
+    game: &G,
+    kit: &Kit,
+    set: &BoxSet<G>,
+    machine: &Machine,
+) -> Result<Saved, Error> {
+    let shown = path.display();
+    let keep = "it was left as it is: move it away or choose another --state file";
+    let file: StateFile = serde_json::from_str(text).map_err(|e| {
+        Error::Input(format!("{shown} is not a matchbox state file, or it is damaged ({e}); {keep}"))
+    })?;
+    if file.format != FORMAT || file.version != VERSION {
+        return Err(Error::Input(format!(
+            "{shown} is not a matchbox state file of version {VERSION} (it says {} version {}); {keep}",
+            file.format, file.version
+        )));
+    }
+    let foreign = |why: String| Error::Input(format!("{shown} holds the beads of another kit ({why}); {keep}"));
+    let game_here = serde_json::to_value(&kit.game).map_err(|e| Error::Internal(e.to_string()))?;
+    if file.game != game_here || file.machine != kit.machine {
+        return Err(foreign(format!("the kit `{}`, machine playing {}", file.kit, file.machine.name())));
+    }
+    let expected = describe(game, kit, set, machine, &machine.fresh_beads());
+    if file.boxes.len() != expected.len() {
+        return Err(foreign(format!("{} boxes, not {}", file.boxes.len(), expected.len())));
+    }
+    let mut counts = Vec::with_capacity(machine.fresh_beads().counts().len());
+    for (theirs, ours) in file.boxes.iter().zip(&expected) {
+        let same_moves = theirs.moves.len() == ours.moves.len()
+            && theirs.moves.iter().zip(&ours.moves).all(|(t, o)| t.mv == o.mv && t.colour == o.colour);
+        if theirs.id != ours.id || theirs.position != ours.position || !same_moves {
+            return Err(foreign(format!("box {} differs", ours.id)));
+        }
+        counts.extend(theirs.moves.iter().map(|m| m.beads));
+    }
+    let beads = Beads::from_counts(machine, counts)
+        .ok_or_else(|| Error::Input(format!("{shown}: too many beads in a box; {keep}")))?;
+    Ok(Saved {
+        beads,
+        games: file.games,
+    })
+}
+
+/// Reads the state file at `path`; a missing file is a fresh machine.
+pub fn load<G: Game>(path: &Path, game: &G, kit: &Kit, set: &BoxSet<G>, machine: &Machine) -> Result<Saved, Error> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => from_json(&text, path, game, kit, set, machine),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Saved {
+            beads: machine.fresh_beads(),
+            games: 0,
+        }),
+        Err(e) => Err(Error::Input(format!("{}: cannot read the state file: {e}", path.display()))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::hexapawn::Hexapawn;
+    use crate::kit::Rule;
+    use crate::machine::Tree;
+
+    fn her() -> (Hexapawn, Kit, BoxSet<Hexapawn>, Machine) {
+        let kit = Kit::from_preset("hexapawn").unwrap();
+        let game = Hexapawn::new(3, 3);
+        let set = BoxSet::build(&game, &kit).unwrap();
+        let machine = Machine::compile(&game, &Tree::build(&game), &set, Rule::Gardner, kit.reward, false).unwrap();
+        (game, kit, set, machine)
+    }
+
+    #[test]
+    fn beads_round_trip() {
+        let (game, kit, set, machine) = her();
+        let mut beads = machine.fresh_beads();
+        beads.set(&machine, 3, 0);
+        beads.set(&machine, 5, 7);
+        let text = to_json(&game, &kit, &set, &machine, &Saved { beads: beads.clone(), games: 12 }).unwrap();
+        let back = from_json(&text, Path::new("s.json"), &game, &kit, &set, &machine).unwrap();
+        assert_eq!(back.beads, beads);
+        assert_eq!(back.games, 12);
+    }
+
+    #[test]
+    fn damaged_and_foreign_files_are_refused() {
+        let (game, kit, set, machine) = her();
+        let path = Path::new("s.json");
+        let text = to_json(&game, &kit, &set, &machine, &Saved { beads: machine.fresh_beads(), games: 0 }).unwrap();
+        let err = |t: &str| match from_json(t, path, &game, &kit, &set, &machine) {
+            Err(Error::Input(m)) => m,
+            Err(other) => panic!("{other:?}"),
+            Ok(_) => panic!("accepted {t}"),
+        };
+        assert!(err(&text[..text.len() / 2]).contains("damaged"));
+        assert!(err("[]").contains("not a matchbox state file"));
+        assert!(err(&text.replace("matchbox-state", "other")).contains("version 1"));
+        assert!(err(&text.replace("\"second\"", "\"first\"")).contains("another kit"));
+        assert!(err(&text.replacen("BBB/W../.WW", "BBB/.W./W.W", 1)).contains("box 1 differs"));
+        let other = Kit::from_preset("hexapawn-first").unwrap();
+        let set_first = BoxSet::build(&game, &other).unwrap();
+        let m_first = Machine::compile(&game, &Tree::build(&game), &set_first, Rule::Gardner, other.reward, false).unwrap();
+        let first = to_json(&game, &other, &set_first, &m_first, &Saved { beads: m_first.fresh_beads(), games: 0 }).unwrap();
+        assert!(err(&first).contains("another kit"));
+    }
+}
