@@ -61,9 +61,15 @@ impl NoBox {
     pub fn explain(self) -> &'static str {
         match self {
             NoBox::GameOver => "no box holds it: the game is already over in this position",
-            NoBox::Unreachable => "no box holds it: this position cannot arise in a game from the start",
-            NoBox::NotMachinesTurn => "no box holds it: in this position it is the opponent's turn, not the machine's",
-            NoBox::Forced => "no box holds it: the machine has only one legal move here, so the kit has no box for it (skip_forced)",
+            NoBox::Unreachable => {
+                "no box holds it: this position cannot arise in a game from the start"
+            }
+            NoBox::NotMachinesTurn => {
+                "no box holds it: in this position it is the opponent's turn, not the machine's"
+            }
+            NoBox::Forced => {
+                "no box holds it: the machine has only one legal move here, so the kit has no box for it (skip_forced)"
+            }
         }
     }
 }
@@ -398,7 +404,11 @@ impl<P: Clone + Eq + std::hash::Hash> Graph<P> {
                 let (s, i) = (s as usize, i);
                 for w in 0..words {
                     // Depth d at i gives depth d + 1 at s: shift left by one across words.
-                    let carry = if w == 0 { 0 } else { bits[i * words + w - 1] >> 63 };
+                    let carry = if w == 0 {
+                        0
+                    } else {
+                        bits[i * words + w - 1] >> 63
+                    };
                     bits[s * words + w] |= (bits[i * words + w] << 1) | carry;
                 }
             }
@@ -433,7 +443,13 @@ mod tests {
         assert_eq!(machine_move(7, Side::First), 4);
         assert_eq!(machine_move(2, Side::Second), 1);
         assert_eq!(machine_move(8, Side::Second), 4);
-        assert_eq!(tag(&[4, 6], Side::Second, Tags::MachineMove, Numerals::Roman), "II-III");
-        assert_eq!(tag(&[4, 6], Side::Second, Tags::GameMove, Numerals::Arabic), "4-6");
+        assert_eq!(
+            tag(&[4, 6], Side::Second, Tags::MachineMove, Numerals::Roman),
+            "II-III"
+        );
+        assert_eq!(
+            tag(&[4, 6], Side::Second, Tags::GameMove, Numerals::Arabic),
+            "4-6"
+        );
     }
 }

@@ -1,16 +1,19 @@
 //! Command-line parsing and printing: each command reads a kit, calls the library and
 //! prints what came back. No logic of its own.
 
-use std::io::Write;
-use std::path::PathBuf;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::Error;
 use crate::boxes::BoxSet;
 use crate::game::Game;
-use crate::kit::{GameVisitor, Kit, PRESETS};
+use crate::kit::{GameVisitor, Kit, PRESETS, Rule};
+use crate::output::write_atomic;
 use crate::report;
+use crate::simulate::{self, OpponentKind, Setup, play, state, verify};
 
 /// Printable classroom kits for matchbox learning machines.
 #[derive(Parser, Debug)]
@@ -69,13 +72,98 @@ enum Command {
         /// The position, e.g. `BBB/.W./W.W` (hexapawn), `X.O/.X./...` or `5` (nim).
         position: String,
     },
+    /// Train the machine by simulation: many fresh machines until each can no longer
+    /// lose (--runs), or one machine over many games (--games).
+    Simulate {
+        #[command(flatten)]
+        kit: KitChoice,
+        #[command(flatten)]
+        args: SimulateArgs,
+    },
+    /// Check a kit before printing it, then train it and compare with the articles' claims.
+    Verify {
+        #[command(flatten)]
+        kit: KitChoice,
+        /// Fresh machines to train.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+        runs: u32,
+        /// Games after which a machine that can still lose counts as unfinished.
+        #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u32).range(1..))]
+        max_games: u32,
+        /// Seed of the random draws.
+        #[arg(long, default_value_t = simulate::EXPECTATION_SEED)]
+        seed: u64,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Play against the machine in the terminal; moves are read line by line from stdin.
+    Play {
+        #[command(flatten)]
+        kit: KitChoice,
+        /// The learning rule [default: the kit's].
+        #[arg(long, value_enum)]
+        rule: Option<Rule>,
+        /// Keep the machine's beads in this JSON file between games and runs.
+        #[arg(long, value_name = "FILE")]
+        state: Option<PathBuf>,
+        /// Seed of the machine's draws [default: from the clock].
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Colour the beads: auto (on a terminal, unless NO_COLOR is set), always, never.
+        #[arg(long, value_enum, default_value_t = Colour::Auto)]
+        colour: Colour,
+    },
+}
+
+/// When to colour the beads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Colour {
+    /// On a terminal, unless NO_COLOR is set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// The flags of `simulate`.
+#[derive(Args, Debug, Clone)]
+pub struct SimulateArgs {
+    /// The learning rule [default: the kit's].
+    #[arg(long, value_enum)]
+    rule: Option<Rule>,
+    /// Who the machine plays.
+    #[arg(long, value_enum, default_value_t = OpponentKind::Perfect)]
+    opponent: OpponentKind,
+    /// Seed of the random draws: the same seed gives the same figures.
+    #[arg(long, default_value_t = simulate::EXPECTATION_SEED)]
+    seed: u64,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Train this many fresh machines, each until it can no longer lose.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "games", required_unless_present = "games")]
+    runs: Option<u32>,
+    /// With --runs: games after which a machine that can still lose counts as unfinished.
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u32).range(1..))]
+    max_games: u32,
+    /// Follow one machine over this many games.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    games: Option<u32>,
+    /// With --games: write every game to this CSV file.
+    #[arg(long, value_name = "FILE", conflicts_with = "runs")]
+    csv: Option<PathBuf>,
+    /// With --games: draw the learning curve into this .svg or .png file.
+    #[arg(long, value_name = "FILE", conflicts_with = "runs")]
+    plot: Option<PathBuf>,
 }
 
 /// Runs the command line and returns the exit status.
 pub fn main() -> i32 {
     let cli = Cli::parse();
     match run(cli) {
-        Ok(()) => 0,
+        Ok(status) => status,
         Err(e) => {
             eprintln!("matchbox: {e}");
             e.exit_code()
@@ -83,8 +171,97 @@ pub fn main() -> i32 {
     }
 }
 
-fn run(cli: Cli) -> Result<(), Error> {
+/// Exit status of `verify` when a check fails or a claim does not hold.
+const NOT_HOLDING: i32 = 1;
+
+fn run(cli: Cli) -> Result<i32, Error> {
     match cli.command {
+        Command::Simulate { kit, args } => {
+            let kit = kit.load()?;
+            kit.visit(SimulateCommand { kit: &kit, args })?;
+        }
+        Command::Verify {
+            kit,
+            runs,
+            max_games,
+            seed,
+            json,
+        } => {
+            let kit = kit.load()?;
+            let bar = progress_bar(u64::from(runs));
+            let verdict = kit.visit(VerifyCommand {
+                kit: &kit,
+                runs,
+                max_games,
+                seed,
+                progress: &|n| bar.inc(n),
+            })?;
+            bar.finish_and_clear();
+            print(&if json {
+                to_json(&verdict)?
+            } else {
+                report::verdict_text(&kit, &verdict)
+            })?;
+            if !verdict.all_hold() {
+                eprintln!("matchbox: the kit does not pass: see above");
+                return Ok(NOT_HOLDING);
+            }
+        }
+        Command::Play {
+            kit,
+            rule,
+            state,
+            seed,
+            colour,
+        } => {
+            let kit = kit.load()?;
+            let coloured = play::use_colour(
+                match colour {
+                    Colour::Auto => None,
+                    Colour::Always => Some(true),
+                    Colour::Never => Some(false),
+                },
+                std::io::stdout().is_terminal(),
+                std::env::var("NO_COLOR").ok().as_deref(),
+            );
+            let seed = seed.unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_nanos() as u64)
+            });
+            kit.visit(PlayCommand {
+                kit: &kit,
+                rule: rule.unwrap_or(kit.rule),
+                state: state.as_deref(),
+                options: play::Options {
+                    colour: coloured,
+                    seed,
+                },
+            })?;
+        }
+        other => run_kit_listing(other)?,
+    }
+    Ok(0)
+}
+
+/// A progress bar on stderr when it is a terminal, and a hidden one otherwise.
+fn progress_bar(total: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let style = ProgressStyle::with_template("{bar:40} {pos}/{len} {msg} ({eta} left)")
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    ProgressBar::new(total).with_style(style)
+}
+
+fn to_json(value: &impl serde::Serialize) -> Result<String, Error> {
+    serde_json::to_string_pretty(value)
+        .map(|s| s + "\n")
+        .map_err(|e| Error::Internal(e.to_string()))
+}
+
+fn run_kit_listing(command: Command) -> Result<(), Error> {
+    match command {
         Command::Presets => {
             let width = PRESETS.iter().map(|p| p.name.len()).max().unwrap_or(0);
             let mut out = String::new();
@@ -104,6 +281,9 @@ fn run(cli: Cli) -> Result<(), Error> {
                 text: &position,
             })?)
         }
+        Command::Simulate { .. } | Command::Verify { .. } | Command::Play { .. } => Err(
+            Error::Internal("a simulation command reached the listing commands".into()),
+        ),
     }
 }
 
@@ -158,7 +338,135 @@ impl GameVisitor for FindCommand<'_> {
                     report::box_text(game, self.kit, b)
                 ))
             }
-            Err(reason) => Err(Error::Input(format!("position `{}`: {}", self.text, reason.explain()))),
+            Err(reason) => Err(Error::Input(format!(
+                "position `{}`: {}",
+                self.text,
+                reason.explain()
+            ))),
         }
+    }
+}
+
+struct SimulateCommand<'a> {
+    kit: &'a Kit,
+    args: SimulateArgs,
+}
+
+impl GameVisitor for SimulateCommand<'_> {
+    type Output = Result<(), Error>;
+    fn visit<G: Game>(self, game: &G) -> Self::Output {
+        let a = &self.args;
+        let rule = a.rule.unwrap_or(self.kit.rule);
+        let setup = Setup::new(game, self.kit, rule, a.opponent == OpponentKind::Machine)?;
+        if let Some(runs) = a.runs {
+            let bar = progress_bar(u64::from(runs));
+            let training = simulate::train(&setup, a.opponent, runs, a.max_games, a.seed, &|n| {
+                bar.inc(n)
+            })?;
+            bar.finish_and_clear();
+            return print(&if a.json {
+                to_json(&training)?
+            } else {
+                report::training_text(self.kit, rule, a.opponent, a.seed, a.max_games, &training)
+            });
+        }
+        let games = a.games.unwrap_or(1);
+        let bar = progress_bar(u64::from(games));
+        let session = simulate::play_games(
+            game,
+            &setup,
+            a.opponent,
+            games,
+            a.seed,
+            a.csv.is_some(),
+            &|n| bar.inc(n),
+        )?;
+        bar.finish_and_clear();
+        if let (Some(path), Some(rows)) = (&a.csv, &session.csv) {
+            write_atomic(path, rows.as_bytes())?;
+        }
+        if let Some(path) = &a.plot {
+            let title = format!(
+                "{}: {} against a {} opponent, rule {}",
+                self.kit.name,
+                games,
+                a.opponent.name(),
+                rule.name()
+            );
+            write_plot(path, &simulate::plot::curve_scene(&title, &session.curve))?;
+        }
+        print(&if a.json {
+            to_json(&session)?
+        } else {
+            report::session_text(self.kit, rule, a.opponent, a.seed, &session)
+        })
+    }
+}
+
+/// Writes the learning curve as SVG or PNG, by the file's extension.
+fn write_plot(path: &Path, scene: &crate::draw::scene::Scene) -> Result<(), Error> {
+    // Stand-in until the SVG and PNG writers land from main.
+    let _ = (scene, PLOT_DPI);
+    Err(Error::Internal(format!(
+        "{}: writing plots waits for the SVG and PNG writers",
+        path.display()
+    )))
+}
+
+/// Resolution of a PNG learning curve: sharp on screen and in print.
+const PLOT_DPI: f32 = 150.0;
+
+struct VerifyCommand<'a> {
+    kit: &'a Kit,
+    runs: u32,
+    max_games: u32,
+    seed: u64,
+    progress: &'a (dyn Fn(u64) + Sync),
+}
+
+impl GameVisitor for VerifyCommand<'_> {
+    type Output = Result<verify::Verdict, Error>;
+    fn visit<G: Game>(self, game: &G) -> Self::Output {
+        verify::verify(
+            game,
+            self.kit,
+            self.runs,
+            self.max_games,
+            self.seed,
+            self.progress,
+        )
+    }
+}
+
+struct PlayCommand<'a> {
+    kit: &'a Kit,
+    rule: Rule,
+    state: Option<&'a Path>,
+    options: play::Options,
+}
+
+impl GameVisitor for PlayCommand<'_> {
+    type Output = Result<(), Error>;
+    fn visit<G: Game>(self, game: &G) -> Self::Output {
+        let setup = Setup::new(game, self.kit, self.rule, false)?;
+        let saved = match self.state {
+            Some(path) => state::load(path, game, self.kit, &setup.set, &setup.machine)?,
+            None => state::Saved {
+                beads: setup.machine.fresh_beads(),
+                games: 0,
+            },
+        };
+        let save = |now: &state::Saved| match self.state {
+            Some(path) => {
+                let text = state::to_json(game, self.kit, &setup.set, &setup.machine, now)?;
+                write_atomic(path, text.as_bytes())
+            }
+            None => Ok(()),
+        };
+        let console = play::Console {
+            input: std::io::stdin().lock(),
+            output: std::io::stdout().lock(),
+        };
+        play::session(game, self.kit, &setup, saved, &self.options, console, save).map(drop)
     }
 }

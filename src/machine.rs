@@ -315,14 +315,18 @@ impl Machine {
                     let back = game.inverse(symmetry);
                     for m in &set.boxes[b].moves {
                         let real = game.transform_move(m.mv, back);
-                        let at = tree.moves(node).iter().position(|&x| x == real).ok_or_else(|| {
-                            Error::Internal(format!(
-                                "box {}: its move {} is not legal on the board {}",
-                                set.boxes[b].id,
-                                game.format_move(&set.boxes[b].position, m.mv),
-                                game.format_position(position)
-                            ))
-                        })?;
+                        let at = tree
+                            .moves(node)
+                            .iter()
+                            .position(|&x| x == real)
+                            .ok_or_else(|| {
+                                Error::Internal(format!(
+                                    "box {}: its move {} is not legal on the board {}",
+                                    set.boxes[b].id,
+                                    game.format_move(&set.boxes[b].position, m.mv),
+                                    game.format_position(position)
+                                ))
+                            })?;
                         slot_child.push(tree.children(node)[at]);
                     }
                     seats.push(Seat {
@@ -458,7 +462,11 @@ impl Machine {
         if total == 0 {
             return 1.0;
         }
-        let lost: u32 = self.slots(b).filter(|&s| worse(s)).map(|s| beads.count(s)).sum();
+        let lost: u32 = self
+            .slots(b)
+            .filter(|&s| worse(s))
+            .map(|s| beads.count(s))
+            .sum();
         f64::from(lost) / f64::from(total)
     }
 
@@ -471,7 +479,13 @@ impl Machine {
         self.safe(tree, beads, 0, &mut memo)
     }
 
-    fn safe<G: Game>(&self, tree: &Tree<G>, beads: &Beads, node: Node, memo: &mut [Safety]) -> bool {
+    fn safe<G: Game>(
+        &self,
+        tree: &Tree<G>,
+        beads: &Beads,
+        node: Node,
+        memo: &mut [Safety],
+    ) -> bool {
         match memo[node as usize] {
             Safety::Safe => return true,
             Safety::Unsafe => return false,
@@ -550,7 +564,12 @@ impl Beads {
             return None;
         }
         let totals = (0..machine.box_count() as u32)
-            .map(|b| machine.slots(b).map(|s| u64::from(counts[s as usize])).sum::<u64>())
+            .map(|b| {
+                machine
+                    .slots(b)
+                    .map(|s| u64::from(counts[s as usize]))
+                    .sum::<u64>()
+            })
             .map(u32::try_from)
             .collect::<Result<Vec<u32>, _>>()
             .ok()?;
@@ -611,8 +630,8 @@ fn relay_cascade(machine: &Machine, beads: &mut Beads) {
     loop {
         let mut changed = false;
         for slot in 0..machine.initial.len() as u32 {
-            let fed = &machine.feeds
-                [machine.feeds_start[slot as usize] as usize..machine.feeds_start[slot as usize + 1] as usize];
+            let fed = &machine.feeds[machine.feeds_start[slot as usize] as usize
+                ..machine.feeds_start[slot as usize + 1] as usize];
             if beads.count(slot) > 0 && fed.iter().any(|&b| beads.total(b) == 0) {
                 beads.set(machine, slot, 0);
                 changed = true;
@@ -692,7 +711,12 @@ mod tests {
         let node = tree
             .positions
             .iter()
-            .position(|p| *p == Pile { stones, to_move: Side::Second })
+            .position(|p| {
+                *p == Pile {
+                    stones,
+                    to_move: Side::Second,
+                }
+            })
             .unwrap() as Node;
         (node, machine.box_at(node).unwrap())
     }
@@ -726,7 +750,10 @@ mod tests {
         beads.set(&machine, take2, 0);
         for _ in 0..200 {
             let draw = machine.choose(&beads, node, &mut rng);
-            assert!(!matches!(draw, Draw::Bead { slot, .. } if slot == take2), "{draw:?}");
+            assert!(
+                !matches!(draw, Draw::Bead { slot, .. } if slot == take2),
+                "{draw:?}"
+            );
         }
     }
 
@@ -738,7 +765,10 @@ mod tests {
         for s in machine.slots(b) {
             beads.set(&machine, s, 0);
         }
-        assert_eq!(machine.choose(&beads, node, &mut rng_for(1, 0)), Draw::Resign { box_index: b });
+        assert_eq!(
+            machine.choose(&beads, node, &mut rng_for(1, 0)),
+            Draw::Resign { box_index: b }
+        );
     }
 
     #[test]
@@ -766,7 +796,10 @@ mod tests {
         let mut beads = machine.fresh_beads();
         Rule::GardnerReward.apply(&machine, &mut beads, &[0, 4], End::Won);
         assert_eq!((beads.count(0), beads.count(4), beads.count(1)), (2, 2, 1));
-        assert_eq!(beads.total(machine.box_of(0)), machine.fresh_beads().total(machine.box_of(0)) + 1);
+        assert_eq!(
+            beads.total(machine.box_of(0)),
+            machine.fresh_beads().total(machine.box_of(0)) + 1
+        );
         Rule::GardnerReward.apply(&machine, &mut beads, &[0, 4], End::Lost);
         assert_eq!((beads.count(0), beads.count(4)), (2, 1));
     }
@@ -774,7 +807,11 @@ mod tests {
     #[test]
     fn menace_rewards_every_box_used_and_never_goes_below_zero() {
         let (_, _, _, mut machine) = nim_machine("bachet", Rule::Menace);
-        machine.reward = Reward { win: 3, draw: 1, loss: -2 };
+        machine.reward = Reward {
+            win: 3,
+            draw: 1,
+            loss: -2,
+        };
         let mut beads = machine.fresh_beads();
         Rule::Menace.apply(&machine, &mut beads, &[0, 4], End::Won);
         assert_eq!((beads.count(0), beads.count(4)), (4, 4));
@@ -783,7 +820,10 @@ mod tests {
         Rule::Menace.apply(&machine, &mut beads, &[0, 8], End::Resigned);
         assert_eq!((beads.count(0), beads.count(8)), (3, 0));
         let b = machine.box_of(8);
-        assert_eq!(beads.total(b), machine.slots(b).map(|s| beads.count(s)).sum::<u32>());
+        assert_eq!(
+            beads.total(b),
+            machine.slots(b).map(|s| beads.count(s)).sum::<u32>()
+        );
     }
 
     #[test]
@@ -811,7 +851,8 @@ mod tests {
         for (i, &s) in slots.iter().enumerate() {
             let emptied = Rule::Relay.apply(&machine, &mut beads, &[s], End::Lost);
             assert!(emptied);
-            let still_wired = |stones, take| beads.count(slot_taking(&tree, &machine, stones, take)) > 0;
+            let still_wired =
+                |stones, take| beads.count(slot_taking(&tree, &machine, stones, take)) > 0;
             // Until the box for 4 runs out, the moves leading to it stay.
             assert_eq!(still_wired(7, 1), i < 2);
             assert_eq!(still_wired(6, 1), i < 2);
@@ -853,6 +894,9 @@ mod tests {
         assert_eq!(tree.best_children(0).len(), 3);
         assert_eq!(tree.children(0).len(), 3);
         let c = tree.children(0)[1];
-        assert_eq!(game.format_move(&tree.positions[0], tree.move_to(0, c).unwrap()), "b1-b2");
+        assert_eq!(
+            game.format_move(&tree.positions[0], tree.move_to(0, c).unwrap()),
+            "b1-b2"
+        );
     }
 }

@@ -4,7 +4,9 @@ use serde_json::{Value, json};
 
 use crate::boxes::{BoxSet, MatchBox, tag};
 use crate::game::Game;
-use crate::kit::Kit;
+use crate::kit::{Kit, Rule};
+use crate::simulate::verify::Verdict;
+use crate::simulate::{OpponentKind, Session, Training};
 
 /// The box set as the JSON object `matchbox boxes --json` prints.
 pub fn boxes_json<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>) -> Value {
@@ -83,7 +85,10 @@ pub fn boxes_text<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>) -> String {
         out.push('\n');
     }
     let summary = set.summary(kit);
-    out.push_str(&format!("{} boxes, {} beads\n", summary.boxes, summary.beads));
+    out.push_str(&format!(
+        "{} boxes, {} beads\n",
+        summary.boxes, summary.beads
+    ));
     let per_move: Vec<String> = summary
         .per_move
         .iter()
@@ -96,5 +101,129 @@ pub fn boxes_text<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>) -> String {
         .map(|(k, v)| format!("{k} {v}"))
         .collect();
     out.push_str(&format!("beads by colour: {}\n", colours.join(", ")));
+    out
+}
+
+/// What `verify` prints: the checks, then the claim beside the measurement.
+pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
+    let mut out = format!(
+        "{}: {}, the machine plays {}, rule {}\n\nChecks\n",
+        kit.name,
+        kit.game.name(),
+        kit.machine.name(),
+        kit.rule.name()
+    );
+    for c in &verdict.checks {
+        out.push_str(&format!(
+            "  {:<6} {}: {}\n",
+            if c.ok { "ok" } else { "FAILED" },
+            c.what,
+            c.detail
+        ));
+    }
+    let Some(measured) = &verdict.measured else {
+        out.push_str("\nNot trained: fix the kit first.\n");
+        return out;
+    };
+    let trained = format!(
+        "{} machines against a {} opponent (seed {}); {} could still lose at the end",
+        measured.runs,
+        verdict.opponent.name(),
+        verdict.seed,
+        measured.unfinished
+    );
+    match &verdict.claim {
+        Some(c) => out.push_str(&format!(
+            "\nClaim ({})\n  claimed:  {}\n  measured: {trained}\n",
+            c.claim.source, c.claim.text
+        )),
+        None => out.push_str(&format!(
+            "\nNo source article makes a claim about this kit; its own figures:\n  {trained}\n"
+        )),
+    }
+    out.push_str(&learning_text(measured));
+    if let Some(c) = &verdict.claim {
+        out.push_str(if c.holds {
+            "  the claim holds\n"
+        } else {
+            "  the claim DOES NOT HOLD\n"
+        });
+    }
+    out
+}
+
+/// The losses and games to learn, with the histogram of losses.
+fn learning_text(t: &Training) -> String {
+    match (&t.losses_to_learn, &t.games_to_learn) {
+        (Some(losses), Some(games)) => format!(
+            "  losses to learn: {}\n{}  games to learn:  {}\n",
+            losses.summary(),
+            losses.histogram_text(40),
+            games.summary()
+        ),
+        _ => "  no machine learnt within the games allowed\n".into(),
+    }
+}
+
+/// What `simulate --runs` prints.
+pub fn training_text(
+    kit: &Kit,
+    rule: Rule,
+    opponent: OpponentKind,
+    seed: u64,
+    max_games: u32,
+    t: &Training,
+) -> String {
+    format!(
+        "{}: {} fresh machines trained against a {} opponent, rule {} (seed {})\n  learnt (can no longer lose): {}; could still lose after {max_games} games: {}\n{}",
+        kit.name,
+        t.runs,
+        opponent.name(),
+        rule.name(),
+        seed,
+        t.runs - t.unfinished,
+        t.unfinished,
+        learning_text(t)
+    )
+}
+
+/// What `simulate --games` prints.
+pub fn session_text(
+    kit: &Kit,
+    rule: Rule,
+    opponent: OpponentKind,
+    seed: u64,
+    s: &Session,
+) -> String {
+    let mut out = format!(
+        "{}: one machine, {} games against a {} opponent, rule {} (seed {})\n  won {}, drew {}, lost {}\n",
+        kit.name,
+        s.games,
+        opponent.name(),
+        rule.name(),
+        seed,
+        s.wins,
+        s.draws,
+        s.losses
+    );
+    if let (Some(first), Some(last)) = (s.curve.first(), s.curve.last()) {
+        // The last tenth of the curve shows what the machine has become.
+        let from = s
+            .curve
+            .iter()
+            .rev()
+            .find(|p| p.game <= last.game - last.game / 10)
+            .unwrap_or(first);
+        out.push_str(&format!(
+            "  games {} to {}: won {}, drew {}, lost {}\n  beads in box 1: {} at the start, {} at the end\n",
+            from.game + 1,
+            last.game,
+            last.wins - from.wins,
+            last.draws - from.draws,
+            last.losses - from.losses,
+            first.first_box_beads,
+            last.first_box_beads
+        ));
+    }
     out
 }

@@ -4,8 +4,8 @@
 //! longer lose, spread over all cores; [`play_games`] follows one machine game by game
 //! for the learning curve; [`play`] lets a person play it; [`verify`] checks a kit.
 
-pub mod plot;
 pub mod play;
+pub mod plot;
 pub mod state;
 pub mod stats;
 pub mod verify;
@@ -87,9 +87,11 @@ impl<'m> Automatic<'m> {
             OpponentKind::Random => Automatic::Random,
             OpponentKind::Perfect => Automatic::Perfect,
             OpponentKind::Teacher => Automatic::Teacher,
-            OpponentKind::Machine => Automatic::Machine(Learner::new(rival.ok_or_else(|| {
-                Error::Internal("the opposing machine was not built".into())
-            })?)),
+            OpponentKind::Machine => {
+                Automatic::Machine(Learner::new(rival.ok_or_else(|| {
+                    Error::Internal("the opposing machine was not built".into())
+                })?))
+            }
             OpponentKind::Human => {
                 return Err(Error::Input(
                     "the human opponent plays through `matchbox play`, not in a simulation".into(),
@@ -232,7 +234,14 @@ impl<G: Game> Setup<G> {
     /// Builds the boxes and compiles them under `rule`; with `rival`, also the machine
     /// for the other side.
     pub fn new(game: &G, kit: &Kit, rule: Rule, rival: bool) -> Result<Setup<G>, Error> {
-        Setup::compile(game, kit, rule, BoxSet::build(game, kit)?, Tree::build(game), rival)
+        Setup::compile(
+            game,
+            kit,
+            rule,
+            BoxSet::build(game, kit)?,
+            Tree::build(game),
+            rival,
+        )
     }
 
     /// [`Setup::new`] from boxes and a tree already built.
@@ -251,9 +260,19 @@ impl<G: Game> Setup<G> {
                 ..kit.clone()
             };
             let other = BoxSet::build(game, &flipped).map_err(|e| {
-                Error::Input(format!("the opposing machine (the same kit playing {}): {e}", flipped.machine.name()))
+                Error::Input(format!(
+                    "the opposing machine (the same kit playing {}): {e}",
+                    flipped.machine.name()
+                ))
             })?;
-            Some(Machine::compile(game, &tree, &other, rule, kit.reward, kit.skip_forced)?)
+            Some(Machine::compile(
+                game,
+                &tree,
+                &other,
+                rule,
+                kit.reward,
+                kit.skip_forced,
+            )?)
         } else {
             None
         };
@@ -427,7 +446,13 @@ pub fn play_games<G: Game>(
     let mut rng = rng_for(seed, 0);
     let mut me = Learner::new(&setup.machine);
     let mut them = Automatic::new(opponent, setup.rival.as_ref())?;
-    let first_box = |me: &Learner| if setup.machine.box_count() > 0 { me.beads.total(0) } else { 0 };
+    let first_box = |me: &Learner| {
+        if setup.machine.box_count() > 0 {
+            me.beads.total(0)
+        } else {
+            0
+        }
+    };
     let mut point = CurvePoint {
         game: 0,
         wins: 0,
@@ -437,7 +462,8 @@ pub fn play_games<G: Game>(
     };
     let mut curve = vec![point];
     let step = (games / CURVE_POINTS).max(1);
-    let mut rows = csv.then(|| String::from("game,result,wins,draws,losses,first_box_beads,moves\n"));
+    let mut rows =
+        csv.then(|| String::from("game,result,wins,draws,losses,first_box_beads,moves\n"));
     let mut line: Vec<(Node, Node)> = Vec::new();
     for g in 1..=games {
         line.clear();
@@ -521,7 +547,10 @@ mod tests {
     fn the_same_seed_gives_the_same_figures_whatever_the_threads() {
         let (_, setup) = hexapawn_setup("hexapawn", false);
         let run = |threads| {
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
             pool.install(|| train(&setup, OpponentKind::Random, 300, 10_000, 42, &|_| {}).unwrap())
         };
         let one = run(1);
@@ -541,7 +570,10 @@ mod tests {
         let mut seen = std::collections::BTreeSet::new();
         let mut rng = rng_for(1, 0);
         for _ in 0..400 {
-            let c = Automatic::Random.choose(&setup.tree, start_reply, &me, &mut rng).unwrap().unwrap();
+            let c = Automatic::Random
+                .choose(&setup.tree, start_reply, &me, &mut rng)
+                .unwrap()
+                .unwrap();
             seen.insert(c);
         }
         assert_eq!(seen.len(), 8);
@@ -559,13 +591,17 @@ mod tests {
             if tree.to_move(node) == setup.machine.side || tree.outcome(node).is_some() {
                 continue;
             }
-            let c = Automatic::Perfect.choose(tree, node, &me, &mut rng).unwrap().unwrap();
+            let c = Automatic::Perfect
+                .choose(tree, node, &me, &mut rng)
+                .unwrap()
+                .unwrap();
             assert_eq!(-tree.value(c), tree.value(node));
         }
         // Against it, a fresh MENACE never wins.
         let mut me = Learner::new(&setup.machine);
         for _ in 0..300 {
-            let played = play_game(tree, &mut me, &mut Automatic::Perfect, &mut rng, |_| {}).unwrap();
+            let played =
+                play_game(tree, &mut me, &mut Automatic::Perfect, &mut rng, |_| {}).unwrap();
             assert_ne!(played.end, End::Won);
         }
     }
@@ -591,19 +627,38 @@ mod tests {
         let mut rng = rng_for(3, 0);
         for _ in 0..50 {
             // At 8 every move loses: the teacher leaves 6, the untaught box.
-            let c = Automatic::Teacher.choose(tree, 0, &me, &mut rng).unwrap().unwrap();
+            let c = Automatic::Teacher
+                .choose(tree, 0, &me, &mut rng)
+                .unwrap()
+                .unwrap();
             assert_eq!(tree.positions[c as usize].stones, 6);
         }
         // With 5 stones left and its turn, it takes 1 and wins (leaves 4).
-        let five = tree.positions.iter().position(|p| p.stones == 5 && p.to_move == crate::game::Side::First).unwrap();
-        let c = Automatic::Teacher.choose(tree, five as Node, &me, &mut rng).unwrap().unwrap();
+        let five = tree
+            .positions
+            .iter()
+            .position(|p| p.stones == 5 && p.to_move == crate::game::Side::First)
+            .unwrap();
+        let c = Automatic::Teacher
+            .choose(tree, five as Node, &me, &mut rng)
+            .unwrap()
+            .unwrap();
         assert_eq!(tree.positions[c as usize].stones, 4);
     }
 
     #[test]
     fn two_machines_learn_against_each_other() {
         let (_, setup) = hexapawn_setup("hexapawn", true);
-        let session_a = play_games(&Hexapawn::new(3, 3), &setup, OpponentKind::Machine, 500, 9, false, &|_| {}).unwrap();
+        let session_a = play_games(
+            &Hexapawn::new(3, 3),
+            &setup,
+            OpponentKind::Machine,
+            500,
+            9,
+            false,
+            &|_| {},
+        )
+        .unwrap();
         assert_eq!(session_a.wins + session_a.losses, 500);
         // Hexapawn is won by the second player: HER ends up winning nearly every game.
         let last = session_a.curve[session_a.curve.len() - 1];

@@ -40,7 +40,10 @@ struct Human<'a, G: Game, R, W> {
 }
 
 fn normalise(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
 }
 
 fn io_error(e: std::io::Error) -> Error {
@@ -108,10 +111,14 @@ impl<G: Game, R: BufRead, W: Write> Opponent<G> for Human<'_, G, R, W> {
         loop {
             {
                 let mut out = self.out.borrow_mut();
-                out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(io_error)?;
+                out.write_all(text.as_bytes())
+                    .and_then(|()| out.flush())
+                    .map_err(io_error)?;
             }
             let Some(line) = read_line(&mut self.input)? else {
-                return Err(Error::Input("the input ended in the middle of a game".into()));
+                return Err(Error::Input(
+                    "the input ended in the middle of a game".into(),
+                ));
             };
             if let Some(child) = self.parse(tree, node, &line) {
                 return Ok(Some(child));
@@ -123,6 +130,14 @@ impl<G: Game, R: BufRead, W: Write> Opponent<G> for Human<'_, G, R, W> {
             );
         }
     }
+}
+
+/// Where a session reads moves from and writes to.
+pub struct Console<R, W> {
+    /// Lines typed or piped in.
+    pub input: R,
+    /// The terminal or pipe out.
+    pub output: W,
 }
 
 /// How a session is set up.
@@ -142,15 +157,17 @@ pub fn session<G: Game, R: BufRead, W: Write>(
     setup: &Setup<G>,
     saved: Saved,
     options: &Options,
-    input: R,
-    output: W,
+    console: Console<R, W>,
     mut save: impl FnMut(&Saved) -> Result<(), Error>,
 ) -> Result<Saved, Error> {
     let machine = &setup.machine;
+    let Console { input, output } = console;
     let out = RefCell::new(output);
     let write = |text: &str| {
         let mut out = out.borrow_mut();
-        out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(io_error)
+        out.write_all(text.as_bytes())
+            .and_then(|()| out.flush())
+            .map_err(io_error)
     };
     let (you, it) = match machine.side {
         crate::game::Side::First => ("second", "first"),
@@ -179,7 +196,16 @@ pub fn session<G: Game, R: BufRead, W: Write>(
         let played = play_game(&setup.tree, &mut me, &mut human, &mut rng, |t| {
             if let Turn::Machine { node, draw } = t {
                 turn.set(turn.get() + 1);
-                let text = narrate(game, kit, setup, &before, node, draw, turn.get(), options.colour);
+                let text = narrate(
+                    game,
+                    kit,
+                    setup,
+                    &before,
+                    node,
+                    draw,
+                    turn.get(),
+                    options.colour,
+                );
                 if let (None, Err(e)) = (&failed, write(&text)) {
                     failed = Some(e);
                 }
@@ -241,7 +267,11 @@ fn narrate<G: Game>(
     };
     let mbox = &setup.set.boxes[b];
     let back = game.inverse(symmetry);
-    text.push_str(&format!("Box {} ({}) holds:\n", mbox.id, game.describe_symmetry(symmetry)));
+    text.push_str(&format!(
+        "Box {} ({}) holds:\n",
+        mbox.id,
+        game.describe_symmetry(symmetry)
+    ));
     let slots = setup.machine.slots(b as u32);
     for (m, slot) in mbox.moves.iter().zip(slots) {
         text.push_str(&format!(
@@ -259,7 +289,9 @@ fn narrate<G: Game>(
             } else {
                 "The machine draws a bead"
             };
-            let mv = tree.move_to(node, child).map(|mv| game.format_move(position, mv));
+            let mv = tree
+                .move_to(node, child)
+                .map(|mv| game.format_move(position, mv));
             text.push_str(&format!(
                 "{how}: {}, so {}.\n",
                 bead(kit, m.colour, coloured),
@@ -273,7 +305,13 @@ fn narrate<G: Game>(
 }
 
 /// What the rule changed, one line per move whose beads changed.
-fn changes<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>, before: &Beads, after: &Beads) -> String {
+fn changes<G: Game>(
+    game: &G,
+    kit: &Kit,
+    setup: &Setup<G>,
+    before: &Beads,
+    after: &Beads,
+) -> String {
     let machine = &setup.machine;
     let mut text = String::new();
     for (slot, (&old, &new)) in (0u32..).zip(before.counts().iter().zip(after.counts())) {
@@ -317,7 +355,11 @@ mod tests {
             games: 0,
         };
         let options = Options { colour, seed: 4 };
-        let result = session(&game, &kit, &setup, fresh, &options, input.as_bytes(), &mut out, |_| {
+        let console = Console {
+            input: input.as_bytes(),
+            output: &mut out,
+        };
+        let result = session(&game, &kit, &setup, fresh, &options, console, |_| {
             saves += 1;
             Ok(())
         });
@@ -340,7 +382,10 @@ mod tests {
         let input = "take 4\n3\n1\n1\n1\n1\n1\nn\n";
         let (result, out, saves) = run(input, false);
         let saved = result.unwrap();
-        assert!(out.contains("`take 4` is not a legal move here. Your moves: 1) take 1, leave 7"), "{out}");
+        assert!(
+            out.contains("`take 4` is not a legal move here. Your moves: 1) take 1, leave 7"),
+            "{out}"
+        );
         assert!(out.contains("Box 3"), "{out}");
         assert!(out.contains("● red x1"), "{out}");
         assert!(!out.contains('\x1b'));

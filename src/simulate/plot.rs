@@ -15,6 +15,9 @@ const LOSSES: Rgb = [0xd7, 0x26, 0x1e];
 const BEADS: Rgb = [0x8a, 0x55, 0x22];
 const TEXT_MM: f32 = 3.0;
 
+/// One curve: its legend, colour, value at a point, and whether it uses the right scale.
+type Series = (&'static str, Rgb, fn(&CurvePoint) -> u32, bool);
+
 /// A step of 1, 2 or 5 times a power of ten that cuts `0..=max` into at most `ticks` parts.
 fn tick_step(max: f64, ticks: f64) -> f64 {
     let raw = (max / ticks).max(1.0);
@@ -65,9 +68,17 @@ pub fn curve_scene(title: &str, curve: &[CurvePoint]) -> Scene {
     });
 
     let games = curve.last().map_or(1, |p| p.game).max(1);
-    let counts = curve.iter().map(|p| p.wins.max(p.draws).max(p.losses)).max().unwrap_or(0);
+    let counts = curve
+        .iter()
+        .map(|p| p.wins.max(p.draws).max(p.losses))
+        .max()
+        .unwrap_or(0);
     let beads = curve.iter().map(|p| p.first_box_beads).max().unwrap_or(0);
-    let (x_scale, left, right) = (Scale::new(f64::from(games)), Scale::new(f64::from(counts)), Scale::new(f64::from(beads)));
+    let (x_scale, left, right) = (
+        Scale::new(f64::from(games)),
+        Scale::new(f64::from(counts)),
+        Scale::new(f64::from(beads)),
+    );
     let at = |game: u32, value: f64, scale: &Scale| {
         pt(
             area.x + area.w * (f64::from(game) / x_scale.top) as f32,
@@ -87,12 +98,28 @@ pub fn curve_scene(title: &str, curve: &[CurvePoint]) -> Scene {
     }
     for v in right.values() {
         let y = at(0, v, &right).y;
-        label(&mut scene, pt(area.x + area.w + 1.5, y + 1.0), v, Anchor::Start, BEADS);
+        label(
+            &mut scene,
+            pt(area.x + area.w + 1.5, y + 1.0),
+            v,
+            Anchor::Start,
+            BEADS,
+        );
     }
     for v in x_scale.values() {
         let x = area.x + area.w * (v / x_scale.top) as f32;
-        scene.line(pt(x, area.y + area.h), pt(x, area.y + area.h + 1.2), Stroke::solid(INK, 0.25));
-        label(&mut scene, pt(x, area.y + area.h + 4.5), v, Anchor::Middle, INK);
+        scene.line(
+            pt(x, area.y + area.h),
+            pt(x, area.y + area.h + 1.2),
+            Stroke::solid(INK, 0.25),
+        );
+        label(
+            &mut scene,
+            pt(x, area.y + area.h + 4.5),
+            v,
+            Anchor::Middle,
+            INK,
+        );
     }
     scene.rect(area, None, Some(Stroke::solid(INK, 0.3)));
     scene.text(
@@ -102,11 +129,16 @@ pub fn curve_scene(title: &str, curve: &[CurvePoint]) -> Scene {
         Anchor::Middle,
     );
 
-    let series: [(&str, Rgb, fn(&CurvePoint) -> u32, bool); 4] = [
+    let series: [Series; 4] = [
         ("wins", WINS, |p| p.wins, false),
         ("draws", DRAWS, |p| p.draws, false),
         ("losses", LOSSES, |p| p.losses, false),
-        ("beads in box 1 (right scale)", BEADS, |p| p.first_box_beads, true),
+        (
+            "beads in box 1 (right scale)",
+            BEADS,
+            |p| p.first_box_beads,
+            true,
+        ),
     ];
     let mut legend_x = area.x;
     for (name, colour, value, on_right) in series {
@@ -116,7 +148,10 @@ pub fn curve_scene(title: &str, curve: &[CurvePoint]) -> Scene {
             width: 0.5,
             dash: on_right.then_some(1.2),
         };
-        let points: Vec<Pt> = curve.iter().map(|p| at(p.game, f64::from(value(p)), scale)).collect();
+        let points: Vec<Pt> = curve
+            .iter()
+            .map(|p| at(p.game, f64::from(value(p)), scale))
+            .collect();
         scene.push(Shape::Line { points, stroke });
         scene.line(pt(legend_x, 16.0), pt(legend_x + 6.0, 16.0), stroke);
         scene.push(Shape::Text {
@@ -176,20 +211,29 @@ mod tests {
 
     #[test]
     fn the_curves_span_the_plot_and_stay_inside_it() {
-        let curve = [point(0, 0, 0, 4), point(50, 30, 20, 9), point(100, 75, 25, 12)];
+        let curve = [
+            point(0, 0, 0, 4),
+            point(50, 30, 20, 9),
+            point(100, 75, 25, 12),
+        ];
         let scene = curve_scene("HER", &curve);
         let lines: Vec<&Vec<Pt>> = scene
             .shapes
             .iter()
             .filter_map(|s| match s {
-                Shape::Line { points, stroke } if points.len() == 3 && stroke.width == 0.5 => Some(points),
+                Shape::Line { points, stroke } if points.len() == 3 && stroke.width == 0.5 => {
+                    Some(points)
+                }
                 _ => None,
             })
             .collect();
         assert_eq!(lines.len(), 4, "wins, draws, losses and beads");
         for line in &lines {
             for p in line.iter() {
-                assert!(p.x >= 20.0 && p.x <= WIDTH_MM - 22.0 && p.y >= 22.0 && p.y <= HEIGHT_MM - 16.0, "{p:?}");
+                assert!(
+                    p.x >= 20.0 && p.x <= WIDTH_MM - 22.0 && p.y >= 22.0 && p.y <= HEIGHT_MM - 16.0,
+                    "{p:?}"
+                );
             }
         }
         // The wins climb: the last point is higher on the page (smaller y) than the first.

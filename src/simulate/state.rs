@@ -55,7 +55,13 @@ pub struct Saved {
     pub games: u64,
 }
 
-fn describe<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>, machine: &Machine, beads: &Beads) -> Vec<StateBox> {
+fn describe<G: Game>(
+    game: &G,
+    kit: &Kit,
+    set: &BoxSet<G>,
+    machine: &Machine,
+    beads: &Beads,
+) -> Vec<StateBox> {
     set.boxes
         .iter()
         .enumerate()
@@ -77,7 +83,13 @@ fn describe<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>, machine: &Machine, be
 }
 
 /// The file's text for these beads.
-pub fn to_json<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>, machine: &Machine, saved: &Saved) -> Result<String, Error> {
+pub fn to_json<G: Game>(
+    game: &G,
+    kit: &Kit,
+    set: &BoxSet<G>,
+    machine: &Machine,
+    saved: &Saved,
+) -> Result<String, Error> {
     let file = StateFile {
         format: FORMAT.into(),
         version: VERSION,
@@ -104,7 +116,9 @@ pub fn from_json<G: Game>(
     let shown = path.display();
     let keep = "it was left as it is: move it away or choose another --state file";
     let file: StateFile = serde_json::from_str(text).map_err(|e| {
-        Error::Input(format!("{shown} is not a matchbox state file, or it is damaged ({e}); {keep}"))
+        Error::Input(format!(
+            "{shown} is not a matchbox state file, or it is damaged ({e}); {keep}"
+        ))
     })?;
     if file.format != FORMAT || file.version != VERSION {
         return Err(Error::Input(format!(
@@ -112,19 +126,35 @@ pub fn from_json<G: Game>(
             file.format, file.version
         )));
     }
-    let foreign = |why: String| Error::Input(format!("{shown} holds the beads of another kit ({why}); {keep}"));
+    let foreign = |why: String| {
+        Error::Input(format!(
+            "{shown} holds the beads of another kit ({why}); {keep}"
+        ))
+    };
     let game_here = serde_json::to_value(&kit.game).map_err(|e| Error::Internal(e.to_string()))?;
     if file.game != game_here || file.machine != kit.machine {
-        return Err(foreign(format!("the kit `{}`, machine playing {}", file.kit, file.machine.name())));
+        return Err(foreign(format!(
+            "the kit `{}`, machine playing {}",
+            file.kit,
+            file.machine.name()
+        )));
     }
     let expected = describe(game, kit, set, machine, &machine.fresh_beads());
     if file.boxes.len() != expected.len() {
-        return Err(foreign(format!("{} boxes, not {}", file.boxes.len(), expected.len())));
+        return Err(foreign(format!(
+            "{} boxes, not {}",
+            file.boxes.len(),
+            expected.len()
+        )));
     }
     let mut counts = Vec::with_capacity(machine.fresh_beads().counts().len());
     for (theirs, ours) in file.boxes.iter().zip(&expected) {
         let same_moves = theirs.moves.len() == ours.moves.len()
-            && theirs.moves.iter().zip(&ours.moves).all(|(t, o)| t.mv == o.mv && t.colour == o.colour);
+            && theirs
+                .moves
+                .iter()
+                .zip(&ours.moves)
+                .all(|(t, o)| t.mv == o.mv && t.colour == o.colour);
         if theirs.id != ours.id || theirs.position != ours.position || !same_moves {
             return Err(foreign(format!("box {} differs", ours.id)));
         }
@@ -139,14 +169,23 @@ pub fn from_json<G: Game>(
 }
 
 /// Reads the state file at `path`; a missing file is a fresh machine.
-pub fn load<G: Game>(path: &Path, game: &G, kit: &Kit, set: &BoxSet<G>, machine: &Machine) -> Result<Saved, Error> {
+pub fn load<G: Game>(
+    path: &Path,
+    game: &G,
+    kit: &Kit,
+    set: &BoxSet<G>,
+    machine: &Machine,
+) -> Result<Saved, Error> {
     match std::fs::read_to_string(path) {
         Ok(text) => from_json(&text, path, game, kit, set, machine),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Saved {
             beads: machine.fresh_beads(),
             games: 0,
         }),
-        Err(e) => Err(Error::Input(format!("{}: cannot read the state file: {e}", path.display()))),
+        Err(e) => Err(Error::Input(format!(
+            "{}: cannot read the state file: {e}",
+            path.display()
+        ))),
     }
 }
 
@@ -161,7 +200,15 @@ mod tests {
         let kit = Kit::from_preset("hexapawn").unwrap();
         let game = Hexapawn::new(3, 3);
         let set = BoxSet::build(&game, &kit).unwrap();
-        let machine = Machine::compile(&game, &Tree::build(&game), &set, Rule::Gardner, kit.reward, false).unwrap();
+        let machine = Machine::compile(
+            &game,
+            &Tree::build(&game),
+            &set,
+            Rule::Gardner,
+            kit.reward,
+            false,
+        )
+        .unwrap();
         (game, kit, set, machine)
     }
 
@@ -171,7 +218,17 @@ mod tests {
         let mut beads = machine.fresh_beads();
         beads.set(&machine, 3, 0);
         beads.set(&machine, 5, 7);
-        let text = to_json(&game, &kit, &set, &machine, &Saved { beads: beads.clone(), games: 12 }).unwrap();
+        let text = to_json(
+            &game,
+            &kit,
+            &set,
+            &machine,
+            &Saved {
+                beads: beads.clone(),
+                games: 12,
+            },
+        )
+        .unwrap();
         let back = from_json(&text, Path::new("s.json"), &game, &kit, &set, &machine).unwrap();
         assert_eq!(back.beads, beads);
         assert_eq!(back.games, 12);
@@ -181,7 +238,17 @@ mod tests {
     fn damaged_and_foreign_files_are_refused() {
         let (game, kit, set, machine) = her();
         let path = Path::new("s.json");
-        let text = to_json(&game, &kit, &set, &machine, &Saved { beads: machine.fresh_beads(), games: 0 }).unwrap();
+        let text = to_json(
+            &game,
+            &kit,
+            &set,
+            &machine,
+            &Saved {
+                beads: machine.fresh_beads(),
+                games: 0,
+            },
+        )
+        .unwrap();
         let err = |t: &str| match from_json(t, path, &game, &kit, &set, &machine) {
             Err(Error::Input(m)) => m,
             Err(other) => panic!("{other:?}"),
@@ -194,8 +261,26 @@ mod tests {
         assert!(err(&text.replacen("BBB/W../.WW", "BBB/.W./W.W", 1)).contains("box 1 differs"));
         let other = Kit::from_preset("hexapawn-first").unwrap();
         let set_first = BoxSet::build(&game, &other).unwrap();
-        let m_first = Machine::compile(&game, &Tree::build(&game), &set_first, Rule::Gardner, other.reward, false).unwrap();
-        let first = to_json(&game, &other, &set_first, &m_first, &Saved { beads: m_first.fresh_beads(), games: 0 }).unwrap();
+        let m_first = Machine::compile(
+            &game,
+            &Tree::build(&game),
+            &set_first,
+            Rule::Gardner,
+            other.reward,
+            false,
+        )
+        .unwrap();
+        let first = to_json(
+            &game,
+            &other,
+            &set_first,
+            &m_first,
+            &Saved {
+                beads: m_first.fresh_beads(),
+                games: 0,
+            },
+        )
+        .unwrap();
         assert!(err(&first).contains("another kit"));
     }
 }

@@ -47,11 +47,16 @@ pub fn checks<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>) -> 
             Some((b, _)) => reached[b] = true,
             None if kit.skip_forced && tree.children(node).len() == 1 => {}
             None => {
-                missing.get_or_insert_with(|| format!("no box for {}", game.format_position(position)));
+                missing.get_or_insert_with(|| {
+                    format!("no box for {}", game.format_position(position))
+                });
             }
         }
     }
-    let unreached = reached.iter().position(|r| !r).map(|i| format!("{} cannot be reached", label(i)));
+    let unreached = reached
+        .iter()
+        .position(|r| !r)
+        .map(|i| format!("{} cannot be reached", label(i)));
 
     let mut legal = Vec::new();
     let mut illegal = None;
@@ -64,20 +69,45 @@ pub fn checks<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>) -> 
         for m in &b.moves {
             arrows += 1;
             if !legal.contains(&m.mv) {
-                illegal.get_or_insert_with(|| format!("{}: {} is not legal", label(i), game.format_move(&b.position, m.mv)));
+                illegal.get_or_insert_with(|| {
+                    format!(
+                        "{}: {} is not legal",
+                        label(i),
+                        game.format_move(&b.position, m.mv)
+                    )
+                });
             }
             if Some(m.beads) != schedule {
                 wrong_beads.get_or_insert_with(|| {
-                    format!("{}: {} beads where the schedule says {schedule:?}", label(i), m.beads)
+                    format!(
+                        "{}: {} beads where the schedule says {schedule:?}",
+                        label(i),
+                        m.beads
+                    )
                 });
             }
         }
     }
     vec![
-        check("every box is reachable", unreached, set.boxes.len(), "boxes"),
+        check(
+            "every box is reachable",
+            unreached,
+            set.boxes.len(),
+            "boxes",
+        ),
         check("every arrow is a legal move", illegal, arrows, "arrows"),
-        check("every position the machine can face has a box", missing, faced, "positions"),
-        check("the beads match the schedule", wrong_beads, set.boxes.iter().map(|b| b.beads()).sum::<u32>() as usize, "beads"),
+        check(
+            "every position the machine can face has a box",
+            missing,
+            faced,
+            "positions",
+        ),
+        check(
+            "the beads match the schedule",
+            wrong_beads,
+            set.boxes.iter().map(|b| b.beads()).sum::<u32>() as usize,
+            "beads",
+        ),
     ]
 }
 
@@ -122,11 +152,13 @@ pub fn claim_for(kit: &Kit) -> Option<Claim> {
             text: "HER learns after at most 11 lost games (the Polish sheet: exactly 11)",
             bound: Bound::AtMost(11),
         }),
-        (game, Rule::Gardner) if *game == bachet && one_bead && kit.allowed.is_empty() => Some(Claim {
-            source: "the Russian magazine article on Bachet's game",
-            text: "the 8-stone Bachet machine loses at most 12 games",
-            bound: Bound::AtMost(12),
-        }),
+        (game, Rule::Gardner) if *game == bachet && one_bead && kit.allowed.is_empty() => {
+            Some(Claim {
+                source: "the Russian magazine article on Bachet's game",
+                text: "the 8-stone Bachet machine loses at most 12 games",
+                bound: Bound::AtMost(12),
+            })
+        }
         (game, Rule::Relay) if *game == bachet && kit.allowed == relay_wiring => Some(Claim {
             source: "the Russian magazine article on Bachet's game",
             text: "the relay automaton learns after exactly 6 lost games",
@@ -163,7 +195,9 @@ pub struct Verdict {
 impl Verdict {
     /// Whether every check passed and the claim, if any, holds.
     pub fn all_hold(&self) -> bool {
-        self.checks.iter().all(|c| c.ok) && self.measured.is_some() && self.claim.as_ref().is_none_or(|c| c.holds)
+        self.checks.iter().all(|c| c.ok)
+            && self.measured.is_some()
+            && self.claim.as_ref().is_none_or(|c| c.holds)
     }
 }
 
@@ -212,52 +246,6 @@ pub fn verify<G: Game>(
     })
 }
 
-/// The verdict as text: the checks, then the claim beside the measurement.
-pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
-    let mut out = format!(
-        "{}: {}, the machine plays {}, rule {}\n\nChecks\n",
-        kit.name,
-        kit.game.name(),
-        kit.machine.name(),
-        kit.rule.name()
-    );
-    for c in &verdict.checks {
-        out.push_str(&format!("  {:<6} {}: {}\n", if c.ok { "ok" } else { "FAILED" }, c.what, c.detail));
-    }
-    let Some(measured) = &verdict.measured else {
-        out.push_str("\nNot trained: fix the kit first.\n");
-        return out;
-    };
-    let trained = format!(
-        "{} machines against a {} opponent (seed {}); {} could still lose at the end",
-        measured.runs,
-        verdict.opponent.name(),
-        verdict.seed,
-        measured.unfinished
-    );
-    match &verdict.claim {
-        Some(c) => out.push_str(&format!(
-            "\nClaim ({})\n  claimed:  {}\n  measured: {trained}\n",
-            c.claim.source, c.claim.text
-        )),
-        None => out.push_str(&format!("\nNo source article makes a claim about this kit; its own figures:\n  {trained}\n")),
-    }
-    match &measured.losses_to_learn {
-        Some(losses) => {
-            out.push_str(&format!("  losses to learn: {}\n", losses.summary()));
-            out.push_str(&losses.histogram_text(40));
-        }
-        None => out.push_str("  no machine learnt within the games allowed\n"),
-    }
-    if let Some(games) = &measured.games_to_learn {
-        out.push_str(&format!("  games to learn:  {}\n", games.summary()));
-    }
-    if let Some(c) = &verdict.claim {
-        out.push_str(if c.holds { "  the claim holds\n" } else { "  the claim DOES NOT HOLD\n" });
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -266,8 +254,12 @@ mod tests {
 
     #[test]
     fn claims_belong_to_the_machines_the_articles_describe() {
-        let claim = |yaml: &str| claim_for(&Kit::from_yaml(yaml, "kit.yaml").unwrap()).map(|c| c.bound);
-        assert_eq!(claim("preset: hexapawn\nlanguage: pl\n"), Some(Bound::AtMost(11)));
+        let claim =
+            |yaml: &str| claim_for(&Kit::from_yaml(yaml, "kit.yaml").unwrap()).map(|c| c.bound);
+        assert_eq!(
+            claim("preset: hexapawn\nlanguage: pl\n"),
+            Some(Bound::AtMost(11))
+        );
         assert_eq!(claim("preset: bachet\n"), Some(Bound::AtMost(12)));
         assert_eq!(claim("preset: bachet-relay\n"), Some(Bound::Exactly(6)));
         assert_eq!(claim("preset: hexapawn\nrule: gardner-reward\n"), None);
@@ -300,11 +292,25 @@ mod tests {
         let mut set = BoxSet::build(&game, &kit).unwrap();
         assert!(checks(&game, &kit, &set, &tree).iter().all(|c| c.ok));
         set.boxes[2].moves[0].beads = 5;
-        let failed: Vec<&str> = checks(&game, &kit, &set, &tree).iter().filter(|c| !c.ok).map(|c| c.what).collect();
+        let failed: Vec<&str> = checks(&game, &kit, &set, &tree)
+            .iter()
+            .filter(|c| !c.ok)
+            .map(|c| c.what)
+            .collect();
         assert_eq!(failed, ["the beads match the schedule"]);
         // The same boxes checked as if they played first: none of them fits.
-        let first = Kit { machine: Side::First, ..kit };
-        let failed: Vec<&str> = checks(&game, &first, &set, &tree).iter().filter(|c| !c.ok).map(|c| c.what).collect();
-        assert!(failed.contains(&"every position the machine can face has a box"), "{failed:?}");
+        let first = Kit {
+            machine: Side::First,
+            ..kit
+        };
+        let failed: Vec<&str> = checks(&game, &first, &set, &tree)
+            .iter()
+            .filter(|c| !c.ok)
+            .map(|c| c.what)
+            .collect();
+        assert!(
+            failed.contains(&"every position the machine can face has a box"),
+            "{failed:?}"
+        );
     }
 }

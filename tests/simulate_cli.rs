@@ -1,0 +1,314 @@
+//! The `simulate`, `verify` and `play` commands, run as a user runs them.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+fn matchbox(args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_matchbox"));
+    cmd.args(args)
+        .env_remove("NO_COLOR")
+        .env_remove("RAYON_NUM_THREADS");
+    cmd
+}
+
+fn run(args: &[&str]) -> Output {
+    matchbox(args).output().expect("the binary runs")
+}
+
+/// Runs `play` with `input` piped to stdin.
+fn play(args: &[&str], input: &str) -> Output {
+    let mut child = matchbox(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+fn json(o: &Output) -> Value {
+    assert!(o.status.success(), "{}", stderr(o));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("matchbox-sim-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn runs_report_the_losses_to_learn() {
+    let v = json(&run(&[
+        "simulate", "--preset", "hexapawn", "--runs", "300", "--seed", "5", "--json",
+    ]));
+    assert_eq!(v["runs"], 300);
+    assert_eq!(v["unfinished"], 0);
+    let losses = &v["losses_to_learn"];
+    let histogram: u64 = losses["histogram"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(histogram, 300);
+    assert!(losses["min"].as_u64().unwrap() <= losses["max"].as_u64().unwrap());
+    assert!(v["games_to_learn"]["mean"].as_f64().unwrap() >= losses["mean"].as_f64().unwrap());
+}
+
+#[test]
+fn the_same_seed_gives_the_same_figures_on_one_thread_or_two() {
+    let args = [
+        "simulate",
+        "--preset",
+        "bachet",
+        "--runs",
+        "400",
+        "--opponent",
+        "random",
+        "--seed",
+        "11",
+        "--json",
+    ];
+    let on = |threads: &str| {
+        matchbox(&args)
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .unwrap()
+    };
+    let one = on("1");
+    assert!(one.status.success(), "{}", stderr(&one));
+    assert_eq!(one.stdout, on("2").stdout);
+    let mut other_seed = args;
+    other_seed[8] = "12";
+    assert_ne!(one.stdout, run(&other_seed).stdout);
+}
+
+#[test]
+fn one_machine_over_many_games_with_its_curve_and_csv() {
+    let dir = temp_dir("games");
+    let csv = dir.join("games.csv");
+    let v = json(&run(&[
+        "simulate",
+        "--preset",
+        "menace",
+        "--games",
+        "1000",
+        "--opponent",
+        "random",
+        "--json",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]));
+    let (w, d, l) = (
+        v["wins"].as_u64().unwrap(),
+        v["draws"].as_u64().unwrap(),
+        v["losses"].as_u64().unwrap(),
+    );
+    assert_eq!(w + d + l, 1000);
+    let curve = v["curve"].as_array().unwrap();
+    assert_eq!(curve[0]["game"], 0);
+    let last = curve.last().unwrap();
+    assert_eq!(
+        (last["game"].as_u64(), last["wins"].as_u64()),
+        (Some(1000), Some(w))
+    );
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(rows.lines().count(), 1001);
+    assert!(rows.starts_with("game,result,"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn mistakes_in_the_flags_are_refused() {
+    let both = run(&[
+        "simulate", "--preset", "hexapawn", "--runs", "3", "--games", "3",
+    ]);
+    assert_eq!(both.status.code(), Some(2));
+    let neither = run(&["simulate", "--preset", "hexapawn"]);
+    assert_eq!(neither.status.code(), Some(2));
+    let csv = run(&[
+        "simulate", "--preset", "hexapawn", "--runs", "3", "--csv", "x.csv",
+    ]);
+    assert_eq!(csv.status.code(), Some(2));
+    let human = run(&[
+        "simulate",
+        "--preset",
+        "hexapawn",
+        "--runs",
+        "3",
+        "--opponent",
+        "human",
+    ]);
+    assert_eq!(human.status.code(), Some(2));
+    assert!(
+        stderr(&human).contains("matchbox play"),
+        "{}",
+        stderr(&human)
+    );
+    let plot = run(&[
+        "simulate",
+        "--preset",
+        "hexapawn",
+        "--games",
+        "3",
+        "--plot",
+        "curve.pdf",
+    ]);
+    assert_eq!(plot.status.code(), Some(2), "{}", stderr(&plot));
+    assert!(stderr(&plot).contains(".svg or .png"));
+}
+
+#[test]
+fn verify_sets_the_claim_beside_the_measurement() {
+    for preset in ["hexapawn", "bachet", "bachet-relay"] {
+        let o = run(&["verify", "--preset", preset, "--runs", "200"]);
+        let text = stdout(&o);
+        assert_eq!(o.status.code(), Some(0), "{preset}: {text}{}", stderr(&o));
+        assert!(text.contains("ok     every box is reachable"), "{text}");
+        assert!(
+            text.contains("claimed:") && text.contains("the claim holds"),
+            "{text}"
+        );
+    }
+    let o = run(&[
+        "verify",
+        "--preset",
+        "hexapawn-first",
+        "--runs",
+        "50",
+        "--json",
+    ]);
+    let v = json(&o);
+    assert!(v["claim"].is_null());
+    assert_eq!(v["measured"]["runs"], 50);
+    assert_eq!(v["checks"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn play_reads_moves_from_a_pipe_and_refuses_a_bad_one() {
+    let o = play(
+        &["play", "--preset", "bachet", "--seed", "3"],
+        "take 5\n3\n1\n1\n1\nn\n",
+    );
+    let text = stdout(&o);
+    assert!(o.status.success(), "{text}{}", stderr(&o));
+    assert!(text.contains("`take 5` is not a legal move here. Your moves: 1) take 1, leave 7   2) take 2, leave 6   3) take 3, leave 5"), "{text}");
+    assert!(text.contains("Box 3 (as drawn) holds:"), "{text}");
+    assert!(text.contains("The machine draws a bead: ● "), "{text}");
+    assert!(text.contains("Rule gardner"), "{text}");
+    assert!(!text.contains('\x1b'), "no colour into a pipe");
+}
+
+#[test]
+fn colour_is_asked_for_and_no_color_is_honoured() {
+    let always = play(
+        &[
+            "play", "--preset", "bachet", "--seed", "3", "--colour", "always",
+        ],
+        "3\n1\n1\n1\nn\n",
+    );
+    assert!(
+        stdout(&always).contains("\x1b[38;2;"),
+        "{}",
+        stdout(&always)
+    );
+    let mut cmd = matchbox(&["play", "--preset", "bachet", "--seed", "3"]);
+    cmd.env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"3\n1\n1\n1\nn\n")
+        .unwrap();
+    let out = String::from_utf8(child.wait_with_output().unwrap().stdout).unwrap();
+    assert!(!out.contains('\x1b') && out.contains("● red"), "{out}");
+}
+
+#[test]
+fn the_state_file_keeps_the_beads_and_a_bad_one_is_left_alone() {
+    let dir = temp_dir("state");
+    let state = dir.join("her.json");
+    let path = state.to_str().unwrap();
+    // A game of HER from a pipe, always playing the first move listed; lines left
+    // over when the game ends answer "another game?" with no. The second run
+    // continues from the file.
+    let moves = "1\n".repeat(8);
+    let moves = moves.as_str();
+    let first = play(
+        &[
+            "play", "--preset", "hexapawn", "--seed", "1", "--state", path,
+        ],
+        &format!("{moves}n\n"),
+    );
+    assert!(
+        first.status.success(),
+        "{}{}",
+        stdout(&first),
+        stderr(&first)
+    );
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(saved["games"], 1);
+    let second = play(
+        &[
+            "play", "--preset", "hexapawn", "--seed", "1", "--state", path,
+        ],
+        &format!("{moves}n\n"),
+    );
+    assert!(second.status.success(), "{}", stderr(&second));
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(saved["games"], 2);
+
+    // A damaged file is refused and not touched.
+    std::fs::write(&state, "{\"format\": \"matchbox-state\", \"vers").unwrap();
+    let damaged = play(&["play", "--preset", "hexapawn", "--state", path], moves);
+    assert_eq!(damaged.status.code(), Some(2));
+    assert!(stderr(&damaged).contains("damaged") && stderr(&damaged).contains("left as it is"));
+    assert_eq!(
+        std::fs::read_to_string(&state).unwrap(),
+        "{\"format\": \"matchbox-state\", \"vers"
+    );
+
+    // A file of another kit is refused and not touched.
+    let bachet = dir.join("bachet.json");
+    let b = bachet.to_str().unwrap();
+    assert!(
+        play(
+            &["play", "--preset", "bachet", "--seed", "2", "--state", b],
+            "3\n1\n1\n1\nn\n"
+        )
+        .status
+        .success()
+    );
+    let before = std::fs::read_to_string(&bachet).unwrap();
+    let foreign = play(&["play", "--preset", "hexapawn", "--state", b], moves);
+    assert_eq!(foreign.status.code(), Some(2));
+    assert!(
+        stderr(&foreign).contains("another kit"),
+        "{}",
+        stderr(&foreign)
+    );
+    assert_eq!(std::fs::read_to_string(&bachet).unwrap(), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
