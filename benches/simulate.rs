@@ -18,10 +18,12 @@ fn menace_against_random(c: &mut Criterion) {
     let setup = Setup::new(&TicTacToe, &kit, kit.rule, false).expect("setup");
     let mut group = c.benchmark_group("menace");
     group.throughput(Throughput::Elements(GAMES));
+    // Each batch starts from a fresh machine, so the figure covers learning from the
+    // start rather than a machine that has long settled.
     group.bench_function("games against random", |b| {
-        let mut me = Learner::new(&setup.machine);
         let mut rng = rng_for(1, 0);
         b.iter(|| {
+            let mut me = Learner::new(&setup.machine);
             for _ in 0..GAMES {
                 let played = play_game(
                     &setup.tree,

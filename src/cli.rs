@@ -88,7 +88,7 @@ enum Command {
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
         runs: u32,
         /// Games after which a machine that can still lose counts as unfinished.
-        #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u32).range(1..))]
+        #[arg(long, default_value_t = simulate::EXPECTATION_MAX_GAMES, value_parser = clap::value_parser!(u32).range(1..))]
         max_games: u32,
         /// Seed of the random draws.
         #[arg(long, default_value_t = simulate::EXPECTATION_SEED)]

@@ -216,7 +216,8 @@ pub fn session<G: Game, R: BufRead, W: Write>(
         }
         games += 1;
         write(&format!(
-            "\n{}\n{}",
+            "\n{}{}\n{}",
+            board_text(game, &setup.tree.positions[played.last as usize]),
             match played.end {
                 End::Won => "The machine won.",
                 End::Drew => "A draw.",
