@@ -10,7 +10,7 @@ use crate::game::{Game, Side, Symmetry, canonical};
 use crate::kit::{Kit, Numerals, Tags};
 
 /// More positions than this and enumeration stops: no class builds such a kit.
-pub const POSITION_BUDGET: usize = 3_000_000;
+pub const POSITION_BUDGET: usize = 1_000_000;
 
 /// One move in a box: an arrow on the label and a colour of bead.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,9 +61,15 @@ impl NoBox {
     pub fn explain(self) -> &'static str {
         match self {
             NoBox::GameOver => "no box holds it: the game is already over in this position",
-            NoBox::Unreachable => "no box holds it: this position cannot arise in a game from the start",
-            NoBox::NotMachinesTurn => "no box holds it: in this position it is the opponent's turn, not the machine's",
-            NoBox::Forced => "no box holds it: the machine has only one legal move here, so the kit has no box for it (skip_forced)",
+            NoBox::Unreachable => {
+                "no box holds it: this position cannot arise in a game from the start"
+            }
+            NoBox::NotMachinesTurn => {
+                "no box holds it: in this position it is the opponent's turn, not the machine's"
+            }
+            NoBox::Forced => {
+                "no box holds it: the machine has only one legal move here, so the kit has no box for it (skip_forced)"
+            }
         }
     }
 }
@@ -187,6 +193,28 @@ impl<G: Game> BoxSet<G> {
             return Err(NoBox::NotMachinesTurn);
         }
         Err(NoBox::Forced)
+    }
+
+    /// The box for a position written in the game's text notation, or a message saying
+    /// why there is none. Where the board does not tell whose turn it is, the machine's
+    /// turn is assumed, and the opponent's is tried to explain a miss.
+    pub fn find_notation(&self, game: &G, text: &str) -> Result<(usize, Symmetry), Error> {
+        let parse = |side| {
+            game.parse_position(text, side)
+                .map_err(|e| Error::Input(format!("position `{text}`: {e}")))
+        };
+        let position = parse(self.machine)?;
+        let reason = match self.find(game, &position) {
+            Ok(found) => return Ok(found),
+            Err(NoBox::Unreachable) if self.is_reachable(game, &parse(self.machine.other())?) => {
+                NoBox::NotMachinesTurn
+            }
+            Err(reason) => reason,
+        };
+        Err(Error::Input(format!(
+            "position `{text}`: {}",
+            reason.explain()
+        )))
     }
 
     /// Whether a canonical position can arise from the start.
@@ -398,7 +426,11 @@ impl<P: Clone + Eq + std::hash::Hash> Graph<P> {
                 let (s, i) = (s as usize, i);
                 for w in 0..words {
                     // Depth d at i gives depth d + 1 at s: shift left by one across words.
-                    let carry = if w == 0 { 0 } else { bits[i * words + w - 1] >> 63 };
+                    let carry = if w == 0 {
+                        0
+                    } else {
+                        bits[i * words + w - 1] >> 63
+                    };
                     bits[s * words + w] |= (bits[i * words + w] << 1) | carry;
                 }
             }
@@ -433,7 +465,13 @@ mod tests {
         assert_eq!(machine_move(7, Side::First), 4);
         assert_eq!(machine_move(2, Side::Second), 1);
         assert_eq!(machine_move(8, Side::Second), 4);
-        assert_eq!(tag(&[4, 6], Side::Second, Tags::MachineMove, Numerals::Roman), "II-III");
-        assert_eq!(tag(&[4, 6], Side::Second, Tags::GameMove, Numerals::Arabic), "4-6");
+        assert_eq!(
+            tag(&[4, 6], Side::Second, Tags::MachineMove, Numerals::Roman),
+            "II-III"
+        );
+        assert_eq!(
+            tag(&[4, 6], Side::Second, Tags::GameMove, Numerals::Arabic),
+            "4-6"
+        );
     }
 }

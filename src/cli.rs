@@ -145,20 +145,13 @@ impl GameVisitor for FindCommand<'_> {
     type Output = Result<String, Error>;
     fn visit<G: Game>(self, game: &G) -> Self::Output {
         let set = BoxSet::build(game, self.kit)?;
-        let position = game
-            .parse_position(self.text, self.kit.machine)
-            .map_err(|e| Error::Input(format!("position `{}`: {e}", self.text)))?;
-        match set.find(game, &position) {
-            Ok((i, symmetry)) => {
-                let b = &set.boxes[i];
-                Ok(format!(
-                    "box {}, {}\n\n{}",
-                    b.id,
-                    game.describe_symmetry(symmetry),
-                    report::box_text(game, self.kit, b)
-                ))
-            }
-            Err(reason) => Err(Error::Input(format!("position `{}`: {}", self.text, reason.explain()))),
-        }
+        let (i, symmetry) = set.find_notation(game, self.text)?;
+        let b = &set.boxes[i];
+        Ok(format!(
+            "box {}, {}\n\n{}",
+            b.id,
+            game.describe_symmetry(symmetry),
+            report::box_text(game, self.kit, b)
+        ))
     }
 }

@@ -263,7 +263,10 @@ impl<'de> Deserialize<'de> for LabelSize {
                         "width_mm" => width = Some(map.next_value::<f32>()?),
                         "height_mm" => height = Some(map.next_value::<f32>()?),
                         other => {
-                            return Err(de::Error::unknown_field(other, &["width_mm", "height_mm"]));
+                            return Err(de::Error::unknown_field(
+                                other,
+                                &["width_mm", "height_mm"],
+                            ));
                         }
                     }
                 }
@@ -272,7 +275,9 @@ impl<'de> Deserialize<'de> for LabelSize {
                         width_mm,
                         height_mm,
                     }),
-                    _ => Err(de::Error::custom("a label size needs both width_mm and height_mm")),
+                    _ => Err(de::Error::custom(
+                        "a label size needs both width_mm and height_mm",
+                    )),
                 }
             }
         }
@@ -296,7 +301,9 @@ impl BeadSchedule {
     pub fn beads_at(&self, move_number: u32) -> Option<u32> {
         match self {
             BeadSchedule::Each(n) => Some(*n),
-            BeadSchedule::ByMoveNumber(map) => map.range(..=move_number).next_back().map(|(_, n)| *n),
+            BeadSchedule::ByMoveNumber(map) => {
+                map.range(..=move_number).next_back().map(|(_, n)| *n)
+            }
         }
     }
 }
@@ -523,7 +530,10 @@ pub fn preset(name: &str) -> Option<&'static Preset> {
 
 fn unknown_preset(name: &str) -> String {
     let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
-    format!("unknown preset `{name}`: choose one of {}", names.join(", "))
+    format!(
+        "unknown preset `{name}`: choose one of {}",
+        names.join(", ")
+    )
 }
 
 impl Kit {
@@ -551,7 +561,8 @@ impl Kit {
         let file = src.parse(text)?;
         let merged = match &file.preset {
             Some(name) => {
-                let preset = preset(&name.value).ok_or_else(|| src.at(name, unknown_preset(&name.value)))?;
+                let preset =
+                    preset(&name.value).ok_or_else(|| src.at(name, unknown_preset(&name.value)))?;
                 let mut base = Source { name: preset.name }.parse(preset.yaml)?;
                 if file.game.is_some() {
                     // A different game: the preset's game settings no longer apply.
@@ -597,7 +608,11 @@ impl KitFile {
             return Err(Error::Input(format!(
                 "{}: say which game the kit is for: `game: hexapawn`, `game: nim` or `game: tictactoe`, or start from `preset: NAME` ({})",
                 src.name,
-                PRESETS.iter().map(|p| p.name).collect::<Vec<_>>().join(", ")
+                PRESETS
+                    .iter()
+                    .map(|p| p.name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )));
         };
         let kind = game_name.value;
@@ -609,13 +624,19 @@ impl KitFile {
         ];
         for (field, value, applies) in foreign {
             if let (Some(v), false) = (value, applies) {
-                return Err(src.at(v, format!("`{field}` does not apply to {}", game_label(kind))));
+                return Err(src.at(
+                    v,
+                    format!("`{field}` does not apply to {}", game_label(kind)),
+                ));
             }
         }
         if kind != GameName::Nim {
             let nim_only = [
                 ("take", self.take.as_ref().map(|s| &s.referenced)),
-                ("last_stone", self.last_stone.as_ref().map(|s| &s.referenced)),
+                (
+                    "last_stone",
+                    self.last_stone.as_ref().map(|s| &s.referenced),
+                ),
                 ("allowed", self.allowed.as_ref().map(|s| &s.referenced)),
             ];
             if let Some((field, Some(loc))) = nim_only.into_iter().find(|(_, l)| l.is_some()) {
@@ -631,8 +652,14 @@ impl KitFile {
 
         let game = match kind {
             GameName::Hexapawn => GameSpec::Hexapawn {
-                rows: self.rows.as_ref().map_or(Ok(3), |v| ranged(src, v, "rows", 3, 8))?,
-                cols: self.cols.as_ref().map_or(Ok(3), |v| ranged(src, v, "cols", 3, 8))?,
+                rows: self
+                    .rows
+                    .as_ref()
+                    .map_or(Ok(3), |v| ranged(src, v, "rows", 3, 8))?,
+                cols: self
+                    .cols
+                    .as_ref()
+                    .map_or(Ok(3), |v| ranged(src, v, "cols", 3, 8))?,
             },
             GameName::Nim => {
                 let stones = self
@@ -648,7 +675,10 @@ impl KitFile {
                         let mut out = Vec::new();
                         for &n in &t.value {
                             if !(1..=1000).contains(&n) {
-                                return Err(src.at(t, format!("every count in take must be from 1 to 1000, not {n}")));
+                                return Err(src.at(
+                                    t,
+                                    format!("every count in take must be from 1 to 1000, not {n}"),
+                                ));
                             }
                             out.push(n as u16);
                         }
@@ -660,7 +690,10 @@ impl KitFile {
                 GameSpec::Nim {
                     stones,
                     take,
-                    last_stone: self.last_stone.as_ref().map_or(LastStone::Wins, |v| v.value),
+                    last_stone: self
+                        .last_stone
+                        .as_ref()
+                        .map_or(LastStone::Wins, |v| v.value),
                 }
             }
             GameName::Tictactoe => GameSpec::TicTacToe,
@@ -670,17 +703,26 @@ impl KitFile {
         if let (Some(a), GameSpec::Nim { stones, take, .. }) = (&self.allowed, &game) {
             for (&at, moves) in &a.value {
                 if at < 1 || at > i64::from(*stones) {
-                    return Err(src.at(a, format!("allowed: {at} stones cannot occur in a game of {stones}")));
+                    return Err(src.at(
+                        a,
+                        format!("allowed: {at} stones cannot occur in a game of {stones}"),
+                    ));
                 }
                 let mut wired = Vec::new();
                 for &m in moves {
                     if m < 1 || m > at || !take.contains(&(m as u16)) {
-                        return Err(src.at(a, format!("allowed: at {at} stones, taking {m} is not a legal move")));
+                        return Err(src.at(
+                            a,
+                            format!("allowed: at {at} stones, taking {m} is not a legal move"),
+                        ));
                     }
                     wired.push(m as u16);
                 }
                 if wired.is_empty() {
-                    return Err(src.at(a, format!("allowed: the box for {at} stones needs at least one move")));
+                    return Err(src.at(
+                        a,
+                        format!("allowed: the box for {at} stones needs at least one move"),
+                    ));
                 }
                 wired.sort_unstable();
                 wired.dedup();
@@ -722,7 +764,13 @@ impl KitFile {
                 let mut colours: Vec<Colour> = Vec::new();
                 for entry in &p.value {
                     let rgb = palette::parse_hex(&entry.rgb).ok_or_else(|| {
-                        src.at(p, format!("colour `{}`: rgb must be written #rrggbb, not `{}`", entry.name, entry.rgb))
+                        src.at(
+                            p,
+                            format!(
+                                "colour `{}`: rgb must be written #rrggbb, not `{}`",
+                                entry.name, entry.rgb
+                            ),
+                        )
                     })?;
                     if colours.iter().any(|c| c.name == entry.name) {
                         return Err(src.at(p, format!("colour `{}` is listed twice", entry.name)));
@@ -745,10 +793,13 @@ impl KitFile {
                 ph - 2.0 * SHEET_MARGIN_MM - SHEET_HEADER_MM - SHEET_LEGEND_MM,
             );
             if !(label.width_mm >= 20.0 && label.height_mm >= 12.0) {
-                return Err(src.at(l, format!(
-                    "a label of {} x {} mm is too small to draw legibly: at least 20 x 12 mm",
-                    label.width_mm, label.height_mm
-                )));
+                return Err(src.at(
+                    l,
+                    format!(
+                        "a label of {} x {} mm is too small to draw legibly: at least 20 x 12 mm",
+                        label.width_mm, label.height_mm
+                    ),
+                ));
             }
             if label.width_mm > aw || label.height_mm > ah {
                 return Err(src.at(l, format!(
@@ -769,7 +820,10 @@ impl KitFile {
             |n| n.value.trim().to_string(),
         );
         if name.is_empty() {
-            return Err(src.at(self.name.as_ref().expect("name given"), "the kit's name is empty"));
+            return Err(src.at(
+                self.name.as_ref().expect("name given"),
+                "the kit's name is empty",
+            ));
         }
         Ok(Kit {
             name,
@@ -781,7 +835,10 @@ impl KitFile {
             allowed,
             palette,
             rule: self.rule.as_ref().map_or(default_rule, |v| v.value),
-            reward: self.reward.as_ref().map_or_else(Reward::default, |v| v.value),
+            reward: self
+                .reward
+                .as_ref()
+                .map_or_else(Reward::default, |v| v.value),
             language: self.language.as_ref().map_or(Language::En, |v| v.value),
             paper,
             label,
@@ -846,17 +903,29 @@ mod tests {
 
     #[test]
     fn mistakes_name_the_line_and_column() {
-        assert!(err("game: hexapawn\nrows: 2\n").starts_with("kit.yaml:2:7: rows must be from 3 to 8, not 2"));
-        assert!(err("game: nim\nstones: 0\n").starts_with("kit.yaml:2:9: stones must be from 1 to 1000"));
+        assert!(
+            err("game: hexapawn\nrows: 2\n")
+                .starts_with("kit.yaml:2:7: rows must be from 3 to 8, not 2")
+        );
+        assert!(
+            err("game: nim\nstones: 0\n")
+                .starts_with("kit.yaml:2:9: stones must be from 1 to 1000")
+        );
         assert!(err("game: nim\ntake: []\n").starts_with("kit.yaml:2:7:"));
         assert!(err("game: nim\ntake: [0, 1]\n").contains("from 1 to 1000, not 0"));
         let unknown = err("game: hexapawn\ncolour: red\n");
         assert!(unknown.starts_with("kit.yaml:2:1:"), "{unknown}");
         assert!(unknown.contains("colour"), "{unknown}");
         let game = err("game: chess\n");
-        assert!(game.starts_with("kit.yaml:1:7:") && game.contains("hexapawn"), "{game}");
+        assert!(
+            game.starts_with("kit.yaml:1:7:") && game.contains("hexapawn"),
+            "{game}"
+        );
         let preset = err("preset: chess\n");
-        assert!(preset.starts_with("kit.yaml:1:9:") && preset.contains("menace"), "{preset}");
+        assert!(
+            preset.starts_with("kit.yaml:1:9:") && preset.contains("menace"),
+            "{preset}"
+        );
         let wrong_type = err("game: hexapawn\nrows: three\n");
         assert!(wrong_type.starts_with("kit.yaml:2:7:"), "{wrong_type}");
         assert!(err("game: hexapawn\nstones: 8\n").contains("does not apply to hexapawn"));
@@ -866,7 +935,10 @@ mod tests {
     #[test]
     fn a_label_larger_than_the_paper_is_refused() {
         let m = err("game: nim\nlabel: {width_mm: 300, height_mm: 40}\n");
-        assert!(m.starts_with("kit.yaml:2:8:") && m.contains("does not fit"), "{m}");
+        assert!(
+            m.starts_with("kit.yaml:2:8:") && m.contains("does not fit"),
+            "{m}"
+        );
     }
 
     #[test]

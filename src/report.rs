@@ -76,7 +76,10 @@ pub fn boxes_text<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>) -> String {
         out.push('\n');
     }
     let summary = set.summary(kit);
-    out.push_str(&format!("{} boxes, {} beads\n", summary.boxes, summary.beads));
+    out.push_str(&format!(
+        "{} boxes, {} beads\n",
+        summary.boxes, summary.beads
+    ));
     let per_move: Vec<String> = summary
         .per_move
         .iter()

@@ -277,7 +277,12 @@ impl Scene {
     /// Adds a small disc in a bead colour with the colour's letter on it, so the colour
     /// can be named without seeing it (colour blindness, grey-scale printers).
     pub fn bead_tag(&mut self, centre: Pt, radius: f32, colour: Rgb, code: &str) {
-        self.circle(centre, radius, Some(WHITE), Some(Stroke::solid(colour, radius * 0.35)));
+        self.circle(
+            centre,
+            radius,
+            Some(WHITE),
+            Some(Stroke::solid(colour, radius * 0.35)),
+        );
         let size = radius * if code.chars().count() > 1 { 1.05 } else { 1.35 };
         self.push(Shape::Text {
             at: pt(centre.x, centre.y + size * 0.36),

@@ -288,8 +288,14 @@ impl Game for Hexapawn {
         for m in moves {
             let (from, to) = (centre(m.mv.from), centre(m.mv.to));
             // Start the arrow on the pawn's head and stop short of the target's centre.
-            let start = pt(from.x + (to.x - from.x) * 0.18, from.y + (to.y - from.y) * 0.18);
-            let end = pt(from.x + (to.x - from.x) * 0.9, from.y + (to.y - from.y) * 0.9);
+            let start = pt(
+                from.x + (to.x - from.x) * 0.18,
+                from.y + (to.y - from.y) * 0.18,
+            );
+            let end = pt(
+                from.x + (to.x - from.x) * 0.9,
+                from.y + (to.y - from.y) * 0.9,
+            );
             scene.arrow(start, end, m.colour, cell * 0.075);
             let mid = pt(
                 from.x + (to.x - from.x) * 0.55,
@@ -350,7 +356,12 @@ fn draw_pawn(scene: &mut Scene, centre: crate::draw::scene::Pt, cell: f32, fill:
         fill: Some(fill),
         stroke: outline,
     });
-    scene.circle(pt(centre.x, centre.y - s * 0.4), s * 0.42, Some(fill), outline);
+    scene.circle(
+        pt(centre.x, centre.y - s * 0.4),
+        s * 0.42,
+        Some(fill),
+        outline,
+    );
 }
 
 #[cfg(test)]

@@ -125,7 +125,10 @@ impl Game for Nim {
 
     fn parse_position(&self, text: &str, to_move: Side) -> Result<Pile, String> {
         let stones: u16 = text.trim().parse().map_err(|_| {
-            format!("a nim position is the number of stones left, from 0 to {}", self.stones)
+            format!(
+                "a nim position is the number of stones left, from 0 to {}",
+                self.stones
+            )
         })?;
         if stones > self.stones {
             return Err(format!(
@@ -181,7 +184,12 @@ impl Game for Nim {
             let first = top.x - (n - 1.0) * pitch / 2.0;
             for i in 0..position.stones {
                 let c = pt(first + f32::from(i) * pitch, stone_y);
-                scene.circle(c, stone_r, Some(GREY), Some(Stroke::solid(INK, stone_r * 0.2)));
+                scene.circle(
+                    c,
+                    stone_r,
+                    Some(GREY),
+                    Some(Stroke::solid(INK, stone_r * 0.2)),
+                );
             }
         }
 
@@ -203,7 +211,10 @@ impl Game for Nim {
             );
             let label_size = unit * 0.11;
             scene.push(Shape::Text {
-                at: pt(x + tag_r * 0.6, band_top + arrow_len * 0.45 + label_size * 0.36),
+                at: pt(
+                    x + tag_r * 0.6,
+                    band_top + arrow_len * 0.45 + label_size * 0.36,
+                ),
                 size: label_size,
                 text: format!("−{}", m.mv),
                 colour: m.colour,
@@ -232,14 +243,23 @@ mod tests {
     fn moves_are_the_allowed_counts_that_fit() {
         let game = Nim::new(8, vec![3, 1, 2, 2], true);
         let mut out = Vec::new();
-        game.legal_moves(&Pile { stones: 2, to_move: Side::First }, &mut out);
+        game.legal_moves(
+            &Pile {
+                stones: 2,
+                to_move: Side::First,
+            },
+            &mut out,
+        );
         assert_eq!(out, [1, 2]);
         assert_eq!(game.take(), [1, 2, 3]);
     }
 
     #[test]
     fn taking_the_last_stone_wins_or_loses() {
-        let empty = Pile { stones: 0, to_move: Side::Second };
+        let empty = Pile {
+            stones: 0,
+            to_move: Side::Second,
+        };
         let wins = Nim::new(8, vec![1, 2, 3], true);
         assert_eq!(wins.outcome(&empty), Some(Outcome::Win(Side::First)));
         let loses = Nim::new(8, vec![1, 2, 3], false);
@@ -249,7 +269,10 @@ mod tests {
     #[test]
     fn a_player_who_cannot_take_loses() {
         let game = Nim::new(8, vec![2, 3], true);
-        let one = Pile { stones: 1, to_move: Side::First };
+        let one = Pile {
+            stones: 1,
+            to_move: Side::First,
+        };
         assert_eq!(game.outcome(&one), Some(Outcome::Win(Side::Second)));
     }
 
@@ -257,9 +280,15 @@ mod tests {
     fn eight_stones_is_lost_for_the_first_player() {
         let game = Nim::new(8, vec![1, 2, 3], true);
         let mut memo = Default::default();
-        assert_eq!(super::super::solve::value(&game, &game.start(), &mut memo), -1);
+        assert_eq!(
+            super::super::solve::value(&game, &game.start(), &mut memo),
+            -1
+        );
         let nine = Nim::new(9, vec![1, 2, 3], true);
         let mut memo = Default::default();
-        assert_eq!(super::super::solve::value(&nine, &nine.start(), &mut memo), 1);
+        assert_eq!(
+            super::super::solve::value(&nine, &nine.start(), &mut memo),
+            1
+        );
     }
 }

@@ -81,7 +81,7 @@ fn permute(bits: u16, map: &[u8; 9]) -> u16 {
 }
 
 fn has_line(bits: u16) -> bool {
-    LINES.iter().any(|&l| bits & l == l)
+    LINES.iter().any(|line| bits & line == *line)
 }
 
 impl Game for TicTacToe {
@@ -151,7 +151,9 @@ impl Game for TicTacToe {
 
     fn inverse(&self, symmetry: Symmetry) -> Symmetry {
         (0..8)
-            .find(|&t| (0..9).all(|sq| SYMMETRIES[t][SYMMETRIES[symmetry][sq] as usize] as usize == sq))
+            .find(|&t| {
+                (0..9).all(|sq| SYMMETRIES[t][SYMMETRIES[symmetry][sq] as usize] as usize == sq)
+            })
             .unwrap_or(0)
     }
 
@@ -197,9 +199,7 @@ impl Game for TicTacToe {
                 'O' | '0' => grid.o |= 1 << sq,
                 '.' | '-' => {}
                 other => {
-                    return Err(format!(
-                        "'{other}' is not a square: use X, O or . (empty)"
-                    ));
+                    return Err(format!("'{other}' is not a square: use X, O or . (empty)"));
                 }
             }
         }
@@ -309,6 +309,9 @@ mod tests {
     fn the_game_value_is_a_draw() {
         let game = TicTacToe;
         let mut memo = Default::default();
-        assert_eq!(super::super::solve::value(&game, &game.start(), &mut memo), 0);
+        assert_eq!(
+            super::super::solve::value(&game, &game.start(), &mut memo),
+            0
+        );
     }
 }
