@@ -10,7 +10,7 @@ use crate::game::{Game, Side, Symmetry, canonical};
 use crate::kit::{Kit, Numerals, Tags};
 
 /// More positions than this and enumeration stops: no class builds such a kit.
-pub const POSITION_BUDGET: usize = 3_000_000;
+pub const POSITION_BUDGET: usize = 1_000_000;
 
 /// One move in a box: an arrow on the label and a colour of bead.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -193,6 +193,28 @@ impl<G: Game> BoxSet<G> {
             return Err(NoBox::NotMachinesTurn);
         }
         Err(NoBox::Forced)
+    }
+
+    /// The box for a position written in the game's text notation, or a message saying
+    /// why there is none. Where the board does not tell whose turn it is, the machine's
+    /// turn is assumed, and the opponent's is tried to explain a miss.
+    pub fn find_notation(&self, game: &G, text: &str) -> Result<(usize, Symmetry), Error> {
+        let parse = |side| {
+            game.parse_position(text, side)
+                .map_err(|e| Error::Input(format!("position `{text}`: {e}")))
+        };
+        let position = parse(self.machine)?;
+        let reason = match self.find(game, &position) {
+            Ok(found) => return Ok(found),
+            Err(NoBox::Unreachable) if self.is_reachable(game, &parse(self.machine.other())?) => {
+                NoBox::NotMachinesTurn
+            }
+            Err(reason) => reason,
+        };
+        Err(Error::Input(format!(
+            "position `{text}`: {}",
+            reason.explain()
+        )))
     }
 
     /// Whether a canonical position can arise from the start.

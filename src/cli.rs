@@ -325,25 +325,14 @@ impl GameVisitor for FindCommand<'_> {
     type Output = Result<String, Error>;
     fn visit<G: Game>(self, game: &G) -> Self::Output {
         let set = BoxSet::build(game, self.kit)?;
-        let position = game
-            .parse_position(self.text, self.kit.machine)
-            .map_err(|e| Error::Input(format!("position `{}`: {e}", self.text)))?;
-        match set.find(game, &position) {
-            Ok((i, symmetry)) => {
-                let b = &set.boxes[i];
-                Ok(format!(
-                    "box {}, {}\n\n{}",
-                    b.id,
-                    game.describe_symmetry(symmetry),
-                    report::box_text(game, self.kit, b)
-                ))
-            }
-            Err(reason) => Err(Error::Input(format!(
-                "position `{}`: {}",
-                self.text,
-                reason.explain()
-            ))),
-        }
+        let (i, symmetry) = set.find_notation(game, self.text)?;
+        let b = &set.boxes[i];
+        Ok(format!(
+            "box {}, {}\n\n{}",
+            b.id,
+            game.describe_symmetry(symmetry),
+            report::box_text(game, self.kit, b)
+        ))
     }
 }
 
@@ -405,6 +394,16 @@ impl GameVisitor for SimulateCommand<'_> {
 
 /// Writes the learning curve as SVG or PNG, by the file's extension.
 fn write_plot(path: &Path, scene: &crate::draw::scene::Scene) -> Result<(), Error> {
+    let extension = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    if !matches!(extension.as_deref(), Some("svg" | "png")) {
+        return Err(Error::Input(format!(
+            "--plot {}: the file must end in .svg or .png",
+            path.display()
+        )));
+    }
     // Stand-in until the SVG and PNG writers land from main.
     let _ = (scene, PLOT_DPI);
     Err(Error::Internal(format!(

@@ -81,8 +81,7 @@ fn permute(bits: u16, map: &[u8; 9]) -> u16 {
 }
 
 fn has_line(bits: u16) -> bool {
-    // A line is complete when none of its squares is missing from `bits`.
-    LINES.iter().any(|&l| l & !bits == 0)
+    LINES.iter().any(|line| bits & line == *line)
 }
 
 impl Game for TicTacToe {

@@ -1,0 +1,219 @@
+//! The `matchbox` command as a user runs it: presets, boxes, find, and bad input.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn matchbox(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn temp_kit(name: &str, yaml: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("matchbox-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, yaml).unwrap();
+    path
+}
+
+#[test]
+fn presets_lists_every_preset_once() {
+    let out = matchbox(&["presets"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    for name in [
+        "hexapawn",
+        "hexapawn-first",
+        "octapawn",
+        "bachet",
+        "bachet-relay",
+        "menace",
+        "menace-second",
+    ] {
+        assert_eq!(
+            text.lines()
+                .filter(|l| l.split_whitespace().next() == Some(name))
+                .count(),
+            1,
+            "{name} in {text}"
+        );
+    }
+}
+
+#[test]
+fn boxes_json_has_the_promised_shape() {
+    let out = matchbox(&["boxes", "--preset", "hexapawn", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["machine"], "second");
+    assert_eq!(v["game"]["kind"], "hexapawn");
+    assert_eq!(v["summary"]["boxes"], 19);
+    assert_eq!(v["summary"]["beads"], 45);
+    assert_eq!(v["summary"]["per_move"]["2"], 2);
+    assert_eq!(v["summary"]["per_move"]["4"], 10);
+    assert_eq!(v["summary"]["per_move"]["6"], 7);
+    let colours: u64 = v["summary"]["colours"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(colours, 45);
+    let boxes = v["boxes"].as_array().unwrap();
+    assert_eq!(boxes.len(), 19);
+    assert_eq!(boxes[0]["id"], 1);
+    assert_eq!(boxes[0]["move_numbers"][0], 2);
+    let first_move = &boxes[0]["moves"][0];
+    assert!(first_move["move"].is_string() && first_move["colour"].is_string());
+    assert_eq!(first_move["beads"], 1);
+    // Ids run in order of the earliest move number.
+    let firsts: Vec<u64> = boxes
+        .iter()
+        .map(|b| b["move_numbers"][0].as_u64().unwrap())
+        .collect();
+    assert!(firsts.windows(2).all(|w| w[0] <= w[1]));
+}
+
+#[test]
+fn boxes_text_shows_each_box_and_the_totals() {
+    let out = matchbox(&["boxes", "--preset", "bachet"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("box 7  (moves 4, 6, 8; tag II-III-IV)"),
+        "{text}"
+    );
+    assert!(text.contains("7 boxes, 18 beads"));
+}
+
+#[test]
+fn the_default_kit_is_gardners_her() {
+    let out = matchbox(&["boxes", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["summary"]["boxes"], 19);
+}
+
+#[test]
+fn find_names_the_box_and_how_to_turn_it() {
+    // White opened on the left; the label shows the opening on the right or left.
+    let left = stdout(&matchbox(&["find", "--preset", "hexapawn", "BBB/W../.WW"]));
+    let right = stdout(&matchbox(&["find", "--preset", "hexapawn", "BBB/..W/WW."]));
+    let id = |s: &str| s.split(',').next().unwrap().to_string();
+    assert!(left.starts_with("box "), "{left}");
+    assert_eq!(id(&left), id(&right));
+    assert!(
+        left.contains("mirrored") != right.contains("mirrored"),
+        "{left}\n{right}"
+    );
+
+    // X opened in a corner: four rotations, one box.
+    let corners: Vec<String> = ["X../.../...", "..X/.../...", ".../.../..X", ".../.../X.."]
+        .iter()
+        .map(|p| {
+            id(&stdout(&matchbox(&[
+                "find",
+                "--preset",
+                "menace-second",
+                p,
+            ])))
+        })
+        .collect();
+    assert!(corners[0].starts_with("box "), "{corners:?}");
+    assert!(corners.iter().all(|c| *c == corners[0]), "{corners:?}");
+}
+
+#[test]
+fn find_explains_why_no_box_holds_a_position() {
+    let cases = [
+        ("BBB/.../WWW", "opponent's turn"),
+        ("W../.../...", "game is already over"),
+        ("BBB/WWW/...", "cannot arise"),
+    ];
+    for (position, reason) in cases {
+        let out = matchbox(&["find", "--preset", "hexapawn", position]);
+        assert_eq!(out.status.code(), Some(2), "{position}");
+        assert!(
+            stderr(&out).contains(reason),
+            "{position}: {}",
+            stderr(&out)
+        );
+    }
+    let forced = matchbox(&["find", "--preset", "menace", "XOX/XOO/OX."]);
+    assert_eq!(forced.status.code(), Some(2));
+    assert!(
+        stderr(&forced).contains("skip_forced"),
+        "{}",
+        stderr(&forced)
+    );
+    let garbage = matchbox(&["find", "--preset", "menace", "XYZ"]);
+    assert_eq!(garbage.status.code(), Some(2));
+}
+
+#[test]
+fn a_bad_kit_gets_one_line_with_file_line_and_column() {
+    let cases = [
+        (
+            "rows.yaml",
+            "game: hexapawn\nrows: 2\n",
+            ":2:7: rows must be from 3 to 8",
+        ),
+        (
+            "stones.yaml",
+            "game: nim\nstones: 0\n",
+            ":2:9: stones must be from 1 to 1000",
+        ),
+        (
+            "take.yaml",
+            "game: nim\ntake: []\n",
+            ":2:7: take needs at least one count",
+        ),
+        (
+            "zero.yaml",
+            "game: nim\ntake: [0]\n",
+            ":2:7: every count in take",
+        ),
+        ("key.yaml", "game: nim\nstone: 3\n", ":2:1:"),
+        ("type.yaml", "game: nim\nstones: many\n", ":2:9:"),
+        ("game.yaml", "game: chess\n", ":1:7:"),
+        (
+            "preset.yaml",
+            "preset: chess\n",
+            ":1:9: unknown preset `chess`",
+        ),
+        ("broken.yaml", "game: [nim\n", "broken.yaml"),
+    ];
+    for (name, yaml, expected) in cases {
+        let path = temp_kit(name, yaml);
+        let out = matchbox(&["boxes", "--kit", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let err = stderr(&out);
+        assert!(
+            err.contains(name) && err.contains(expected),
+            "{name}: {err}"
+        );
+        assert_eq!(err.trim_end().lines().count(), 1, "{name}: {err}");
+        assert!(out.stdout.is_empty(), "{name}");
+    }
+}
+
+#[test]
+fn unknown_presets_flags_and_files_exit_2() {
+    let preset = matchbox(&["boxes", "--preset", "chess"]);
+    assert_eq!(preset.status.code(), Some(2));
+    assert!(stderr(&preset).contains("menace"));
+    assert_eq!(matchbox(&["boxes", "--frobnicate"]).status.code(), Some(2));
+    let missing = matchbox(&["boxes", "--kit", "/nonexistent/kit.yaml"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr(&missing).contains("/nonexistent/kit.yaml"));
+}

@@ -1,0 +1,219 @@
+//! The enumeration reproduces the historic figures, and canonical forms respect symmetry.
+
+use matchbox::boxes::{BoxSet, tag};
+use matchbox::game::hexapawn::Hexapawn;
+use matchbox::game::nim::Nim;
+use matchbox::game::tictactoe::TicTacToe;
+use matchbox::game::{Game, canonical};
+use matchbox::kit::{GameVisitor, Kit};
+use proptest::prelude::*;
+
+fn kit(yaml: &str) -> Kit {
+    Kit::from_yaml(yaml, "test").expect("valid kit")
+}
+
+struct Figures<'a>(&'a Kit);
+
+impl GameVisitor for Figures<'_> {
+    type Output = (usize, u32, Vec<(u32, usize)>, Vec<String>);
+    fn visit<G: Game>(self, game: &G) -> Self::Output {
+        let set = BoxSet::build(game, self.0).expect("enumerates");
+        let summary = set.summary(self.0);
+        let tags = set
+            .boxes
+            .iter()
+            .map(|b| {
+                format!(
+                    "{}:{}",
+                    game.format_position(&b.position),
+                    tag(
+                        &b.move_numbers,
+                        self.0.machine,
+                        self.0.tags,
+                        self.0.numerals
+                    )
+                )
+            })
+            .collect();
+        (
+            summary.boxes,
+            summary.beads,
+            summary.per_move.into_iter().collect(),
+            tags,
+        )
+    }
+}
+
+fn figures(yaml: &str) -> (usize, u32, Vec<(u32, usize)>, Vec<String>) {
+    let kit = kit(yaml);
+    kit.visit(Figures(&kit))
+}
+
+#[test]
+fn her_has_19_boxes_and_45_beads() {
+    let (boxes, beads, per_move, _) = figures("preset: hexapawn");
+    assert_eq!(boxes, 19);
+    assert_eq!(beads, 45);
+    assert_eq!(per_move, [(2, 2), (4, 10), (6, 7)]);
+}
+
+#[test]
+fn him_has_18_boxes() {
+    assert_eq!(figures("preset: hexapawn-first").0, 18);
+}
+
+#[test]
+fn her_without_symmetry_keeps_mirror_images_apart() {
+    let (boxes, ..) = figures("preset: hexapawn\nsymmetry: false");
+    assert!(boxes > 19, "{boxes}");
+}
+
+#[test]
+fn menace_has_304_boxes_and_1720_beads() {
+    let (boxes, beads, per_move, _) = figures("preset: menace");
+    assert_eq!(boxes, 304);
+    assert_eq!(beads, 1720);
+    assert_eq!(per_move, [(1, 1), (3, 12), (5, 108), (7, 183)]);
+}
+
+#[test]
+fn menace_with_the_forced_ninth_move_has_338_boxes() {
+    let (boxes, _, per_move, _) = figures("preset: menace\nskip_forced: false");
+    assert_eq!(boxes, 338);
+    assert_eq!(per_move.last(), Some(&(9, 34)));
+}
+
+#[test]
+fn bachet_has_7_boxes_18_beads_and_the_articles_tags() {
+    let (boxes, beads, _, tags) = figures("preset: bachet");
+    assert_eq!(boxes, 7);
+    assert_eq!(beads, 18);
+    assert_eq!(
+        tags,
+        [
+            "7:I",
+            "6:I",
+            "5:I-II",
+            "4:II",
+            "3:II-III",
+            "2:II-III",
+            "1:II-III-IV"
+        ]
+    );
+}
+
+#[test]
+fn the_relay_wiring_leaves_out_moves() {
+    let (boxes, beads, ..) = figures("preset: bachet-relay");
+    assert_eq!(boxes, 7);
+    // 7: 2 moves, 6: 2, 5: 1, 4: 3, 3: 3, 2: 2, 1: 1.
+    assert_eq!(beads, 14);
+}
+
+#[test]
+fn a_nim_pile_arises_at_several_move_numbers() {
+    let (_, _, _, tags) = figures("game: nim\nstones: 10\ntake: [1, 2]\nmachine: first");
+    assert!(tags.iter().any(|t| t.starts_with("6:3-5")), "{tags:?}");
+}
+
+#[test]
+fn beads_follow_the_schedule_by_earliest_move() {
+    // MENACE: the first box holds 3 merged moves x 4 beads.
+    let kit = kit("preset: menace");
+    struct First<'a>(&'a Kit);
+    impl GameVisitor for First<'_> {
+        type Output = (usize, u32);
+        fn visit<G: Game>(self, game: &G) -> (usize, u32) {
+            let set = BoxSet::build(game, self.0).unwrap();
+            (set.boxes[0].moves.len(), set.boxes[0].beads())
+        }
+    }
+    assert_eq!(kit.visit(First(&kit)), (3, 12));
+}
+
+#[test]
+fn an_oversized_board_is_refused_with_a_reason() {
+    let kit = kit("game: hexapawn\nrows: 8\ncols: 8");
+    let err = kit.visit(Figures2(&kit));
+    assert!(err.contains("too many"), "{err}");
+}
+
+struct Figures2<'a>(&'a Kit);
+impl GameVisitor for Figures2<'_> {
+    type Output = String;
+    fn visit<G: Game>(self, game: &G) -> String {
+        match BoxSet::build(game, self.0) {
+            Ok(set) => format!("built {} boxes", set.boxes.len()),
+            Err(e) => e.to_string(),
+        }
+    }
+}
+
+/// Plays `choices` (each taken modulo the number of legal moves) from the start.
+fn play_line<G: Game>(game: &G, choices: &[usize]) -> G::Position {
+    let mut position = game.start();
+    let mut moves = Vec::new();
+    for &c in choices {
+        moves.clear();
+        game.legal_moves(&position, &mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        position = game.play(&position, moves[c % moves.len()]);
+    }
+    position
+}
+
+/// Every symmetric image of a position has the same canonical form, and a machine
+/// position's box lists only legal moves of the label's position.
+fn check_symmetry<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>, choices: &[usize]) {
+    let position = play_line(game, choices);
+    let n = game.symmetry_count();
+    let canon = canonical(game, &position, n).0;
+    for s in 0..n {
+        let image = game.transform(&position, s);
+        assert_eq!(canonical(game, &image, n).0, canon);
+        assert_eq!(game.transform(&image, game.inverse(s)), position);
+    }
+    if game.outcome(&position).is_none() && game.to_move(&position) == kit.machine {
+        let (i, s) = set
+            .locate(game, &position)
+            .expect("every machine position has a box");
+        let b = &set.boxes[i];
+        assert_eq!(game.transform(&position, s), b.position);
+        let mut legal = Vec::new();
+        game.legal_moves(&b.position, &mut legal);
+        for m in &b.moves {
+            assert!(legal.contains(&m.mv));
+            // Played back on the real board, the label's move is legal there too.
+            let mut real = Vec::new();
+            game.legal_moves(&position, &mut real);
+            assert!(real.contains(&game.transform_move(m.mv, game.inverse(s))));
+        }
+    }
+}
+
+proptest! {
+    #[test]
+    fn tictactoe_symmetries(choices in proptest::collection::vec(0usize..9, 0..9)) {
+        let kit = kit("preset: menace\nskip_forced: false");
+        let set = BoxSet::build(&TicTacToe, &kit).unwrap();
+        check_symmetry(&TicTacToe, &kit, &set, &choices);
+    }
+
+    #[test]
+    fn hexapawn_symmetries(choices in proptest::collection::vec(0usize..12, 0..16)) {
+        let kit = kit("preset: octapawn");
+        let game = Hexapawn::new(4, 4);
+        let set = BoxSet::build(&game, &kit).unwrap();
+        check_symmetry(&game, &kit, &set, &choices);
+    }
+
+    #[test]
+    fn nim_boxes_hold_legal_moves(choices in proptest::collection::vec(0usize..3, 0..8)) {
+        let kit = kit("preset: bachet");
+        let game = Nim::new(8, vec![1, 2, 3], true);
+        let set = BoxSet::build(&game, &kit).unwrap();
+        check_symmetry(&game, &kit, &set, &choices);
+    }
+}
