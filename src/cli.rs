@@ -449,7 +449,7 @@ impl GameVisitor for PlayCommand<'_> {
     fn visit<G: Game>(self, game: &G) -> Self::Output {
         let setup = Setup::new(game, self.kit, self.rule, false)?;
         let saved = match self.state {
-            Some(path) => state::load(path, game, self.kit, &setup.set, &setup.machine)?,
+            Some(path) => state::load(path, game, self.kit, &setup)?,
             None => state::Saved {
                 beads: setup.machine.fresh_beads(),
                 games: 0,
@@ -457,7 +457,7 @@ impl GameVisitor for PlayCommand<'_> {
         };
         let save = |now: &state::Saved| match self.state {
             Some(path) => {
-                let text = state::to_json(game, self.kit, &setup.set, &setup.machine, now)?;
+                let text = state::to_json(game, self.kit, &setup, now)?;
                 write_atomic(path, text.as_bytes())
             }
             None => Ok(()),

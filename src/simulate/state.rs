@@ -12,6 +12,7 @@ use crate::boxes::BoxSet;
 use crate::game::{Game, Side};
 use crate::kit::Kit;
 use crate::machine::{Beads, Machine};
+use crate::simulate::Setup;
 
 /// What the first field of every state file says.
 const FORMAT: &str = "matchbox-state";
@@ -86,10 +87,10 @@ fn describe<G: Game>(
 pub fn to_json<G: Game>(
     game: &G,
     kit: &Kit,
-    set: &BoxSet<G>,
-    machine: &Machine,
+    setup: &Setup<G>,
     saved: &Saved,
 ) -> Result<String, Error> {
+    let (set, machine) = (&setup.set, &setup.machine);
     let file = StateFile {
         format: FORMAT.into(),
         version: VERSION,
@@ -110,9 +111,9 @@ pub fn from_json<G: Game>(
     path: &Path,
     game: &G,
     kit: &Kit,
-    set: &BoxSet<G>,
-    machine: &Machine,
+    setup: &Setup<G>,
 ) -> Result<Saved, Error> {
+    let (set, machine) = (&setup.set, &setup.machine);
     let shown = path.display();
     let keep = "it was left as it is: move it away or choose another --state file";
     let file: StateFile = serde_json::from_str(text).map_err(|e| {
@@ -169,17 +170,11 @@ pub fn from_json<G: Game>(
 }
 
 /// Reads the state file at `path`; a missing file is a fresh machine.
-pub fn load<G: Game>(
-    path: &Path,
-    game: &G,
-    kit: &Kit,
-    set: &BoxSet<G>,
-    machine: &Machine,
-) -> Result<Saved, Error> {
+pub fn load<G: Game>(path: &Path, game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Saved, Error> {
     match std::fs::read_to_string(path) {
-        Ok(text) => from_json(&text, path, game, kit, set, machine),
+        Ok(text) => from_json(&text, path, game, kit, setup),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Saved {
-            beads: machine.fresh_beads(),
+            beads: setup.machine.fresh_beads(),
             games: 0,
         }),
         Err(e) => Err(Error::Input(format!(
@@ -193,63 +188,41 @@ pub fn load<G: Game>(
 mod tests {
     use super::*;
     use crate::game::hexapawn::Hexapawn;
-    use crate::kit::Rule;
-    use crate::machine::Tree;
 
-    fn her() -> (Hexapawn, Kit, BoxSet<Hexapawn>, Machine) {
-        let kit = Kit::from_preset("hexapawn").unwrap();
+    fn compiled(preset: &str) -> (Hexapawn, Kit, Setup<Hexapawn>) {
+        let kit = Kit::from_preset(preset).unwrap();
         let game = Hexapawn::new(3, 3);
-        let set = BoxSet::build(&game, &kit).unwrap();
-        let machine = Machine::compile(
-            &game,
-            &Tree::build(&game),
-            &set,
-            Rule::Gardner,
-            kit.reward,
-            false,
-        )
-        .unwrap();
-        (game, kit, set, machine)
+        let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
+        (game, kit, setup)
     }
 
     #[test]
     fn beads_round_trip() {
-        let (game, kit, set, machine) = her();
+        let (game, kit, setup) = compiled("hexapawn");
+        let machine = &setup.machine;
         let mut beads = machine.fresh_beads();
-        beads.set(&machine, 3, 0);
-        beads.set(&machine, 5, 7);
-        let text = to_json(
-            &game,
-            &kit,
-            &set,
-            &machine,
-            &Saved {
-                beads: beads.clone(),
-                games: 12,
-            },
-        )
-        .unwrap();
-        let back = from_json(&text, Path::new("s.json"), &game, &kit, &set, &machine).unwrap();
+        beads.set(machine, 3, 0);
+        beads.set(machine, 5, 7);
+        let saved = Saved {
+            beads: beads.clone(),
+            games: 12,
+        };
+        let text = to_json(&game, &kit, &setup, &saved).unwrap();
+        let back = from_json(&text, Path::new("s.json"), &game, &kit, &setup).unwrap();
         assert_eq!(back.beads, beads);
         assert_eq!(back.games, 12);
     }
 
     #[test]
     fn damaged_and_foreign_files_are_refused() {
-        let (game, kit, set, machine) = her();
+        let (game, kit, setup) = compiled("hexapawn");
         let path = Path::new("s.json");
-        let text = to_json(
-            &game,
-            &kit,
-            &set,
-            &machine,
-            &Saved {
-                beads: machine.fresh_beads(),
-                games: 0,
-            },
-        )
-        .unwrap();
-        let err = |t: &str| match from_json(t, path, &game, &kit, &set, &machine) {
+        let fresh = |setup: &Setup<Hexapawn>| Saved {
+            beads: setup.machine.fresh_beads(),
+            games: 0,
+        };
+        let text = to_json(&game, &kit, &setup, &fresh(&setup)).unwrap();
+        let err = |t: &str| match from_json(t, path, &game, &kit, &setup) {
             Err(Error::Input(m)) => m,
             Err(other) => panic!("{other:?}"),
             Ok(_) => panic!("accepted {t}"),
@@ -259,28 +232,8 @@ mod tests {
         assert!(err(&text.replace("matchbox-state", "other")).contains("version 1"));
         assert!(err(&text.replace("\"second\"", "\"first\"")).contains("another kit"));
         assert!(err(&text.replacen("BBB/W../.WW", "BBB/.W./W.W", 1)).contains("box 1 differs"));
-        let other = Kit::from_preset("hexapawn-first").unwrap();
-        let set_first = BoxSet::build(&game, &other).unwrap();
-        let m_first = Machine::compile(
-            &game,
-            &Tree::build(&game),
-            &set_first,
-            Rule::Gardner,
-            other.reward,
-            false,
-        )
-        .unwrap();
-        let first = to_json(
-            &game,
-            &other,
-            &set_first,
-            &m_first,
-            &Saved {
-                beads: m_first.fresh_beads(),
-                games: 0,
-            },
-        )
-        .unwrap();
+        let (_, him, him_setup) = compiled("hexapawn-first");
+        let first = to_json(&game, &him, &him_setup, &fresh(&him_setup)).unwrap();
         assert!(err(&first).contains("another kit"));
     }
 }
