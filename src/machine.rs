@@ -525,6 +525,10 @@ enum Safety {
     Unsafe,
 }
 
+/// Most beads one move can hold: far more than a box does, and small enough that a box
+/// of up to 4,000 moves never overflows its total.
+pub const MAX_BEADS: u32 = 1_000_000;
+
 /// The beads in every box: what the machine has learnt.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Beads {
@@ -549,8 +553,10 @@ impl Beads {
         &self.counts
     }
 
-    /// Sets a slot's beads; returns whether the move lost its last bead.
+    /// Sets a slot's beads (at most [`MAX_BEADS`]); returns whether the move lost its
+    /// last bead.
     pub fn set(&mut self, machine: &Machine, slot: u32, count: u32) -> bool {
+        let count = count.min(MAX_BEADS);
         let old = self.counts[slot as usize];
         let b = machine.box_of(slot) as usize;
         self.totals[b] = self.totals[b] - old + count;
@@ -560,19 +566,12 @@ impl Beads {
 
     /// Beads of a machine's kit from saved counts, refused if they do not fit its boxes.
     pub fn from_counts(machine: &Machine, counts: Vec<u32>) -> Option<Beads> {
-        if counts.len() != machine.initial.len() {
+        if counts.len() != machine.initial.len() || counts.iter().any(|&n| n > MAX_BEADS) {
             return None;
         }
         let totals = (0..machine.box_count() as u32)
-            .map(|b| {
-                machine
-                    .slots(b)
-                    .map(|s| u64::from(counts[s as usize]))
-                    .sum::<u64>()
-            })
-            .map(u32::try_from)
-            .collect::<Result<Vec<u32>, _>>()
-            .ok()?;
+            .map(|b| machine.slots(b).map(|s| counts[s as usize]).sum())
+            .collect();
         Some(Beads { counts, totals })
     }
 }
@@ -883,6 +882,22 @@ mod tests {
         // unreachable, so it does not matter.
         let (_, four) = at(&tree, &machine, 4);
         assert_eq!(beads.total(four), 0);
+    }
+
+    #[test]
+    fn bead_counts_stay_within_bounds() {
+        let (_, _, _, machine) = nim_machine("bachet", Rule::GardnerReward);
+        let mut beads = machine.fresh_beads();
+        beads.set(&machine, 0, u32::MAX);
+        assert_eq!(beads.count(0), MAX_BEADS);
+        Rule::GardnerReward.apply(&machine, &mut beads, &[0], End::Won);
+        assert_eq!(beads.count(0), MAX_BEADS);
+        let mut counts = machine.fresh_beads().counts().to_vec();
+        assert!(Beads::from_counts(&machine, counts.clone()).is_some());
+        counts[0] = MAX_BEADS + 1;
+        assert!(Beads::from_counts(&machine, counts.clone()).is_none());
+        counts.pop();
+        assert!(Beads::from_counts(&machine, counts).is_none());
     }
 
     #[test]

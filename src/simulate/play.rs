@@ -214,7 +214,7 @@ pub fn session<G: Game, R: BufRead, W: Write>(
         if let Some(e) = failed {
             return Err(e);
         }
-        games += 1;
+        games = games.saturating_add(1);
         write(&format!(
             "\n{}{}\n{}",
             board_text(game, &setup.tree.positions[played.last as usize]),

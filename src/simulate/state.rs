@@ -161,8 +161,12 @@ pub fn from_json<G: Game>(
         }
         counts.extend(theirs.moves.iter().map(|m| m.beads));
     }
-    let beads = Beads::from_counts(machine, counts)
-        .ok_or_else(|| Error::Input(format!("{shown}: too many beads in a box; {keep}")))?;
+    let beads = Beads::from_counts(machine, counts).ok_or_else(|| {
+        Error::Input(format!(
+            "{shown}: more than {} beads for a move; {keep}",
+            crate::machine::MAX_BEADS
+        ))
+    })?;
     Ok(Saved {
         beads,
         games: file.games,
