@@ -62,6 +62,20 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Write the printable kit: labels.pdf, kit.pdf and a PNG preview of every label.
+    Kit {
+        #[command(flatten)]
+        kit: KitChoice,
+        /// Folder to write into [default: out/<kit name>].
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Resolution of the PNG previews.
+        #[arg(long, default_value_t = crate::make::DEFAULT_DPI)]
+        dpi: f32,
+        /// Print what was written as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Find the box for a position written as `boxes` prints it, in any orientation.
     Find {
         #[command(flatten)]
@@ -96,6 +110,38 @@ fn run(cli: Cli) -> Result<(), Error> {
         Command::Boxes { kit, json } => {
             let kit = kit.load()?;
             print(&kit.visit(BoxesCommand { kit: &kit, json })?)
+        }
+        Command::Kit {
+            kit,
+            out,
+            dpi,
+            json,
+        } => {
+            let kit = kit.load()?;
+            let dir = out.unwrap_or_else(|| crate::make::default_dir(&kit));
+            let report = crate::make::write_kit(&kit, &dir, dpi)?;
+            if json {
+                let text = serde_json::to_string_pretty(&report)
+                    .map_err(|e| Error::Internal(e.to_string()))?;
+                return print(&(text + "\n"));
+            }
+            let mut text = format!(
+                "{}: {} boxes\n  {}  ({} pages)\n  {}  ({} pages)\n",
+                kit.name,
+                report.boxes,
+                dir.join("labels.pdf").display(),
+                report.label_pages,
+                dir.join("kit.pdf").display(),
+                report.kit_pages
+            );
+            if report.previews > 0 {
+                text.push_str(&format!(
+                    "  {}  ({} previews)\n",
+                    dir.join("previews").display(),
+                    report.previews
+                ));
+            }
+            print(&text)
         }
         Command::Find { kit, position } => {
             let kit = kit.load()?;

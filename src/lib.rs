@@ -9,9 +9,13 @@ pub mod boxes;
 pub mod cli;
 pub mod draw;
 pub mod game;
+pub mod i18n;
 pub mod kit;
+pub mod make;
+pub mod output;
 pub mod palette;
 pub mod report;
+pub mod sheet;
 
 use std::fmt;
 

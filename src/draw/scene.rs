@@ -294,3 +294,67 @@ impl Scene {
         });
     }
 }
+
+/// How a piece of text is set.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TextStyle {
+    /// Font size in mm.
+    pub size: f32,
+    /// Regular or bold.
+    pub weight: Weight,
+    /// Alignment about the anchor point.
+    pub anchor: Anchor,
+    /// Colour.
+    pub colour: Rgb,
+}
+
+impl TextStyle {
+    /// Regular ink text of a size, starting at its point.
+    pub fn new(size: f32) -> TextStyle {
+        TextStyle {
+            size,
+            weight: Weight::Regular,
+            anchor: Anchor::Start,
+            colour: INK,
+        }
+    }
+
+    /// The same, bold.
+    pub fn bold(self) -> TextStyle {
+        TextStyle {
+            weight: Weight::Bold,
+            ..self
+        }
+    }
+
+    /// The same, aligned differently.
+    pub fn anchored(self, anchor: Anchor) -> TextStyle {
+        TextStyle { anchor, ..self }
+    }
+
+    /// The same, in another colour.
+    pub fn coloured(self, colour: Rgb) -> TextStyle {
+        TextStyle { colour, ..self }
+    }
+}
+
+impl Scene {
+    /// Adds text in a style.
+    pub fn styled_text(&mut self, at: Pt, text: impl Into<String>, style: TextStyle) {
+        self.push(Shape::Text {
+            at,
+            size: style.size,
+            text: text.into(),
+            colour: style.colour,
+            anchor: style.anchor,
+            weight: style.weight,
+        });
+    }
+
+    /// Adds text, shrunk if needed so that it is never wider than `width`.
+    pub fn fitted_text(&mut self, at: Pt, text: impl Into<String>, style: TextStyle, width: f32) {
+        let text = text.into();
+        let size = super::fonts::fit(&text, style.size, style.weight, width);
+        self.styled_text(at, text, TextStyle { size, ..style });
+    }
+}
