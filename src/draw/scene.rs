@@ -274,21 +274,24 @@ impl Scene {
         });
     }
 
-    /// Adds a small disc in a bead colour with the colour's letter on it, so the colour
-    /// can be named without seeing it (colour blindness, grey-scale printers).
+    /// Adds a bead: a disc in the bead's colour with the colour's letter on it, so the
+    /// colour can be named without seeing it (colour blindness, grey-scale printers).
     pub fn bead_tag(&mut self, centre: Pt, radius: f32, colour: Rgb, code: &str) {
         self.circle(
             centre,
             radius,
-            Some(WHITE),
-            Some(Stroke::solid(colour, radius * 0.35)),
+            Some(colour),
+            Some(Stroke::solid(INK, radius * 0.12)),
         );
-        let size = radius * if code.chars().count() > 1 { 1.05 } else { 1.35 };
+        let size = radius * if code.chars().count() > 1 { 1.05 } else { 1.4 };
+        // Relative luminance decides between white and black letters.
+        let [r, g, b] = colour.map(|c| f32::from(c) / 255.0);
+        let light = 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5;
         self.push(Shape::Text {
             at: pt(centre.x, centre.y + size * 0.36),
             size,
             text: code.to_string(),
-            colour: INK,
+            colour: if light { INK } else { WHITE },
             anchor: Anchor::Middle,
             weight: Weight::Bold,
         });

@@ -301,7 +301,7 @@ impl Game for Hexapawn {
                 from.x + (to.x - from.x) * 0.55,
                 from.y + (to.y - from.y) * 0.55,
             );
-            scene.bead_tag(mid, cell * 0.15, m.colour, &m.code);
+            scene.bead_tag(mid, cell * 0.17, m.colour, &m.code);
         }
     }
 }
