@@ -10,6 +10,7 @@ pub mod cli;
 pub mod draw;
 pub mod game;
 pub mod i18n;
+pub mod instructions;
 pub mod kit;
 pub mod make;
 pub mod output;

@@ -11,6 +11,7 @@ use crate::boxes::BoxSet;
 use crate::draw::label::draw_label;
 use crate::draw::{pdf, png};
 use crate::game::Game;
+use crate::instructions::instruction_pages;
 use crate::kit::{GameVisitor, Kit};
 use crate::output::{replace_dir, write_atomic};
 use crate::palette::Colour;
@@ -66,9 +67,13 @@ impl GameVisitor for Build<'_> {
             .map(|b| draw_label(game, kit, b))
             .collect();
         let colours = colours_used(kit, &set);
-        let label_pages = sheet::finish(kit, sheet::label_pages(kit, &labels, &colours));
+        let sheets = || sheet::label_pages(kit, &labels, &colours);
+        let label_pages = sheet::finish(kit, sheets());
         let labels_pdf = pdf::to_pdf(&label_pages)?;
-        let kit_pdf = labels_pdf.clone();
+        let mut kit_pages = instruction_pages(game, kit, &set, None)?;
+        kit_pages.extend(sheets());
+        let kit_pages = sheet::finish(kit, kit_pages);
+        let kit_pdf = pdf::to_pdf(&kit_pages)?;
         let width = set.boxes.len().to_string().len();
         let previews = match self.dpi {
             Some(dpi) => labels
@@ -86,7 +91,7 @@ impl GameVisitor for Build<'_> {
         Ok(KitFiles {
             labels_pdf,
             kit_pdf,
-            pages: (label_pages.len(), label_pages.len()),
+            pages: (label_pages.len(), kit_pages.len()),
             previews,
             boxes: set.boxes.len(),
         })

@@ -276,7 +276,11 @@ impl Scene {
 
     /// Adds a bead: a disc in the bead's colour with the colour's letter on it, so the
     /// colour can be named without seeing it (colour blindness, grey-scale printers).
+    /// An empty `code` draws nothing: a plain arrow (the example game's moves).
     pub fn bead_tag(&mut self, centre: Pt, radius: f32, colour: Rgb, code: &str) {
+        if code.is_empty() {
+            return;
+        }
         self.circle(
             centre,
             radius,
