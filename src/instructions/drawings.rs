@@ -2,10 +2,11 @@
 //! sample label, the score sheet's table and chart, the board and pieces to cut out,
 //! and the rows of the box index.
 
+use super::layout::wrap;
 use crate::Error;
 use crate::boxes::{BoxSet, MatchBox, tag};
 use crate::draw::label::{draw_label, drawn_moves};
-use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, WHITE, pt};
+use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, WHITE, Weight, pt};
 use crate::game::{DrawnMove, Game, Outcome};
 use crate::i18n::strings;
 use crate::kit::{GameSpec, Kit};
@@ -70,7 +71,7 @@ impl<'a, G: Game> Figures<'a, G> {
     fn picture_size(&self, cell: f32) -> (f32, f32) {
         match &self.kit.game {
             GameSpec::Hexapawn { rows, cols } => (cell * f32::from(*cols), cell * f32::from(*rows)),
-            GameSpec::Nim { .. } => (cell * 5.0, cell * 2.6),
+            GameSpec::Nim { .. } => (cell * 5.0, cell * 3.6),
             GameSpec::TicTacToe => (cell * 3.0, cell * 3.0),
         }
     }
@@ -131,7 +132,7 @@ impl<'a, G: Game> Figures<'a, G> {
         let line = self.example_line();
         let frames = line.len() + 1;
         let cell = match self.kit.game {
-            GameSpec::Nim { .. } => 5.5,
+            GameSpec::Nim { .. } => 8.0,
             _ => 7.5,
         };
         let (w, h) = self.picture_size(cell);
@@ -216,8 +217,18 @@ impl<'a, G: Game> Figures<'a, G> {
         let heads = ["score.game", "score.winner", "score.change", "score.losses"];
         let mut x = 0.0;
         for (key, w) in heads.iter().zip(widths) {
-            let style = TextStyle::new(2.9).bold();
-            scene.fitted_text(pt(x + 1.2, head - 1.8), s.get(key), style, w - 2.4);
+            // Two lines at most; a longer heading is shrunk to fit.
+            let style = TextStyle::new(2.7).bold();
+            let lines = wrap(s.get(key), style.size, Weight::Bold, w - 2.4);
+            let (first, second) = match lines.as_slice() {
+                [one] => (None, one.clone()),
+                [one, rest @ ..] => (Some(one.clone()), rest.join(" ")),
+                [] => (None, String::new()),
+            };
+            if let Some(first) = first {
+                scene.fitted_text(pt(x + 1.2, head - 5.0), first, style, w - 2.4);
+            }
+            scene.fitted_text(pt(x + 1.2, head - 1.8), second, style, w - 2.4);
             x += w;
         }
         for i in 0..=SCORE_ROWS {

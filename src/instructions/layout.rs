@@ -91,6 +91,24 @@ fn break_lines(words: Vec<Word>, width: f32, space: f32) -> Vec<Vec<Word>> {
     lines
 }
 
+/// Plain text broken into lines no wider than `width` (for table headings and the like).
+pub fn wrap(text: &str, size: f32, weight: Weight, width: f32) -> Vec<String> {
+    let span = Span {
+        text: text.to_string(),
+        bold: weight == Weight::Bold,
+    };
+    let space = text_width(" ", size, weight);
+    break_lines(words(&[span], size, false), width, space)
+        .into_iter()
+        .map(|line| {
+            line.iter()
+                .map(|w| w.pieces.iter().map(|(p, _)| p.as_str()).collect::<String>())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
 /// Lays out sections, each starting on a new page, onto pages of the kit's paper.
 pub struct Typesetter<'a> {
     kit: &'a Kit,
