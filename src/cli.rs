@@ -65,6 +65,20 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Write the printable kit: labels.pdf, kit.pdf and a PNG preview of every label.
+    Kit {
+        #[command(flatten)]
+        kit: KitChoice,
+        /// Folder to write into [default: out/<kit name>].
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Resolution of the PNG previews.
+        #[arg(long, default_value_t = crate::make::DEFAULT_DPI)]
+        dpi: f32,
+        /// Print what was written as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Find the box for a position written as `boxes` prints it, in any orientation.
     Find {
         #[command(flatten)]
@@ -274,6 +288,38 @@ fn run_kit_listing(command: Command) -> Result<(), Error> {
             let kit = kit.load()?;
             print(&kit.visit(BoxesCommand { kit: &kit, json })?)
         }
+        Command::Kit {
+            kit,
+            out,
+            dpi,
+            json,
+        } => {
+            let kit = kit.load()?;
+            let dir = out.unwrap_or_else(|| crate::make::default_dir(&kit));
+            let report = crate::make::write_kit(&kit, &dir, dpi)?;
+            if json {
+                let text = serde_json::to_string_pretty(&report)
+                    .map_err(|e| Error::Internal(e.to_string()))?;
+                return print(&(text + "\n"));
+            }
+            let mut text = format!(
+                "{}: {} boxes\n  {}  ({} pages)\n  {}  ({} pages)\n",
+                kit.name,
+                report.boxes,
+                dir.join("labels.pdf").display(),
+                report.label_pages,
+                dir.join("kit.pdf").display(),
+                report.kit_pages
+            );
+            if report.previews > 0 {
+                text.push_str(&format!(
+                    "  {}  ({} previews)\n",
+                    dir.join("previews").display(),
+                    report.previews
+                ));
+            }
+            print(&text)
+        }
         Command::Find { kit, position } => {
             let kit = kit.load()?;
             print(&kit.visit(FindCommand {
@@ -376,7 +422,7 @@ impl GameVisitor for SimulateCommand<'_> {
         }
         if let Some(path) = &a.plot {
             let title = format!(
-                "{}: {} against a {} opponent, rule {}",
+                "{}: {} games against a {} opponent, rule {}",
                 self.kit.name,
                 games,
                 a.opponent.name(),
@@ -398,18 +444,17 @@ fn write_plot(path: &Path, scene: &crate::draw::scene::Scene) -> Result<(), Erro
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
-    if !matches!(extension.as_deref(), Some("svg" | "png")) {
-        return Err(Error::Input(format!(
-            "--plot {}: the file must end in .svg or .png",
-            path.display()
-        )));
-    }
-    // Stand-in until the SVG and PNG writers land from main.
-    let _ = (scene, PLOT_DPI);
-    Err(Error::Internal(format!(
-        "{}: writing plots waits for the SVG and PNG writers",
-        path.display()
-    )))
+    let bytes = match extension.as_deref() {
+        Some("svg") => crate::draw::svg::to_svg(scene).into_bytes(),
+        Some("png") => crate::draw::png::to_png(scene, PLOT_DPI)?,
+        _ => {
+            return Err(Error::Input(format!(
+                "--plot {}: the file must end in .svg or .png",
+                path.display()
+            )));
+        }
+    };
+    write_atomic(path, &bytes)
 }
 
 /// Resolution of a PNG learning curve: sharp on screen and in print.

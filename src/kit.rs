@@ -400,37 +400,37 @@ pub const PRESETS: [Preset; 7] = [
     Preset {
         name: "hexapawn",
         about: "Gardner's HER (1962): hexapawn 3 x 3, the machine plays Black, second",
-        yaml: "name: \"HER, the Hexapawn Educable Robot\"\ngame: hexapawn\nrows: 3\ncols: 3\nmachine: second\nbeads: 1\nrule: gardner\n",
+        yaml: "game: hexapawn\nrows: 3\ncols: 3\nmachine: second\nbeads: 1\nrule: gardner\n",
     },
     Preset {
         name: "hexapawn-first",
         about: "Gardner's HIM: the same machine playing White, first",
-        yaml: "name: \"HIM, Hexapawn Instructable Matchboxes\"\ngame: hexapawn\nrows: 3\ncols: 3\nmachine: first\nbeads: 1\nrule: gardner\n",
+        yaml: "game: hexapawn\nrows: 3\ncols: 3\nmachine: first\nbeads: 1\nrule: gardner\n",
     },
     Preset {
         name: "octapawn",
         about: "hexapawn on 4 x 4 (octapawn), the machine plays second",
-        yaml: "name: \"Octapawn machine\"\ngame: hexapawn\nrows: 4\ncols: 4\nmachine: second\nbeads: 1\nrule: gardner\n",
+        yaml: "game: hexapawn\nrows: 4\ncols: 4\nmachine: second\nbeads: 1\nrule: gardner\n",
     },
     Preset {
         name: "bachet",
         about: "Bachet's game: 8 stones, take 1 to 3, last stone wins; 7 boxes, tags I to IV",
-        yaml: "name: \"Bachet's game machine\"\ngame: nim\nstones: 8\ntake: [1, 2, 3]\nlast_stone: wins\nmachine: second\nbeads: 1\nrule: gardner\ntags: machine-move\nnumerals: roman\n",
+        yaml: "game: nim\nstones: 8\ntake: [1, 2, 3]\nlast_stone: wins\nmachine: second\nbeads: 1\nrule: gardner\ntags: machine-move\nnumerals: roman\n",
     },
     Preset {
         name: "bachet-relay",
         about: "the relay automaton for Bachet's game: only some moves wired (7: 1 or 3, 6: 1 or 2, 5: 1)",
-        yaml: "name: \"Bachet's game relay automaton\"\ngame: nim\nstones: 8\ntake: [1, 2, 3]\nlast_stone: wins\nmachine: second\nbeads: 1\nrule: relay\ntags: machine-move\nnumerals: roman\nallowed: {7: [1, 3], 6: [1, 2], 5: [1]}\n",
+        yaml: "game: nim\nstones: 8\ntake: [1, 2, 3]\nlast_stone: wins\nmachine: second\nbeads: 1\nrule: relay\ntags: machine-move\nnumerals: roman\nallowed: {7: [1, 3], 6: [1, 2], 5: [1]}\n",
     },
     Preset {
         name: "menace",
         about: "Michie's MENACE (1961): noughts and crosses, plays X first, beads 4/3/2/1, 304 boxes",
-        yaml: "name: \"MENACE\"\ngame: tictactoe\nmachine: first\nbeads: {1: 4, 3: 3, 5: 2, 7: 1}\nskip_forced: true\nrule: menace\n",
+        yaml: "game: tictactoe\nmachine: first\nbeads: {1: 4, 3: 3, 5: 2, 7: 1}\nskip_forced: true\nrule: menace\n",
     },
     Preset {
         name: "menace-second",
         about: "a MENACE that plays O, second; beads 4/3/2/1 at moves 2/4/6/8",
-        yaml: "name: \"MENACE playing second\"\ngame: tictactoe\nmachine: second\nbeads: {2: 4, 4: 3, 6: 2, 8: 1}\nskip_forced: true\nrule: menace\n",
+        yaml: "game: tictactoe\nmachine: second\nbeads: {2: 4, 4: 3, 6: 2, 8: 1}\nskip_forced: true\nrule: menace\n",
     },
 ];
 
@@ -545,7 +545,10 @@ impl Kit {
     /// A built-in preset as a kit.
     pub fn from_preset(name: &str) -> Result<Kit, Error> {
         let preset = preset(name).ok_or_else(|| Error::Input(unknown_preset(name)))?;
-        Kit::from_yaml(preset.yaml, &format!("preset {name}"))
+        Kit::from_yaml(
+            &format!("preset: {}\n", preset.name),
+            &format!("preset {name}"),
+        )
     }
 
     /// Reads a kit file.
@@ -815,10 +818,13 @@ impl KitFile {
             GameSpec::TicTacToe => Rule::Menace,
             _ => Rule::Gardner,
         };
-        let name = self.name.as_ref().map_or_else(
-            || format!("{} machine", game_label(kind)),
-            |n| n.value.trim().to_string(),
-        );
+        let language = self.language.as_ref().map_or(Language::En, |v| v.value);
+        let words = crate::i18n::strings(language);
+        let name = match (&self.name, &self.preset) {
+            (Some(n), _) => n.value.trim().to_string(),
+            (None, Some(p)) => words.get(&format!("preset.{}", p.value)).to_string(),
+            (None, None) => words.get(&format!("name.{}", game_label(kind))).to_string(),
+        };
         if name.is_empty() {
             return Err(src.at(
                 self.name.as_ref().expect("name given"),
@@ -839,7 +845,7 @@ impl KitFile {
                 .reward
                 .as_ref()
                 .map_or_else(Reward::default, |v| v.value),
-            language: self.language.as_ref().map_or(Language::En, |v| v.value),
+            language,
             paper,
             label,
             tags: self.tags.as_ref().map_or(Tags::GameMove, |v| v.value),

@@ -9,11 +9,15 @@ pub mod boxes;
 pub mod cli;
 pub mod draw;
 pub mod game;
+pub mod i18n;
+pub mod instructions;
 pub mod kit;
 pub mod machine;
+pub mod make;
 pub mod output;
 pub mod palette;
 pub mod report;
+pub mod sheet;
 pub mod simulate;
 
 use std::fmt;

@@ -138,6 +138,34 @@ fn one_machine_over_many_games_with_its_curve_and_csv() {
 }
 
 #[test]
+fn the_learning_curve_is_drawn_as_svg_or_png() {
+    let dir = temp_dir("plot");
+    let svg = dir.join("curve.svg");
+    let png = dir.join("curve.png");
+    for path in [&svg, &png] {
+        let o = run(&[
+            "simulate",
+            "--preset",
+            "hexapawn",
+            "--games",
+            "100",
+            "--plot",
+            path.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(
+        text.contains("<svg")
+            && text.contains("games played")
+            && text.contains("100 games against a perfect opponent"),
+        "{text}"
+    );
+    assert!(std::fs::read(&png).unwrap().starts_with(b"\x89PNG"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn mistakes_in_the_flags_are_refused() {
     let both = run(&[
         "simulate", "--preset", "hexapawn", "--runs", "3", "--games", "3",

@@ -274,23 +274,94 @@ impl Scene {
         });
     }
 
-    /// Adds a small disc in a bead colour with the colour's letter on it, so the colour
-    /// can be named without seeing it (colour blindness, grey-scale printers).
+    /// Adds a bead: a disc in the bead's colour with the colour's letter on it, so the
+    /// colour can be named without seeing it (colour blindness, grey-scale printers).
+    /// An empty `code` draws nothing: a plain arrow (the example game's moves).
     pub fn bead_tag(&mut self, centre: Pt, radius: f32, colour: Rgb, code: &str) {
+        if code.is_empty() {
+            return;
+        }
         self.circle(
             centre,
             radius,
-            Some(WHITE),
-            Some(Stroke::solid(colour, radius * 0.35)),
+            Some(colour),
+            Some(Stroke::solid(INK, radius * 0.12)),
         );
-        let size = radius * if code.chars().count() > 1 { 1.05 } else { 1.35 };
+        let size = radius * if code.chars().count() > 1 { 1.05 } else { 1.4 };
+        // Relative luminance decides between white and black letters.
+        let [r, g, b] = colour.map(|c| f32::from(c) / 255.0);
+        let light = 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5;
         self.push(Shape::Text {
             at: pt(centre.x, centre.y + size * 0.36),
             size,
             text: code.to_string(),
-            colour: INK,
+            colour: if light { INK } else { WHITE },
             anchor: Anchor::Middle,
             weight: Weight::Bold,
         });
+    }
+}
+
+/// How a piece of text is set.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TextStyle {
+    /// Font size in mm.
+    pub size: f32,
+    /// Regular or bold.
+    pub weight: Weight,
+    /// Alignment about the anchor point.
+    pub anchor: Anchor,
+    /// Colour.
+    pub colour: Rgb,
+}
+
+impl TextStyle {
+    /// Regular ink text of a size, starting at its point.
+    pub fn new(size: f32) -> TextStyle {
+        TextStyle {
+            size,
+            weight: Weight::Regular,
+            anchor: Anchor::Start,
+            colour: INK,
+        }
+    }
+
+    /// The same, bold.
+    pub fn bold(self) -> TextStyle {
+        TextStyle {
+            weight: Weight::Bold,
+            ..self
+        }
+    }
+
+    /// The same, aligned differently.
+    pub fn anchored(self, anchor: Anchor) -> TextStyle {
+        TextStyle { anchor, ..self }
+    }
+
+    /// The same, in another colour.
+    pub fn coloured(self, colour: Rgb) -> TextStyle {
+        TextStyle { colour, ..self }
+    }
+}
+
+impl Scene {
+    /// Adds text in a style.
+    pub fn styled_text(&mut self, at: Pt, text: impl Into<String>, style: TextStyle) {
+        self.push(Shape::Text {
+            at,
+            size: style.size,
+            text: text.into(),
+            colour: style.colour,
+            anchor: style.anchor,
+            weight: style.weight,
+        });
+    }
+
+    /// Adds text, shrunk if needed so that it is never wider than `width`.
+    pub fn fitted_text(&mut self, at: Pt, text: impl Into<String>, style: TextStyle, width: f32) {
+        let text = text.into();
+        let size = super::fonts::fit(&text, style.size, style.weight, width);
+        self.styled_text(at, text, TextStyle { size, ..style });
     }
 }

@@ -4,7 +4,7 @@
 //! forward onto an empty square or captures diagonally forward. A side wins by reaching
 //! the far row, by capturing every enemy pawn, or when the opponent cannot move.
 
-use super::{DrawnMove, Game, Outcome, Side, Symmetry};
+use super::{DrawnMove, Game, Outcome, Side, Symmetry, notation};
 use crate::draw::scene::{INK, Rect, Scene, Shape, Stroke, WHITE, pt};
 
 /// A hexapawn board of a given size.
@@ -161,58 +161,35 @@ impl Game for Hexapawn {
     }
 
     fn format_position(&self, position: &Board) -> String {
-        (0..self.rows)
-            .rev()
-            .map(|row| {
-                (0..self.cols)
-                    .map(|col| {
-                        let bit = 1u64 << self.square(row, col);
-                        if position.white & bit != 0 {
-                            'W'
-                        } else if position.black & bit != 0 {
-                            'B'
-                        } else {
-                            '.'
-                        }
-                    })
-                    .collect::<String>()
-            })
-            .collect::<Vec<_>>()
-            .join("/")
+        notation::write(usize::from(self.rows), usize::from(self.cols), |r, col| {
+            let bit = 1u64 << self.square(self.rows - 1 - r as u8, col as u8);
+            if position.white & bit != 0 {
+                'W'
+            } else if position.black & bit != 0 {
+                'B'
+            } else {
+                '.'
+            }
+        })
     }
 
     fn parse_position(&self, text: &str, to_move: Side) -> Result<Board, String> {
-        let rows: Vec<&str> = text
-            .split(|c: char| c == '/' || c.is_whitespace())
-            .filter(|r| !r.is_empty())
-            .collect();
-        if rows.len() != self.rows as usize {
-            return Err(format!(
-                "a {}x{} hexapawn board has {} rows separated by '/', top row first (e.g. {}); found {}",
-                self.rows,
-                self.cols,
-                self.rows,
-                self.format_position(&self.start()),
-                rows.len()
-            ));
-        }
+        let example = self.format_position(&self.start());
+        let marks = notation::read(
+            text,
+            usize::from(self.rows),
+            usize::from(self.cols),
+            &example,
+        )?;
         let mut board = Board {
             white: 0,
             black: 0,
             to_move,
         };
-        for (i, line) in rows.iter().enumerate() {
-            let row = self.rows - 1 - i as u8;
-            if line.chars().count() != self.cols as usize {
-                return Err(format!(
-                    "row {} ('{line}') should have {} squares",
-                    i + 1,
-                    self.cols
-                ));
-            }
-            for (col, c) in line.chars().enumerate() {
-                let bit = 1u64 << self.square(row, col as u8);
-                match c.to_ascii_uppercase() {
+        for (r, line) in marks.iter().enumerate() {
+            for (col, mark) in line.iter().enumerate() {
+                let bit = 1u64 << self.square(self.rows - 1 - r as u8, col as u8);
+                match mark {
                     'W' => board.white |= bit,
                     'B' => board.black |= bit,
                     '.' | '-' => {}
@@ -301,7 +278,7 @@ impl Game for Hexapawn {
                 from.x + (to.x - from.x) * 0.55,
                 from.y + (to.y - from.y) * 0.55,
             );
-            scene.bead_tag(mid, cell * 0.15, m.colour, &m.code);
+            scene.bead_tag(mid, cell * 0.17, m.colour, &m.code);
         }
     }
 }

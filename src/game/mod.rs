@@ -143,6 +143,42 @@ pub fn canonical<G: Game>(
     best
 }
 
+/// The text notation of the board games: rows top first, separated by `/`.
+pub mod notation {
+    /// A board of `rows` x `cols` as text; `mark(row from the top, column)` gives each square.
+    pub fn write(rows: usize, cols: usize, mark: impl Fn(usize, usize) -> char) -> String {
+        (0..rows)
+            .map(|r| (0..cols).map(|c| mark(r, c)).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    /// Reads a board of `rows` x `cols`: the upper-cased mark of every square, rows from
+    /// the top. Rows are separated by `/` or spaces, or run together; `example` shows a
+    /// correct board in error messages.
+    pub fn read(
+        text: &str,
+        rows: usize,
+        cols: usize,
+        example: &str,
+    ) -> Result<Vec<Vec<char>>, String> {
+        let mut lines: Vec<Vec<char>> = text
+            .split(|c: char| c == '/' || c.is_whitespace())
+            .filter(|r| !r.is_empty())
+            .map(|r| r.chars().map(|c| c.to_ascii_uppercase()).collect())
+            .collect();
+        if lines.len() == 1 && lines[0].len() == rows * cols {
+            lines = lines[0].chunks(cols).map(<[char]>::to_vec).collect();
+        }
+        if lines.len() != rows || lines.iter().any(|l| l.len() != cols) {
+            return Err(format!(
+                "a board here is {rows} rows of {cols} squares, top row first, separated by '/', e.g. {example}"
+            ));
+        }
+        Ok(lines)
+    }
+}
+
 /// Exact game values (from the view of the side to move) by memoised minimax.
 pub mod solve {
     use super::{Game, Outcome, Side};

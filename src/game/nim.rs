@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::{DrawnMove, Game, Outcome, Side, Symmetry};
-use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Shape, Stroke, Weight, pt};
+use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, pt};
 
 /// A one-pile nim game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -157,33 +157,30 @@ impl Game for Nim {
         u32::from(mv)
     }
 
-    /// The stones left, circled at the top; below, a row of stones; then one arrow per
-    /// move, marked with the count taken and pointing at the count left.
+    /// The stones left, circled at the top, with a row of stones beneath; then one arrow
+    /// per move fanning out, marked with the count taken and pointing at the count left.
     fn draw(&self, position: &Pile, moves: &[DrawnMove<u16>], area: Rect, scene: &mut Scene) {
-        let unit = area.h.min(area.w * 0.6);
-        let circle_r = unit * 0.17;
-        let top = pt(area.x + area.w / 2.0, area.y + circle_r + unit * 0.02);
-        scene.circle(top, circle_r, None, Some(Stroke::solid(INK, unit * 0.025)));
+        let unit = area.h.min(area.w * 0.8);
+        let centre_x = area.x + area.w / 2.0;
+        let circle_r = unit * 0.15;
+        let top = pt(centre_x, area.y + circle_r + unit * 0.01);
+        scene.circle(top, circle_r, None, Some(Stroke::solid(INK, unit * 0.022)));
         let count = position.stones.to_string();
-        let size = circle_r * if count.len() > 2 { 0.9 } else { 1.3 };
-        scene.push(Shape::Text {
-            at: pt(top.x, top.y + size * 0.36),
-            size,
-            text: count,
-            colour: INK,
-            anchor: Anchor::Middle,
-            weight: Weight::Bold,
-        });
+        let size = circle_r * if count.len() > 2 { 0.95 } else { 1.3 };
+        scene.styled_text(
+            pt(top.x, top.y + size * 0.36),
+            count,
+            TextStyle::new(size).bold().anchored(Anchor::Middle),
+        );
 
-        // A row of stones when it fits; a larger pile is shown by its number alone.
-        let stone_y = top.y + circle_r + unit * 0.09;
-        let stone_r = (area.w / (f32::from(position.stones.max(1)) * 2.6)).min(unit * 0.045);
+        // A row of stones when they fit legibly; a larger pile is shown by its number alone.
+        let mut y = top.y + circle_r + unit * 0.02;
+        let stone_r = (area.w * 0.9 / (f32::from(position.stones.max(1)) * 2.5)).min(unit * 0.035);
         if stone_r > unit * 0.012 {
-            let n = f32::from(position.stones);
             let pitch = stone_r * 2.5;
-            let first = top.x - (n - 1.0) * pitch / 2.0;
+            let first = centre_x - (f32::from(position.stones) - 1.0) * pitch / 2.0;
             for i in 0..position.stones {
-                let c = pt(first + f32::from(i) * pitch, stone_y);
+                let c = pt(first + f32::from(i) * pitch, y + stone_r);
                 scene.circle(
                     c,
                     stone_r,
@@ -191,46 +188,40 @@ impl Game for Nim {
                     Some(Stroke::solid(INK, stone_r * 0.2)),
                 );
             }
+            y += stone_r * 2.0;
         }
 
-        let n = moves.len().max(1) as f32;
-        let band_top = stone_y + unit * 0.08;
-        let arrow_len = (area.y + area.h - band_top - circle_r * 1.6).max(unit * 0.15);
-        let slot = area.w / n;
+        let left_size = unit * 0.13;
+        let start = pt(centre_x, y + unit * 0.04);
+        let end_y = area.y + area.h - left_size * 1.15;
+        let slot = area.w / moves.len().max(1) as f32;
+        let tag_r = (unit * 0.06).min(slot * 0.16);
         for (i, m) in moves.iter().enumerate() {
             let x = area.x + slot * (i as f32 + 0.5);
-            let start = pt(x, band_top);
-            let end = pt(x, band_top + arrow_len);
-            scene.arrow(start, end, m.colour, unit * 0.02);
-            let tag_r = (unit * 0.065).min(slot * 0.2);
-            scene.bead_tag(
-                pt(x - tag_r * 1.6, band_top + arrow_len * 0.45),
-                tag_r,
-                m.colour,
-                &m.code,
+            let end = pt(x, end_y);
+            scene.arrow(start, end, m.colour, unit * 0.022);
+            let along = |t: f32| pt(start.x + (x - start.x) * t, start.y + (end_y - start.y) * t);
+            scene.bead_tag(along(0.42), tag_r, m.colour, &m.code);
+            // The count taken sits beside the arrow's lower part, on its outer side.
+            let low = along(0.8);
+            let (at_x, anchor) = if x < centre_x - 0.1 {
+                (low.x - unit * 0.05, Anchor::End)
+            } else {
+                (low.x + unit * 0.05, Anchor::Start)
+            };
+            scene.styled_text(
+                pt(at_x, low.y + unit * 0.03),
+                format!("−{}", m.mv),
+                TextStyle::new(unit * 0.11)
+                    .bold()
+                    .coloured(m.colour)
+                    .anchored(anchor),
             );
-            let label_size = unit * 0.11;
-            scene.push(Shape::Text {
-                at: pt(
-                    x + tag_r * 0.6,
-                    band_top + arrow_len * 0.45 + label_size * 0.36,
-                ),
-                size: label_size,
-                text: format!("−{}", m.mv),
-                colour: m.colour,
-                anchor: Anchor::Start,
-                weight: Weight::Bold,
-            });
-            let left = (position.stones - m.mv).to_string();
-            let left_size = unit * 0.12;
-            scene.push(Shape::Text {
-                at: pt(x, end.y + left_size * 1.05),
-                size: left_size,
-                text: left,
-                colour: INK,
-                anchor: Anchor::Middle,
-                weight: Weight::Regular,
-            });
+            scene.styled_text(
+                pt(x, end_y + left_size * 1.05),
+                (position.stones - m.mv).to_string(),
+                TextStyle::new(left_size).anchored(Anchor::Middle),
+            );
         }
     }
 }

@@ -1,6 +1,6 @@
 //! Noughts and crosses on 3 x 3: X moves first, three in a row wins, a full board draws.
 
-use super::{DrawnMove, Game, Outcome, Side, Symmetry};
+use super::{DrawnMove, Game, Outcome, Side, Symmetry, notation};
 use crate::draw::scene::{INK, Rect, Scene, Stroke, pt};
 
 /// Noughts and crosses.
@@ -162,39 +162,23 @@ impl Game for TicTacToe {
     }
 
     fn format_position(&self, position: &Grid) -> String {
-        (0..3)
-            .map(|row| {
-                (0..3)
-                    .map(|col| {
-                        let bit = 1 << (row * 3 + col);
-                        if position.x & bit != 0 {
-                            'X'
-                        } else if position.o & bit != 0 {
-                            'O'
-                        } else {
-                            '.'
-                        }
-                    })
-                    .collect::<String>()
-            })
-            .collect::<Vec<_>>()
-            .join("/")
+        notation::write(3, 3, |row, col| {
+            let bit = 1 << (row * 3 + col);
+            if position.x & bit != 0 {
+                'X'
+            } else if position.o & bit != 0 {
+                'O'
+            } else {
+                '.'
+            }
+        })
     }
 
     fn parse_position(&self, text: &str, _to_move: Side) -> Result<Grid, String> {
-        let squares: Vec<char> = text
-            .chars()
-            .filter(|c| !(*c == '/' || c.is_whitespace()))
-            .collect();
-        if squares.len() != 9 {
-            return Err(format!(
-                "a noughts-and-crosses board is 3 rows of 3 squares, top row first, e.g. X.O/.X./..O; found {} squares",
-                squares.len()
-            ));
-        }
+        let marks = notation::read(text, 3, 3, "X.O/.X./..O")?;
         let mut grid = Grid { x: 0, o: 0 };
-        for (sq, c) in squares.iter().enumerate() {
-            match c.to_ascii_uppercase() {
+        for (sq, mark) in marks.iter().flatten().enumerate() {
+            match mark {
                 'X' => grid.x |= 1 << sq,
                 'O' | '0' => grid.o |= 1 << sq,
                 '.' | '-' => {}

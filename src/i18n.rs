@@ -1,0 +1,175 @@
+//! The words the program prints itself, per language, from `templates/<lang>/strings.yaml`
+//! (compiled in, so a fresh machine needs nothing else).
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use crate::kit::Language;
+use crate::palette::Colour;
+
+/// The strings of one language.
+pub struct Strings {
+    map: BTreeMap<String, String>,
+}
+
+/// The strings.yaml text of each language.
+pub fn strings_source(language: Language) -> &'static str {
+    match language {
+        Language::En => include_str!("../templates/en/strings.yaml"),
+        Language::Pl => include_str!("../templates/pl/strings.yaml"),
+        Language::Ru => include_str!("../templates/ru/strings.yaml"),
+    }
+}
+
+/// The strings of a language, parsed once.
+pub fn strings(language: Language) -> &'static Strings {
+    static CELLS: [OnceLock<Strings>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let i = Language::ALL
+        .iter()
+        .position(|l| *l == language)
+        .unwrap_or(0);
+    CELLS[i].get_or_init(|| Strings {
+        // The files are part of the program and checked by tests; an unreadable one
+        // leaves the keys themselves showing rather than stopping a teacher's build.
+        map: serde_saphyr::from_str(strings_source(language)).unwrap_or_default(),
+    })
+}
+
+impl Strings {
+    /// The text for `key` (the key itself if missing: tests make sure none is).
+    pub fn get<'a>(&'a self, key: &'a str) -> &'a str {
+        self.map.get(key).map_or(key, String::as_str)
+    }
+
+    /// The text for `key` with `{name}` placeholders filled in.
+    pub fn fill(&self, key: &str, values: &[(&str, &str)]) -> String {
+        let mut out = self.get(key).to_string();
+        for (name, value) in values {
+            out = out.replace(&format!("{{{name}}}"), value);
+        }
+        out
+    }
+
+    /// Every key, sorted.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.map.keys().map(String::as_str)
+    }
+
+    /// A bead colour's name: translated for the default colours, as written otherwise.
+    pub fn colour_name(&self, colour: &Colour) -> String {
+        self.translated("colour", colour)
+            .unwrap_or_else(|| colour.name.clone())
+    }
+
+    /// The letter printed beside an arrow of this colour.
+    pub fn colour_code(&self, colour: &Colour) -> String {
+        self.translated("code", colour).unwrap_or_else(|| {
+            colour
+                .name
+                .chars()
+                .next()
+                .map(|c| c.to_uppercase().collect())
+                .unwrap_or_default()
+        })
+    }
+
+    fn translated(&self, prefix: &str, colour: &Colour) -> Option<String> {
+        self.map.get(&format!("{prefix}.{}", colour.name)).cloned()
+    }
+}
+
+/// `n` and the right form of a word: `one` for 1, `few` and `many` as the language's
+/// plural rules say (Polish and Russian have three forms, English two).
+pub fn plural(language: Language, n: i64, one: &str, few: &str, many: &str) -> String {
+    let (last, last_two) = (n.abs() % 10, n.abs() % 100);
+    let few_ending = (2..=4).contains(&last) && !(12..=14).contains(&last_two);
+    let word = match language {
+        Language::En => {
+            if n == 1 {
+                one
+            } else {
+                many
+            }
+        }
+        Language::Pl => {
+            if n == 1 {
+                one
+            } else if few_ending {
+                few
+            } else {
+                many
+            }
+        }
+        Language::Ru => {
+            if last == 1 && last_two != 11 {
+                one
+            } else if few_ending {
+                few
+            } else {
+                many
+            }
+        }
+    };
+    format!("{n} {word}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::palette::default_palette;
+
+    #[test]
+    fn every_language_has_the_same_keys() {
+        let english: Vec<&str> = strings(Language::En).keys().collect();
+        assert!(english.len() > 40);
+        for language in Language::ALL {
+            let keys: Vec<&str> = strings(language).keys().collect();
+            assert_eq!(keys, english, "{language:?}");
+        }
+    }
+
+    #[test]
+    fn colour_letters_are_distinct_and_names_translated() {
+        for language in Language::ALL {
+            let s = strings(language);
+            let mut codes: Vec<String> =
+                default_palette().iter().map(|c| s.colour_code(c)).collect();
+            codes.sort();
+            codes.dedup();
+            assert_eq!(codes.len(), 12, "{language:?}");
+            for colour in default_palette() {
+                assert!(s.map.contains_key(&format!("colour.{}", colour.name)));
+            }
+        }
+        assert_eq!(
+            strings(Language::Pl).colour_name(&default_palette()[0]),
+            "czerwony"
+        );
+    }
+
+    #[test]
+    fn plural_forms() {
+        let pl = |n| plural(Language::Pl, n, "koralik", "koraliki", "koralików");
+        assert_eq!(pl(1), "1 koralik");
+        assert_eq!(pl(2), "2 koraliki");
+        assert_eq!(pl(5), "5 koralików");
+        assert_eq!(pl(12), "12 koralików");
+        assert_eq!(pl(22), "22 koraliki");
+        assert_eq!(pl(21), "21 koralików");
+        let ru = |n| plural(Language::Ru, n, "бусинка", "бусинки", "бусинок");
+        assert_eq!(ru(1), "1 бусинка");
+        assert_eq!(ru(2), "2 бусинки");
+        assert_eq!(ru(5), "5 бусинок");
+        assert_eq!(ru(11), "11 бусинок");
+        assert_eq!(ru(21), "21 бусинка");
+        assert_eq!(ru(104), "104 бусинки");
+        assert_eq!(plural(Language::En, 1, "bead", "beads", "beads"), "1 bead");
+        assert_eq!(plural(Language::En, 0, "bead", "beads", "beads"), "0 beads");
+    }
+
+    #[test]
+    fn placeholders_are_filled() {
+        let s = strings(Language::En);
+        assert_eq!(s.fill("label.box", &[("id", "7")]), "box 7");
+    }
+}

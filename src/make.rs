@@ -1,0 +1,161 @@
+//! `matchbox kit`: the boxes drawn as labels, laid out on sheets, and written as
+//! labels.pdf, kit.pdf and one PNG preview per box.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::Error;
+use crate::boxes::BoxSet;
+use crate::draw::label::draw_label;
+use crate::draw::{pdf, png};
+use crate::game::Game;
+use crate::instructions::instruction_pages;
+use crate::kit::{GameVisitor, Kit};
+use crate::output::{replace_dir, write_atomic};
+use crate::palette::Colour;
+use crate::sheet;
+
+/// Preview resolution unless told otherwise.
+pub const DEFAULT_DPI: f32 = 150.0;
+
+/// What `matchbox kit` wrote.
+#[derive(Debug, Serialize)]
+pub struct KitReport {
+    /// The folder written into.
+    pub dir: PathBuf,
+    /// Every file written, in order.
+    pub files: Vec<PathBuf>,
+    /// Number of boxes (and labels).
+    pub boxes: usize,
+    /// Pages of labels.pdf.
+    pub label_pages: usize,
+    /// Pages of kit.pdf.
+    pub kit_pages: usize,
+    /// PNG previews written.
+    pub previews: usize,
+}
+
+/// The kit's files, made in memory before anything is written.
+pub struct KitFiles {
+    /// labels.pdf.
+    pub labels_pdf: Vec<u8>,
+    /// kit.pdf.
+    pub kit_pdf: Vec<u8>,
+    /// Pages of each.
+    pub pages: (usize, usize),
+    /// (file name, PNG) per box, empty when previews are off.
+    pub previews: Vec<(String, Vec<u8>)>,
+    /// Number of boxes.
+    pub boxes: usize,
+}
+
+struct Build<'a> {
+    kit: &'a Kit,
+    dpi: Option<f32>,
+}
+
+impl GameVisitor for Build<'_> {
+    type Output = Result<KitFiles, Error>;
+    fn visit<G: Game>(self, game: &G) -> Self::Output {
+        let kit = self.kit;
+        let set = BoxSet::build(game, kit)?;
+        let labels: Vec<_> = set
+            .boxes
+            .par_iter()
+            .map(|b| draw_label(game, kit, b))
+            .collect();
+        let colours = colours_used(kit, &set);
+        let sheets = || sheet::label_pages(kit, &labels, &colours);
+        let label_pages = sheet::finish(kit, sheets());
+        let labels_pdf = pdf::to_pdf(&label_pages)?;
+        let mut kit_pages = instruction_pages(game, kit, &set, None)?;
+        kit_pages.extend(sheets());
+        let kit_pages = sheet::finish(kit, kit_pages);
+        let kit_pdf = pdf::to_pdf(&kit_pages)?;
+        let width = set.boxes.len().to_string().len();
+        let previews = match self.dpi {
+            Some(dpi) => labels
+                .par_iter()
+                .zip(&set.boxes)
+                .map(|(label, b)| {
+                    Ok((
+                        format!("box-{:0width$}.png", b.id),
+                        png::to_png(label, dpi)?,
+                    ))
+                })
+                .collect::<Result<Vec<_>, Error>>()?,
+            None => Vec::new(),
+        };
+        Ok(KitFiles {
+            labels_pdf,
+            kit_pdf,
+            pages: (label_pages.len(), kit_pages.len()),
+            previews,
+            boxes: set.boxes.len(),
+        })
+    }
+}
+
+/// The palette colours that some box uses, in palette order.
+pub fn colours_used<'k, G: Game>(kit: &'k Kit, set: &BoxSet<G>) -> Vec<&'k Colour> {
+    let mut used = vec![false; kit.palette.len()];
+    for b in &set.boxes {
+        for m in &b.moves {
+            used[m.colour] = true;
+        }
+    }
+    kit.palette
+        .iter()
+        .zip(used)
+        .filter(|(_, u)| *u)
+        .map(|(c, _)| c)
+        .collect()
+}
+
+/// Makes the kit's files in memory; `dpi` is the preview resolution, `None` for none.
+pub fn make_files(kit: &Kit, dpi: Option<f32>) -> Result<KitFiles, Error> {
+    kit.visit(Build { kit, dpi })
+}
+
+/// The default output folder: `out/<kit name>`.
+pub fn default_dir(kit: &Kit) -> PathBuf {
+    Path::new("out").join(crate::output::slug(&kit.name))
+}
+
+/// Makes the kit and writes it into `dir`: every file whole, or none changed on error.
+pub fn write_kit(kit: &Kit, dir: &Path, dpi: f32) -> Result<KitReport, Error> {
+    if !(dpi.is_finite() && (36.0..=1200.0).contains(&dpi)) {
+        return Err(Error::Input(format!(
+            "--dpi must be from 36 to 1200, not {dpi}"
+        )));
+    }
+    let files = make_files(kit, kit.previews.then_some(dpi))?;
+    let mut written = Vec::new();
+    for (name, bytes) in [
+        ("labels.pdf", &files.labels_pdf),
+        ("kit.pdf", &files.kit_pdf),
+    ] {
+        let path = dir.join(name);
+        write_atomic(&path, bytes)?;
+        written.push(path);
+    }
+    if kit.previews {
+        replace_dir(&dir.join("previews"), &files.previews)?;
+        written.extend(
+            files
+                .previews
+                .iter()
+                .map(|(name, _)| dir.join("previews").join(name)),
+        );
+    }
+    Ok(KitReport {
+        dir: dir.to_path_buf(),
+        files: written,
+        boxes: files.boxes,
+        label_pages: files.pages.0,
+        kit_pages: files.pages.1,
+        previews: files.previews.len(),
+    })
+}

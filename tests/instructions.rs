@@ -1,0 +1,157 @@
+//! kit.pdf's instruction pages: every template renders in every language for every
+//! preset, the figures are the engine's, and the pages come in the promised order.
+
+use matchbox::boxes::BoxSet;
+use matchbox::game::Game;
+use matchbox::instructions::{SECTIONS, context, instruction_pages, render};
+use matchbox::kit::{GameVisitor, Kit, Language, PRESETS};
+
+fn kit(preset: &str, language: Language) -> Kit {
+    Kit::from_yaml(
+        &format!("preset: {preset}\nlanguage: {}\n", language.code()),
+        "test",
+    )
+    .unwrap()
+}
+
+/// Renders every section's Markdown for a kit.
+struct Sections<'a>(&'a Kit);
+
+impl GameVisitor for Sections<'_> {
+    type Output = Vec<String>;
+    fn visit<G: Game>(self, game: &G) -> Vec<String> {
+        let set = BoxSet::build(game, self.0).unwrap();
+        let ctx = context(self.0, &set, None);
+        SECTIONS
+            .iter()
+            .map(|s| render(self.0.language, s, &ctx).unwrap_or_else(|e| panic!("{s}: {e}")))
+            .collect()
+    }
+}
+
+#[test]
+fn every_template_renders_in_every_language_for_every_preset() {
+    for preset in &PRESETS {
+        for language in Language::ALL {
+            let kit = kit(preset.name, language);
+            let sections = kit.visit(Sections(&kit));
+            for (name, text) in SECTIONS.iter().zip(&sections) {
+                assert!(
+                    text.trim_start().starts_with("# "),
+                    "{} {language:?} {name}",
+                    preset.name
+                );
+                assert!(!text.contains("{{") && !text.contains("{%"), "{name}");
+            }
+        }
+    }
+}
+
+#[test]
+fn polish_and_russian_kits_have_no_english_sentences() {
+    let english = [" the ", " and ", " with ", " beads", " box ", " move "];
+    for preset in &PRESETS {
+        for language in [Language::Pl, Language::Ru] {
+            let kit = kit(preset.name, language);
+            for text in kit.visit(Sections(&kit)) {
+                let lower = text.to_lowercase();
+                for word in english {
+                    assert!(
+                        !lower.contains(word),
+                        "{} {language:?}: `{word}` in\n{text}",
+                        preset.name
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_overview_prints_the_engines_figures_with_correct_plurals() {
+    let cases = [
+        ("hexapawn", Language::En, ["19", "45 beads"]),
+        ("hexapawn", Language::Pl, ["19", "45 koralików"]),
+        ("hexapawn", Language::Ru, ["19", "45 бусинок"]),
+        ("bachet", Language::Pl, ["7", "18 koralików"]),
+        ("bachet-relay", Language::Ru, ["7", "14 бусинок"]),
+        ("menace", Language::En, ["304", "1720 beads"]),
+    ];
+    for (preset, language, expected) in cases {
+        let kit = kit(preset, language);
+        let overview = &kit.visit(Sections(&kit))[0];
+        for figure in expected {
+            assert!(
+                overview.contains(figure),
+                "{preset} {language:?}: {figure} in\n{overview}"
+            );
+        }
+    }
+}
+
+struct Titles<'a>(&'a Kit);
+
+impl GameVisitor for Titles<'_> {
+    type Output = Vec<String>;
+    fn visit<G: Game>(self, game: &G) -> Vec<String> {
+        let set = BoxSet::build(game, self.0).unwrap();
+        let pages = instruction_pages(game, self.0, &set, None).unwrap();
+        pages.into_iter().map(|p| p.title).collect()
+    }
+}
+
+#[test]
+fn the_instruction_pages_come_in_the_promised_order() {
+    let kit = kit("hexapawn", Language::En);
+    let titles = kit.visit(Titles(&kit));
+    let mut distinct = titles.clone();
+    distinct.dedup();
+    assert_eq!(
+        distinct,
+        [
+            "What is a matchbox machine?",
+            "The rules of hexapawn",
+            "How to work the machine",
+            "For the teacher",
+            "Score sheet",
+            "Board and pieces",
+            "Box index"
+        ]
+    );
+    // MENACE's index of 304 boxes runs over several pages, all titled alike.
+    let menace = kit_menace();
+    let titles = menace.visit(Titles(&menace));
+    assert!(titles.iter().filter(|t| *t == "Box index").count() >= 5);
+}
+
+fn kit_menace() -> Kit {
+    kit("menace", Language::En)
+}
+
+#[test]
+fn kit_pdf_opens_with_the_overview_and_ends_with_the_labels() {
+    let dir = std::env::temp_dir().join(format!("matchbox-instr-{}", std::process::id()));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args([
+            "kit",
+            "--preset",
+            "bachet",
+            "--out",
+            dir.to_str().unwrap(),
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let doc = lopdf::Document::load(dir.join("kit.pdf")).unwrap();
+    let pages = doc.get_pages().len() as u32;
+    assert_eq!(u64::from(pages), report["kit_pages"].as_u64().unwrap());
+    assert!(pages >= 8);
+    let first = doc.extract_text(&[1]).unwrap();
+    assert!(first.contains("What is a matchbox machine?"), "{first}");
+    assert!(first.contains(&format!("page 1 of {pages}")), "{first}");
+    let last = doc.extract_text(&[pages]).unwrap();
+    assert!(last.contains("Matchbox labels"), "{last}");
+    assert!(last.contains("box 7"), "{last}");
+}
