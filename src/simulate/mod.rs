@@ -380,9 +380,9 @@ pub const EXPECTATION_MAX_GAMES: u32 = 10_000;
 /// few dozen to a few hundred games each, and 1000 runs take milliseconds in a release
 /// build. A machine that never gets there plays all [`EXPECTATION_MAX_GAMES`] games:
 /// MENACE is one, since a perfect opponent never plays into the lines where MENACE's
-/// later boxes would be taught, so MENACE costs `runs` x 10,000 games: about 1.3 ms per
-/// run per core in a release build (8 million games a second), some 1.3 s of one core
-/// for 1000 runs, all of them unfinished; ten times that in a debug build.
+/// later boxes would be taught, so MENACE costs `runs` x 10,000 games: about 0.4 ms per
+/// run per core in a release build (its drawn games against `perfect` run at some 25
+/// million a second), 0.4 s of one core for 1000 runs, all of them unfinished.
 pub fn expected_losses(kit: &Kit, runs: u32) -> Result<Training, Error> {
     struct Expect<'a> {
         kit: &'a Kit,
