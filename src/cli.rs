@@ -302,14 +302,15 @@ fn run_kit_listing(command: Command) -> Result<(), Error> {
                     .map_err(|e| Error::Internal(e.to_string()))?;
                 return print(&(text + "\n"));
             }
+            let pages = |n: usize| format!("{n} page{}", if n == 1 { "" } else { "s" });
             let mut text = format!(
-                "{}: {} boxes\n  {}  ({} pages)\n  {}  ({} pages)\n",
+                "{}: {} boxes\n  {}  ({})\n  {}  ({})\n",
                 kit.name,
                 report.boxes,
                 dir.join("labels.pdf").display(),
-                report.label_pages,
+                pages(report.label_pages),
                 dir.join("kit.pdf").display(),
-                report.kit_pages
+                pages(report.kit_pages)
             );
             if report.previews > 0 {
                 text.push_str(&format!(

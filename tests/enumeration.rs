@@ -217,3 +217,11 @@ proptest! {
         check_symmetry(&game, &kit, &set, &choices);
     }
 }
+
+proptest! {
+    /// Whatever a kit file holds, reading it gives a kit or an error, never a panic.
+    #[test]
+    fn any_kit_text_is_read_without_panicking(text in "(game|rows|cols|stones|take|preset|beads|label|palette|allowed|[a-z_]{1,8})(: )?(hexapawn|nim|\\[1, 2\\]|\\{7: \\[1\\]\\}|-?[0-9]{1,4}|menace|\\{width_mm: [0-9]{1,3}\\}|[ -~]{0,12})(\\n[a-z_]{1,10}: [ -~]{0,10}){0,4}") {
+        let _ = Kit::from_yaml(&text, "fuzz.yaml");
+    }
+}

@@ -197,6 +197,15 @@ impl<'a> Typesetter<'a> {
                 _ => None,
             })
             .unwrap_or_default();
+        self.blocks(blocks, figure)
+    }
+
+    /// Sets blocks from the current position on.
+    fn blocks(
+        &mut self,
+        blocks: &[Block],
+        figure: &dyn Fn(&str) -> Result<Scene, Error>,
+    ) -> Result<(), Error> {
         for (i, block) in blocks.iter().enumerate() {
             match block {
                 Block::Heading(level, spans) => {
@@ -340,6 +349,32 @@ mod tests {
             let w: f32 =
                 line.iter().map(|w| w.width).sum::<f32>() + (line.len() - 1) as f32 * BODY * 0.3;
             assert!(w <= 60.0 + 1e-3, "{w}");
+        }
+    }
+
+    #[test]
+    fn a_heading_near_the_foot_moves_to_the_next_page_with_its_text() {
+        let kit = Kit::from_preset("hexapawn").unwrap();
+        let blocks = [
+            Block::Heading(2, vec![span("A heading")]),
+            Block::Paragraph(vec![span(&"Beads and boxes. ".repeat(12))]),
+        ];
+        let no_figures = |_: &str| Err(Error::Internal("no figures".into()));
+        // Room for the heading's line but not for the first line after it.
+        for room in [9.0, 11.0, 13.0, 15.0] {
+            let mut setter = Typesetter::new(&kit);
+            setter.scene.text(
+                pt(SIDE, setter.top),
+                BODY,
+                "filler",
+                crate::draw::scene::Anchor::Start,
+            );
+            setter.y = setter.bottom - room;
+            setter.blocks(&blocks, &no_figures).unwrap();
+            let pages = setter.finish();
+            assert_eq!(pages.len(), 2, "room {room}");
+            let first = &pages[0].scene.shapes;
+            assert_eq!(first.len(), 1, "room {room}: the heading stayed behind");
         }
     }
 
