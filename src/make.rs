@@ -11,11 +11,12 @@ use crate::boxes::BoxSet;
 use crate::draw::label::draw_label;
 use crate::draw::{pdf, png};
 use crate::game::Game;
-use crate::instructions::instruction_pages;
+use crate::instructions::{Expected, instruction_pages};
 use crate::kit::{GameVisitor, Kit};
 use crate::output::{replace_dir, write_atomic};
 use crate::palette::Colour;
 use crate::sheet;
+use crate::simulate::{EXPECTATION_RUNS, expected_losses};
 
 /// Preview resolution unless told otherwise.
 pub const DEFAULT_DPI: f32 = 150.0;
@@ -70,7 +71,9 @@ impl GameVisitor for Build<'_> {
         let sheets = || sheet::label_pages(kit, &labels, &colours);
         let label_pages = sheet::finish(kit, sheets());
         let labels_pdf = pdf::to_pdf(&label_pages)?;
-        let mut kit_pages = instruction_pages(game, kit, &set, None)?;
+        let training = expected_losses(game, kit, EXPECTATION_RUNS)?;
+        let expected = Expected::from_training(&training);
+        let mut kit_pages = instruction_pages(game, kit, &set, expected.as_ref())?;
         kit_pages.extend(sheets());
         let kit_pages = sheet::finish(kit, kit_pages);
         let kit_pdf = pdf::to_pdf(&kit_pages)?;

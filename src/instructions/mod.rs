@@ -42,6 +42,22 @@ pub struct Expected {
     pub median: f64,
 }
 
+impl Expected {
+    /// The figures of a training against `perfect`, or `None` when some machine had not
+    /// learnt by the end: then no sheet quotes them.
+    pub fn from_training(training: &crate::simulate::Training) -> Option<Expected> {
+        let losses = training.losses_to_learn.as_ref()?;
+        (training.unfinished == 0).then(|| Expected {
+            opponent: "perfect".into(),
+            runs: training.runs,
+            min: losses.min,
+            max: losses.max,
+            mean: losses.mean,
+            median: losses.median,
+        })
+    }
+}
+
 macro_rules! templates {
     ($($lang:ident => $dir:literal),*) => {
         /// The Markdown template of a section in a language (compiled in).

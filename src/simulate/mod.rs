@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::Error;
 use crate::boxes::BoxSet;
 use crate::game::Game;
-use crate::kit::{GameVisitor, Kit, Rule};
+use crate::kit::{Kit, Rule};
 use crate::machine::{Draw, End, Learner, Machine, Node, SimRng, Tree, rng_for};
 pub use stats::Stats;
 
@@ -364,7 +364,7 @@ pub fn train<G: Game>(
 }
 
 /// Runs the instruction sheets print as "what to expect" by default.
-pub const EXPECTATION_RUNS: u32 = 1000;
+pub const EXPECTATION_RUNS: u32 = 200;
 /// The seed of those runs, so every printing of a kit says the same.
 pub const EXPECTATION_SEED: u64 = 1962;
 /// Games after which a machine of those runs counts as unfinished: far more than a
@@ -383,26 +383,16 @@ pub const EXPECTATION_MAX_GAMES: u32 = 10_000;
 /// later boxes would be taught, so MENACE costs `runs` x 10,000 games: about 0.4 ms per
 /// run per core in a release build (its drawn games against `perfect` run at some 25
 /// million a second), 0.4 s of one core for 1000 runs, all of them unfinished.
-pub fn expected_losses(kit: &Kit, runs: u32) -> Result<Training, Error> {
-    struct Expect<'a> {
-        kit: &'a Kit,
-        runs: u32,
-    }
-    impl GameVisitor for Expect<'_> {
-        type Output = Result<Training, Error>;
-        fn visit<G: Game>(self, game: &G) -> Self::Output {
-            let setup = Setup::new(game, self.kit, self.kit.rule, false)?;
-            train(
-                &setup,
-                OpponentKind::Perfect,
-                self.runs,
-                EXPECTATION_MAX_GAMES,
-                EXPECTATION_SEED,
-                &|_| {},
-            )
-        }
-    }
-    kit.visit(Expect { kit, runs })
+pub fn expected_losses<G: Game>(game: &G, kit: &Kit, runs: u32) -> Result<Training, Error> {
+    let setup = Setup::new(game, kit, kit.rule, false)?;
+    train(
+        &setup,
+        OpponentKind::Perfect,
+        runs,
+        EXPECTATION_MAX_GAMES,
+        EXPECTATION_SEED,
+        &|_| {},
+    )
 }
 
 /// Running totals after some game, for the learning curve.
@@ -697,7 +687,8 @@ mod tests {
     #[test]
     fn expectations_for_the_sheets_are_cheap_for_small_kits() {
         let kit = Kit::from_preset("bachet").unwrap();
-        let t = expected_losses(&kit, 100).unwrap();
+        let game = crate::game::nim::Nim::new(8, vec![1, 2, 3], true);
+        let t = expected_losses(&game, &kit, 100).unwrap();
         assert_eq!((t.runs, t.unfinished), (100, 0));
         assert!(t.losses_to_learn.unwrap().max <= 12);
     }
