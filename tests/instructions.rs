@@ -155,3 +155,29 @@ fn kit_pdf_opens_with_the_overview_and_ends_with_the_labels() {
     assert!(last.contains("Matchbox labels"), "{last}");
     assert!(last.contains("box 7"), "{last}");
 }
+
+fn page_text(pdf: &[u8], page: u32) -> String {
+    lopdf::Document::load_mem(pdf).unwrap().extract_text(&[page]).unwrap()
+}
+
+#[test]
+fn the_teachers_sheet_quotes_the_simulation_or_nothing() {
+    use matchbox::instructions::Expected;
+    use matchbox::simulate::{EXPECTATION_RUNS, expected_losses};
+    let her = kit("hexapawn", Language::En);
+    let game = matchbox::game::hexapawn::Hexapawn::new(3, 3);
+    let measured = Expected::from_training(&expected_losses(&game, &her, EXPECTATION_RUNS).unwrap())
+        .expect("HER learns against a perfect opponent");
+    assert!(measured.max <= 11);
+    let files = matchbox::make::make_files(&her, None).unwrap();
+    let teacher = page_text(&files.kit_pdf, 4).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(teacher.contains("For the teacher"), "{teacher}");
+    let quoted = format!("between {} and {} games", measured.min, measured.max);
+    assert!(teacher.contains(&quoted), "{quoted} in {teacher}");
+
+    // HIM, the losing side, never stops losing: the sheet says nothing of it.
+    let him = kit("hexapawn-first", Language::En);
+    let files = matchbox::make::make_files(&him, None).unwrap();
+    let teacher = page_text(&files.kit_pdf, 4);
+    assert!(teacher.contains("For the teacher") && !teacher.contains("A computer played"), "{teacher}");
+}
