@@ -185,8 +185,9 @@ pub fn main() -> i32 {
     }
 }
 
-/// Exit status of `verify` when a check fails or a claim does not hold.
-const NOT_HOLDING: i32 = 1;
+/// Exit status of `verify` when a check fails or a claim does not hold (1 and 2 are
+/// internal failures and input mistakes).
+const NOT_HOLDING: i32 = 3;
 
 fn run(cli: Cli) -> Result<i32, Error> {
     match cli.command {
