@@ -1,13 +1,37 @@
 //! What a kit costs to build: MENACE's labels.pdf alone, and with its 304 previews.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use matchbox::kit::Kit;
-use matchbox::make::{DEFAULT_DPI, make_files};
+use matchbox::boxes::BoxSet;
+use matchbox::draw::{label::draw_label, pdf};
+use matchbox::game::Game;
+use matchbox::kit::{GameVisitor, Kit};
+use matchbox::make::{DEFAULT_DPI, colours_used, make_files};
+use matchbox::sheet;
+
+/// labels.pdf alone: enumerate, draw every label, lay out the sheets, write the PDF.
+struct LabelsPdf<'a>(&'a Kit);
+
+impl GameVisitor for LabelsPdf<'_> {
+    type Output = usize;
+    fn visit<G: Game>(self, game: &G) -> usize {
+        let kit = self.0;
+        let set = BoxSet::build(game, kit).expect("enumerates");
+        let labels: Vec<_> = set.boxes.iter().map(|b| draw_label(game, kit, b)).collect();
+        let pages = sheet::finish(
+            kit,
+            sheet::label_pages(kit, &labels, &colours_used(kit, &set)),
+        );
+        pdf::to_pdf(&pages).expect("writes").len()
+    }
+}
 
 fn kit(c: &mut Criterion) {
     let menace = Kit::from_preset("menace").expect("preset");
     let mut group = c.benchmark_group("menace kit");
     group.sample_size(10);
+    group.bench_function("labels.pdf alone", |b| {
+        b.iter(|| menace.visit(LabelsPdf(&menace)))
+    });
     group.bench_function("pdfs without previews", |b| {
         b.iter(|| make_files(&menace, None).expect("builds"))
     });

@@ -157,7 +157,10 @@ fn kit_pdf_opens_with_the_overview_and_ends_with_the_labels() {
 }
 
 fn page_text(pdf: &[u8], page: u32) -> String {
-    lopdf::Document::load_mem(pdf).unwrap().extract_text(&[page]).unwrap()
+    lopdf::Document::load_mem(pdf)
+        .unwrap()
+        .extract_text(&[page])
+        .unwrap()
 }
 
 #[test]
@@ -166,11 +169,15 @@ fn the_teachers_sheet_quotes_the_simulation_or_nothing() {
     use matchbox::simulate::{EXPECTATION_RUNS, expected_losses};
     let her = kit("hexapawn", Language::En);
     let game = matchbox::game::hexapawn::Hexapawn::new(3, 3);
-    let measured = Expected::from_training(&expected_losses(&game, &her, EXPECTATION_RUNS).unwrap())
-        .expect("HER learns against a perfect opponent");
+    let measured =
+        Expected::from_training(&expected_losses(&game, &her, EXPECTATION_RUNS).unwrap())
+            .expect("HER learns against a perfect opponent");
     assert!(measured.max <= 11);
     let files = matchbox::make::make_files(&her, None).unwrap();
-    let teacher = page_text(&files.kit_pdf, 4).split_whitespace().collect::<Vec<_>>().join(" ");
+    let teacher = page_text(&files.kit_pdf, 4)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
     assert!(teacher.contains("For the teacher"), "{teacher}");
     let quoted = format!("between {} and {} games", measured.min, measured.max);
     assert!(teacher.contains(&quoted), "{quoted} in {teacher}");
@@ -179,5 +186,8 @@ fn the_teachers_sheet_quotes_the_simulation_or_nothing() {
     let him = kit("hexapawn-first", Language::En);
     let files = matchbox::make::make_files(&him, None).unwrap();
     let teacher = page_text(&files.kit_pdf, 4);
-    assert!(teacher.contains("For the teacher") && !teacher.contains("A computer played"), "{teacher}");
+    assert!(
+        teacher.contains("For the teacher") && !teacher.contains("A computer played"),
+        "{teacher}"
+    );
 }
