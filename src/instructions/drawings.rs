@@ -131,12 +131,16 @@ impl<'a, G: Game> Figures<'a, G> {
         let s = strings(self.kit.language);
         let line = self.example_line();
         let frames = line.len() + 1;
-        let cell = match self.kit.game {
+        let gap = 5.0;
+        // As large as allowed, but small enough for the game to take two rows at most.
+        let largest: f32 = match self.kit.game {
             GameSpec::Nim { .. } => 8.0,
             _ => 7.5,
         };
+        let (unit_w, _) = self.picture_size(1.0);
+        let per_row = frames.div_ceil(2) as f32;
+        let cell = largest.min(((self.width + gap) / per_row - gap) / unit_w);
         let (w, h) = self.picture_size(cell);
-        let gap = 5.0;
         let across = ((self.width + gap) / (w + gap)).floor().max(1.0) as usize;
         let rows = frames.div_ceil(across);
         let row_h = h + CAPTION * 2.4;
@@ -310,8 +314,9 @@ impl<'a, G: Game> Figures<'a, G> {
                 let (r, c) = (f32::from(*rows), f32::from(*cols));
                 // The empty board to play on, and the starting position again, whose
                 // occupied squares are cut out as the pieces.
+                // The page's heading and a few lines of text take about 45 mm above.
                 let cell = (self.width / c)
-                    .min((max_height - 16.0) / (2.0 * r + 0.5))
+                    .min((max_height - 45.0) / (2.0 * r + 0.5))
                     .min(30.0);
                 let (w, h) = (cell * c, cell * r);
                 let mut scene = Scene::new(self.width, 2.0 * h + cell * 0.5 + 8.0);
