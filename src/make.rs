@@ -10,13 +10,17 @@ use crate::Error;
 use crate::boxes::BoxSet;
 use crate::draw::label::draw_label;
 use crate::draw::{pdf, png};
-use crate::game::Game;
+use crate::game::{Game, solve};
 use crate::instructions::{Expected, instruction_pages};
 use crate::kit::{GameVisitor, Kit};
 use crate::output::{replace_dir, write_atomic};
 use crate::palette::Colour;
 use crate::sheet;
 use crate::simulate::{EXPECTATION_RUNS, expected_losses};
+
+/// The most labels a kit prints (octapawn has 2,791; a hexapawn 7 x 4 kit would have
+/// 241,314, far past any classroom and any printer).
+pub const MAX_LABELS: usize = 20_000;
 
 /// Preview resolution unless told otherwise.
 pub const DEFAULT_DPI: f32 = 150.0;
@@ -62,6 +66,12 @@ impl GameVisitor for Build<'_> {
     fn visit<G: Game>(self, game: &G) -> Self::Output {
         let kit = self.kit;
         let set = BoxSet::build(game, kit)?;
+        if set.boxes.len() > MAX_LABELS {
+            return Err(Error::Input(format!(
+                "this kit has {} boxes: more labels than matchbox prints ({MAX_LABELS}); `matchbox boxes` still lists them",
+                set.boxes.len()
+            )));
+        }
         let labels: Vec<_> = set
             .boxes
             .par_iter()
@@ -71,8 +81,7 @@ impl GameVisitor for Build<'_> {
         let sheets = || sheet::label_pages(kit, &labels, &colours);
         let label_pages = sheet::finish(kit, sheets());
         let labels_pdf = pdf::to_pdf(&label_pages)?;
-        let training = expected_losses(game, kit, EXPECTATION_RUNS)?;
-        let expected = Expected::from_training(&training);
+        let expected = expectation(game, kit)?;
         let mut kit_pages = instruction_pages(game, kit, &set, expected.as_ref())?;
         kit_pages.extend(sheets());
         let kit_pages = sheet::finish(kit, kit_pages);
@@ -99,6 +108,24 @@ impl GameVisitor for Build<'_> {
             boxes: set.boxes.len(),
         })
     }
+}
+
+/// What the teacher's sheet can tell a class to expect: the simulation's figures when
+/// every simulated machine learnt. A machine whose side loses under perfect play can
+/// never stop losing to a perfect opponent, so it is not simulated at all.
+fn expectation<G: Game>(game: &G, kit: &Kit) -> Result<Option<Expected>, Error> {
+    let mut memo = rustc_hash::FxHashMap::default();
+    let value = solve::value(game, &game.start(), &mut memo);
+    let for_machine = if game.to_move(&game.start()) == kit.machine {
+        value
+    } else {
+        -value
+    };
+    if for_machine < 0 {
+        return Ok(None);
+    }
+    let training = expected_losses(game, kit, EXPECTATION_RUNS)?;
+    Ok(Expected::from_training(&training))
 }
 
 /// The palette colours that some box uses, in palette order.

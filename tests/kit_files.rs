@@ -168,6 +168,11 @@ fn a_label_too_big_or_an_unknown_language_writes_nothing() {
     let dir = out_dir("bad");
     for (name, yaml, expected) in [
         (
+            "huge.yaml",
+            "game: hexapawn\nrows: 7\ncols: 4\n",
+            "241314 boxes: more labels",
+        ),
+        (
             "big.yaml",
             "preset: hexapawn\nlabel: {width_mm: 250, height_mm: 40}\n",
             ":2:8:",
