@@ -278,7 +278,13 @@ impl Game for Hexapawn {
                 from.x + (to.x - from.x) * 0.55,
                 from.y + (to.y - from.y) * 0.55,
             );
-            scene.bead_tag(mid, cell * 0.17, m.colour, &m.code);
+            // At least 1 mm, so the letter stays readable on small craft-box labels.
+            scene.bead_tag(
+                mid,
+                (cell * 0.17).max(1.0).min(cell * 0.3),
+                m.colour,
+                &m.code,
+            );
         }
     }
 }
