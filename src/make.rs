@@ -78,12 +78,12 @@ impl GameVisitor for Build<'_> {
             .map(|b| draw_label(game, kit, b))
             .collect();
         let colours = colours_used(kit, &set);
-        let sheets = || sheet::label_pages(kit, &labels, &colours);
-        let label_pages = sheet::finish(kit, sheets());
+        let sheets = sheet::label_pages(kit, &labels, &colours);
+        let label_pages = sheet::finish(kit, sheets.clone());
         let labels_pdf = pdf::to_pdf(&label_pages)?;
         let expected = expectation(game, kit)?;
         let mut kit_pages = instruction_pages(game, kit, &set, expected.as_ref())?;
-        kit_pages.extend(sheets());
+        kit_pages.extend(sheets);
         let kit_pages = sheet::finish(kit, kit_pages);
         let kit_pdf = pdf::to_pdf(&kit_pages)?;
         let width = set.boxes.len().to_string().len();

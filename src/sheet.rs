@@ -7,6 +7,7 @@ use crate::kit::{Kit, SHEET_HEADER_MM, SHEET_LEGEND_MM, SHEET_MARGIN_MM};
 use crate::palette::Colour;
 
 /// A page body and the title its header shows.
+#[derive(Clone, Debug)]
 pub struct Page {
     /// Title printed at the top right of the page.
     pub title: String,
