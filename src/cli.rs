@@ -254,40 +254,17 @@ fn run(cli: Cli) -> Result<i32, Error> {
                 },
             })?;
         }
-        other => run_kit_listing(other)?,
-    }
-    Ok(0)
-}
-
-/// A progress bar on stderr when it is a terminal, and a hidden one otherwise.
-fn progress_bar(total: u64) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let style = ProgressStyle::with_template("{bar:40} {pos}/{len} {msg} ({eta} left)")
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
-    ProgressBar::new(total).with_style(style)
-}
-
-fn to_json(value: &impl serde::Serialize) -> Result<String, Error> {
-    serde_json::to_string_pretty(value)
-        .map(|s| s + "\n")
-        .map_err(|e| Error::Internal(e.to_string()))
-}
-
-fn run_kit_listing(command: Command) -> Result<(), Error> {
-    match command {
         Command::Presets => {
             let width = PRESETS.iter().map(|p| p.name.len()).max().unwrap_or(0);
             let mut out = String::new();
             for p in &PRESETS {
                 out.push_str(&format!("{:<width$}  {}\n", p.name, p.about));
             }
-            print(&out)
+            print(&out)?;
         }
         Command::Boxes { kit, json } => {
             let kit = kit.load()?;
-            print(&kit.visit(BoxesCommand { kit: &kit, json })?)
+            print(&kit.visit(BoxesCommand { kit: &kit, json })?)?;
         }
         Command::Kit {
             kit,
@@ -301,7 +278,8 @@ fn run_kit_listing(command: Command) -> Result<(), Error> {
             if json {
                 let text = serde_json::to_string_pretty(&report)
                     .map_err(|e| Error::Internal(e.to_string()))?;
-                return print(&(text + "\n"));
+                print(&(text + "\n"))?;
+                return Ok(0);
             }
             let pages = |n: usize| format!("{n} page{}", if n == 1 { "" } else { "s" });
             let mut text = format!(
@@ -320,19 +298,33 @@ fn run_kit_listing(command: Command) -> Result<(), Error> {
                     report.previews
                 ));
             }
-            print(&text)
+            print(&text)?;
         }
         Command::Find { kit, position } => {
             let kit = kit.load()?;
             print(&kit.visit(FindCommand {
                 kit: &kit,
                 text: &position,
-            })?)
+            })?)?;
         }
-        Command::Simulate { .. } | Command::Verify { .. } | Command::Play { .. } => Err(
-            Error::Internal("a simulation command reached the listing commands".into()),
-        ),
     }
+    Ok(0)
+}
+
+/// A progress bar on stderr when it is a terminal, and a hidden one otherwise.
+fn progress_bar(total: u64) -> ProgressBar {
+    if !std::io::stderr().is_terminal() {
+        return ProgressBar::hidden();
+    }
+    let style = ProgressStyle::with_template("{bar:40} {pos}/{len} {msg} ({eta} left)")
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    ProgressBar::new(total).with_style(style)
+}
+
+fn to_json(value: &impl serde::Serialize) -> Result<String, Error> {
+    serde_json::to_string_pretty(value)
+        .map(|s| s + "\n")
+        .map_err(|e| Error::Internal(e.to_string()))
 }
 
 /// Writes to stdout; a closed pipe (`| head`) is not an error.
