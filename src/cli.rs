@@ -160,7 +160,7 @@ pub struct SimulateArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "games", required_unless_present = "games")]
     runs: Option<u32>,
     /// With --runs: games after which a machine that can still lose counts as unfinished.
-    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u32).range(1..), conflicts_with = "games")]
     max_games: u32,
     /// Follow one machine over this many games.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]

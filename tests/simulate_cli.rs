@@ -340,3 +340,21 @@ fn the_state_file_keeps_the_beads_and_a_bad_one_is_left_alone() {
     assert_eq!(std::fs::read_to_string(&bachet).unwrap(), before);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn max_games_goes_with_runs_not_games() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args([
+            "simulate",
+            "--preset",
+            "bachet",
+            "--games",
+            "10",
+            "--max-games",
+            "5",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--max-games"));
+}
