@@ -10,7 +10,7 @@ use crate::Error;
 use crate::boxes::BoxSet;
 use crate::draw::label::draw_label;
 use crate::draw::{pdf, png};
-use crate::game::{Game, solve};
+use crate::game::Game;
 use crate::instructions::{Expected, instruction_pages};
 use crate::kit::{GameVisitor, Kit};
 use crate::output::{replace_dir, write_atomic};
@@ -81,7 +81,10 @@ impl GameVisitor for Build<'_> {
         let sheets = sheet::label_pages(kit, &labels, &colours);
         let label_pages = sheet::finish(kit, sheets.clone());
         let labels_pdf = pdf::to_pdf(&label_pages)?;
-        let expected = expectation(game, kit)?;
+        // Quoted only when every simulated machine learnt.
+        let expected = expected_losses(game, kit, EXPECTATION_RUNS)?
+            .as_ref()
+            .and_then(Expected::from_training);
         let mut kit_pages = instruction_pages(game, kit, &set, expected.as_ref())?;
         kit_pages.extend(sheets);
         let kit_pages = sheet::finish(kit, kit_pages);
@@ -108,24 +111,6 @@ impl GameVisitor for Build<'_> {
             boxes: set.boxes.len(),
         })
     }
-}
-
-/// What the teacher's sheet can tell a class to expect: the simulation's figures when
-/// every simulated machine learnt. A machine whose side loses under perfect play can
-/// never stop losing to a perfect opponent, so it is not simulated at all.
-fn expectation<G: Game>(game: &G, kit: &Kit) -> Result<Option<Expected>, Error> {
-    let mut memo = rustc_hash::FxHashMap::default();
-    let value = solve::value(game, &game.start(), &mut memo);
-    let for_machine = if game.to_move(&game.start()) == kit.machine {
-        value
-    } else {
-        -value
-    };
-    if for_machine < 0 {
-        return Ok(None);
-    }
-    let training = expected_losses(game, kit, EXPECTATION_RUNS)?;
-    Ok(Expected::from_training(&training))
 }
 
 /// The palette colours that some box uses, in palette order.

@@ -383,8 +383,21 @@ pub const EXPECTATION_MAX_GAMES: u32 = 10_000;
 /// later boxes would be taught, so MENACE costs `runs` x 10,000 games: about 0.4 ms per
 /// run per core in a release build (its drawn games against `perfect` run at some 25
 /// million a second), 0.4 s of one core for 1000 runs, all of them unfinished.
-pub fn expected_losses<G: Game>(game: &G, kit: &Kit, runs: u32) -> Result<Training, Error> {
+///
+/// `None`, without training, when the machine's side loses under perfect play: such a
+/// machine can never stop losing to a perfect opponent (HIM, octapawn's second player).
+pub fn expected_losses<G: Game>(game: &G, kit: &Kit, runs: u32) -> Result<Option<Training>, Error> {
     let setup = Setup::new(game, kit, kit.rule, false)?;
+    // The tree's exact value at the start (node 0) is for the side to move there.
+    let at_start = setup.tree.value(0);
+    let for_machine = if game.to_move(&game.start()) == kit.machine {
+        at_start
+    } else {
+        -at_start
+    };
+    if for_machine < 0 {
+        return Ok(None);
+    }
     train(
         &setup,
         OpponentKind::Perfect,
@@ -393,6 +406,7 @@ pub fn expected_losses<G: Game>(game: &G, kit: &Kit, runs: u32) -> Result<Traini
         EXPECTATION_SEED,
         &|_| {},
     )
+    .map(Some)
 }
 
 /// Running totals after some game, for the learning curve.
@@ -688,7 +702,9 @@ mod tests {
     fn expectations_for_the_sheets_are_cheap_for_small_kits() {
         let kit = Kit::from_preset("bachet").unwrap();
         let game = crate::game::nim::Nim::new(8, vec![1, 2, 3], true);
-        let t = expected_losses(&game, &kit, 100).unwrap();
+        let t = expected_losses(&game, &kit, 100)
+            .unwrap()
+            .expect("Bachet's second player can learn");
         assert_eq!((t.runs, t.unfinished), (100, 0));
         assert!(t.losses_to_learn.unwrap().max <= 12);
     }
