@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
-use serde_saphyr::Spanned;
+use serde_saphyr::{Location, Spanned};
 
 use crate::Error;
 use crate::game::hexapawn::Hexapawn;
@@ -485,14 +485,19 @@ struct Source<'a> {
 }
 
 impl Source<'_> {
-    fn at<T>(&self, spanned: &Spanned<T>, message: impl fmt::Display) -> Error {
-        let loc = &spanned.referenced;
+    /// An input error pointing at a place in the kit text.
+    fn at_location(&self, loc: &Location, message: impl fmt::Display) -> Error {
         Error::Input(format!(
             "{}:{}:{}: {message}",
             self.name,
             loc.line(),
             loc.column()
         ))
+    }
+
+    /// An input error pointing at a value of the kit.
+    fn at<T>(&self, spanned: &Spanned<T>, message: impl fmt::Display) -> Error {
+        self.at_location(&spanned.referenced, message)
     }
 
     fn parse(&self, text: &str) -> Result<KitFile, Error> {
@@ -502,12 +507,7 @@ impl Source<'_> {
                 let plain = e.without_snippet();
                 let message = first_line(&plain.to_string());
                 match plain.location() {
-                    Some(loc) => Error::Input(format!(
-                        "{}:{}:{}: {message}",
-                        self.name,
-                        loc.line(),
-                        loc.column()
-                    )),
+                    Some(loc) => self.at_location(&loc, message),
                     None => Error::Input(format!("{}: {message}", self.name)),
                 }
             })
@@ -620,36 +620,44 @@ impl KitFile {
         };
         let kind = game_name.value;
         // Settings of one game given for another are mistakes worth pointing at.
-        let foreign: [(&str, Option<&Spanned<i64>>, bool); 3] = [
-            ("rows", self.rows.as_ref(), kind == GameName::Hexapawn),
-            ("cols", self.cols.as_ref(), kind == GameName::Hexapawn),
-            ("stones", self.stones.as_ref(), kind == GameName::Nim),
+        let settings: [(&str, Option<Location>, GameName); 6] = [
+            (
+                "rows",
+                self.rows.as_ref().map(|f| f.referenced),
+                GameName::Hexapawn,
+            ),
+            (
+                "cols",
+                self.cols.as_ref().map(|f| f.referenced),
+                GameName::Hexapawn,
+            ),
+            (
+                "stones",
+                self.stones.as_ref().map(|f| f.referenced),
+                GameName::Nim,
+            ),
+            (
+                "take",
+                self.take.as_ref().map(|f| f.referenced),
+                GameName::Nim,
+            ),
+            (
+                "last_stone",
+                self.last_stone.as_ref().map(|f| f.referenced),
+                GameName::Nim,
+            ),
+            (
+                "allowed",
+                self.allowed.as_ref().map(|f| f.referenced),
+                GameName::Nim,
+            ),
         ];
-        for (field, value, applies) in foreign {
-            if let (Some(v), false) = (value, applies) {
-                return Err(src.at(
-                    v,
+        for (field, loc, owner) in settings {
+            if let (Some(loc), true) = (loc, owner != kind) {
+                return Err(src.at_location(
+                    &loc,
                     format!("`{field}` does not apply to {}", game_label(kind)),
                 ));
-            }
-        }
-        if kind != GameName::Nim {
-            let nim_only = [
-                ("take", self.take.as_ref().map(|s| &s.referenced)),
-                (
-                    "last_stone",
-                    self.last_stone.as_ref().map(|s| &s.referenced),
-                ),
-                ("allowed", self.allowed.as_ref().map(|s| &s.referenced)),
-            ];
-            if let Some((field, Some(loc))) = nim_only.into_iter().find(|(_, l)| l.is_some()) {
-                return Err(Error::Input(format!(
-                    "{}:{}:{}: `{field}` applies to nim only, not to {}",
-                    src.name,
-                    loc.line(),
-                    loc.column(),
-                    game_label(kind)
-                )));
             }
         }
 
@@ -935,6 +943,10 @@ mod tests {
         let wrong_type = err("game: hexapawn\nrows: three\n");
         assert!(wrong_type.starts_with("kit.yaml:2:7:"), "{wrong_type}");
         assert!(err("game: hexapawn\nstones: 8\n").contains("does not apply to hexapawn"));
+        assert!(
+            err("game: tictactoe\ntake: [1]\n")
+                .starts_with("kit.yaml:2:7: `take` does not apply to tictactoe")
+        );
         assert!(err("language: fr\ngame: nim\n").contains("pl"));
     }
 
