@@ -271,33 +271,29 @@ impl<'a> Typesetter<'a> {
                     .styled_text(pt(left - INDENT * 0.8, baseline), m, style);
             }
             // Consecutive pieces of one weight become one run of text.
+            let run_style = |weight| TextStyle {
+                weight,
+                ..TextStyle::new(size)
+            };
             let mut x = left;
             let mut run = String::new();
             let mut run_weight = Weight::Regular;
             let mut run_x = x;
             for (i, word) in line.iter().enumerate() {
                 if i > 0 {
-                    if run.is_empty() {
-                        run_x = x + space;
-                    } else {
+                    if !run.is_empty() {
                         run.push(' ');
                     }
                     x += space;
                 }
                 for (piece, weight) in &word.pieces {
                     if *weight != run_weight && !run.is_empty() {
-                        let style = TextStyle::new(size);
-                        let style = if run_weight == Weight::Bold {
-                            style.bold()
-                        } else {
-                            style
-                        };
+                        let text = std::mem::take(&mut run);
                         self.scene.styled_text(
                             pt(run_x, baseline),
-                            std::mem::take(&mut run).trim_end(),
-                            style,
+                            text.trim_end(),
+                            run_style(run_weight),
                         );
-                        run_x = x;
                     }
                     if run.is_empty() {
                         run_x = x;
@@ -308,13 +304,8 @@ impl<'a> Typesetter<'a> {
                 }
             }
             if !run.is_empty() {
-                let style = TextStyle::new(size);
-                let style = if run_weight == Weight::Bold {
-                    style.bold()
-                } else {
-                    style
-                };
-                self.scene.styled_text(pt(run_x, baseline), run, style);
+                self.scene
+                    .styled_text(pt(run_x, baseline), run, run_style(run_weight));
             }
             self.y += step;
         }
