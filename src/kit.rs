@@ -14,6 +14,7 @@ use crate::game::nim::Nim;
 use crate::game::tictactoe::TicTacToe;
 use crate::game::{Game, Side};
 use crate::palette::{self, Colour};
+use crate::sheet::Paper;
 
 /// The game a kit is for, with its settings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -165,26 +166,6 @@ impl Language {
             Language::En => "en",
             Language::Pl => "pl",
             Language::Ru => "ru",
-        }
-    }
-}
-
-/// Paper size of the printed sheets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Paper {
-    /// 210 x 297 mm.
-    A4,
-    /// 8.5 x 11 in.
-    Letter,
-}
-
-impl Paper {
-    /// Width and height in mm.
-    pub fn size_mm(self) -> (f32, f32) {
-        match self {
-            Paper::A4 => (210.0, 297.0),
-            Paper::Letter => (215.9, 279.4),
         }
     }
 }
@@ -598,13 +579,6 @@ fn ranged<T: TryFrom<i64>>(
     T::try_from(value.value).map_err(|_| src.at(value, format!("{what} is out of range")))
 }
 
-/// Paper margin around the label grid, in mm.
-pub const SHEET_MARGIN_MM: f32 = 10.0;
-/// Height of the header line on every sheet, in mm.
-pub const SHEET_HEADER_MM: f32 = 12.0;
-/// Height of the colour legend at the foot of every label sheet, in mm.
-pub const SHEET_LEGEND_MM: f32 = 12.0;
-
 impl KitFile {
     fn resolve(self, src: &Source) -> Result<Kit, Error> {
         let Some(game_name) = &self.game else {
@@ -798,11 +772,7 @@ impl KitFile {
         let paper = self.paper.as_ref().map_or(Paper::A4, |v| v.value);
         let label = self.label.as_ref().map_or(LABEL_SIZES[0].1, |v| v.value);
         if let Some(l) = &self.label {
-            let (pw, ph) = paper.size_mm();
-            let (aw, ah) = (
-                pw - 2.0 * SHEET_MARGIN_MM,
-                ph - 2.0 * SHEET_MARGIN_MM - SHEET_HEADER_MM - SHEET_LEGEND_MM,
-            );
+            let (aw, ah) = crate::sheet::label_area(paper);
             if !(label.width_mm >= 20.0 && label.height_mm >= 12.0) {
                 return Err(src.at(
                     l,
@@ -817,7 +787,7 @@ impl KitFile {
                     "a label of {} x {} mm does not fit on {} paper: at most {aw} x {ah} mm inside the margins",
                     label.width_mm,
                     label.height_mm,
-                    paper_name(paper)
+                    paper.name()
                 )));
             }
         }
@@ -869,13 +839,6 @@ fn game_label(kind: GameName) -> &'static str {
         GameName::Hexapawn => "hexapawn",
         GameName::Nim => "nim",
         GameName::Tictactoe => "tictactoe",
-    }
-}
-
-fn paper_name(paper: Paper) -> &'static str {
-    match paper {
-        Paper::A4 => "A4",
-        Paper::Letter => "Letter",
     }
 }
 

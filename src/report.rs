@@ -98,7 +98,7 @@ pub fn boxes_text<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>) -> String {
     let colours: Vec<String> = summary
         .colours
         .iter()
-        .map(|(k, v)| format!("{k} {v}"))
+        .map(|c| format!("{} {}", c.name, c.beads))
         .collect();
     out.push_str(&format!("beads by colour: {}\n", colours.join(", ")));
     out

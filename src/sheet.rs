@@ -1,10 +1,57 @@
 //! Pages: labels placed in a grid with cut lines and a colour legend, and the header
 //! (kit name, page n of m, title) that every page of a kit carries.
 
+use serde::{Deserialize, Serialize};
+
 use crate::draw::scene::{Anchor, GREY, Rect, Scene, Stroke, TextStyle, pt};
 use crate::i18n::strings;
-use crate::kit::{Kit, SHEET_HEADER_MM, SHEET_LEGEND_MM, SHEET_MARGIN_MM};
+use crate::kit::Kit;
 use crate::palette::Colour;
+
+/// Paper margin around the label grid, in mm.
+pub const SHEET_MARGIN_MM: f32 = 10.0;
+/// Height of the header line on every sheet, in mm.
+pub const SHEET_HEADER_MM: f32 = 12.0;
+/// Height of the colour legend at the foot of every label sheet, in mm.
+pub const SHEET_LEGEND_MM: f32 = 12.0;
+
+/// Paper size of the printed sheets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Paper {
+    /// 210 x 297 mm.
+    A4,
+    /// 8.5 x 11 in.
+    Letter,
+}
+
+impl Paper {
+    /// Width and height in mm.
+    pub fn size_mm(self) -> (f32, f32) {
+        match self {
+            Paper::A4 => (210.0, 297.0),
+            Paper::Letter => (215.9, 279.4),
+        }
+    }
+
+    /// The name printed in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Paper::A4 => "A4",
+            Paper::Letter => "Letter",
+        }
+    }
+}
+
+/// Width and height of the part of a sheet that holds labels, inside the margins,
+/// header and legend.
+pub fn label_area(paper: Paper) -> (f32, f32) {
+    let (w, h) = paper.size_mm();
+    (
+        w - 2.0 * SHEET_MARGIN_MM,
+        h - 2.0 * SHEET_MARGIN_MM - SHEET_HEADER_MM - SHEET_LEGEND_MM,
+    )
+}
 
 /// A page body and the title its header shows.
 #[derive(Clone, Debug)]
@@ -23,11 +70,9 @@ pub fn blank(kit: &Kit) -> Scene {
 
 /// How many labels fit across and down a page.
 pub fn grid(kit: &Kit) -> (usize, usize) {
-    let (w, h) = kit.paper.size_mm();
-    let across = ((w - 2.0 * SHEET_MARGIN_MM) / kit.label.width_mm).floor() as usize;
-    let down = ((h - 2.0 * SHEET_MARGIN_MM - SHEET_HEADER_MM - SHEET_LEGEND_MM)
-        / kit.label.height_mm)
-        .floor() as usize;
+    let (w, h) = label_area(kit.paper);
+    let across = (w / kit.label.width_mm).floor() as usize;
+    let down = (h / kit.label.height_mm).floor() as usize;
     (across.max(1), down.max(1))
 }
 
