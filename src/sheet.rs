@@ -1,6 +1,8 @@
 //! Pages: labels placed in a grid with cut lines and a colour legend, and the header
 //! (kit name, page n of m, title) that every page of a kit carries.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::draw::scene::{Anchor, GREY, Rect, Scene, Stroke, TextStyle, pt};
@@ -78,7 +80,7 @@ pub fn grid(kit: &Kit) -> (usize, usize) {
 
 /// The label sheets: labels in id order, edge to edge so that one cut separates two,
 /// thin grey cut lines round each, and the bead colours explained at the foot.
-pub fn label_pages(kit: &Kit, labels: &[Scene], colours: &[&Colour]) -> Vec<Page> {
+pub fn label_pages(kit: &Kit, labels: &[Arc<Scene>], colours: &[&Colour]) -> Vec<Page> {
     let s = strings(kit.language);
     let (across, down) = grid(kit);
     let (pw, ph) = kit.paper.size_mm();
@@ -99,7 +101,7 @@ pub fn label_pages(kit: &Kit, labels: &[Scene], colours: &[&Colour]) -> Vec<Page
                     left + (i % across) as f32 * lw,
                     top + (i / across) as f32 * lh,
                 );
-                scene.place(label, x, y);
+                scene.place(Arc::clone(label), x, y);
                 scene.rect(Rect { x, y, w: lw, h: lh }, None, Some(cut));
             }
             legend(
