@@ -129,6 +129,14 @@ pub struct TemplateContext {
     pub schedule: Vec<ScheduleStep>,
     /// Whether the game can end in a draw.
     pub draws: bool,
+    /// The paper's name (`A4`, `Letter`).
+    pub paper: &'static str,
+    /// The sticker sheet's product code, when the labels are printed on stickers.
+    pub stickers: Option<&'static str>,
+    /// Pages of label sheets.
+    pub label_sheets: usize,
+    /// Length of the calibration bar at the foot of the label sheets, in mm.
+    pub calibration_mm: u32,
     /// The game's own variables (its settings), for its partials; set beside the others.
     #[serde(skip)]
     pub game: Value,
@@ -213,6 +221,10 @@ impl TemplateContext {
             history: history(kit),
             schedule,
             draws: game.can_draw(),
+            paper: kit.paper.name(),
+            stickers: kit.stickers.map(|s| s.code),
+            label_sheets: crate::sheet::sheet_count(kit, set.boxes.len()),
+            calibration_mm: crate::sheet::CALIBRATION_MM as u32,
             game: game.template_vars(),
         }
     }
