@@ -1,9 +1,10 @@
 //! Noughts and crosses on 3 x 3: X moves first, three in a row wins, a full board draws.
 
-use super::{DrawnMove, Game, Outcome, Side, Symmetry, notation};
+use super::{DrawnMove, Game, Historic, Outcome, Side, Symmetry, notation};
 use crate::draw::scene::{INK, Rect, Scene, Stroke, WHITE, pt};
 use crate::i18n::Strings;
 use crate::instructions::drawings::CUT;
+use crate::kit::Kit;
 
 /// Noughts and crosses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -217,6 +218,14 @@ impl Game for TicTacToe {
 
     /// The grid with its X and O drawn as strokes, and one coloured bead tag in each
     /// square the machine may play.
+    /// Michie's MENACE; the articles claim nothing about how fast it learns.
+    fn historic(&self, _kit: &Kit) -> Option<Historic> {
+        Some(Historic {
+            name: "menace",
+            claim: None,
+        })
+    }
+
     fn can_draw(&self) -> bool {
         true
     }
