@@ -233,8 +233,7 @@ pub fn session_text(
 /// prints them.
 pub fn label_stocks() -> String {
     use crate::kit::LABEL_SIZES;
-    use crate::sheet::Paper;
-    use crate::sheet::{STICKER_SHEETS, cut_grid};
+    use crate::sheet::{Paper, STICKER_SHEETS, cut_grid};
     let mut out =
         String::from("Labels cut from plain paper (label: NAME, or {width_mm, height_mm}):\n");
     for (name, size) in LABEL_SIZES {

@@ -129,17 +129,17 @@ pub struct TemplateContext {
     pub schedule: Vec<ScheduleStep>,
     /// Whether the game can end in a draw.
     pub draws: bool,
-    /// The paper's name (`A4`, `Letter`).
-    pub paper: &'static str,
-    /// The sticker sheet's product code, when the labels are printed on stickers.
-    pub stickers: Option<&'static str>,
-    /// Pages of label sheets.
-    pub label_sheets: usize,
-    /// Length of the calibration bar at the foot of the label sheets, in mm.
-    pub calibration_mm: u32,
     /// The game's own variables (its settings), for its partials; set beside the others.
     #[serde(skip)]
     pub game: Value,
+    /// The paper the kit is printed on: `A4` or `Letter`.
+    pub paper: &'static str,
+    /// The sticker sheet's product code, or none for labels cut from paper.
+    pub stickers: Option<&'static str>,
+    /// Sheets the labels fill, slots skipped by `start_at` included.
+    pub label_sheets: usize,
+    /// Length of the calibration bar at the foot of each label sheet, in mm.
+    pub calibration_mm: u32,
 }
 
 impl TemplateContext {
@@ -202,11 +202,11 @@ impl TemplateContext {
             history: game.historic(kit).map(|h| h.name),
             schedule,
             draws: game.can_draw(),
+            game: game.template_vars(),
             paper: kit.paper.name(),
             stickers: kit.stickers.map(|s| s.code),
             label_sheets: crate::sheet::sheet_count(kit, set.boxes.len()),
             calibration_mm: crate::sheet::CALIBRATION_MM as u32,
-            game: game.template_vars(),
         }
     }
 }
