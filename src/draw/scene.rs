@@ -237,52 +237,20 @@ impl Scene {
 impl Shape {
     /// The same shape moved by (dx, dy).
     fn moved(&self, dx: f32, dy: f32) -> Shape {
-        let shift = |p: &Pt| pt(p.x + dx, p.y + dy);
-        match self {
-            Shape::Line { points, stroke } => Shape::Line {
-                points: points.iter().map(shift).collect(),
-                stroke: *stroke,
-            },
-            Shape::Polygon {
-                points,
-                fill,
-                stroke,
-            } => Shape::Polygon {
-                points: points.iter().map(shift).collect(),
-                fill: *fill,
-                stroke: *stroke,
-            },
-            Shape::Circle {
-                centre,
-                radius,
-                fill,
-                stroke,
-            } => Shape::Circle {
-                centre: shift(centre),
-                radius: *radius,
-                fill: *fill,
-                stroke: *stroke,
-            },
-            Shape::Text {
-                at,
-                size,
-                text,
-                colour,
-                anchor,
-                weight,
-            } => Shape::Text {
-                at: shift(at),
-                size: *size,
-                text: text.clone(),
-                colour: *colour,
-                anchor: *anchor,
-                weight: *weight,
-            },
-            Shape::Group { at, scene } => Shape::Group {
-                at: shift(at),
-                scene: Arc::clone(scene),
-            },
+        let mut shape = self.clone();
+        let shift = |p: &mut Pt| {
+            p.x += dx;
+            p.y += dy;
+        };
+        match &mut shape {
+            Shape::Line { points, .. } | Shape::Polygon { points, .. } => {
+                points.iter_mut().for_each(shift);
+            }
+            Shape::Circle { centre: p, .. }
+            | Shape::Text { at: p, .. }
+            | Shape::Group { at: p, .. } => shift(p),
         }
+        shape
     }
 }
 
