@@ -11,7 +11,26 @@ use super::{
 use crate::draw::scene::{Anchor, INK, Rect, Scene, Shape, Stroke, TextStyle, WHITE, pt};
 use crate::i18n::Strings;
 use crate::instructions::drawings::{CAPTION, CUT};
-use crate::kit::{Kit, Rule};
+use crate::kit::{Kit, Preset, Rule};
+
+/// The built-in kits of this game: Gardner's HER and HIM, and octapawn.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "hexapawn",
+        about: "Gardner's HER (1962): hexapawn 3 x 3, the machine plays Black, second",
+        yaml: "game: hexapawn\nrows: 3\ncols: 3\nmachine: second\nbeads: 1\nrule: gardner\n",
+    },
+    Preset {
+        name: "hexapawn-first",
+        about: "Gardner's HIM: the same machine playing White, first",
+        yaml: "game: hexapawn\nrows: 3\ncols: 3\nmachine: first\nbeads: 1\nrule: gardner\n",
+    },
+    Preset {
+        name: "octapawn",
+        about: "hexapawn on 4 x 4 (octapawn), the machine plays second",
+        yaml: "game: hexapawn\nrows: 4\ncols: 4\nmachine: second\nbeads: 1\nrule: gardner\n",
+    },
+];
 
 /// A hexapawn board of a given size.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,6 +6,20 @@
 
 use std::collections::BTreeMap;
 
+/// The built-in kits of this game: Bachet's game: the matchbox machine and the relay automaton.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "bachet",
+        about: "Bachet's game: 8 stones, take 1 to 3, last stone wins; 7 boxes, tags I to IV",
+        yaml: "game: nim\nstones: 8\ntake: [1, 2, 3]\nlast_stone: wins\nmachine: second\nbeads: 1\nrule: gardner\ntags: machine-move\nnumerals: roman\n",
+    },
+    Preset {
+        name: "bachet-relay",
+        about: "the relay automaton for Bachet's game: only some moves wired (7: 1 or 3, 6: 1 or 2, 5: 1)",
+        yaml: "game: nim\nstones: 8\ntake: [1, 2, 3]\nlast_stone: wins\nmachine: second\nbeads: 1\nrule: relay\ntags: machine-move\nnumerals: roman\nallowed: {7: [1, 3], 6: [1, 2], 5: [1]}\n",
+    },
+];
+
 use super::{
     Bound, Claim, DrawnMove, Game, Historic, Outcome, Side, Symmetry, as_in_the_articles,
     one_bead_each,
@@ -13,7 +27,7 @@ use super::{
 use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, pt};
 use crate::i18n::Strings;
 use crate::instructions::drawings::{CAPTION, CUT};
-use crate::kit::{Kit, Rule};
+use crate::kit::{Kit, Preset, Rule};
 
 /// A one-pile nim game.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,7 +4,21 @@ use super::{DrawnMove, Game, Historic, Outcome, Side, Symmetry, notation};
 use crate::draw::scene::{INK, Rect, Scene, Stroke, WHITE, pt};
 use crate::i18n::Strings;
 use crate::instructions::drawings::CUT;
-use crate::kit::Kit;
+use crate::kit::{Kit, Preset};
+
+/// The built-in kits of this game: Michie's MENACE, playing first or second.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "menace",
+        about: "Michie's MENACE (1961): noughts and crosses, plays X first, beads 4/3/2/1, 304 boxes",
+        yaml: "game: tictactoe\nmachine: first\nbeads: {1: 4, 3: 3, 5: 2, 7: 1}\nskip_forced: true\nrule: menace\n",
+    },
+    Preset {
+        name: "menace-second",
+        about: "a MENACE that plays O, second; beads 4/3/2/1 at moves 2/4/6/8",
+        yaml: "game: tictactoe\nmachine: second\nbeads: {2: 4, 4: 3, 6: 2, 8: 1}\nskip_forced: true\nrule: menace\n",
+    },
+];
 
 /// Noughts and crosses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
