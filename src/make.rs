@@ -12,7 +12,7 @@ use crate::draw::label::draw_label;
 use crate::draw::{pdf, png};
 use crate::game::Game;
 use crate::instructions::{Expected, instruction_pages};
-use crate::kit::{GameVisitor, Kit};
+use crate::kit::{GAME_SETTINGS, GameVisitor, Kit};
 use crate::output::replace_dir;
 use crate::palette::Colour;
 use crate::sheet;
@@ -67,7 +67,7 @@ impl GameVisitor for Build<'_> {
         let kit = self.kit;
         let set = BoxSet::build(game, kit)?;
         if set.boxes.len() > MAX_LABELS {
-            return Err(Error::Input(format!(
+            return Err(kit.places.error(&GAME_SETTINGS, format!(
                 "this kit has {} boxes: more labels than matchbox prints ({MAX_LABELS}); `matchbox boxes` still lists them",
                 set.boxes.len()
             )));

@@ -100,6 +100,18 @@ fn legend(scene: &mut Scene, kit: &Kit, colours: &[&Colour], y: f32) {
     }
 }
 
+/// The most characters of a kit's name in a header; a longer name ends in an ellipsis.
+const HEADER_NAME_CHARS: usize = 60;
+
+/// The kit's name as a header shows it.
+fn shortened(name: &str) -> String {
+    if name.chars().count() <= HEADER_NAME_CHARS {
+        return name.to_string();
+    }
+    let short: String = name.chars().take(HEADER_NAME_CHARS - 1).collect();
+    format!("{}…", short.trim_end())
+}
+
 /// Puts the header on every page: kit name and page n of m at the left, the page's
 /// title at the right, a rule beneath.
 pub fn finish(kit: &Kit, pages: Vec<Page>) -> Vec<Scene> {
@@ -115,7 +127,7 @@ pub fn finish(kit: &Kit, pages: Vec<Page>) -> Vec<Scene> {
             let header = s.fill(
                 "sheet.header",
                 &[
-                    ("name", &kit.name),
+                    ("name", &shortened(&kit.name)),
                     ("page", &(i + 1).to_string()),
                     ("pages", &total),
                 ],
@@ -137,4 +149,17 @@ pub fn finish(kit: &Kit, pages: Vec<Page>) -> Vec<Scene> {
             scene
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_name_ends_in_an_ellipsis_in_headers() {
+        assert_eq!(shortened("HER"), "HER");
+        let long = shortened(&"Машина ".repeat(30));
+        assert_eq!(long.chars().count(), HEADER_NAME_CHARS);
+        assert!(long.ends_with("Маш…"), "{long}");
+    }
 }
