@@ -240,99 +240,35 @@ fn paths_that_cannot_be_written_are_refused_with_exit_2() {
     let file = file.to_str().unwrap();
     let missing = root.join("missing");
     let in_missing = |name: &str| missing.join(name).to_str().unwrap().to_string();
-    let cases: Vec<(Vec<String>, &str)> = vec![
+    let root_path = root.to_str().unwrap();
+    let kit = "kit --preset bachet --out";
+    let games = "simulate --preset bachet --games 3";
+    let play = "play --preset bachet --seed 1 --state";
+    // The command's words, the path, and what the message says.
+    let cases = [
+        (kit, file.to_string(), "is a file, not a folder"),
+        (kit, root_path.to_string(), "not part of a kit"),
+        (kit, "/sys/matchbox-kit".to_string(), "is not writable"),
         (
-            vec![
-                "kit".into(),
-                "--preset".into(),
-                "bachet".into(),
-                "--out".into(),
-                file.into(),
-            ],
+            games,
+            format!("--plot {}", in_missing("curve.svg")),
+            "does not exist",
+        ),
+        (
+            games,
+            format!("--csv {}", in_missing("games.csv")),
+            "does not exist",
+        ),
+        (
+            games,
+            format!("--csv {file}/games.csv"),
             "is a file, not a folder",
         ),
-        (
-            vec![
-                "kit".into(),
-                "--preset".into(),
-                "bachet".into(),
-                "--out".into(),
-                root.to_str().unwrap().into(),
-            ],
-            "not part of a kit",
-        ),
-        (
-            vec![
-                "kit".into(),
-                "--preset".into(),
-                "bachet".into(),
-                "--out".into(),
-                "/sys/matchbox-kit".into(),
-            ],
-            "is not writable",
-        ),
-        (
-            vec![
-                "simulate".into(),
-                "--preset".into(),
-                "bachet".into(),
-                "--games".into(),
-                "3".into(),
-                "--plot".into(),
-                in_missing("curve.svg"),
-            ],
-            "does not exist",
-        ),
-        (
-            vec![
-                "simulate".into(),
-                "--preset".into(),
-                "bachet".into(),
-                "--games".into(),
-                "3".into(),
-                "--csv".into(),
-                in_missing("games.csv"),
-            ],
-            "does not exist",
-        ),
-        (
-            vec![
-                "simulate".into(),
-                "--preset".into(),
-                "bachet".into(),
-                "--games".into(),
-                "3".into(),
-                "--csv".into(),
-                format!("{file}/games.csv"),
-            ],
-            "is a file, not a folder",
-        ),
-        (
-            vec![
-                "simulate".into(),
-                "--preset".into(),
-                "bachet".into(),
-                "--games".into(),
-                "3".into(),
-                "--csv".into(),
-                root.to_str().unwrap().into(),
-            ],
-            "is a folder",
-        ),
-        (
-            vec![
-                "play".into(),
-                "--preset".into(),
-                "bachet".into(),
-                "--seed".into(),
-                "1".into(),
-                "--state".into(),
-                in_missing("state.json"),
-            ],
-            "does not exist",
-        ),
+        (games, format!("--csv {root_path}"), "is a folder"),
+        (play, in_missing("state.json"), "does not exist"),
     ];
-    for (args, says) in cases {
+    for (command, path, says) in cases {
+        let args: Vec<&str> = command.split(' ').chain(path.split(' ')).collect();
         let o = matchbox()
             .args(&args)
             .stdin(Stdio::null())

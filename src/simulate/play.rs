@@ -392,7 +392,7 @@ mod tests {
         (game, kit, setup)
     }
 
-    fn run(input: &str, colour: bool) -> (Result<Saved, Error>, String, u32) {
+    fn run(input: impl AsRef<[u8]>, colour: bool) -> (Result<Saved, Error>, String, u32) {
         let (game, kit, setup) = bachet();
         let mut out = Vec::new();
         let mut saves = 0;
@@ -402,7 +402,7 @@ mod tests {
         };
         let options = Options { colour, seed: 4 };
         let console = Console {
-            input: input.as_bytes(),
+            input: input.as_ref(),
             output: &mut out,
         };
         let result = session(&game, &kit, &setup, fresh, &options, console, |_| {
@@ -437,6 +437,23 @@ mod tests {
         assert!(!out.contains('\x1b'));
         assert_eq!((saved.games, saves), (1, 1));
         assert!(out.contains("Rule gardner"), "{out}");
+    }
+
+    #[test]
+    fn odd_input_is_not_a_move_and_is_never_echoed_raw() {
+        let mut input = b"\xff\xfe take\n\x1b[2J\x1b]0;title\x07\n".to_vec();
+        input.extend(vec![b'9'; 10_000_000]);
+        input.extend(b"\n3\n1\n1\n1\n1\n1\nmaybe\nno\n");
+        let (result, out, _) = run(&input, false);
+        assert_eq!(result.unwrap().games, 1, "{out}");
+        assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out}");
+        assert_eq!(out.matches("is not a legal move here").count(), 3, "{out}");
+        assert!(
+            out.contains(&format!("`{}…`", "9".repeat(ECHO_CHARS))),
+            "{out}"
+        );
+        assert!(out.len() < 20_000, "a huge line is not echoed whole");
+        assert!(out.contains("`maybe`: please answer y or n"), "{out}");
     }
 
     #[test]
