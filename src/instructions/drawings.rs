@@ -5,7 +5,7 @@
 use super::layout::wrap;
 use crate::Error;
 use crate::boxes::{BoxSet, MatchBox, tag};
-use crate::draw::label::{draw_label, drawn_moves};
+use crate::draw::label::{draw_label, draw_move_edge, drawn_moves};
 use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, WHITE, Weight, pt};
 use crate::game::{DrawnMove, Game, Outcome};
 use crate::i18n::strings;
@@ -189,7 +189,8 @@ impl<'a, G: Game> Figures<'a, G> {
             .boxes
             .iter()
             .max_by_key(|b| (b.moves.len(), std::cmp::Reverse(b.id)));
-        let (lw, lh) = (self.kit.label.width_mm, self.kit.label.height_mm);
+        let size = crate::sheet::label_drawing(self.kit);
+        let (lw, lh) = (size.width_mm, size.height_mm);
         let mut scene = Scene::new(self.width, lh + CAPTION * 2.2);
         if let Some(b) = sample {
             let label = draw_label(self.game, self.kit, b);
@@ -462,12 +463,19 @@ impl<'a, G: Game> Figures<'a, G> {
         cell_w: f32,
         s: &crate::i18n::Strings,
     ) {
-        let picture = INDEX_ROW_MM - 9.5;
+        let frame = Rect {
+            x: x + 0.5,
+            y: 0.0,
+            w: cell_w - 1.0,
+            h: INDEX_ROW_MM - 0.5,
+        };
+        let edge = draw_move_edge(scene, self.kit, &b.move_numbers, frame);
+        let picture = INDEX_ROW_MM - 9.5 - edge;
         let area = Rect {
-            x: x + 1.5,
-            y: 0.5,
-            w: cell_w - 3.0,
-            h: picture,
+            x: x + 1.5 + edge,
+            y: 0.5 + edge,
+            w: cell_w - 3.0 - 2.0 * edge,
+            h: picture - edge,
         };
         let moves = drawn_moves::<G>(self.kit, s, b);
         self.game.draw(&b.position, &moves, area, scene);

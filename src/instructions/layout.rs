@@ -150,10 +150,7 @@ impl<'a> Typesetter<'a> {
 
     fn new_page(&mut self) {
         let scene = std::mem::replace(&mut self.scene, blank(self.kit));
-        self.pages.push(Page {
-            title: self.title.clone(),
-            scene,
-        });
+        self.pages.push(Page::new(self.title.clone(), scene));
         self.y = self.top;
     }
 

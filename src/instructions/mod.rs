@@ -148,6 +148,10 @@ pub fn context<G: Game>(
         "expected": expected,
         "history": history(kit),
         "schedule": schedule,
+        "paper": kit.paper.name(),
+        "stickers": kit.stickers.map(|s| s.code),
+        "label_sheets": crate::sheet::sheet_count(kit, set.boxes.len()),
+        "calibration_mm": crate::sheet::CALIBRATION_MM as u32,
     });
     match &kit.game {
         GameSpec::Hexapawn { rows, cols } => {
