@@ -105,6 +105,9 @@ fn cases() -> Vec<Case> {
         case("game: nim\nlast_stone: maybe\n", Some((2, 13)), "last_stone: expected wins or loses"),
         case("game: nim\nreward: 5\n", Some((2, 9)), "reward: expected"),
         case("game: nim\ntake: 3\n", Some((2, 7)), "take: expected a list"),
+        case("game: nim\nbeads: .nan\n", Some((2, 8)), "beads: expected a whole number"),
+        case("game: nim\nlabel: 1e999\n", Some((2, 8)), "label: expected"),
+        case("game: nim\nbeads: {1: 4000000000000}\n", Some((2, 12)), "beads: expected"),
         case(&huge_list, None, "far larger or deeper than any kit"),
         // The size of the game.
         case("game: hexapawn\nrows: 3\ncols: 8\n", Some((2, 7)), "more than 1000000 positions"),
