@@ -14,7 +14,7 @@ use crate::game::nim::Nim;
 use crate::game::tictactoe::TicTacToe;
 use crate::game::{Game, Side};
 use crate::palette::{self, Colour};
-use crate::sheet::{STICKER_SHEETS, StickerSheet, sticker_sheet};
+use crate::sheet::{Paper, STICKER_SHEETS, StickerSheet, sticker_sheet};
 
 /// The game a kit is for, with its settings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -166,34 +166,6 @@ impl Language {
             Language::En => "en",
             Language::Pl => "pl",
             Language::Ru => "ru",
-        }
-    }
-}
-
-/// Paper size of the printed sheets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Paper {
-    /// 210 x 297 mm.
-    A4,
-    /// 8.5 x 11 in.
-    Letter,
-}
-
-impl Paper {
-    /// Width and height in mm.
-    pub fn size_mm(self) -> (f32, f32) {
-        match self {
-            Paper::A4 => (210.0, 297.0),
-            Paper::Letter => (215.9, 279.4),
-        }
-    }
-
-    /// The paper's name as printers call it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Paper::A4 => "A4",
-            Paper::Letter => "Letter",
         }
     }
 }
@@ -920,13 +892,6 @@ fn ranged<T: TryFrom<i64>>(
     T::try_from(value.value).map_err(|_| src.at(value, format!("{what} is out of range")))
 }
 
-/// Paper margin around the label grid, in mm.
-pub const SHEET_MARGIN_MM: f32 = 10.0;
-/// Height of the header line on every sheet, in mm.
-pub const SHEET_HEADER_MM: f32 = 12.0;
-/// Height of the colour legend at the foot of every label sheet, in mm.
-pub const SHEET_LEGEND_MM: f32 = 12.0;
-
 impl KitFile {
     fn resolve(self, src: &Source, places: Places) -> Result<Kit, Error> {
         let Some(game_name) = &self.game else {
@@ -1151,11 +1116,7 @@ impl KitFile {
             if let Some(why) = stickers.as_ref().and_then(StickerSheet::misfit) {
                 return Err(src.at(l, format!("this sticker sheet cannot be: {why}")));
             }
-            let (pw, ph) = paper.size_mm();
-            let (aw, ah) = (
-                pw - 2.0 * SHEET_MARGIN_MM,
-                ph - 2.0 * SHEET_MARGIN_MM - SHEET_HEADER_MM - SHEET_LEGEND_MM,
-            );
+            let (aw, ah) = crate::sheet::label_area(paper);
             let drawn = match &stickers {
                 Some(sheet) => {
                     let inset = 2.0 * crate::sheet::safe_margin_mm(sheet);

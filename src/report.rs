@@ -99,7 +99,7 @@ pub fn boxes_text<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>) -> String {
     let colours: Vec<String> = summary
         .colours
         .iter()
-        .map(|(k, v)| format!("{k} {v}"))
+        .map(|c| format!("{} {}", c.name, c.beads))
         .collect();
     out.push_str(&format!("beads by colour: {}\n", colours.join(", ")));
     out
@@ -232,8 +232,8 @@ pub fn session_text(
 /// The label sizes and sticker sheets `label:` accepts, a line each, as `matchbox labels`
 /// prints them.
 pub fn label_stocks() -> String {
-    use crate::kit::{LABEL_SIZES, Paper};
-    use crate::sheet::{STICKER_SHEETS, cut_grid};
+    use crate::kit::LABEL_SIZES;
+    use crate::sheet::{Paper, STICKER_SHEETS, cut_grid};
     let mut out =
         String::from("Labels cut from plain paper (label: NAME, or {width_mm, height_mm}):\n");
     for (name, size) in LABEL_SIZES {

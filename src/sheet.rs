@@ -2,12 +2,57 @@
 //! sticker sheets), a colour legend, a calibration bar, and the header (kit name, page n
 //! of m, title) that every page of a kit carries.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::draw::scene::{Anchor, GREY, INK, Rect, Rgb, Scene, Stroke, TextStyle, pt};
 use crate::i18n::strings;
-use crate::kit::{Kit, LabelSize, Paper, SHEET_HEADER_MM, SHEET_LEGEND_MM, SHEET_MARGIN_MM};
+use crate::kit::{Kit, LabelSize};
 use crate::palette::Colour;
+
+/// Paper margin around the label grid, in mm.
+pub const SHEET_MARGIN_MM: f32 = 10.0;
+/// Height of the header line on every sheet, in mm.
+pub const SHEET_HEADER_MM: f32 = 12.0;
+/// Height of the colour legend at the foot of every label sheet, in mm.
+pub const SHEET_LEGEND_MM: f32 = 12.0;
+
+/// Paper size of the printed sheets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Paper {
+    /// 210 x 297 mm.
+    A4,
+    /// 8.5 x 11 in.
+    Letter,
+}
+
+impl Paper {
+    /// Width and height in mm.
+    pub fn size_mm(self) -> (f32, f32) {
+        match self {
+            Paper::A4 => (210.0, 297.0),
+            Paper::Letter => (215.9, 279.4),
+        }
+    }
+
+    /// The name printed in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Paper::A4 => "A4",
+            Paper::Letter => "Letter",
+        }
+    }
+}
+
+/// Width and height of the part of a sheet that holds labels, inside the margins,
+/// header and legend.
+pub fn label_area(paper: Paper) -> (f32, f32) {
+    let (w, h) = paper.size_mm();
+    (
+        w - 2.0 * SHEET_MARGIN_MM,
+        h - 2.0 * SHEET_MARGIN_MM - SHEET_HEADER_MM - SHEET_LEGEND_MM,
+    )
+}
 
 /// A page body and the title its header shows.
 #[derive(Clone, Debug)]
@@ -286,10 +331,9 @@ pub fn grid(kit: &Kit) -> Grid {
 /// How many labels of `label` size fit across and down plain `paper`, edge to edge
 /// between the margins, the header and the legend.
 pub fn cut_grid(paper: Paper, label: LabelSize) -> (usize, usize) {
-    let (w, h) = paper.size_mm();
-    let across = ((w - 2.0 * SHEET_MARGIN_MM) / label.width_mm).floor() as usize;
-    let down = ((h - 2.0 * SHEET_MARGIN_MM - SHEET_HEADER_MM - SHEET_LEGEND_MM) / label.height_mm)
-        .floor() as usize;
+    let (w, h) = label_area(paper);
+    let across = (w / label.width_mm).floor() as usize;
+    let down = (h / label.height_mm).floor() as usize;
     (across.max(1), down.max(1))
 }
 
