@@ -6,8 +6,10 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::Instant;
 
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("matchbox-bad-kits-{}", std::process::id()));
+/// A fresh folder for one test (tests run at once: each has its own).
+fn scratch(what: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("matchbox-bad-kits-{what}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
@@ -138,7 +140,7 @@ fn cases() -> Vec<Case> {
 
 #[test]
 fn every_bad_kit_is_refused_in_the_users_words() {
-    let dir = scratch();
+    let dir = scratch("table");
     let cases = cases();
     assert!(cases.len() >= 40);
     let mut wrong = Vec::new();
@@ -196,7 +198,7 @@ fn a_kit_file_has_a_size_limit() {
 
 #[test]
 fn names_are_cleaned_and_shortened_for_printing() {
-    let dir = scratch();
+    let dir = scratch("names");
     let path = dir.join("rtl.yaml");
     std::fs::write(&path, "preset: bachet\nname: \"abc\\u202Edef\\u0007\"\n").unwrap();
     let o = matchbox(&["boxes", "--kit", path.to_str().unwrap(), "--json"]);
@@ -206,6 +208,7 @@ fn names_are_cleaned_and_shortened_for_printing() {
         v["name"], "abcdef",
         "bidi and control characters are dropped"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
