@@ -902,7 +902,19 @@ impl KitFile {
         let name = match (&self.name, &self.preset) {
             (Some(n), _) => n.value.trim().to_string(),
             (None, Some(p)) => words.get(&format!("preset.{}", p.value)).to_string(),
-            (None, None) => words.get(&format!("name.{}", game_label(kind))).to_string(),
+            // A hexapawn board without a name of its own says its size.
+            (None, None) => match &game {
+                GameSpec::Hexapawn { rows, cols } => {
+                    match crate::game::hexapawn::Hexapawn::new(*rows, *cols).known_name() {
+                        Some(known) => words.get(&format!("name.{known}")).to_string(),
+                        None => words.fill(
+                            "name.pawns",
+                            &[("rows", &rows.to_string()), ("cols", &cols.to_string())],
+                        ),
+                    }
+                }
+                _ => words.get(&format!("name.{}", game_label(kind))).to_string(),
+            },
         };
         if name.is_empty() {
             return Err(src.at(

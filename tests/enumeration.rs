@@ -93,11 +93,11 @@ fn bachet_has_7_boxes_18_beads_and_the_articles_tags() {
         [
             "7:I",
             "6:I",
-            "5:I-II",
+            "5:I–II",
             "4:II",
-            "3:II-III",
-            "2:II-III",
-            "1:II-III-IV"
+            "3:II–III",
+            "2:II–III",
+            "1:II–III–IV"
         ]
     );
 }
