@@ -265,7 +265,7 @@ fn the_teachers_page_writes_moves_as_the_labels_tag_them() {
     let cases = [
         (
             Language::En,
-            "3 boxes at move I, 5 at move II, 3 at move III and 1 at move IV",
+            "3 boxes at its move I, 5 at move II, 3 at move III and 1 at move IV",
         ),
         (Language::Pl, "w ruchu I – 3, II – 5, III – 3, IV – 1"),
         (
