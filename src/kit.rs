@@ -176,7 +176,7 @@ impl Language {
 pub enum Tags {
     /// Move numbers of the whole game (Gardner's labels: 2, 4, 6).
     GameMove,
-    /// Which of the machine's own moves it is (the Bachet article: I, II-III).
+    /// Which of the machine's own moves it is (the Bachet article: I, II–III).
     MachineMove,
 }
 

@@ -113,7 +113,7 @@ fn the_relay_wiring_leaves_out_moves() {
 #[test]
 fn a_nim_pile_arises_at_several_move_numbers() {
     let (_, _, _, tags) = figures("game: nim\nstones: 10\ntake: [1, 2]\nmachine: first");
-    assert!(tags.iter().any(|t| t.starts_with("6:3-5")), "{tags:?}");
+    assert!(tags.iter().any(|t| t.starts_with("6:3–5")), "{tags:?}");
 }
 
 #[test]
