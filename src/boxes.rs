@@ -357,7 +357,7 @@ pub fn merged_moves<G: Game>(
 }
 
 /// The tag printed under a label: the move numbers, or the machine's own move counts,
-/// joined by dashes.
+/// joined by en dashes (I–II, as the Bachet article prints them).
 pub fn tag(move_numbers: &[u32], machine: Side, tags: Tags, numerals: Numerals) -> String {
     move_numbers
         .iter()
@@ -370,7 +370,7 @@ pub fn tag(move_numbers: &[u32], machine: Side, tags: Tags, numerals: Numerals) 
             Numerals::Roman => roman(n),
         })
         .collect::<Vec<_>>()
-        .join("-")
+        .join("–")
 }
 
 /// Which of the machine's own moves a move number of the game is (1 = its first).
@@ -548,11 +548,11 @@ mod tests {
         assert_eq!(machine_move(8, Side::Second), 4);
         assert_eq!(
             tag(&[4, 6], Side::Second, Tags::MachineMove, Numerals::Roman),
-            "II-III"
+            "II–III"
         );
         assert_eq!(
             tag(&[4, 6], Side::Second, Tags::GameMove, Numerals::Arabic),
-            "4-6"
+            "4–6"
         );
     }
 }

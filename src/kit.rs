@@ -201,7 +201,7 @@ impl Language {
 pub enum Tags {
     /// Move numbers of the whole game (Gardner's labels: 2, 4, 6).
     GameMove,
-    /// Which of the machine's own moves it is (the Bachet article: I, II-III).
+    /// Which of the machine's own moves it is (the Bachet article: I, II–III).
     MachineMove,
 }
 
@@ -1175,7 +1175,19 @@ impl KitFile {
                 name
             }
             (None, Some(p)) => words.get(&format!("preset.{}", p.value)).to_string(),
-            (None, None) => words.get(&format!("name.{}", game_label(kind))).to_string(),
+            // A hexapawn board without a name of its own says its size.
+            (None, None) => match &game {
+                GameSpec::Hexapawn { rows, cols } => {
+                    match crate::game::hexapawn::Hexapawn::new(*rows, *cols).known_name() {
+                        Some(known) => words.get(&format!("name.{known}")).to_string(),
+                        None => words.fill(
+                            "name.pawns",
+                            &[("rows", &rows.to_string()), ("cols", &cols.to_string())],
+                        ),
+                    }
+                }
+                _ => words.get(&format!("name.{}", game_label(kind))).to_string(),
+            },
         };
         if name.is_empty() {
             return Err(src.at(
