@@ -5,7 +5,8 @@ use serde_json::{Value, json};
 use crate::boxes::{BoxSet, MatchBox, tag};
 use crate::game::Game;
 use crate::kit::{Kit, Rule};
-use crate::simulate::verify::Verdict;
+use crate::simulate::exact::{Arithmetic, Distribution, Figure, RATIONAL_STATES};
+use crate::simulate::verify::{Proof, Verdict};
 use crate::simulate::{OpponentKind, Session, Training};
 
 /// The box set as the JSON object `matchbox boxes --json` prints.
@@ -121,10 +122,19 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
             c.detail
         ));
     }
+    if let Some(proof) = &verdict.exact {
+        out.push_str(&proof_text(verdict, proof));
+        return out;
+    }
     let Some(measured) = &verdict.measured else {
         out.push_str("\nNot trained: fix the kit first.\n");
         return out;
     };
+    if let Some(why) = &verdict.not_exact {
+        out.push_str(&format!(
+            "\nMethod: sampled ({why}, too many for the exact path); 95% confidence intervals: Wilson for shares, normal for means\n"
+        ));
+    }
     let trained = format!(
         "{} machines against a {} opponent (seed {}); {} could still lose at the end",
         measured.runs,
@@ -143,12 +153,104 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
     }
     out.push_str(&learning_text(measured));
     if let Some(c) = &verdict.claim {
-        out.push_str(if c.holds {
-            "  the claim holds\n"
-        } else {
-            "  the claim DOES NOT HOLD\n"
-        });
+        out.push_str(holds_text(c.holds));
     }
+    out
+}
+
+fn holds_text(holds: bool) -> &'static str {
+    if holds {
+        "  the claim holds\n"
+    } else {
+        "  the claim DOES NOT HOLD\n"
+    }
+}
+
+/// A figure as a percentage, e.g. `52.0000%`.
+fn percent(f: &Figure) -> String {
+    format!("{:.4}%", f.to_f64() * 100.0)
+}
+
+/// A mean with two decimals, or "never for sure" when the machine may never learn.
+fn mean(f: Option<&Figure>) -> String {
+    f.map_or_else(
+        || "infinite (it may never learn)".into(),
+        |f| format!("{:.4}", f.to_f64()),
+    )
+}
+
+/// One exact distribution: the chance of each number of losses and the means.
+fn distribution_text(d: &Distribution) -> String {
+    let mut out: String = d
+        .losses
+        .iter()
+        .map(|(k, f)| format!("    {k} losses: {}\n", percent(f)))
+        .collect();
+    if !d.certain() {
+        out.push_str(&format!("    never learns: {}\n", percent(&d.never)));
+    }
+    out.push_str(&format!(
+        "    mean: {} losses, {} games ({} bead states, {} arithmetic)\n",
+        mean(d.mean_losses.as_ref()),
+        mean(d.mean_games.as_ref()),
+        d.states,
+        match d.arithmetic {
+            Arithmetic::Rational => "exact rational",
+            Arithmetic::Interval => "interval",
+        }
+    ));
+    out
+}
+
+/// What `verify` prints on the exact path.
+fn proof_text(verdict: &Verdict, p: &Proof) -> String {
+    let mut out = format!(
+        "\nMethod: exact: every bead state the machine can reach is enumerated ({} against any opponent), each game worked out over the game tree, and the Markov chains and decision problems solved backwards; rational arithmetic up to {RATIONAL_STATES} states, beyond that floating-point intervals rounded outwards, whose bounds are proven (JSON gives them)\n",
+        p.states
+    );
+    match &verdict.claim {
+        Some(c) => out.push_str(&format!(
+            "\nClaim ({})\n  claimed: {}\n",
+            c.claim.source, c.claim.text
+        )),
+        None => {
+            out.push_str("\nNo source article makes a claim about this kit; its own figures:\n")
+        }
+    }
+    out.push_str("  against a perfect opponent, losses before the machine can no longer lose:\n");
+    out.push_str(&distribution_text(&p.perfect));
+    out.push_str(&format!(
+        "  worst case, the opponent and the machine's draws both against it: at most {} losses\n  worst case, the draws at random and the opponent maximising the mean: {} losses on average\n",
+        p.worst_losses,
+        mean(Some(&p.most_expected_losses))
+    ));
+    if let Some(c) = &verdict.claim {
+        out.push_str(holds_text(c.holds));
+        if let Some(every) = c.holds_against_every_opponent {
+            out.push_str(if every {
+                "  and it holds against every opponent\n"
+            } else {
+                "  but not against every opponent: see the worst case\n"
+            });
+        }
+    }
+    out.push_str("\nTeaching: the mean number of games until the machine can no longer lose\n");
+    if let Some(g) = verdict.claim.as_ref().and_then(|c| c.claim.games.as_ref()) {
+        out.push_str(&format!("  claimed ({}): {}\n", g.source, g.text));
+    }
+    for (name, d) in [
+        ("perfect", &p.perfect),
+        ("teacher (one move ahead)", &p.teacher),
+        ("optimal-teacher (the fastest)", &p.fastest_teacher),
+    ] {
+        out.push_str(&format!(
+            "  {name}: {} games, {} losses\n",
+            mean(d.mean_games.as_ref()),
+            mean(d.mean_losses.as_ref())
+        ));
+    }
+    out.push_str("  the fastest teacher's losses:\n");
+    out.push_str(&distribution_text(&p.fastest_teacher));
     out
 }
 

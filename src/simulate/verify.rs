@@ -10,6 +10,7 @@ use crate::boxes::BoxSet;
 use crate::game::{Game, Side};
 use crate::kit::{BeadSchedule, GameSpec, Kit, LastStone, Rule};
 use crate::machine::{Node, Tree};
+use crate::simulate::exact::{self, Distribution, Figure, Teaching};
 use crate::simulate::{OpponentKind, Setup, Training, train};
 
 /// One check of the kit's boxes.
@@ -130,6 +131,19 @@ pub struct Claim {
     pub text: &'static str,
     /// The bound on the losses to learn.
     pub bound: Bound,
+    /// A claim about the games a thinking opponent needs to teach the machine, if any.
+    pub games: Option<GamesClaim>,
+}
+
+/// A claim about how many games it takes to teach the machine.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GamesClaim {
+    /// Where it is claimed.
+    pub source: &'static str,
+    /// The claim in words.
+    pub text: &'static str,
+    /// The number of games claimed.
+    pub games: u32,
 }
 
 /// The claim about this kit's machine, if the articles make one: it must be the
@@ -151,30 +165,68 @@ pub fn claim_for(kit: &Kit) -> Option<Claim> {
             source: "Gardner, Scientific American, March 1962; the Polish classroom sheet",
             text: "HER learns after at most 11 lost games (the Polish sheet: exactly 11)",
             bound: Bound::AtMost(11),
+            games: Some(GamesClaim {
+                source: "the Polish classroom sheet",
+                text: "about 40 games against an opponent who thinks",
+                games: 40,
+            }),
         }),
         (game, Rule::Gardner) if *game == bachet && one_bead && kit.allowed.is_empty() => {
             Some(Claim {
                 source: "the Russian magazine article on Bachet's game",
                 text: "the 8-stone Bachet machine loses at most 12 games",
                 bound: Bound::AtMost(12),
+                games: None,
             })
         }
         (game, Rule::Relay) if *game == bachet && kit.allowed == relay_wiring => Some(Claim {
             source: "the Russian magazine article on Bachet's game",
             text: "the relay automaton learns after exactly 6 lost games",
             bound: Bound::Exactly(6),
+            games: None,
         }),
         _ => None,
     }
 }
 
-/// A claim and whether the measured losses bear it out.
+/// A claim and whether the figures bear it out.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ClaimCheck {
     /// The claim.
     pub claim: Claim,
-    /// Whether every run learnt within the bound.
+    /// Whether it holds against a perfect opponent: exactly, or in every sampled run.
     pub holds: bool,
+    /// Whether the bound holds against every opponent, the machine's draws as unlucky as
+    /// can be (known only on the exact path).
+    pub holds_against_every_opponent: Option<bool>,
+}
+
+/// How `verify` got its figures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// Every bead state enumerated and the chains solved (see [`exact`]).
+    Exact,
+    /// Machines trained at random.
+    Sampled,
+}
+
+/// The exact figures of a small kit.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Proof {
+    /// Against a perfect opponent.
+    pub perfect: Distribution,
+    /// Against the one-move-lookahead `teacher`.
+    pub teacher: Distribution,
+    /// Against the fastest teacher (`optimal-teacher`).
+    pub fastest_teacher: Distribution,
+    /// Bead states any opponent can bring the machine to.
+    pub states: usize,
+    /// The most losses before learning over every game: the opponent and the machine's
+    /// draws both as unlucky for the machine as possible.
+    pub worst_losses: u32,
+    /// The most expected losses, the draws random and the opponent maximising them.
+    pub most_expected_losses: Figure,
 }
 
 /// Everything `verify` found.
@@ -184,11 +236,17 @@ pub struct Verdict {
     pub checks: Vec<Check>,
     /// The claim about this kit, checked, if there is one.
     pub claim: Option<ClaimCheck>,
-    /// The opponent trained against.
+    /// How the figures were obtained.
+    pub method: Method,
+    /// Why the exact path was not taken, on the sampled path.
+    pub not_exact: Option<String>,
+    /// The exact figures, on the exact path.
+    pub exact: Option<Proof>,
+    /// The opponent trained against, on the sampled path.
     pub opponent: OpponentKind,
     /// The seed of the runs.
     pub seed: u64,
-    /// What training measured, if the checks passed.
+    /// What training measured, on the sampled path, if the checks passed.
     pub measured: Option<Training>,
 }
 
@@ -196,7 +254,7 @@ impl Verdict {
     /// Whether every check passed and the claim, if any, holds.
     pub fn all_hold(&self) -> bool {
         self.checks.iter().all(|c| c.ok)
-            && self.measured.is_some()
+            && (self.measured.is_some() || self.exact.is_some())
             && self.claim.as_ref().is_none_or(|c| c.holds)
     }
 }
@@ -206,15 +264,47 @@ fn bears_out(bound: Bound, measured: &Training) -> bool {
     let Some(losses) = &measured.losses_to_learn else {
         return false;
     };
-    measured.unfinished == 0
-        && match bound {
-            Bound::AtMost(n) => losses.max <= n,
-            Bound::Exactly(n) => losses.min == n && losses.max == n,
-        }
+    measured.unfinished == 0 && within(bound, losses.min, losses.max)
 }
 
-/// Checks the kit, then trains `runs` machines against a perfect opponent under the
-/// kit's rule and checks the articles' claim about it.
+/// Whether losses from `min` to `max` keep within the bound.
+fn within(bound: Bound, min: u32, max: u32) -> bool {
+    match bound {
+        Bound::AtMost(n) => max <= n,
+        Bound::Exactly(n) => min == n && max == n,
+    }
+}
+
+/// Whether the exact figures bear the bound out against a perfect opponent: the machine
+/// learns for sure, and every number of losses with a chance keeps within the bound.
+fn proves(bound: Bound, d: &Distribution) -> bool {
+    d.certain()
+        && d.min_losses()
+            .zip(d.max_losses())
+            .is_some_and(|(min, max)| within(bound, min, max))
+}
+
+/// The exact figures, or why there are none.
+pub fn prove<G: Game>(
+    tree: &Tree<G>,
+    machine: &crate::machine::Machine,
+) -> Result<Proof, exact::Refusal> {
+    let perfect = exact::distribution(tree, machine, OpponentKind::Perfect)?;
+    let teacher = exact::distribution(tree, machine, OpponentKind::Teacher)?;
+    let teaching = Teaching::solve(tree, machine)?;
+    Ok(Proof {
+        perfect,
+        teacher,
+        fastest_teacher: teaching.fastest().clone(),
+        states: teaching.states(),
+        worst_losses: teaching.worst_losses(),
+        most_expected_losses: teaching.most_expected_losses().clone(),
+    })
+}
+
+/// Checks the kit, then works out its learning figures against a perfect opponent
+/// exactly, or, for a kit too large for that, trains `runs` machines at random, and
+/// checks the articles' claim about it.
 pub fn verify<G: Game>(
     game: &G,
     kit: &Kit,
@@ -227,19 +317,38 @@ pub fn verify<G: Game>(
     let tree = Tree::build(game);
     let checks = checks(game, kit, &set, &tree);
     let opponent = OpponentKind::Perfect;
-    let measured = if checks.iter().all(|c| c.ok) {
+    let (mut proof, mut measured, mut not_exact) = (None, None, None);
+    if checks.iter().all(|c| c.ok) {
         let setup = Setup::compile(game, kit, kit.rule, set, tree, false)?;
-        Some(train(&setup, opponent, runs, max_games, seed, progress)?)
-    } else {
-        None
-    };
+        match prove(&setup.tree, &setup.machine) {
+            Ok(p) => proof = Some(p),
+            Err(refusal) => {
+                not_exact = Some(refusal.0);
+                measured = Some(train(&setup, opponent, runs, max_games, seed, progress)?);
+            }
+        }
+    }
     let claim = claim_for(kit).map(|claim| ClaimCheck {
-        holds: measured.as_ref().is_some_and(|m| bears_out(claim.bound, m)),
+        holds: match (&proof, &measured) {
+            (Some(p), _) => proves(claim.bound, &p.perfect),
+            (None, Some(m)) => bears_out(claim.bound, m),
+            (None, None) => false,
+        },
+        holds_against_every_opponent: proof.as_ref().map(|p| match claim.bound {
+            Bound::AtMost(n) | Bound::Exactly(n) => p.worst_losses <= n,
+        }),
         claim,
     });
     Ok(Verdict {
         checks,
         claim,
+        method: if proof.is_some() {
+            Method::Exact
+        } else {
+            Method::Sampled
+        },
+        not_exact,
+        exact: proof,
         opponent,
         seed,
         measured,
