@@ -484,7 +484,7 @@ impl Lines {
 
     /// The chance of each end of the game, the opponent's free choices made by `choose`
     /// (which returns the steps it picks from uniformly): `(state, loss, chance)`.
-    fn ends<N: Number>(&self, choose: &Picker) -> Transitions<N> {
+    fn ends<N: Number>(&self, choose: &Picker<'_>) -> Transitions<N> {
         let mut reach: Vec<Option<N>> = vec![None; self.steps.len()];
         let root = self.steps.len() - 1;
         reach[root] = Some(one());
@@ -716,7 +716,7 @@ type Transitions<N> = Vec<(u32, bool, N)>;
 
 /// How an opponent free to choose picks among `(move, step)`: the steps it picks from
 /// uniformly.
-type Picker = dyn Fn(&[(Node, u32)]) -> Vec<u32>;
+type Picker<'a> = dyn Fn(&[(Node, u32)]) -> Vec<u32> + 'a;
 
 /// The fastest teacher's worth of every state, its one-game transitions, and the most
 /// expected losses from the fresh beads.
