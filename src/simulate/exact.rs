@@ -1169,9 +1169,9 @@ mod tests {
         assert!(bounds[0].low <= games && games <= bounds[0].high);
         assert!(most.low <= 12.0 && 12.0 <= most.high);
         assert_eq!(t.fastest().mean_games, Some(rational[0].figure()));
-        // The fastest teacher is faster than the one-move teacher, and never slower than
-        // the perfect opponent.
+        // Here the one-move teacher is already as fast as can be.
         let teacher = distribution(tree, machine, OpponentKind::Teacher).unwrap();
-        assert!(games < teacher.mean_games.unwrap().to_f64());
+        let slow = teacher.mean_games.unwrap().to_f64();
+        assert!(games <= slow, "{games} {slow}");
     }
 }
