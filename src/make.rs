@@ -16,7 +16,8 @@ use crate::kit::{GameVisitor, Kit};
 use crate::output::{replace_dir, write_atomic};
 use crate::palette::Colour;
 use crate::sheet;
-use crate::simulate::{EXPECTATION_RUNS, expected_losses};
+use crate::simulate::exact::SheetFigures;
+use crate::simulate::{EXPECTATION_RUNS, Setup, expected_losses};
 
 /// The most labels a kit prints (octapawn has 2,791; a hexapawn 7 x 4 kit would have
 /// 241,314, far past any classroom and any printer).
@@ -82,9 +83,13 @@ impl GameVisitor for Build<'_> {
         let label_pages = sheet::finish(kit, sheets.clone());
         let labels_pdf = pdf::to_pdf(&label_pages)?;
         // Quoted only when every simulated machine learnt.
-        let expected = expected_losses(game, kit, EXPECTATION_RUNS)?
+        let mut expected = expected_losses(game, kit, EXPECTATION_RUNS)?
             .as_ref()
             .and_then(Expected::from_training);
+        if let Some(e) = expected.as_mut() {
+            let setup = Setup::new(game, kit, kit.rule, false)?;
+            e.exact = SheetFigures::of(game, &setup.tree, &setup.machine);
+        }
         let mut kit_pages = instruction_pages(game, kit, &set, expected.as_ref())?;
         kit_pages.extend(sheets);
         let kit_pages = sheet::finish(kit, kit_pages);

@@ -40,6 +40,8 @@ pub struct Expected {
     pub mean: f64,
     /// Median losses.
     pub median: f64,
+    /// The exact figures and the fastest teacher, for a kit small enough.
+    pub exact: Option<crate::simulate::exact::SheetFigures>,
 }
 
 impl Expected {
@@ -54,6 +56,7 @@ impl Expected {
             max: losses.max,
             mean: losses.mean,
             median: losses.median,
+            exact: None,
         })
     }
 }
@@ -146,6 +149,7 @@ pub fn context<G: Game>(
         "first_move": first_move,
         "max_arrows": set.boxes.iter().map(|b| b.moves.len()).max().unwrap_or(0),
         "expected": expected,
+        "exact": expected.and_then(|e| e.exact.as_ref()),
         "history": history(kit),
         "schedule": schedule,
     });

@@ -1075,6 +1075,70 @@ fn best_moves<N: Number>(
     Lines::fastest(&steps, moves, value)
 }
 
+/// What the teacher's sheet quotes of the exact figures: whole numbers, so that every
+/// language can print them as it writes numbers.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SheetFigures {
+    /// Against a perfect opponent: losses and their chance in whole percent.
+    pub perfect: Vec<(u32, u32)>,
+    /// Mean games to learn against a perfect opponent, rounded.
+    pub perfect_games: u32,
+    /// Mean games against the one-move-lookahead teacher, rounded.
+    pub teacher_games: u32,
+    /// Mean games against the fastest teacher, rounded.
+    pub fastest_games: u32,
+    /// The losses under the fastest teacher, when they are always the same.
+    pub fastest_losses: Option<u32>,
+    /// Whether the fastest teacher makes the machine lose no more games than the luckiest
+    /// machine loses against a perfect opponent.
+    pub fewest_losses: bool,
+    /// The fastest teacher's first moves from fresh beads, when it moves first.
+    pub first_moves: Vec<String>,
+    /// Most losses any opponent can inflict, draws as unlucky as can be.
+    pub worst_losses: u32,
+}
+
+impl SheetFigures {
+    /// The sheet's figures of a small kit, or `None` when the exact path does not apply.
+    pub fn of<G: Game>(game: &G, tree: &Tree<G>, machine: &Machine) -> Option<SheetFigures> {
+        let perfect = distribution(tree, machine, OpponentKind::Perfect).ok()?;
+        let teacher = distribution(tree, machine, OpponentKind::Teacher).ok()?;
+        let teaching = Teaching::solve(tree, machine).ok()?;
+        let fastest = teaching.fastest();
+        let rounded = |f: Option<&Figure>| f.map(|f| f.to_f64().round() as u32);
+        let first_moves = if tree.to_move(0) == machine.side {
+            Vec::new()
+        } else {
+            let fresh = Learner::new(machine);
+            let mut moves: Vec<String> = teaching
+                .moves(tree, 0, &fresh)
+                .ok()?
+                .into_iter()
+                .filter_map(|c| tree.move_to(0, c))
+                .map(|m| game.format_move(&tree.positions[0], m))
+                .collect();
+            moves.sort();
+            moves
+        };
+        Some(SheetFigures {
+            perfect: perfect
+                .losses
+                .iter()
+                .map(|(k, f)| (*k, (f.to_f64() * 100.0).round() as u32))
+                .collect(),
+            perfect_games: rounded(perfect.mean_games.as_ref())?,
+            teacher_games: rounded(teacher.mean_games.as_ref())?,
+            fastest_games: rounded(fastest.mean_games.as_ref())?,
+            fastest_losses: (fastest.min_losses() == fastest.max_losses())
+                .then(|| fastest.min_losses())
+                .flatten(),
+            fewest_losses: fastest.max_losses() <= perfect.min_losses(),
+            first_moves,
+            worst_losses: teaching.worst_losses(),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
