@@ -8,6 +8,7 @@ use crate::game::Game;
 use crate::kit::{Kit, Rule};
 use crate::simulate::exact::{Arithmetic, Distribution, Figure, RATIONAL_STATES};
 use crate::simulate::verify::{Proof, Verdict};
+use crate::simulate::watch::{Estimate, STREAK, WINDOWS, Watch};
 use crate::simulate::{OpponentKind, Session, Training};
 
 /// The box set as the JSON object `matchbox boxes --json` prints.
@@ -133,7 +134,7 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
     };
     if let Some(why) = &verdict.not_exact {
         out.push_str(&format!(
-            "\nMethod: sampled ({why}, too many for the exact path); 95% confidence intervals: Wilson for shares, normal for means\n"
+            "\nMethod: sampled, since the exact path does not apply ({why}); 95% confidence intervals: normal approximation over the runs for means and shares\n"
         ));
     }
     let trained = format!(
@@ -153,8 +154,64 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
         )),
     }
     out.push_str(&learning_text(measured));
+    if let (Some(losses), Some(games)) = (&measured.losses_to_learn, &measured.games_to_learn) {
+        let ((l0, l1), (g0, g1)) = (losses.mean_interval(), games.mean_interval());
+        out.push_str(&format!(
+            "  95% CI of the means: losses {l0:.2} to {l1:.2}, games {g0:.2} to {g1:.2}\n"
+        ));
+    }
     if let Some(c) = &verdict.claim {
         out.push_str(holds_text(c.holds));
+    }
+    if let Some(w) = &verdict.watch {
+        out.push_str(&watch_text(w));
+    }
+    out
+}
+
+/// An estimate with its interval, e.g. `41.2 (95% CI 39.8 to 42.6)`.
+fn estimate(e: &Estimate, scale: f64) -> String {
+    format!(
+        "{:.1} (95% CI {:.1} to {:.1})",
+        e.mean * scale,
+        e.low * scale,
+        e.high * scale
+    )
+}
+
+/// What a teacher can watch of a machine that may never stop losing.
+fn watch_text(w: &Watch) -> String {
+    let mut out = format!(
+        "\nWhat to watch: {} fresh machines, {} games each against a {} opponent\n",
+        w.runs,
+        WINDOWS[WINDOWS.len() - 1].1,
+        w.opponent.name()
+    );
+    for win in &w.windows {
+        out.push_str(&format!(
+            "  draws in games {}-{}: {}%\n",
+            win.from,
+            win.to,
+            estimate(&win.draws, 100.0)
+        ));
+    }
+    match &w.stopped_losing {
+        Some(e) => out.push_str(&format!(
+            "  the game after which it did not lose for {STREAK} in a row: {} ({} of {} machines got there)\n",
+            estimate(e, 1.0),
+            w.stopped_runs,
+            w.runs
+        )),
+        None => out.push_str(&format!(
+            "  no machine went {STREAK} games in a row without a loss\n"
+        )),
+    }
+    if let Some(e) = &w.first_box {
+        out.push_str(&format!(
+            "  beads in the first box: {} at the start, {} after the last game\n",
+            w.first_box_start,
+            estimate(e, 1.0)
+        ));
     }
     out
 }

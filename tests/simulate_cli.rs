@@ -258,6 +258,26 @@ fn verify_proves_the_claims_exactly_with_fractions_in_json() {
 }
 
 #[test]
+fn verify_gives_menace_figures_to_watch_with_confidence_intervals() {
+    let o = run(&["verify", "--preset", "menace", "--runs", "40"]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(text.contains("Method: sampled"), "{text}");
+    assert!(text.contains("the rule menace adds beads"), "{text}");
+    assert!(text.contains("draws in games 101-200: "), "{text}");
+    assert!(text.contains("(95% CI "), "{text}");
+    let v = json(&run(&[
+        "verify", "--preset", "menace", "--runs", "40", "--json",
+    ]));
+    let windows = v["watch"]["windows"].as_array().unwrap();
+    assert_eq!(windows.len(), 4);
+    // Against a perfect opponent MENACE draws more as it learns.
+    let share = |w: &serde_json::Value| w["draws"]["mean"].as_f64().unwrap();
+    assert!(share(&windows[3]) > share(&windows[0]), "{v}");
+    assert_eq!(v["watch"]["first_box_start"], 12);
+}
+
+#[test]
 fn the_optimal_teacher_plays_its_computed_strategy() {
     let o = run(&[
         "simulate",

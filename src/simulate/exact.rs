@@ -976,24 +976,31 @@ impl Teaching {
                 &mut |b| Ok(index[&b]),
             )
         };
+        /// The decision problems and the fastest teacher's chain, in the arithmetic `N`.
+        fn solved<N: Number>(
+            states: &States,
+            lines_of: &mut dyn FnMut(usize) -> Result<Lines, Refusal>,
+            arithmetic: Arithmetic,
+            keep: fn(Vec<N>) -> Worths,
+        ) -> Result<(Worths, Distribution, Figure), Refusal> {
+            let (games, next, most) = decide::<N>(states, lines_of)?;
+            let fastest = solve_chain(states, &next, OpponentKind::OptimalTeacher, arithmetic);
+            Ok((keep(games), fastest, most.figure()))
+        }
         let (games, fastest, most) = if states.beads.len() <= RATIONAL_STATES {
-            let (games, next, most) = decide::<Q>(&states, &mut lines_of)?;
-            let fastest = solve_chain::<Q>(
+            solved::<Q>(
                 &states,
-                &next,
-                OpponentKind::OptimalTeacher,
+                &mut lines_of,
                 Arithmetic::Rational,
-            );
-            (Worths::Rational(games), fastest, most.figure())
+                Worths::Rational,
+            )?
         } else {
-            let (games, next, most) = decide::<Bounds>(&states, &mut lines_of)?;
-            let fastest = solve_chain::<Bounds>(
+            solved::<Bounds>(
                 &states,
-                &next,
-                OpponentKind::OptimalTeacher,
+                &mut lines_of,
                 Arithmetic::Interval,
-            );
-            (Worths::Interval(games), fastest, most.figure())
+                Worths::Interval,
+            )?
         };
         Ok(Teaching {
             worst: worst[0],

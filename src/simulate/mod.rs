@@ -10,6 +10,7 @@ pub mod plot;
 pub mod state;
 pub mod stats;
 pub mod verify;
+pub mod watch;
 
 use std::borrow::Cow;
 

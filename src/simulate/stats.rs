@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 /// The normal quantile of a two-sided 95% interval.
-const Z95: f64 = 1.959_963_984_540_054;
+pub(crate) const Z95: f64 = 1.959_963_984_540_054;
 
 /// The Wilson 95% confidence interval of a proportion: `hits` of `n`.
 pub fn wilson(hits: u32, n: u32) -> (f64, f64) {

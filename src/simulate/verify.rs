@@ -11,6 +11,7 @@ use crate::game::{Game, Side};
 use crate::kit::{BeadSchedule, GameSpec, Kit, LastStone, Rule};
 use crate::machine::{Node, Tree};
 use crate::simulate::exact::{self, Distribution, Figure, Teaching};
+use crate::simulate::watch::{Watch, watch};
 use crate::simulate::{OpponentKind, Setup, Training, train};
 
 /// One check of the kit's boxes.
@@ -248,6 +249,9 @@ pub struct Verdict {
     pub seed: u64,
     /// What training measured, on the sampled path, if the checks passed.
     pub measured: Option<Training>,
+    /// What a teacher can watch instead, on the sampled path: draws, the end of losing,
+    /// the first box.
+    pub watch: Option<Watch>,
 }
 
 impl Verdict {
@@ -317,7 +321,7 @@ pub fn verify<G: Game>(
     let tree = Tree::build(game);
     let checks = checks(game, kit, &set, &tree);
     let opponent = OpponentKind::Perfect;
-    let (mut proof, mut measured, mut not_exact) = (None, None, None);
+    let (mut proof, mut measured, mut not_exact, mut watched) = (None, None, None, None);
     if checks.iter().all(|c| c.ok) {
         let setup = Setup::compile(game, kit, kit.rule, set, tree, false)?;
         match prove(&setup.tree, &setup.machine) {
@@ -325,6 +329,7 @@ pub fn verify<G: Game>(
             Err(refusal) => {
                 not_exact = Some(refusal.0);
                 measured = Some(train(&setup, opponent, runs, max_games, seed, progress)?);
+                watched = Some(watch(&setup, runs, seed)?);
             }
         }
     }
@@ -352,6 +357,7 @@ pub fn verify<G: Game>(
         opponent,
         seed,
         measured,
+        watch: watched,
     })
 }
 
