@@ -39,10 +39,17 @@ pub struct Expected {
     pub mean: f64,
     /// Median losses.
     pub median: f64,
-    /// The exact figures and the fastest teacher, for a kit small enough (given to the
-    /// templates as `exact`).
-    #[serde(skip)]
+}
+
+/// What the sheets may quote of the simulations and of the exact analysis.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Findings {
+    /// The measured losses to learn, when every simulated machine learnt.
+    pub expected: Option<Expected>,
+    /// The exact figures and the fastest teacher, for a kit small enough.
     pub exact: Option<crate::simulate::exact::SheetFigures>,
+    /// What to watch of a machine that never stops losing (MENACE).
+    pub watch: Option<crate::simulate::watch::Watch>,
 }
 
 impl Expected {
@@ -57,7 +64,6 @@ impl Expected {
             max: losses.max,
             mean: losses.mean,
             median: losses.median,
-            exact: None,
         })
     }
 }
@@ -130,6 +136,8 @@ pub struct TemplateContext {
     pub expected: Option<Expected>,
     /// The exact figures and the fastest teacher, for a kit small enough.
     pub exact: Option<crate::simulate::exact::SheetFigures>,
+    /// What to watch of a machine that never stops losing, sampled.
+    pub watch: Option<crate::simulate::watch::Watch>,
     /// Which historic machine the kit is, if any.
     pub history: Option<&'static str>,
     /// Beads per move from each listed move number on.
@@ -174,7 +182,7 @@ impl TemplateContext {
         game: &G,
         kit: &Kit,
         set: &BoxSet<G>,
-        expected: Option<&Expected>,
+        findings: &Findings,
     ) -> TemplateContext {
         let s = strings(kit.language);
         let summary = set.summary(kit);
@@ -224,8 +232,9 @@ impl TemplateContext {
                 .collect(),
             first_move,
             max_arrows: set.boxes.iter().map(|b| b.moves.len()).max().unwrap_or(0),
-            expected: expected.cloned(),
-            exact: expected.and_then(|e| e.exact.clone()),
+            expected: findings.expected.clone(),
+            exact: findings.exact.clone(),
+            watch: findings.watch.clone(),
             history: history(kit),
             schedule,
             draws: game.can_draw(),
@@ -296,9 +305,9 @@ pub fn instruction_pages<G: Game>(
     game: &G,
     kit: &Kit,
     set: &BoxSet<G>,
-    expected: Option<&Expected>,
+    findings: &Findings,
 ) -> Result<Vec<Page>, Error> {
-    let ctx = TemplateContext::new(game, kit, set, expected);
+    let ctx = TemplateContext::new(game, kit, set, findings);
     let mut setter = Typesetter::new(kit);
     let figures = drawings::Figures::new(game, kit, set, setter.column_width());
     for section in SECTIONS {

@@ -65,6 +65,8 @@ pub struct Watch {
     pub runs: u32,
     /// The share of draws in each window.
     pub windows: Vec<Window>,
+    /// Games in a row without a loss that count as having stopped losing.
+    pub streak: u32,
     /// The game after which the machine did not lose for [`STREAK`] games in a row, over
     /// the machines that got there within the games played.
     pub stopped_losing: Option<Estimate>,
@@ -128,6 +130,7 @@ pub fn watch<G: Game>(setup: &Setup<G>, runs: u32, seed: u64) -> Result<Watch, E
         opponent: OpponentKind::Perfect,
         runs,
         windows,
+        streak: STREAK,
         stopped_losing: Estimate::of(&stopped),
         stopped_runs: stopped.len() as u32,
         first_box_start: first_box(&Learner::new(&setup.machine)),
