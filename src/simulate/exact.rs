@@ -33,9 +33,12 @@ pub type Q = BigRational;
 /// Most bead states the exact path enumerates before it gives way to sampling.
 pub const MAX_STATES: usize = 1_000_000;
 
-/// Most steps of game tree walked over all states: the exact path's work bound (a state of
-/// noughts and crosses alone has some 10^5 lines of play).
-pub const MAX_STEPS: usize = 200_000_000;
+/// Most bead counts held over all states (a count per move per state): 200 MB.
+pub const MAX_COUNTS: usize = 50_000_000;
+
+/// Most steps in the lines of play of one game from one state, a bound on memory (a game
+/// of noughts and crosses from fresh beads has some 550,000).
+pub const MAX_STEPS: usize = 5_000_000;
 
 /// Why a kit's figures cannot be computed exactly.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -285,9 +288,12 @@ impl States {
         if let Some(&id) = self.index.get(&beads) {
             return Ok(id);
         }
-        if self.beads.len() >= MAX_STATES {
+        // A state holds a count per move: a kit of many moves reaches the memory bound
+        // long before the state bound.
+        let most = MAX_STATES.min(MAX_COUNTS / beads.counts().len().max(1));
+        if self.beads.len() >= most {
             return Err(Refusal(format!(
-                "the machine has more than {MAX_STATES} bead states"
+                "the machine has more than {most} bead states"
             )));
         }
         Ok(self.add(tree, machine, beads))
