@@ -396,7 +396,10 @@ impl GameVisitor for SimulateCommand<'_> {
         if let Some(path) = &a.plot {
             plot_format(path)?;
         }
-        let setup = Setup::new(game, self.kit, rule, a.opponent == OpponentKind::Machine)?;
+        let mut setup = Setup::new(game, self.kit, rule, a.opponent == OpponentKind::Machine)?;
+        if a.opponent == OpponentKind::OptimalTeacher {
+            setup.solve_teaching()?;
+        }
         if let Some(runs) = a.runs {
             let bar = progress_bar(u64::from(runs));
             let training = simulate::train(&setup, a.opponent, runs, a.max_games, a.seed, &|n| {

@@ -416,9 +416,7 @@ impl Machine {
     pub fn choose(&self, beads: &Beads, node: Node, rng: &mut SimRng) -> Draw {
         let seat = self.seats[node as usize];
         if seat.box_index == FORCED {
-            return Draw::Forced {
-                child: self.slot_child[seat.first as usize],
-            };
+            return self.draw(seat, None);
         }
         let b = seat.box_index;
         let slot = if self.rule == Rule::Relay {
@@ -436,7 +434,39 @@ impl Machine {
                 s
             })
         };
+        self.draw(seat, slot)
+    }
+
+    /// Every draw [`Machine::choose`] can make at `node` with these beads, each with its
+    /// chance as `weight` out of `total`: the exact counterpart of the random draw.
+    pub fn draws(&self, beads: &Beads, node: Node, mut each: impl FnMut(Draw, u32, u32)) {
+        let seat = self.seats[node as usize];
+        let b = seat.box_index;
+        if b == FORCED {
+            return each(self.draw(seat, None), 1, 1);
+        }
+        if self.rule == Rule::Relay {
+            return each(self.draw(seat, self.relay_slot(beads, b)), 1, 1);
+        }
+        let total = beads.totals[b as usize];
+        if total == 0 {
+            return each(self.draw(seat, None), 1, 1);
+        }
+        for slot in self.slots(b) {
+            let weight = beads.counts[slot as usize];
+            if weight > 0 {
+                each(self.draw(seat, Some(slot)), weight, total);
+            }
+        }
+    }
+
+    /// The draw of `slot` at a seat, resignation without one (or the forced move).
+    fn draw(&self, seat: Seat, slot: Option<u32>) -> Draw {
+        let b = seat.box_index;
         match slot {
+            _ if b == FORCED => Draw::Forced {
+                child: self.slot_child[seat.first as usize],
+            },
             Some(slot) => Draw::Bead {
                 box_index: b,
                 slot,
@@ -530,7 +560,7 @@ enum Safety {
 pub const MAX_BEADS: u32 = 1_000_000;
 
 /// The beads in every box: what the machine has learnt.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Beads {
     counts: Vec<u32>,
     /// Beads per box, kept in step with `counts` so a draw needs no sum.
@@ -675,6 +705,11 @@ impl<'m> Learner<'m> {
             self.used.push(slot);
         }
         draw
+    }
+
+    /// The slots played so far in the current game, in order.
+    pub fn used(&self) -> &[u32] {
+        &self.used
     }
 
     /// Applies the rule after the game and gets ready for the next; returns whether

@@ -14,12 +14,14 @@ use crate::draw::label::{MOVE_EDGE_COUNT, draw_label};
 use crate::draw::scene::Scene;
 use crate::draw::{pdf, png};
 use crate::game::Game;
-use crate::instructions::{Expected, instruction_pages};
-use crate::kit::{GAME_SETTINGS, GameVisitor, Kit};
+use crate::instructions::{Expected, Findings, instruction_pages};
+use crate::kit::{GAME_SETTINGS, GameVisitor, Kit, Rule};
 use crate::output::replace_dir;
 use crate::palette::Colour;
 use crate::sheet::{self, Page};
-use crate::simulate::{EXPECTATION_RUNS, expected_losses};
+use crate::simulate::exact::SheetFigures;
+use crate::simulate::watch::watch;
+use crate::simulate::{EXPECTATION_RUNS, EXPECTATION_SEED, Setup, expected_losses};
 
 /// The most labels a kit prints (octapawn has 2,791; a hexapawn 7 x 4 kit would have
 /// 241,314, far past any classroom and any printer).
@@ -99,7 +101,20 @@ impl GameVisitor for Build<'_> {
         let expected = expected_losses(game, kit, EXPECTATION_RUNS)?
             .as_ref()
             .and_then(Expected::from_training);
-        let mut kit_pages = instruction_pages(game, kit, &set, expected.as_ref())?;
+        let setup = Setup::new(game, kit, kit.rule, false)?;
+        let exact = SheetFigures::of(game, &setup.tree, &setup.machine);
+        // A machine that never stops losing gets figures to watch instead.
+        let watch = if expected.is_none() && kit.rule == Rule::Menace {
+            Some(watch(&setup, EXPECTATION_RUNS, EXPECTATION_SEED)?)
+        } else {
+            None
+        };
+        let findings = Findings {
+            expected,
+            exact,
+            watch,
+        };
+        let mut kit_pages = instruction_pages(game, kit, &set, &findings)?;
         kit_pages.extend(sheets);
         let kit_pages = sheet::finish(kit, kit_pages);
         let kit_pdf = pdf::to_pdf(&kit_pages)?;

@@ -6,7 +6,9 @@ use serde_json::{Value, json};
 use crate::boxes::{BoxSet, MatchBox, tag};
 use crate::game::Game;
 use crate::kit::{Kit, Rule};
-use crate::simulate::verify::Verdict;
+use crate::simulate::exact::{Arithmetic, Distribution, Figure, RATIONAL_STATES};
+use crate::simulate::verify::{Proof, Verdict};
+use crate::simulate::watch::{Estimate, STREAK, WINDOWS, Watch};
 use crate::simulate::{OpponentKind, Session, Training};
 
 /// The box set as the JSON object `matchbox boxes --json` prints.
@@ -122,10 +124,19 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
             c.detail
         ));
     }
+    if let Some(proof) = &verdict.exact {
+        out.push_str(&proof_text(verdict, proof));
+        return out;
+    }
     let Some(measured) = &verdict.measured else {
         out.push_str("\nNot trained: fix the kit first.\n");
         return out;
     };
+    if let Some(why) = &verdict.not_exact {
+        out.push_str(&format!(
+            "\nMethod: sampled, since the exact path does not apply ({why}); 95% confidence intervals: normal approximation over the runs for means and shares\n"
+        ));
+    }
     let trained = format!(
         "{} machines against a {} opponent (seed {}); {} could still lose at the end",
         measured.runs,
@@ -143,13 +154,161 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
         )),
     }
     out.push_str(&learning_text(measured));
-    if let Some(c) = &verdict.claim {
-        out.push_str(if c.holds {
-            "  the claim holds\n"
-        } else {
-            "  the claim DOES NOT HOLD\n"
-        });
+    if let (Some(losses), Some(games)) = (&measured.losses_to_learn, &measured.games_to_learn) {
+        let ((l0, l1), (g0, g1)) = (losses.mean_interval(), games.mean_interval());
+        out.push_str(&format!(
+            "  95% CI of the means: losses {l0:.2} to {l1:.2}, games {g0:.2} to {g1:.2}\n"
+        ));
     }
+    if let Some(c) = &verdict.claim {
+        out.push_str(holds_text(c.holds));
+    }
+    if let Some(w) = &verdict.watch {
+        out.push_str(&watch_text(w));
+    }
+    out
+}
+
+/// An estimate with its interval, e.g. `41.2 (95% CI 39.8 to 42.6)`.
+fn estimate(e: &Estimate, scale: f64) -> String {
+    format!(
+        "{:.1} (95% CI {:.1} to {:.1})",
+        e.mean * scale,
+        e.low * scale,
+        e.high * scale
+    )
+}
+
+/// What a teacher can watch of a machine that may never stop losing.
+fn watch_text(w: &Watch) -> String {
+    let mut out = format!(
+        "\nWhat to watch: {} fresh machines, {} games each against a {} opponent\n",
+        w.runs,
+        WINDOWS[WINDOWS.len() - 1].1,
+        w.opponent.name()
+    );
+    for win in &w.windows {
+        out.push_str(&format!(
+            "  draws in games {}-{}: {}%\n",
+            win.from,
+            win.to,
+            estimate(&win.draws, 100.0)
+        ));
+    }
+    match &w.stopped_losing {
+        Some(e) => out.push_str(&format!(
+            "  the game after which it did not lose for {STREAK} in a row: {} ({} of {} machines got there)\n",
+            estimate(e, 1.0),
+            w.stopped_runs,
+            w.runs
+        )),
+        None => out.push_str(&format!(
+            "  no machine went {STREAK} games in a row without a loss\n"
+        )),
+    }
+    if let Some(e) = &w.first_box {
+        out.push_str(&format!(
+            "  beads in the first box: {} at the start, {} after the last game\n",
+            w.first_box_start,
+            estimate(e, 1.0)
+        ));
+    }
+    out
+}
+
+fn holds_text(holds: bool) -> &'static str {
+    if holds {
+        "  the claim holds\n"
+    } else {
+        "  the claim DOES NOT HOLD\n"
+    }
+}
+
+/// A figure as a percentage, e.g. `52.0000%`.
+fn percent(f: &Figure) -> String {
+    format!("{:.4}%", f.to_f64() * 100.0)
+}
+
+/// A mean with two decimals, or "never for sure" when the machine may never learn.
+fn mean(f: Option<&Figure>) -> String {
+    f.map_or_else(
+        || "infinite (it may never learn)".into(),
+        |f| format!("{:.4}", f.to_f64()),
+    )
+}
+
+/// One exact distribution: the chance of each number of losses and the means.
+fn distribution_text(d: &Distribution) -> String {
+    let mut out: String = d
+        .losses
+        .iter()
+        .map(|(k, f)| format!("    {k} losses: {}\n", percent(f)))
+        .collect();
+    if !d.certain() {
+        out.push_str(&format!("    never learns: {}\n", percent(&d.never)));
+    }
+    out.push_str(&format!(
+        "    mean: {} losses, {} games ({} bead states, {} arithmetic)\n",
+        mean(d.mean_losses.as_ref()),
+        mean(d.mean_games.as_ref()),
+        d.states,
+        match d.arithmetic {
+            Arithmetic::Rational => "exact rational",
+            Arithmetic::Interval => "interval",
+        }
+    ));
+    out
+}
+
+/// What `verify` prints on the exact path.
+fn proof_text(verdict: &Verdict, p: &Proof) -> String {
+    let mut out = format!(
+        "\nMethod: exact: every bead state the machine can reach is enumerated ({} against any opponent), each game worked out over the game tree, and the Markov chains and decision problems solved backwards; rational arithmetic up to {RATIONAL_STATES} states, beyond that floating-point intervals rounded outwards, whose bounds are proven (JSON gives them)\n",
+        p.states
+    );
+    match &verdict.claim {
+        Some(c) => out.push_str(&format!(
+            "\nClaim ({})\n  claimed: {}\n",
+            c.claim.source, c.claim.text
+        )),
+        None => {
+            out.push_str("\nNo source article makes a claim about this kit; its own figures:\n")
+        }
+    }
+    out.push_str("  against a perfect opponent, losses before the machine can no longer lose:\n");
+    out.push_str(&distribution_text(&p.perfect));
+    out.push_str(&format!(
+        "  worst case, the opponent and the machine's draws both against it: at most {} losses\n  worst case, the draws at random and the opponent maximising the mean: {} losses on average\n",
+        p.worst_losses,
+        mean(Some(&p.most_expected_losses))
+    ));
+    if let Some(c) = &verdict.claim {
+        out.push_str(holds_text(c.holds));
+        if let Some(every) = c.holds_against_every_opponent {
+            out.push_str(if every {
+                "  and it holds against every opponent\n"
+            } else {
+                "  but not against every opponent: see the worst case\n"
+            });
+        }
+    }
+    out.push_str("\nTeaching: the mean number of games until the machine can no longer lose\n");
+    if let Some(g) = verdict.claim.as_ref().and_then(|c| c.claim.games.as_ref()) {
+        out.push_str(&format!("  claimed ({}): {}\n", g.source, g.text));
+    }
+    for (name, d) in [
+        ("perfect", &p.perfect),
+        ("teacher (one move ahead)", &p.teacher),
+        ("optimal-teacher (the fastest)", &p.fastest_teacher),
+    ] {
+        out.push_str(&format!(
+            "  {name}: {} games, {} losses\n",
+            mean(d.mean_games.as_ref()),
+            mean(d.mean_losses.as_ref())
+        ));
+    }
+    out.push_str("  the fastest teacher's losses:\n");
+    out.push_str(&distribution_text(&p.fastest_teacher));
     out
 }
 

@@ -3,7 +3,7 @@
 
 use matchbox::boxes::BoxSet;
 use matchbox::game::Game;
-use matchbox::instructions::{SECTIONS, TemplateContext, instruction_pages, render};
+use matchbox::instructions::{Findings, SECTIONS, TemplateContext, instruction_pages, render};
 use matchbox::kit::{GameVisitor, Kit, Language, presets};
 
 fn kit(preset: &str, language: Language) -> Kit {
@@ -21,7 +21,7 @@ impl GameVisitor for Sections<'_> {
     type Output = Vec<String>;
     fn visit<G: Game>(self, game: &G) -> Vec<String> {
         let set = BoxSet::build(game, self.0).unwrap();
-        let ctx = TemplateContext::new(game, self.0, &set, None);
+        let ctx = TemplateContext::new(game, self.0, &set, &Findings::default());
         SECTIONS
             .iter()
             .map(|s| {
@@ -100,7 +100,7 @@ impl GameVisitor for Titles<'_> {
     type Output = Vec<String>;
     fn visit<G: Game>(self, game: &G) -> Vec<String> {
         let set = BoxSet::build(game, self.0).unwrap();
-        let pages = instruction_pages(game, self.0, &set, None).unwrap();
+        let pages = instruction_pages(game, self.0, &set, &Findings::default()).unwrap();
         pages.into_iter().map(|p| p.title).collect()
     }
 }
@@ -197,6 +197,28 @@ fn the_teachers_sheet_quotes_the_simulation_or_nothing() {
         teacher.contains("For the teacher") && !teacher.contains("A computer played"),
         "{teacher}"
     );
+}
+
+#[test]
+fn the_teachers_sheet_quotes_exact_figures_and_menace_figures_to_watch() {
+    let text = |preset, language| {
+        let files = matchbox::make::make_files(&kit(preset, language), None).unwrap();
+        (3..7)
+            .map(|p| page_text(&files.kit_pdf, p))
+            .collect::<String>()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let her = text("hexapawn", Language::En);
+    assert!(her.contains("How to teach it in the fewest games"), "{her}");
+    assert!(her.contains("needs about 22"), "{her}");
+    assert!(her.contains("loses exactly 9 games"), "{her}");
+    assert!(text("hexapawn", Language::Pl).contains("dokładnie 9 partii"));
+    assert!(text("hexapawn", Language::Ru).contains("ровно 9 партий"));
+    let menace = text("menace", Language::En);
+    assert!(menace.contains("Watch the draws"), "{menace}");
+    assert!(!menace.contains("fewest games"), "{menace}");
 }
 
 /// Every piece of text drawn on a kit's first label.

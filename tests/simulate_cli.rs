@@ -227,8 +227,82 @@ fn verify_sets_the_claim_beside_the_measurement() {
     ]);
     let v = json(&o);
     assert!(v["claim"].is_null());
+    // HIM loses every game to a perfect opponent until its first box is empty, and then
+    // for ever: no bound, so it is sampled.
+    assert_eq!(v["method"], "sampled");
     assert_eq!(v["measured"]["runs"], 50);
     assert_eq!(v["checks"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn verify_proves_the_claims_exactly_with_fractions_in_json() {
+    let o = run(&["verify", "--preset", "bachet-relay", "--json"]);
+    let v = json(&o);
+    assert_eq!(v["method"], "exact");
+    assert_eq!(v["exact"]["perfect"]["losses"]["6"], "1/1");
+    assert_eq!(v["claim"]["holds"], true);
+    let o = run(&["verify", "--preset", "hexapawn"]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    for line in [
+        "Method: exact",
+        "    9 losses: 25.0000%",
+        "    11 losses: 50.0000%",
+        "at most 16 losses",
+        "but not against every opponent",
+        "claimed (the Polish classroom sheet): about 40 games",
+        "optimal-teacher (the fastest): 21.5290 games",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+}
+
+#[test]
+fn verify_gives_menace_figures_to_watch_with_confidence_intervals() {
+    let o = run(&["verify", "--preset", "menace", "--runs", "40"]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    assert!(text.contains("Method: sampled"), "{text}");
+    assert!(text.contains("the rule menace adds beads"), "{text}");
+    assert!(text.contains("draws in games 101-200: "), "{text}");
+    assert!(text.contains("(95% CI "), "{text}");
+    let v = json(&run(&[
+        "verify", "--preset", "menace", "--runs", "40", "--json",
+    ]));
+    let windows = v["watch"]["windows"].as_array().unwrap();
+    assert_eq!(windows.len(), 4);
+    // Against a perfect opponent MENACE draws more as it learns.
+    let share = |w: &serde_json::Value| w["draws"]["mean"].as_f64().unwrap();
+    assert!(share(&windows[3]) > share(&windows[0]), "{v}");
+    assert_eq!(v["watch"]["first_box_start"], 12);
+}
+
+#[test]
+fn the_optimal_teacher_plays_its_computed_strategy() {
+    let o = run(&[
+        "simulate",
+        "--preset",
+        "bachet",
+        "--opponent",
+        "optimal-teacher",
+        "--runs",
+        "300",
+        "--json",
+    ]);
+    let v = json(&o);
+    assert_eq!(v["unfinished"], 0, "{v}");
+    assert_eq!(v["losses_to_learn"]["min"], 12);
+    let o = run(&[
+        "simulate",
+        "--preset",
+        "menace",
+        "--opponent",
+        "optimal-teacher",
+        "--runs",
+        "1",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("optimal-teacher"), "{}", stderr(&o));
 }
 
 #[test]

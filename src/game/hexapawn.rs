@@ -5,8 +5,8 @@
 //! the far row, by capturing every enemy pawn, or when the opponent cannot move.
 
 use super::{
-    Bound, Claim, DrawnMove, Game, Historic, Outcome, Side, Symmetry, as_in_the_articles, notation,
-    one_bead_each,
+    Bound, Claim, DrawnMove, Game, GamesClaim, Historic, Outcome, Side, Symmetry,
+    as_in_the_articles, notation, one_bead_each,
 };
 use crate::draw::scene::{Anchor, INK, Rect, Scene, Shape, Stroke, TextStyle, WHITE, pt};
 use crate::i18n::Strings;
@@ -272,6 +272,11 @@ impl Game for Hexapawn {
                 source: "Gardner, Scientific American, March 1962; the Polish classroom sheet",
                 text: "HER learns after at most 11 lost games (the Polish sheet: exactly 11)",
                 bound: Bound::AtMost(11),
+                games: Some(GamesClaim {
+                    source: "the Polish classroom sheet",
+                    text: "about 40 games against an opponent who thinks",
+                    games: 40,
+                }),
             }),
         })
     }

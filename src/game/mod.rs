@@ -88,6 +88,19 @@ pub struct Claim {
     pub text: &'static str,
     /// The bound on the losses to learn.
     pub bound: Bound,
+    /// A claim about the games a thinking opponent needs to teach the machine, if any.
+    pub games: Option<GamesClaim>,
+}
+
+/// A claim about how many games it takes to teach the machine.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GamesClaim {
+    /// Where it is claimed.
+    pub source: &'static str,
+    /// The claim in words.
+    pub text: &'static str,
+    /// The number of games claimed.
+    pub games: u32,
 }
 
 /// A machine that the articles describe: its name for a sentence of history on the

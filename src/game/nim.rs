@@ -193,6 +193,7 @@ impl Game for Nim {
                     source,
                     text: "the relay automaton learns after exactly 6 lost games",
                     bound: Bound::Exactly(6),
+                    games: None,
                 }),
             }
         } else {
@@ -203,6 +204,7 @@ impl Game for Nim {
                     source,
                     text: "the 8-stone Bachet machine loses at most 12 games",
                     bound: Bound::AtMost(12),
+                    games: None,
                 }),
             }
         })

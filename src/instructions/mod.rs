@@ -41,6 +41,17 @@ pub struct Expected {
     pub median: f64,
 }
 
+/// What the sheets may quote of the simulations and of the exact analysis.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Findings {
+    /// The measured losses to learn, when every simulated machine learnt.
+    pub expected: Option<Expected>,
+    /// The exact figures and the fastest teacher, for a kit small enough.
+    pub exact: Option<crate::simulate::exact::SheetFigures>,
+    /// What to watch of a machine that never stops losing (MENACE).
+    pub watch: Option<crate::simulate::watch::Watch>,
+}
+
 impl Expected {
     /// The figures of a training against `perfect`, or `None` when some machine had not
     /// learnt by the end: then no sheet quotes them.
@@ -130,6 +141,10 @@ pub struct TemplateContext {
     pub max_arrows: usize,
     /// The measured losses to learn, when every simulated machine learnt.
     pub expected: Option<Expected>,
+    /// The exact figures and the fastest teacher, for a kit small enough.
+    pub exact: Option<crate::simulate::exact::SheetFigures>,
+    /// What to watch of a machine that never stops losing, sampled.
+    pub watch: Option<crate::simulate::watch::Watch>,
     /// Which historic machine the kit is, if any.
     pub history: Option<&'static str>,
     /// Beads per move from each listed move number on.
@@ -155,7 +170,7 @@ impl TemplateContext {
         game: &G,
         kit: &Kit,
         set: &BoxSet<G>,
-        expected: Option<&Expected>,
+        findings: &Findings,
     ) -> TemplateContext {
         let s = strings(kit.language);
         let summary = set.summary(kit);
@@ -222,7 +237,9 @@ impl TemplateContext {
                 .collect(),
             first_move,
             max_arrows: set.boxes.iter().map(|b| b.moves.len()).max().unwrap_or(0),
-            expected: expected.cloned(),
+            expected: findings.expected.clone(),
+            exact: findings.exact.clone(),
+            watch: findings.watch.clone(),
             history: game.historic(kit).map(|h| h.name),
             schedule,
             draws: game.can_draw(),
@@ -293,9 +310,9 @@ pub fn instruction_pages<G: Game>(
     game: &G,
     kit: &Kit,
     set: &BoxSet<G>,
-    expected: Option<&Expected>,
+    findings: &Findings,
 ) -> Result<Vec<Page>, Error> {
-    let ctx = TemplateContext::new(game, kit, set, expected);
+    let ctx = TemplateContext::new(game, kit, set, findings);
     let mut setter = Typesetter::new(kit);
     let figures = drawings::Figures::new(game, kit, set, setter.column_width());
     for section in SECTIONS {

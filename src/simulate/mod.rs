@@ -4,11 +4,15 @@
 //! longer lose, spread over all cores; [`play_games`] follows one machine game by game
 //! for the learning curve; [`play`] lets a person play it; [`verify`] checks a kit.
 
+pub mod exact;
 pub mod play;
 pub mod plot;
 pub mod state;
 pub mod stats;
 pub mod verify;
+pub mod watch;
+
+use std::borrow::Cow;
 
 use rand::RngExt;
 use rayon::prelude::*;
@@ -18,7 +22,8 @@ use crate::Error;
 use crate::boxes::BoxSet;
 use crate::game::Game;
 use crate::kit::{Kit, Rule};
-use crate::machine::{Draw, End, Learner, Machine, Node, SimRng, Tree, rng_for};
+use crate::machine::{Beads, Draw, End, Learner, Machine, Node, SimRng, Tree, rng_for};
+use exact::Teaching;
 pub use stats::Stats;
 
 /// Who the machine plays against.
@@ -34,6 +39,10 @@ pub enum OpponentKind {
     Teacher,
     /// A second matchbox machine for the other side, learning by the same rule.
     Machine,
+    /// The opponent that teaches the machine in the fewest games on average, computed
+    /// exactly over the machine's bead states (small kits only).
+    #[serde(rename = "optimal-teacher")]
+    OptimalTeacher,
     /// A person at the keyboard (`matchbox play`).
     Human,
 }
@@ -46,6 +55,7 @@ impl OpponentKind {
             OpponentKind::Perfect => "perfect",
             OpponentKind::Teacher => "teacher",
             OpponentKind::Machine => "machine",
+            OpponentKind::OptimalTeacher => "optimal-teacher",
             OpponentKind::Human => "human",
         }
     }
@@ -77,13 +87,25 @@ pub enum Automatic<'m> {
     Teacher,
     /// See [`OpponentKind::Machine`].
     Machine(Learner<'m>),
+    /// See [`OpponentKind::OptimalTeacher`].
+    OptimalTeacher(&'m Teaching),
 }
 
 impl<'m> Automatic<'m> {
     /// A fresh opponent of this kind; `rival` is the other side's machine, needed for
-    /// [`OpponentKind::Machine`].
-    pub fn new(kind: OpponentKind, rival: Option<&'m Machine>) -> Result<Automatic<'m>, Error> {
+    /// [`OpponentKind::Machine`], and `teaching` the solved strategy, needed for
+    /// [`OpponentKind::OptimalTeacher`].
+    pub fn new(
+        kind: OpponentKind,
+        rival: Option<&'m Machine>,
+        teaching: Option<&'m Teaching>,
+    ) -> Result<Automatic<'m>, Error> {
         Ok(match kind {
+            OpponentKind::OptimalTeacher => {
+                Automatic::OptimalTeacher(teaching.ok_or_else(|| {
+                    Error::Internal("the optimal teacher's strategy was not computed".into())
+                })?)
+            }
             OpponentKind::Random => Automatic::Random,
             OpponentKind::Perfect => Automatic::Perfect,
             OpponentKind::Teacher => Automatic::Teacher,
@@ -99,6 +121,32 @@ impl<'m> Automatic<'m> {
             }
         })
     }
+}
+
+/// The moves among which `teacher` picks at `node` against a machine with `beads`: the
+/// best ones while it can win or draw; when every move loses against perfect play, those
+/// where the machine is likeliest to blunder.
+pub fn teacher_moves<'t, G: Game>(
+    tree: &'t Tree<G>,
+    node: Node,
+    machine: &Machine,
+    beads: &Beads,
+) -> Cow<'t, [Node]> {
+    if tree.value(node) >= 0 {
+        return Cow::Borrowed(tree.best_children(node));
+    }
+    let chances: Vec<f64> = tree
+        .children(node)
+        .iter()
+        .map(|&c| machine.blunder_chance(tree, beads, c))
+        .collect();
+    let top = chances.iter().copied().fold(0.0, f64::max);
+    tree.children(node)
+        .iter()
+        .zip(&chances)
+        .filter(|(_, p)| **p == top)
+        .map(|(c, _)| *c)
+        .collect()
 }
 
 /// A uniformly random element of a non-empty slice.
@@ -117,24 +165,11 @@ impl<G: Game> Opponent<G> for Automatic<'_> {
         Ok(Some(match self {
             Automatic::Random => pick(tree.children(node), rng),
             Automatic::Perfect => pick(tree.best_children(node), rng),
-            Automatic::Teacher if tree.value(node) >= 0 => pick(tree.best_children(node), rng),
-            Automatic::Teacher => {
-                // Every move loses against perfect play: aim where a blunder is likeliest.
-                let chances: Vec<f64> = tree
-                    .children(node)
-                    .iter()
-                    .map(|&c| machine.machine.blunder_chance(tree, &machine.beads, c))
-                    .collect();
-                let top = chances.iter().copied().fold(0.0, f64::max);
-                let likeliest: Vec<Node> = tree
-                    .children(node)
-                    .iter()
-                    .zip(&chances)
-                    .filter(|(_, p)| **p == top)
-                    .map(|(c, _)| *c)
-                    .collect();
-                pick(&likeliest, rng)
-            }
+            Automatic::Teacher => pick(
+                &teacher_moves(tree, node, machine.machine, &machine.beads),
+                rng,
+            ),
+            Automatic::OptimalTeacher(teaching) => pick(&teaching.moves(tree, node, machine)?, rng),
             Automatic::Machine(rival) => match rival.choose(node, rng) {
                 Draw::Bead { child, .. } | Draw::Forced { child } => child,
                 Draw::Resign { .. } => return Ok(None),
@@ -234,6 +269,9 @@ pub struct Setup<G: Game> {
     /// The other side's machine, built from the same kit with `machine` flipped, when the
     /// opponent is [`OpponentKind::Machine`].
     pub rival: Option<Machine>,
+    /// The fastest teacher's strategy, when the opponent is [`OpponentKind::OptimalTeacher`]
+    /// (see [`Setup::solve_teaching`]).
+    pub teaching: Option<Teaching>,
 }
 
 impl<G: Game> Setup<G> {
@@ -293,7 +331,17 @@ impl<G: Game> Setup<G> {
             set,
             machine,
             rival,
+            teaching: None,
         })
+    }
+
+    /// Computes the optimal teacher's strategy for this machine, so that it can play;
+    /// refused for a kit too large for the exact path.
+    pub fn solve_teaching(&mut self) -> Result<(), Error> {
+        let teaching = exact::Teaching::solve(&self.tree, &self.machine)
+            .map_err(|refusal| Error::Input(format!("--opponent optimal-teacher: {refusal}")))?;
+        self.teaching = Some(teaching);
+        Ok(())
     }
 }
 
@@ -323,7 +371,7 @@ fn train_one<G: Game>(
     if setup.machine.cannot_lose(&setup.tree, &me.beads) {
         return Ok(Some((0, 0)));
     }
-    let mut them = Automatic::new(opponent, setup.rival.as_ref())?;
+    let mut them = Automatic::new(opponent, setup.rival.as_ref(), setup.teaching.as_ref())?;
     let mut losses = 0;
     for game in 1..=max_games {
         let played = play_game(&setup.tree, &mut me, &mut them, &mut rng, |_| {})?;
@@ -465,7 +513,7 @@ pub fn play_games<G: Game>(
     let tree = &setup.tree;
     let mut rng = rng_for(seed, 0);
     let mut me = Learner::new(&setup.machine);
-    let mut them = Automatic::new(opponent, setup.rival.as_ref())?;
+    let mut them = Automatic::new(opponent, setup.rival.as_ref(), setup.teaching.as_ref())?;
     let first_box = |me: &Learner| {
         if setup.machine.box_count() > 0 {
             me.beads.total(0)
@@ -684,9 +732,9 @@ mod tests {
         let last = session_a.curve[session_a.curve.len() - 1];
         let before = session_a.curve[session_a.curve.len() - 11];
         assert_eq!(last.losses, before.losses, "no losses in the last games");
-        let mut them = Automatic::new(OpponentKind::Machine, None);
+        let mut them = Automatic::new(OpponentKind::Machine, None, None);
         assert!(matches!(them, Err(Error::Internal(_))));
-        them = Automatic::new(OpponentKind::Human, None);
+        them = Automatic::new(OpponentKind::Human, None, None);
         assert!(matches!(them, Err(Error::Input(_))));
     }
 

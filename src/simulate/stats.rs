@@ -4,6 +4,22 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+/// The normal quantile of a two-sided 95% interval.
+pub(crate) const Z95: f64 = 1.959_963_984_540_054;
+
+/// The Wilson 95% confidence interval of a proportion: `hits` of `n`.
+pub fn wilson(hits: u32, n: u32) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let (k, n) = (f64::from(hits), f64::from(n));
+    let p = k / n;
+    let z2 = Z95 * Z95;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
 /// Minimum, maximum, mean, median and histogram of counts.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Stats {
@@ -44,6 +60,23 @@ impl Stats {
         })
     }
 
+    /// The 95% confidence interval of the mean (normal approximation, with the sample's
+    /// standard deviation; the runs are hundreds or more).
+    pub fn mean_interval(&self) -> (f64, f64) {
+        let n: f64 = self.histogram.values().map(|&c| f64::from(c)).sum();
+        let squares: f64 = self
+            .histogram
+            .iter()
+            .map(|(&v, &c)| f64::from(c) * (f64::from(v) - self.mean).powi(2))
+            .sum();
+        let half = if n > 1.0 {
+            Z95 * (squares / (n - 1.0)).sqrt() / n.sqrt()
+        } else {
+            f64::INFINITY
+        };
+        (self.mean - half, self.mean + half)
+    }
+
     /// `min 4, max 11, mean 7.93, median 8`.
     pub fn summary(&self) -> String {
         format!(
@@ -80,6 +113,17 @@ mod tests {
         assert_eq!(Stats::of(&[1, 2]).unwrap().median, 1.5);
         assert_eq!(Stats::of(&[]), None);
         assert_eq!(s.summary(), "min 7, max 11, mean 9.00, median 9");
+    }
+
+    #[test]
+    fn confidence_intervals_of_a_mean_and_a_proportion() {
+        let s = Stats::of(&[9, 11, 9, 11]).unwrap();
+        let (low, high) = s.mean_interval();
+        // sd 1.1547, n 4: half-width 1.96 * 1.1547 / 2.
+        assert!((high - 10.0 - 1.1316).abs() < 1e-3 && (10.0 - low - 1.1316).abs() < 1e-3);
+        let (low, high) = wilson(50, 100);
+        assert!((low - 0.4038).abs() < 1e-3 && (high - 0.5962).abs() < 1e-3);
+        assert_eq!(wilson(0, 10).0, 0.0);
     }
 
     #[test]

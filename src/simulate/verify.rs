@@ -8,6 +8,8 @@ use crate::boxes::BoxSet;
 use crate::game::{Bound, Claim, Game};
 use crate::kit::Kit;
 use crate::machine::{Node, Tree};
+use crate::simulate::exact::{self, Distribution, Figure, Teaching};
+use crate::simulate::watch::{Watch, watch};
 use crate::simulate::{OpponentKind, Setup, Training, train};
 
 /// One check of the kit's boxes.
@@ -114,13 +116,44 @@ pub fn claim_for<G: Game>(game: &G, kit: &Kit) -> Option<Claim> {
     game.historic(kit).and_then(|h| h.claim)
 }
 
-/// A claim and whether the measured losses bear it out.
+/// A claim and whether the figures bear it out.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ClaimCheck {
     /// The claim.
     pub claim: Claim,
-    /// Whether every run learnt within the bound.
+    /// Whether it holds against a perfect opponent: exactly, or in every sampled run.
     pub holds: bool,
+    /// Whether the bound holds against every opponent, the machine's draws as unlucky as
+    /// can be (known only on the exact path).
+    pub holds_against_every_opponent: Option<bool>,
+}
+
+/// How `verify` got its figures.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// Every bead state enumerated and the chains solved (see [`exact`]).
+    Exact,
+    /// Machines trained at random.
+    Sampled,
+}
+
+/// The exact figures of a small kit.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Proof {
+    /// Against a perfect opponent.
+    pub perfect: Distribution,
+    /// Against the one-move-lookahead `teacher`.
+    pub teacher: Distribution,
+    /// Against the fastest teacher (`optimal-teacher`).
+    pub fastest_teacher: Distribution,
+    /// Bead states any opponent can bring the machine to.
+    pub states: usize,
+    /// The most losses before learning over every game: the opponent and the machine's
+    /// draws both as unlucky for the machine as possible.
+    pub worst_losses: u32,
+    /// The most expected losses, the draws random and the opponent maximising them.
+    pub most_expected_losses: Figure,
 }
 
 /// Everything `verify` found.
@@ -130,19 +163,28 @@ pub struct Verdict {
     pub checks: Vec<Check>,
     /// The claim about this kit, checked, if there is one.
     pub claim: Option<ClaimCheck>,
-    /// The opponent trained against.
+    /// How the figures were obtained.
+    pub method: Method,
+    /// Why the exact path was not taken, on the sampled path.
+    pub not_exact: Option<String>,
+    /// The exact figures, on the exact path.
+    pub exact: Option<Proof>,
+    /// The opponent trained against, on the sampled path.
     pub opponent: OpponentKind,
     /// The seed of the runs.
     pub seed: u64,
-    /// What training measured, if the checks passed.
+    /// What training measured, on the sampled path, if the checks passed.
     pub measured: Option<Training>,
+    /// What a teacher can watch instead, on the sampled path: draws, the end of losing,
+    /// the first box.
+    pub watch: Option<Watch>,
 }
 
 impl Verdict {
     /// Whether every check passed and the claim, if any, holds.
     pub fn all_hold(&self) -> bool {
         self.checks.iter().all(|c| c.ok)
-            && self.measured.is_some()
+            && (self.measured.is_some() || self.exact.is_some())
             && self.claim.as_ref().is_none_or(|c| c.holds)
     }
 }
@@ -152,15 +194,47 @@ fn bears_out(bound: Bound, measured: &Training) -> bool {
     let Some(losses) = &measured.losses_to_learn else {
         return false;
     };
-    measured.unfinished == 0
-        && match bound {
-            Bound::AtMost(n) => losses.max <= n,
-            Bound::Exactly(n) => losses.min == n && losses.max == n,
-        }
+    measured.unfinished == 0 && within(bound, losses.min, losses.max)
 }
 
-/// Checks the kit, then trains `runs` machines against a perfect opponent under the
-/// kit's rule and checks the articles' claim about it.
+/// Whether losses from `min` to `max` keep within the bound.
+fn within(bound: Bound, min: u32, max: u32) -> bool {
+    match bound {
+        Bound::AtMost(n) => max <= n,
+        Bound::Exactly(n) => min == n && max == n,
+    }
+}
+
+/// Whether the exact figures bear the bound out against a perfect opponent: the machine
+/// learns for sure, and every number of losses with a chance keeps within the bound.
+fn proves(bound: Bound, d: &Distribution) -> bool {
+    d.certain()
+        && d.min_losses()
+            .zip(d.max_losses())
+            .is_some_and(|(min, max)| within(bound, min, max))
+}
+
+/// The exact figures, or why there are none.
+pub fn prove<G: Game>(
+    tree: &Tree<G>,
+    machine: &crate::machine::Machine,
+) -> Result<Proof, exact::Refusal> {
+    let perfect = exact::distribution(tree, machine, OpponentKind::Perfect)?;
+    let teacher = exact::distribution(tree, machine, OpponentKind::Teacher)?;
+    let teaching = Teaching::solve(tree, machine)?;
+    Ok(Proof {
+        perfect,
+        teacher,
+        fastest_teacher: teaching.fastest().clone(),
+        states: teaching.states(),
+        worst_losses: teaching.worst_losses(),
+        most_expected_losses: teaching.most_expected_losses().clone(),
+    })
+}
+
+/// Checks the kit, then works out its learning figures against a perfect opponent
+/// exactly, or, for a kit too large for that, trains `runs` machines at random, and
+/// checks the articles' claim about it.
 pub fn verify<G: Game>(
     game: &G,
     kit: &Kit,
@@ -173,22 +247,43 @@ pub fn verify<G: Game>(
     let tree = Tree::build(game);
     let checks = checks(game, kit, &set, &tree);
     let opponent = OpponentKind::Perfect;
-    let measured = if checks.iter().all(|c| c.ok) {
+    let (mut proof, mut measured, mut not_exact, mut watched) = (None, None, None, None);
+    if checks.iter().all(|c| c.ok) {
         let setup = Setup::compile(game, kit, kit.rule, set, tree, false)?;
-        Some(train(&setup, opponent, runs, max_games, seed, progress)?)
-    } else {
-        None
-    };
+        match prove(&setup.tree, &setup.machine) {
+            Ok(p) => proof = Some(p),
+            Err(refusal) => {
+                not_exact = Some(refusal.0);
+                measured = Some(train(&setup, opponent, runs, max_games, seed, progress)?);
+                watched = Some(watch(&setup, runs, seed)?);
+            }
+        }
+    }
     let claim = claim_for(game, kit).map(|claim| ClaimCheck {
-        holds: measured.as_ref().is_some_and(|m| bears_out(claim.bound, m)),
+        holds: match (&proof, &measured) {
+            (Some(p), _) => proves(claim.bound, &p.perfect),
+            (None, Some(m)) => bears_out(claim.bound, m),
+            (None, None) => false,
+        },
+        holds_against_every_opponent: proof.as_ref().map(|p| match claim.bound {
+            Bound::AtMost(n) | Bound::Exactly(n) => p.worst_losses <= n,
+        }),
         claim,
     });
     Ok(Verdict {
         checks,
         claim,
+        method: if proof.is_some() {
+            Method::Exact
+        } else {
+            Method::Sampled
+        },
+        not_exact,
+        exact: proof,
         opponent,
         seed,
         measured,
+        watch: watched,
     })
 }
 

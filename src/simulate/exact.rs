@@ -1,0 +1,1254 @@
+//! Exact learning figures: instead of training machines at random, every bead state the
+//! machine can reach is enumerated, the next game from each state is worked out exactly
+//! over the game tree, and the resulting Markov chain (or, where the opponent chooses its
+//! moves to a purpose, Markov decision problem) is solved in rational arithmetic.
+//!
+//! A state is the machine's beads. The same compiled [`Machine`] draws the beads
+//! ([`Machine::draws`], the exact counterpart of its random draw) and the same
+//! [`Rule::apply`] changes them after each game, so the exact path and the simulation
+//! cannot disagree on the rules. Under `gardner` a game changes the beads only when it is
+//! lost, and then takes a bead away; under `relay` a loss unwires at least one move. So a
+//! game either leaves the beads as they were or leads to a state with fewer beads: the
+//! states form a finite graph without cycles (apart from "nothing changed"), which is
+//! solved backwards from the states with fewest beads. The rules that add beads
+//! (`gardner-reward`, `menace`) have no such bound, and their kits are left to sampling.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use num_rational::BigRational;
+use num_traits::{ToPrimitive, Zero};
+use rustc_hash::FxHashMap;
+use serde::{Serialize, Serializer};
+
+use super::{OpponentKind, teacher_moves};
+use crate::Error;
+use crate::game::Game;
+use crate::kit::Rule;
+use crate::machine::{Beads, Draw, End, Learner, Machine, Node, Tree};
+
+/// An exact probability or expectation.
+pub type Q = BigRational;
+
+/// Most bead states the exact path enumerates before it gives way to sampling.
+pub const MAX_STATES: usize = 1_000_000;
+
+/// Most bead counts held over all states (a count per move per state): 200 MB.
+pub const MAX_COUNTS: usize = 50_000_000;
+
+/// Most steps in the lines of play of one game from one state, a bound on memory (a game
+/// of noughts and crosses from fresh beads has some 550,000).
+pub const MAX_STEPS: usize = 5_000_000;
+
+/// Why a kit's figures cannot be computed exactly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal(pub String);
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// An exact fraction, written `p/q` in JSON.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Fraction(pub Q);
+
+impl Fraction {
+    /// The fraction as a floating-point number, for printing.
+    pub fn to_f64(&self) -> f64 {
+        self.0.to_f64().unwrap_or(f64::NAN)
+    }
+}
+
+impl fmt::Display for Fraction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.0.numer(), self.0.denom())
+    }
+}
+
+impl Serialize for Fraction {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// The arithmetic of a solution: exact rationals, or intervals of floating-point numbers
+/// that are proven to hold the exact value (used where rationals grow too long).
+pub trait Number: Clone + fmt::Debug {
+    /// The number nearest to `q` (exactly `q` for rationals).
+    fn of(q: &Q) -> Self;
+    /// `num / den`, without building a rational on the way.
+    fn ratio(num: u32, den: u32) -> Self;
+    /// `self + other`.
+    fn add(&self, other: &Self) -> Self;
+    /// `self - other`.
+    fn sub(&self, other: &Self) -> Self;
+    /// `self * other`.
+    fn mul(&self, other: &Self) -> Self;
+    /// `self / other`.
+    fn div(&self, other: &Self) -> Self;
+    /// Orders two numbers (intervals that overlap are equal).
+    fn order(&self, other: &Self) -> std::cmp::Ordering;
+    /// The number as a figure for the output.
+    fn figure(&self) -> Figure;
+}
+
+/// 0 in any arithmetic.
+fn zero<N: Number>() -> N {
+    N::ratio(0, 1)
+}
+
+/// 1 in any arithmetic.
+fn one<N: Number>() -> N {
+    N::ratio(1, 1)
+}
+
+impl Number for Q {
+    fn of(q: &Q) -> Self {
+        q.clone()
+    }
+    fn ratio(num: u32, den: u32) -> Self {
+        Q::new(num.into(), den.into())
+    }
+    fn add(&self, other: &Self) -> Self {
+        self + other
+    }
+    fn sub(&self, other: &Self) -> Self {
+        self - other
+    }
+    fn mul(&self, other: &Self) -> Self {
+        self * other
+    }
+    fn div(&self, other: &Self) -> Self {
+        self / other
+    }
+    fn order(&self, other: &Self) -> std::cmp::Ordering {
+        self.cmp(other)
+    }
+    fn figure(&self) -> Figure {
+        Figure::Exact(Fraction(self.clone()))
+    }
+}
+
+/// A closed interval of floating-point numbers holding an exact value that is never
+/// negative: each operation rounds its ends outwards by one unit in the last place, so
+/// the exact result always stays inside.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bounds {
+    /// The lower end.
+    pub low: f64,
+    /// The upper end.
+    pub high: f64,
+}
+
+impl Bounds {
+    fn outwards(low: f64, high: f64) -> Bounds {
+        // A result of exactly 0 from values that are never negative is exact.
+        Bounds {
+            low: low.next_down().max(0.0),
+            high: if high == 0.0 { 0.0 } else { high.next_up() },
+        }
+    }
+}
+
+impl Number for Bounds {
+    fn of(q: &Q) -> Self {
+        let x = q.to_f64().unwrap_or(f64::INFINITY);
+        if q.is_zero() {
+            Bounds {
+                low: 0.0,
+                high: 0.0,
+            }
+        } else {
+            Bounds::outwards(x, x)
+        }
+    }
+    fn ratio(num: u32, den: u32) -> Self {
+        let x = f64::from(num) / f64::from(den);
+        if num.is_multiple_of(den) {
+            Bounds { low: x, high: x }
+        } else {
+            Bounds::outwards(x, x)
+        }
+    }
+    fn add(&self, other: &Self) -> Self {
+        Bounds::outwards(self.low + other.low, self.high + other.high)
+    }
+    fn sub(&self, other: &Self) -> Self {
+        Bounds::outwards(self.low - other.high, self.high - other.low)
+    }
+    fn mul(&self, other: &Self) -> Self {
+        Bounds::outwards(self.low * other.low, self.high * other.high)
+    }
+    fn div(&self, other: &Self) -> Self {
+        Bounds::outwards(self.low / other.high, self.high / other.low)
+    }
+    fn order(&self, other: &Self) -> std::cmp::Ordering {
+        // Overlapping bounds may hold the same number: they count as equal.
+        if self.high < other.low {
+            std::cmp::Ordering::Less
+        } else if other.high < self.low {
+            std::cmp::Ordering::Greater
+        } else {
+            std::cmp::Ordering::Equal
+        }
+    }
+    fn figure(&self) -> Figure {
+        Figure::Bounded(*self)
+    }
+}
+
+/// A figure of the output: an exact fraction, or bounds proven to hold it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Figure {
+    /// Exactly this.
+    Exact(Fraction),
+    /// Somewhere in these bounds.
+    Bounded(Bounds),
+}
+
+impl Figure {
+    /// The figure as one floating-point number (the middle of bounds).
+    pub fn to_f64(&self) -> f64 {
+        match self {
+            Figure::Exact(f) => f.to_f64(),
+            Figure::Bounded(b) => (b.low + b.high) / 2.0,
+        }
+    }
+}
+
+impl Serialize for Figure {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Figure::Exact(f) => f.serialize(s),
+            Figure::Bounded(b) => b.serialize(s),
+        }
+    }
+}
+
+impl Serialize for Bounds {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(2))?;
+        map.serialize_entry("low", &self.low)?;
+        map.serialize_entry("high", &self.high)?;
+        map.end()
+    }
+}
+
+/// Most bead states whose figures are worked out in rationals; past it, the rationals'
+/// numerators and denominators run to thousands of digits, and [`Bounds`] take over.
+pub const RATIONAL_STATES: usize = 4096;
+
+/// How a solution was computed, as the output states it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Arithmetic {
+    /// Exact rational arithmetic.
+    Rational,
+    /// Floating-point intervals rounded outwards: each figure's bounds are proven.
+    Interval,
+}
+
+/// The machine's bead states met so far, numbered from 0 (the kit's fresh beads).
+struct States {
+    beads: Vec<Beads>,
+    index: FxHashMap<Beads, u32>,
+    /// Whether the machine can no longer lose in that state (the simulator's test).
+    learnt: Vec<bool>,
+}
+
+impl States {
+    fn new<G: Game>(tree: &Tree<G>, machine: &Machine) -> States {
+        let mut states = States {
+            beads: Vec::new(),
+            index: FxHashMap::default(),
+            learnt: Vec::new(),
+        };
+        states.add(tree, machine, machine.fresh_beads());
+        states
+    }
+
+    fn add<G: Game>(&mut self, tree: &Tree<G>, machine: &Machine, beads: Beads) -> u32 {
+        let id = self.beads.len() as u32;
+        self.learnt.push(machine.cannot_lose(tree, &beads));
+        self.index.insert(beads.clone(), id);
+        self.beads.push(beads);
+        id
+    }
+
+    /// The number of a state, added if it is new.
+    fn intern<G: Game>(
+        &mut self,
+        tree: &Tree<G>,
+        machine: &Machine,
+        beads: Beads,
+    ) -> Result<u32, Refusal> {
+        if let Some(&id) = self.index.get(&beads) {
+            return Ok(id);
+        }
+        // A state holds a count per move: a kit of many moves reaches the memory bound
+        // long before the state bound.
+        let most = MAX_STATES.min(MAX_COUNTS / beads.counts().len().max(1));
+        if self.beads.len() >= most {
+            return Err(Refusal(format!(
+                "the machine has more than {most} bead states"
+            )));
+        }
+        Ok(self.add(tree, machine, beads))
+    }
+
+    /// State numbers with fewer beads first: every game that changes the beads leads to a
+    /// state earlier in this order.
+    fn backwards(&self) -> Vec<u32> {
+        let total = |b: &Beads| b.counts().iter().map(|&n| u64::from(n)).sum::<u64>();
+        let mut order: Vec<u32> = (0..self.beads.len() as u32).collect();
+        order.sort_by_key(|&s| total(&self.beads[s as usize]));
+        order
+    }
+}
+
+/// One step of the lines of play of a single game from one bead state.
+enum Step {
+    /// The game is over; the machine's beads are now those of `state`.
+    End {
+        /// The state after the rule was applied.
+        state: u32,
+        /// Whether the machine lost (or resigned).
+        loss: bool,
+    },
+    /// A random choice: a bead drawn, or a rule-following opponent's move among equals.
+    Chance(Vec<(u32, u32)>),
+    /// An opponent free to choose, with each move and the step it leads to.
+    Choice(Vec<(Node, u32)>),
+}
+
+/// Every line of play of one game: steps stored children first, so the root is the last.
+struct Lines {
+    steps: Vec<Step>,
+}
+
+/// How the opponent moves on a walk: as a rule-following opponent, or free.
+#[derive(Clone, Copy)]
+enum Mover {
+    Follows(OpponentKind),
+    Free,
+}
+
+/// Walks the game from `node` with the machine's beads as in `state`, the slots `used`
+/// played so far, and the opponent as `mover`; `intern` numbers the beads after a game.
+struct Walk<'a, G: Game> {
+    tree: &'a Tree<G>,
+    machine: &'a Machine,
+    mover: Mover,
+    beads: &'a Beads,
+    state: u32,
+    used: Vec<u32>,
+    steps: Vec<Step>,
+    ends: FxHashMap<(u32, bool), u32>,
+}
+
+impl<G: Game> Walk<'_, G> {
+    fn push(&mut self, step: Step) -> u32 {
+        self.steps.push(step);
+        self.steps.len() as u32 - 1
+    }
+
+    fn end(
+        &mut self,
+        end: End,
+        intern: &mut dyn FnMut(Beads) -> Result<u32, Refusal>,
+    ) -> Result<u32, Refusal> {
+        let mut after = self.beads.clone();
+        self.machine
+            .rule
+            .apply(self.machine, &mut after, &self.used, end);
+        let state = if after == *self.beads {
+            self.state
+        } else {
+            intern(after)?
+        };
+        let loss = end.is_loss();
+        if let Some(&step) = self.ends.get(&(state, loss)) {
+            return Ok(step);
+        }
+        let step = self.push(Step::End { state, loss });
+        self.ends.insert((state, loss), step);
+        Ok(step)
+    }
+
+    fn walk(
+        &mut self,
+        node: Node,
+        intern: &mut dyn FnMut(Beads) -> Result<u32, Refusal>,
+    ) -> Result<u32, Refusal> {
+        let (tree, machine) = (self.tree, self.machine);
+        if let Some(outcome) = tree.outcome(node) {
+            return self.end(End::of(outcome, machine.side), intern);
+        }
+        if self.steps.len() > MAX_STEPS {
+            return Err(Refusal(format!(
+                "a game from one bead state has more than {MAX_STEPS} lines of play"
+            )));
+        }
+        let mut parts = Vec::new();
+        if tree.to_move(node) == machine.side {
+            let mut draws = Vec::new();
+            machine.draws(self.beads, node, |draw, weight, _| {
+                draws.push((draw, weight))
+            });
+            for (draw, weight) in draws {
+                let step = match draw {
+                    Draw::Bead { slot, child, .. } => {
+                        self.used.push(slot);
+                        let step = self.walk(child, intern);
+                        self.used.pop();
+                        step?
+                    }
+                    Draw::Forced { child } => self.walk(child, intern)?,
+                    Draw::Resign { .. } => self.end(End::Resigned, intern)?,
+                };
+                parts.push((weight, step));
+            }
+        } else {
+            let moves = match self.mover {
+                Mover::Follows(kind) => opponent_moves(kind, tree, node, machine, self.beads),
+                Mover::Free => {
+                    let mut choice = Vec::new();
+                    for &child in tree.children(node) {
+                        choice.push((child, self.walk(child, intern)?));
+                    }
+                    return Ok(self.push(Step::Choice(choice)));
+                }
+            };
+            for child in moves {
+                parts.push((1, self.walk(child, intern)?));
+            }
+        }
+        Ok(match parts[..] {
+            [(_, only)] => only,
+            _ => self.push(Step::Chance(parts)),
+        })
+    }
+}
+
+/// The moves a rule-following opponent picks from uniformly: the same sets as the
+/// simulation's [`super::Automatic`] opponents.
+fn opponent_moves<G: Game>(
+    kind: OpponentKind,
+    tree: &Tree<G>,
+    node: Node,
+    machine: &Machine,
+    beads: &Beads,
+) -> Vec<Node> {
+    match kind {
+        OpponentKind::Perfect => tree.best_children(node).to_vec(),
+        OpponentKind::Teacher => teacher_moves(tree, node, machine, beads).into_owned(),
+        _ => tree.children(node).to_vec(),
+    }
+}
+
+impl Lines {
+    /// The lines of one game from `node`, with `used` played so far in it.
+    #[allow(clippy::too_many_arguments)]
+    fn walk<G: Game>(
+        tree: &Tree<G>,
+        machine: &Machine,
+        mover: Mover,
+        beads: &Beads,
+        state: u32,
+        node: Node,
+        used: &[u32],
+        intern: &mut dyn FnMut(Beads) -> Result<u32, Refusal>,
+    ) -> Result<Lines, Refusal> {
+        let mut walk = Walk {
+            tree,
+            machine,
+            mover,
+            beads,
+            state,
+            used: used.to_vec(),
+            steps: Vec::new(),
+            ends: FxHashMap::default(),
+        };
+        walk.walk(node, intern)?;
+        Ok(Lines { steps: walk.steps })
+    }
+
+    /// Every end of the game as `(state, loss)`: each can happen, since the machine draws
+    /// only beads it has.
+    fn end_steps(&self) -> Vec<(u32, bool)> {
+        self.steps
+            .iter()
+            .filter_map(|step| match *step {
+                Step::End { state, loss } => Some((state, loss)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The chance of each end of the game, the opponent's free choices made by `choose`
+    /// (which returns the steps it picks from uniformly): `(state, loss, chance)`.
+    fn ends<N: Number>(&self, choose: &Picker<'_>) -> Transitions<N> {
+        let mut reach: Vec<Option<N>> = vec![None; self.steps.len()];
+        let root = self.steps.len() - 1;
+        reach[root] = Some(one());
+        let mut ends = Vec::new();
+        let add = |reach: &mut Vec<Option<N>>, step: u32, p: N| {
+            let at = &mut reach[step as usize];
+            *at = Some(match at.take() {
+                Some(q) => q.add(&p),
+                None => p,
+            });
+        };
+        // Children come before their parents, so walking backwards meets every step after
+        // all the ways into it.
+        for i in (0..=root).rev() {
+            let Some(here) = reach[i].take() else {
+                continue;
+            };
+            match &self.steps[i] {
+                Step::End { state, loss } => ends.push((*state, *loss, here)),
+                Step::Chance(parts) => {
+                    let total: u32 = parts.iter().map(|p| p.0).sum();
+                    for &(weight, step) in parts {
+                        add(&mut reach, step, here.mul(&N::ratio(weight, total)));
+                    }
+                }
+                Step::Choice(moves) => {
+                    let picked = choose(moves);
+                    let share = here.mul(&N::ratio(1, picked.len() as u32));
+                    for step in picked {
+                        add(&mut reach, step, share.clone());
+                    }
+                }
+            }
+        }
+        ends
+    }
+
+    /// Each step's worth to an opponent pursuing `goal`, as `a + b x` where `x` stands
+    /// for the worth of this game's own state `state` and `values` holds every other
+    /// state's. At a free choice the opponent takes the move best for `goal` when `x` is
+    /// `guess` (infinite when `guess` is `None`); the moves taken are returned too.
+    fn affine<N: Number>(
+        &self,
+        state: u32,
+        values: &[N],
+        goal: Goal,
+        guess: Option<&N>,
+    ) -> (Vec<Affine<N>>, Vec<u32>) {
+        let mut out: Vec<Affine<N>> = Vec::with_capacity(self.steps.len());
+        let mut taken = Vec::new();
+        for step in &self.steps {
+            let value = match step {
+                Step::End { state: to, loss } if *to == state => Affine {
+                    a: goal.reward(*loss),
+                    b: one::<N>(),
+                    leaves: false,
+                },
+                Step::End { state: to, loss } => Affine {
+                    a: goal.reward::<N>(*loss).add(&values[*to as usize]),
+                    b: zero::<N>(),
+                    leaves: true,
+                },
+                Step::Chance(parts) => {
+                    let total: u32 = parts.iter().map(|p| p.0).sum();
+                    let mut sum = Affine {
+                        a: zero::<N>(),
+                        b: zero::<N>(),
+                        leaves: false,
+                    };
+                    for &(weight, s) in parts {
+                        let w = N::ratio(weight, total);
+                        let part = &out[s as usize];
+                        sum.a = sum.a.add(&w.mul(&part.a));
+                        sum.b = sum.b.add(&w.mul(&part.b));
+                        sum.leaves |= part.leaves;
+                    }
+                    sum
+                }
+                Step::Choice(moves) => {
+                    let mut best = 0;
+                    for (k, &(_, s)) in moves.iter().enumerate() {
+                        let here = &out[s as usize];
+                        if goal.prefers(here, &out[moves[best].1 as usize], guess) {
+                            best = k;
+                        }
+                    }
+                    taken.push(best as u32);
+                    out[moves[best].1 as usize].clone()
+                }
+            };
+            out.push(value);
+        }
+        (out, taken)
+    }
+
+    /// The steps of a free choice that are best, equally, for the fastest teacher when its
+    /// own state is worth `value`: `steps` from [`Lines::affine`].
+    fn fastest<N: Number>(steps: &[Affine<N>], moves: &[(Node, u32)], value: &N) -> Vec<usize> {
+        let at = |step: u32| {
+            let s = &steps[step as usize];
+            s.a.add(&s.b.mul(value))
+        };
+        let worth: Vec<N> = moves.iter().map(|m| at(m.1)).collect();
+        let best = worth
+            .iter()
+            .reduce(|x, y| if y.order(x).is_lt() { y } else { x });
+        (0..moves.len())
+            .filter(|&k| best.is_some_and(|b| worth[k].order(b).is_eq()))
+            .collect()
+    }
+}
+
+/// A step's worth `a + b x`, and whether the game can leave its state from there.
+#[derive(Clone, Debug)]
+struct Affine<N> {
+    a: N,
+    b: N,
+    leaves: bool,
+}
+
+/// What the opponent of a decision problem wants.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Goal {
+    /// As few games as possible until the machine has learnt.
+    FewestGames,
+    /// As many losses of the machine as possible before it has learnt.
+    MostLosses,
+}
+
+/// Rounds of policy iteration in one state at most: a guard for floating point, where two
+/// equal choices could otherwise swap for ever (exact rounds end long before).
+const MAX_ROUNDS: usize = 64;
+
+impl Goal {
+    /// Whether `y` is strictly better than `x` when the unknown is `guess`.
+    fn prefers<N: Number>(self, y: &Affine<N>, x: &Affine<N>, guess: Option<&N>) -> bool {
+        let order = match guess {
+            Some(v) => y.a.add(&y.b.mul(v)).order(&x.a.add(&x.b.mul(v))),
+            // An infinite unknown: leaving the state at all, then its chance, decide.
+            None => x
+                .leaves
+                .cmp(&y.leaves)
+                .then_with(|| y.b.order(&x.b))
+                .then_with(|| y.a.order(&x.a)),
+        };
+        match (self, order) {
+            // Between equals, the one that leaves the state: an opponent that only stays
+            // would make no progress, and its worth is no ratio at all.
+            (_, std::cmp::Ordering::Equal) => y.leaves && !x.leaves,
+            (Goal::FewestGames, order) => order.is_lt(),
+            (Goal::MostLosses, order) => order.is_gt(),
+        }
+    }
+
+    /// What one game ending with or without a loss is worth.
+    fn reward<N: Number>(self, loss: bool) -> N {
+        N::ratio(u32::from(self == Goal::FewestGames || loss), 1)
+    }
+
+    /// The worth of `state` when the opponent plays its best: policy iteration over the
+    /// opponent's choices in this one game until its choices stop changing.
+    fn solve<N: Number>(self, lines: &Lines, state: u32, values: &[N]) -> N {
+        let mut guess = match self {
+            // The opponent that leaves soonest first, so the first worth is finite.
+            Goal::FewestGames => None,
+            Goal::MostLosses => Some(zero::<N>()),
+        };
+        let mut before = None;
+        for _ in 0..MAX_ROUNDS {
+            let (mut steps, taken) = lines.affine(state, values, self, guess.as_ref());
+            let root = steps.pop().expect("a game has a first step");
+            // A game that can only stay where it is (no loss, no progress) is worth
+            // nothing more to the opponent that wants losses.
+            let value = if root.leaves {
+                root.a.div(&one::<N>().sub(&root.b))
+            } else {
+                zero::<N>()
+            };
+            if before.as_ref() == Some(&taken) {
+                return value;
+            }
+            before = Some(taken);
+            guess = Some(value);
+        }
+        guess.unwrap_or_else(zero::<N>)
+    }
+}
+
+/// The exact figures against one opponent: how many games the machine loses, and plays,
+/// before it can no longer lose.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Distribution {
+    /// The opponent.
+    pub opponent: OpponentKind,
+    /// Bead states the machine can reach against it.
+    pub states: usize,
+    /// How the figures were computed.
+    pub arithmetic: Arithmetic,
+    /// Losses before the machine has learnt -> the chance of exactly that many.
+    pub losses: BTreeMap<u32, Figure>,
+    /// The chance that the machine never learns (it stays where the opponent never
+    /// punishes it).
+    pub never: Figure,
+    /// The mean number of losses, when the machine learns for sure.
+    pub mean_losses: Option<Figure>,
+    /// The mean number of games, when the machine learns for sure.
+    pub mean_games: Option<Figure>,
+}
+
+impl Distribution {
+    /// The fewest losses with a chance above 0.
+    pub fn min_losses(&self) -> Option<u32> {
+        self.losses.keys().next().copied()
+    }
+
+    /// The most losses with a chance above 0.
+    pub fn max_losses(&self) -> Option<u32> {
+        self.losses.keys().next_back().copied()
+    }
+
+    /// Whether the machine learns for sure.
+    pub fn certain(&self) -> bool {
+        self.mean_games.is_some()
+    }
+}
+
+/// One game from a state: every way it can end, `(state, loss, chance)`.
+type Transitions<N> = Vec<(u32, bool, N)>;
+
+/// How an opponent free to choose picks among `(move, step)`: the steps it picks from
+/// uniformly.
+type Picker<'a> = dyn Fn(&[(Node, u32)]) -> Vec<u32> + 'a;
+
+/// The fastest teacher's worth of every state, its one-game transitions, and the most
+/// expected losses from the fresh beads.
+type Decided<N> = (Vec<N>, Vec<Transitions<N>>, N);
+
+/// The Markov chain of the states in `states` under `next`, solved backwards in the
+/// arithmetic `N`.
+fn solve_chain<N: Number>(
+    states: &States,
+    next: &[Transitions<N>],
+    opponent: OpponentKind,
+    arithmetic: Arithmetic,
+) -> Distribution {
+    let n = states.beads.len();
+    // Per state: the chance of each number of losses to learn, of never learning, and
+    // the mean number of games (None when it may never learn).
+    let mut losses: Vec<Vec<N>> = vec![Vec::new(); n];
+    let mut never: Vec<N> = vec![zero::<N>(); n];
+    let mut games: Vec<Option<N>> = vec![None; n];
+    for s in states.backwards() {
+        let s = s as usize;
+        if states.learnt[s] {
+            losses[s] = vec![one::<N>()];
+            games[s] = Some(zero::<N>());
+            continue;
+        }
+        if next[s].iter().all(|t| t.0 as usize == s) {
+            never[s] = one::<N>();
+            continue;
+        }
+        let leave = next[s]
+            .iter()
+            .filter(|t| t.0 as usize != s)
+            .fold(zero::<N>(), |sum, t| sum.add(&t.2));
+        let mut dist: Vec<N> = Vec::new();
+        let (mut lost, mut mean) = (zero::<N>(), Some(one::<N>().div(&leave)));
+        for (t, loss, p) in next[s].iter().filter(|t| t.0 as usize != s) {
+            // The chance of going to `t`, given that the game leaves this state.
+            let p = p.div(&leave);
+            let t = *t as usize;
+            let shift = usize::from(*loss);
+            if dist.len() < losses[t].len() + shift {
+                dist.resize(losses[t].len() + shift, zero::<N>());
+            }
+            for (k, q) in losses[t].iter().enumerate() {
+                dist[k + shift] = dist[k + shift].add(&p.mul(q));
+            }
+            lost = lost.add(&p.mul(&never[t]));
+            mean = mean.zip(games[t].as_ref()).map(|(m, g)| m.add(&p.mul(g)));
+        }
+        losses[s] = dist;
+        never[s] = lost;
+        games[s] = mean;
+    }
+    let fresh: BTreeMap<u32, N> = losses[0]
+        .iter()
+        .enumerate()
+        .filter(|(_, q)| q.order(&zero::<N>()).is_gt())
+        .map(|(k, q)| (k as u32, q.clone()))
+        .collect();
+    let mean_losses = games[0].is_some().then(|| {
+        fresh
+            .iter()
+            .map(|(k, q)| N::ratio(*k, 1).mul(q))
+            .fold(zero::<N>(), |sum, x| sum.add(&x))
+            .figure()
+    });
+    Distribution {
+        opponent,
+        states: n,
+        arithmetic,
+        losses: fresh.iter().map(|(k, q)| (*k, q.figure())).collect(),
+        never: never[0].figure(),
+        mean_losses,
+        mean_games: games[0].as_ref().map(Number::figure),
+    }
+}
+
+/// Refuses the rules whose bead states are not finite and shrinking.
+fn finite_rule(machine: &Machine) -> Result<(), Refusal> {
+    match machine.rule {
+        Rule::Gardner | Rule::Relay => Ok(()),
+        rule => Err(Refusal(format!(
+            "the rule {} adds beads, so the machine's bead states have no bound",
+            rule.name()
+        ))),
+    }
+}
+
+/// A loss that leaves the beads as they were (an empty box at the machine's first move)
+/// repeats for ever: the losses have no bound, and the exact path does not cover it.
+fn shrinking(state: u32, ends: &[(u32, bool)]) -> Result<(), Refusal> {
+    if ends.iter().any(|t| t.0 == state && t.1) {
+        return Err(Refusal(
+            "the machine can lose without a bead being taken (an empty box at its first move)"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The exact distribution of losses and games to learn against a rule-following opponent
+/// (`random`, `perfect` or `teacher`): in rationals when the states are at most
+/// [`RATIONAL_STATES`], in proven bounds otherwise.
+pub fn distribution<G: Game>(
+    tree: &Tree<G>,
+    machine: &Machine,
+    opponent: OpponentKind,
+) -> Result<Distribution, Refusal> {
+    finite_rule(machine)?;
+    let mut states = States::new(tree, machine);
+    let mut lines: Vec<Option<Lines>> = Vec::new();
+    let mut s = 0;
+    while s < states.beads.len() {
+        lines.push(if states.learnt[s] {
+            None
+        } else {
+            let beads = states.beads[s].clone();
+            let walk = Lines::walk(
+                tree,
+                machine,
+                Mover::Follows(opponent),
+                &beads,
+                s as u32,
+                0,
+                &[],
+                &mut |b| states.intern(tree, machine, b),
+            )?;
+            shrinking(s as u32, &walk.end_steps())?;
+            Some(walk)
+        });
+        s += 1;
+    }
+    fn chain<N: Number>(
+        states: &States,
+        lines: &[Option<Lines>],
+        opponent: OpponentKind,
+        arithmetic: Arithmetic,
+    ) -> Distribution {
+        let next: Vec<Transitions<N>> = lines
+            .iter()
+            .map(|l| {
+                l.as_ref()
+                    .map_or_else(Vec::new, |l| l.ends(&|_| Vec::new()))
+            })
+            .collect();
+        solve_chain(states, &next, opponent, arithmetic)
+    }
+    Ok(if states.beads.len() <= RATIONAL_STATES {
+        chain::<Q>(&states, &lines, opponent, Arithmetic::Rational)
+    } else {
+        chain::<Bounds>(&states, &lines, opponent, Arithmetic::Interval)
+    })
+}
+
+/// Every state's worth to the fastest teacher, in the arithmetic it was solved in.
+enum Worths {
+    Rational(Vec<Q>),
+    Interval(Vec<Bounds>),
+}
+
+/// What every opponent can do: the worst cases, and the fastest teacher's strategy.
+pub struct Teaching {
+    states: States,
+    /// Expected games to learn from each state under the fastest teacher.
+    games: Worths,
+    /// The most losses from the fresh beads, draws and opponent both against the machine.
+    worst: u32,
+    /// The most expected losses from the fresh beads, the opponent maximising them.
+    most: Figure,
+    /// The fastest teacher's figures from the fresh beads.
+    fastest: Distribution,
+}
+
+/// The decision problems solved in the arithmetic `N`: the fastest teacher's worth of
+/// every state, its one-game transitions, and the most expected losses from the start.
+fn decide<N: Number>(
+    states: &States,
+    lines_of: &mut dyn FnMut(usize) -> Result<Lines, Refusal>,
+) -> Result<Decided<N>, Refusal> {
+    let n = states.beads.len();
+    let (mut games, mut most) = (vec![zero::<N>(); n], vec![zero::<N>(); n]);
+    let mut next: Vec<Transitions<N>> = vec![Vec::new(); n];
+    for s in states.backwards() {
+        let s = s as usize;
+        if states.learnt[s] {
+            continue;
+        }
+        let lines = lines_of(s)?;
+        let id = s as u32;
+        most[s] = Goal::MostLosses.solve(&lines, id, &most);
+        let value = Goal::FewestGames.solve(&lines, id, &games);
+        // The fastest teacher picks uniformly among its equally good moves.
+        let (steps, _) = lines.affine(id, &games, Goal::FewestGames, Some(&value));
+        next[s] = lines.ends(&|moves| {
+            Lines::fastest(&steps, moves, &value)
+                .into_iter()
+                .map(|k| moves[k].1)
+                .collect()
+        });
+        games[s] = value;
+    }
+    let most = most.swap_remove(0);
+    Ok((games, next, most))
+}
+
+impl Teaching {
+    /// Enumerates every bead state any opponent can bring the machine to and solves the
+    /// decision problems over them.
+    pub fn solve<G: Game>(tree: &Tree<G>, machine: &Machine) -> Result<Teaching, Refusal> {
+        finite_rule(machine)?;
+        let mut states = States::new(tree, machine);
+        let mut worst_ends: Vec<Vec<(u32, bool)>> = Vec::new();
+        let mut s = 0;
+        while s < states.beads.len() {
+            let mut ends = Vec::new();
+            if !states.learnt[s] {
+                let beads = states.beads[s].clone();
+                let lines = Lines::walk(
+                    tree,
+                    machine,
+                    Mover::Free,
+                    &beads,
+                    s as u32,
+                    0,
+                    &[],
+                    &mut |b| states.intern(tree, machine, b),
+                )?;
+                ends = lines.end_steps();
+                shrinking(s as u32, &ends)?;
+            }
+            worst_ends.push(ends);
+            s += 1;
+        }
+        let order = states.backwards();
+        let mut worst = vec![0u32; states.beads.len()];
+        for &s in &order {
+            let s = s as usize;
+            for &(t, loss) in &worst_ends[s] {
+                if t as usize != s {
+                    worst[s] = worst[s].max(u32::from(loss) + worst[t as usize]);
+                }
+            }
+        }
+        drop(worst_ends);
+        let beads = states.beads.clone();
+        let index = &states.index;
+        let mut lines_of = |s: usize| {
+            Lines::walk(
+                tree,
+                machine,
+                Mover::Free,
+                &beads[s],
+                s as u32,
+                0,
+                &[],
+                &mut |b| Ok(index[&b]),
+            )
+        };
+        /// The decision problems and the fastest teacher's chain, in the arithmetic `N`.
+        fn solved<N: Number>(
+            states: &States,
+            lines_of: &mut dyn FnMut(usize) -> Result<Lines, Refusal>,
+            arithmetic: Arithmetic,
+            keep: fn(Vec<N>) -> Worths,
+        ) -> Result<(Worths, Distribution, Figure), Refusal> {
+            let (games, next, most) = decide::<N>(states, lines_of)?;
+            let fastest = solve_chain(states, &next, OpponentKind::OptimalTeacher, arithmetic);
+            Ok((keep(games), fastest, most.figure()))
+        }
+        let (games, fastest, most) = if states.beads.len() <= RATIONAL_STATES {
+            solved::<Q>(
+                &states,
+                &mut lines_of,
+                Arithmetic::Rational,
+                Worths::Rational,
+            )?
+        } else {
+            solved::<Bounds>(
+                &states,
+                &mut lines_of,
+                Arithmetic::Interval,
+                Worths::Interval,
+            )?
+        };
+        Ok(Teaching {
+            worst: worst[0],
+            states,
+            games,
+            most,
+            fastest,
+        })
+    }
+
+    /// Bead states any opponent can bring the machine to.
+    pub fn states(&self) -> usize {
+        self.states.beads.len()
+    }
+
+    /// The most losses before the machine has learnt, its draws and the opponent both as
+    /// unlucky for it as possible: a bound over every game.
+    pub fn worst_losses(&self) -> u32 {
+        self.worst
+    }
+
+    /// The most expected losses before the machine has learnt, its draws random and the
+    /// opponent choosing every move to maximise them.
+    pub fn most_expected_losses(&self) -> &Figure {
+        &self.most
+    }
+
+    /// The fastest teacher's figures from fresh beads.
+    pub fn fastest(&self) -> &Distribution {
+        &self.fastest
+    }
+
+    /// The moves the fastest teacher picks from, uniformly, at `node` in a game against
+    /// `learner` as it stands.
+    pub fn moves<G: Game>(
+        &self,
+        tree: &Tree<G>,
+        node: Node,
+        learner: &Learner,
+    ) -> Result<Vec<Node>, Error> {
+        let outside = || Refusal("the machine's beads left the solved states".into());
+        let index = &self.states.index;
+        let state = *index
+            .get(&learner.beads)
+            .ok_or_else(|| Error::Internal(outside().0))?;
+        let lines = Lines::walk(
+            tree,
+            learner.machine,
+            Mover::Free,
+            &learner.beads,
+            state,
+            node,
+            learner.used(),
+            &mut |b| index.get(&b).copied().ok_or_else(outside),
+        )
+        .map_err(|r| Error::Internal(r.0))?;
+        let Some(Step::Choice(moves)) = lines.steps.last() else {
+            return Err(Error::Internal(
+                "the teacher was asked at the machine's turn".into(),
+            ));
+        };
+        let best = match &self.games {
+            Worths::Rational(games) => best_moves(&lines, state, games, moves),
+            Worths::Interval(games) => best_moves(&lines, state, games, moves),
+        };
+        Ok(best.into_iter().map(|k| moves[k].0).collect())
+    }
+}
+
+/// The fastest teacher's equally good moves among `moves`, the root of `lines`.
+fn best_moves<N: Number>(
+    lines: &Lines,
+    state: u32,
+    games: &[N],
+    moves: &[(Node, u32)],
+) -> Vec<usize> {
+    let value = &games[state as usize];
+    let (steps, _) = lines.affine(state, games, Goal::FewestGames, Some(value));
+    Lines::fastest(&steps, moves, value)
+}
+
+/// What the teacher's sheet quotes of the exact figures: whole numbers, so that every
+/// language can print them as it writes numbers.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SheetFigures {
+    /// Against a perfect opponent: losses and their chance in whole percent.
+    pub perfect: Vec<(u32, u32)>,
+    /// Mean games to learn against a perfect opponent, rounded.
+    pub perfect_games: u32,
+    /// Mean games against the one-move-lookahead teacher, rounded.
+    pub teacher_games: u32,
+    /// Mean games against the fastest teacher, rounded.
+    pub fastest_games: u32,
+    /// The losses under the fastest teacher, when they are always the same.
+    pub fastest_losses: Option<u32>,
+    /// Whether the fastest teacher makes the machine lose no more games than the luckiest
+    /// machine loses against a perfect opponent.
+    pub fewest_losses: bool,
+    /// The fastest teacher's first moves from fresh beads, when it moves first.
+    pub first_moves: Vec<String>,
+    /// Most losses any opponent can inflict, draws as unlucky as can be.
+    pub worst_losses: u32,
+}
+
+impl SheetFigures {
+    /// The sheet's figures of a small kit, or `None` when the exact path does not apply.
+    pub fn of<G: Game>(game: &G, tree: &Tree<G>, machine: &Machine) -> Option<SheetFigures> {
+        let perfect = distribution(tree, machine, OpponentKind::Perfect).ok()?;
+        let teacher = distribution(tree, machine, OpponentKind::Teacher).ok()?;
+        let teaching = Teaching::solve(tree, machine).ok()?;
+        let fastest = teaching.fastest();
+        let rounded = |f: Option<&Figure>| f.map(|f| f.to_f64().round() as u32);
+        let first_moves = if tree.to_move(0) == machine.side {
+            Vec::new()
+        } else {
+            let fresh = Learner::new(machine);
+            let mut moves: Vec<String> = teaching
+                .moves(tree, 0, &fresh)
+                .ok()?
+                .into_iter()
+                .filter_map(|c| tree.move_to(0, c))
+                .map(|m| game.format_move(&tree.positions[0], m))
+                .collect();
+            moves.sort();
+            moves
+        };
+        Some(SheetFigures {
+            perfect: perfect
+                .losses
+                .iter()
+                .map(|(k, f)| (*k, (f.to_f64() * 100.0).round() as u32))
+                .collect(),
+            perfect_games: rounded(perfect.mean_games.as_ref())?,
+            teacher_games: rounded(teacher.mean_games.as_ref())?,
+            fastest_games: rounded(fastest.mean_games.as_ref())?,
+            fastest_losses: (fastest.min_losses() == fastest.max_losses())
+                .then(|| fastest.min_losses())
+                .flatten(),
+            fewest_losses: fastest.max_losses() <= perfect.min_losses(),
+            first_moves,
+            worst_losses: teaching.worst_losses(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::hexapawn::Hexapawn;
+    use crate::game::nim::Nim;
+    use crate::kit::Kit;
+    use crate::simulate::{Setup, Stats, train};
+
+    fn her() -> Setup<Hexapawn> {
+        let kit = Kit::from_preset("hexapawn").unwrap();
+        Setup::new(&Hexapawn::new(3, 3), &kit, kit.rule, false).unwrap()
+    }
+
+    fn nim_setup(preset: &str) -> Setup<Nim> {
+        let kit = Kit::from_preset(preset).unwrap();
+        let game = Nim::new(8, vec![1, 2, 3], true).with_wiring(kit.allowed.clone());
+        Setup::new(&game, &kit, kit.rule, false).unwrap()
+    }
+
+    fn exact(n: u32, d: u32) -> Figure {
+        Q::new(n.into(), d.into()).figure()
+    }
+
+    #[test]
+    fn her_loses_9_10_or_11_games_against_a_perfect_opponent() {
+        let s = her();
+        let d = distribution(&s.tree, &s.machine, OpponentKind::Perfect).unwrap();
+        assert_eq!(d.arithmetic, Arithmetic::Rational);
+        assert_eq!(
+            d.losses,
+            BTreeMap::from([(9, exact(1, 4)), (10, exact(1, 4)), (11, exact(1, 2))])
+        );
+        assert_eq!(d.mean_losses, Some(exact(41, 4)));
+        assert_eq!(d.never, exact(0, 1));
+    }
+
+    #[test]
+    fn bachet_always_loses_12_and_the_relay_6() {
+        let s = nim_setup("bachet");
+        let d = distribution(&s.tree, &s.machine, OpponentKind::Perfect).unwrap();
+        assert_eq!(d.losses, BTreeMap::from([(12, exact(1, 1))]));
+        let s = nim_setup("bachet-relay");
+        let d = distribution(&s.tree, &s.machine, OpponentKind::Perfect).unwrap();
+        assert_eq!(d.losses, BTreeMap::from([(6, exact(1, 1))]));
+    }
+
+    #[test]
+    fn the_exact_distribution_agrees_with_10000_sampled_runs() {
+        let s = her();
+        let d = distribution(&s.tree, &s.machine, OpponentKind::Perfect).unwrap();
+        let t = train(&s, OpponentKind::Perfect, 10_000, 10_000, 12, &|_| {}).unwrap();
+        let sampled: Stats = t.losses_to_learn.unwrap();
+        for (k, n) in &sampled.histogram {
+            let (low, high) = super::super::stats::wilson(*n, 10_000);
+            let p = d.losses.get(k).map_or(0.0, Figure::to_f64);
+            assert!(
+                low <= p && p <= high,
+                "{k} losses: {p} outside {low}..{high}"
+            );
+        }
+        let (low, high) = t.games_to_learn.unwrap().mean_interval();
+        let mean = d.mean_games.unwrap().to_f64();
+        assert!(
+            low <= mean && mean <= high,
+            "games {mean} outside {low}..{high}"
+        );
+    }
+
+    #[test]
+    fn rationals_and_bounds_give_the_same_figures() {
+        let s = nim_setup("bachet");
+        let t = Teaching::solve(&s.tree, &s.machine).unwrap();
+        assert_eq!(t.worst_losses(), 12);
+        assert_eq!(t.most_expected_losses(), &exact(12, 1));
+        let (tree, machine, states) = (&s.tree, &s.machine, &t.states);
+        let mut lines_of = |i: usize| {
+            let intern = &mut |b| Ok(states.index[&b]);
+            Lines::walk(
+                tree,
+                machine,
+                Mover::Free,
+                &states.beads[i],
+                i as u32,
+                0,
+                &[],
+                intern,
+            )
+        };
+        let (rational, _, _) = decide::<Q>(states, &mut lines_of).unwrap();
+        let (bounds, _, most) = decide::<Bounds>(states, &mut lines_of).unwrap();
+        let games = rational[0].to_f64().unwrap();
+        assert!(bounds[0].low <= games && games <= bounds[0].high);
+        assert!(most.low <= 12.0 && 12.0 <= most.high);
+        assert_eq!(t.fastest().mean_games, Some(rational[0].figure()));
+        // Here the one-move teacher is already as fast as can be.
+        let teacher = distribution(tree, machine, OpponentKind::Teacher).unwrap();
+        let slow = teacher.mean_games.unwrap().to_f64();
+        assert!(games <= slow, "{games} {slow}");
+    }
+}
