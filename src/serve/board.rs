@@ -5,7 +5,6 @@
 //! shapes that differ (the pawn that leaves, the square it reaches, the mark that
 //! appears) are the move's spots. A new game needs nothing here.
 
-
 use crate::draw::fonts::text_width;
 use crate::draw::scene::{Anchor, Rect, Scene, Shape};
 use crate::game::Game;
@@ -73,7 +72,10 @@ fn overlap(a: &Spot, b: &Spot) -> bool {
 
 fn union(a: &Spot, b: &Spot) -> Spot {
     let (x0, y0) = (a[0].min(b[0]), a[1].min(b[1]));
-    let (x1, y1) = ((a[0] + a[2]).max(b[0] + b[2]), (a[1] + a[3]).max(b[1] + b[3]));
+    let (x1, y1) = (
+        (a[0] + a[2]).max(b[0] + b[2]),
+        (a[1] + a[3]).max(b[1] + b[3]),
+    );
     [x0, y0, x1 - x0, y1 - y0]
 }
 

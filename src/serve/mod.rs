@@ -178,7 +178,9 @@ impl ApiError {
         match &self.problem {
             Problem::Json { why } => fill("api.json", &[("why", why)]),
             Problem::Token => fill("api.token", &[]),
-            Problem::Illegal { mv, legal } => fill("api.illegal", &[("move", mv), ("moves", legal)]),
+            Problem::Illegal { mv, legal } => {
+                fill("api.illegal", &[("move", mv), ("moves", legal)])
+            }
             Problem::NotYourTurn => fill("api.not_your_turn", &[]),
             Problem::GameOver => fill("api.game_over", &[]),
             Problem::NoBox { id, count } => {
@@ -265,15 +267,9 @@ fn body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, A
             status: StatusCode::PAYLOAD_TOO_LARGE,
             problem: Problem::TooBig,
         },
-        _ => ApiError::bad(Problem::Json {
-            why: e.body_text(),
-        }),
+        _ => ApiError::bad(Problem::Json { why: e.body_text() }),
     })?;
-    serde_json::from_slice(&bytes).map_err(|e| {
-        ApiError::bad(Problem::Json {
-            why: e.to_string(),
-        })
-    })
+    serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(Problem::Json { why: e.to_string() }))
 }
 
 /// A running server's app: its routes, its token, and how to close it.
@@ -389,7 +385,10 @@ fn asset(kind: &'static str, text: &'static str) -> Response {
 }
 
 async fn page_html() -> Response {
-    asset("text/html; charset=utf-8", include_str!("assets/index.html"))
+    asset(
+        "text/html; charset=utf-8",
+        include_str!("assets/index.html"),
+    )
 }
 
 async fn page_js() -> Response {

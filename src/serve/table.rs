@@ -88,6 +88,13 @@ pub struct Row {
     pub losses: u64,
 }
 
+/// A finished game as it started: replaying it shows it again.
+struct Finished {
+    beads: Beads,
+    games: u64,
+    human: Vec<Node>,
+}
+
 /// The beads before a change, for undo.
 struct Snapshot {
     beads: Beads,
@@ -106,6 +113,8 @@ pub struct Live {
     undo: Vec<Snapshot>,
     /// The human's moves in the game in progress, as tree nodes reached.
     human: Vec<Node>,
+    /// The game just finished, shown until the next one starts.
+    finished: Option<Finished>,
     /// Bumped at every change, so a watching page knows when to fetch again.
     pub version: u64,
     /// The training run under way, if any.
@@ -313,20 +322,31 @@ impl Live {
             rows: Vec::new(),
             undo: Vec::new(),
             human: Vec::new(),
+            finished: None,
             version: 0,
             training: None,
         }
     }
 
+    /// The game on the board: the one just finished, or the one in progress. Its beads
+    /// at the start, its number of games before it, and the human's moves.
+    fn on_board(&self) -> (&Beads, u64, &[Node]) {
+        match &self.finished {
+            Some(f) => (&f.beads, f.games, &f.human),
+            None => (&self.beads, self.games, &self.human),
+        }
+    }
+
     fn replay<G: Game>(&self, fixed: &Fixed<G>) -> Result<Replay, Error> {
-        let mut me = Learner::with_beads(&fixed.setup.machine, self.beads.clone());
+        let (beads, games, human) = self.on_board();
+        let mut me = Learner::with_beads(&fixed.setup.machine, beads.clone());
         let mut script = Script {
-            moves: &self.human,
+            moves: human,
             next: 0,
             waiting: false,
         };
         let mut turns = Vec::new();
-        let mut rng = rng_for(fixed.seed, self.games);
+        let mut rng = rng_for(fixed.seed, games);
         let played = play_game(&fixed.setup.tree, &mut me, &mut script, &mut rng, |t| {
             turns.push(t)
         })?;
@@ -365,6 +385,7 @@ impl Live {
         }
         self.beads = beads;
         self.human.clear();
+        self.finished = None;
         self.version += 1;
     }
 
@@ -380,10 +401,11 @@ impl Live {
     pub fn game<G: Game>(&self, fixed: &Fixed<G>) -> Result<GameView, Error> {
         let replay = self.replay(fixed)?;
         let (game, tree) = (&fixed.game, &fixed.setup.tree);
+        let (beads, games, _) = self.on_board();
         let turns = replay
             .turns
             .iter()
-            .map(|t| self.turn_view(fixed, *t))
+            .map(|t| turn_view(fixed, beads, *t))
             .collect();
         let position = &tree.positions[replay.node as usize];
         let moves = match replay.over {
@@ -398,11 +420,11 @@ impl Live {
                 .collect(),
         };
         let (end, changes) = match &replay.over {
-            Some((end, after)) => (Some(end.name()), self.changes(fixed, after)),
+            Some((end, after)) => (Some(end.name()), changes(fixed, beads, after)),
             None => (None, Vec::new()),
         };
         Ok(GameView {
-            number: self.games + 1,
+            number: games + 1,
             ply: replay.turns.len(),
             position: game.format_position(position),
             board: to_svg(&board::picture(game, position)),
@@ -414,92 +436,96 @@ impl Live {
             version: self.version,
         })
     }
+}
 
-    fn turn_view<G: Game>(&self, fixed: &Fixed<G>, turn: Turn) -> TurnView {
-        let (game, setup) = (&fixed.game, &fixed.setup);
-        let tree = &setup.tree;
-        let (node, draw) = match turn {
-            Turn::Opponent { node, child } => {
-                let mv = tree.move_to(node, child);
-                return TurnView::Human {
-                    mv: mv.map_or_else(String::new, |m| {
-                        game.format_move(&tree.positions[node as usize], m)
-                    }),
-                };
-            }
-            Turn::Machine { node, draw } => (node, draw),
-        };
-        let position = &tree.positions[node as usize];
-        let played = match draw {
-            Draw::Bead { child, .. } | Draw::Forced { child } => tree
-                .move_to(node, child)
-                .map(|m| game.format_move(position, m)),
-            Draw::Resign { .. } => None,
-        };
-        let mut view = TurnView::Machine {
-            box_id: None,
-            turn: None,
-            beads: Vec::new(),
-            drawn: None,
-            mv: played,
-            position: game.format_position(position),
-        };
-        let (
-            Some((b, symmetry)),
-            TurnView::Machine {
-                box_id,
-                turn,
-                beads,
-                drawn,
-                ..
-            },
-        ) = (setup.set.locate(game, position), &mut view)
-        else {
-            return view;
-        };
-        let mbox = &setup.set.boxes[b];
-        let back = game.inverse(symmetry);
-        let slots = setup.machine.slots(b as u32);
-        *box_id = Some(mbox.id);
-        *turn = Some(game.describe_symmetry(symmetry).to_string());
-        *beads = mbox
-            .moves
-            .iter()
-            .zip(slots.clone())
-            .map(|(m, slot)| BeadCount {
-                colour: fixed.colour(m.colour),
-                count: self.beads.count(slot),
-                start: m.beads,
-                mv: game.format_move(position, game.transform_move(m.mv, back)),
-            })
-            .collect();
-        if let Draw::Bead { slot, .. } = draw {
-            *drawn = Some((slot - slots.start) as usize);
+/// One turn as the page shows it; `held` are the machine's beads at the start of the game.
+fn turn_view<G: Game>(fixed: &Fixed<G>, held: &Beads, turn: Turn) -> TurnView {
+    let (game, setup) = (&fixed.game, &fixed.setup);
+    let tree = &setup.tree;
+    let (node, draw) = match turn {
+        Turn::Opponent { node, child } => {
+            let mv = tree.move_to(node, child);
+            return TurnView::Human {
+                mv: mv.map_or_else(String::new, |m| {
+                    game.format_move(&tree.positions[node as usize], m)
+                }),
+            };
         }
-        view
+        Turn::Machine { node, draw } => (node, draw),
+    };
+    let position = &tree.positions[node as usize];
+    let played = match draw {
+        Draw::Bead { child, .. } | Draw::Forced { child } => tree
+            .move_to(node, child)
+            .map(|m| game.format_move(position, m)),
+        Draw::Resign { .. } => None,
+    };
+    let mut view = TurnView::Machine {
+        box_id: None,
+        turn: None,
+        beads: Vec::new(),
+        drawn: None,
+        mv: played,
+        position: game.format_position(position),
+    };
+    let (
+        Some((b, symmetry)),
+        TurnView::Machine {
+            box_id,
+            turn,
+            beads,
+            drawn,
+            ..
+        },
+    ) = (setup.set.locate(game, position), &mut view)
+    else {
+        return view;
+    };
+    let mbox = &setup.set.boxes[b];
+    let back = game.inverse(symmetry);
+    let slots = setup.machine.slots(b as u32);
+    *box_id = Some(mbox.id);
+    *turn = Some(game.describe_symmetry(symmetry).to_string());
+    *beads = mbox
+        .moves
+        .iter()
+        .zip(slots.clone())
+        .map(|(m, slot)| BeadCount {
+            colour: fixed.colour(m.colour),
+            count: held.count(slot),
+            start: m.beads,
+            mv: game.format_move(position, game.transform_move(m.mv, back)),
+        })
+        .collect();
+    if let Draw::Bead { slot, .. } = draw {
+        *drawn = Some((slot - slots.start) as usize);
     }
+    view
+}
 
-    fn changes<G: Game>(&self, fixed: &Fixed<G>, after: &Beads) -> Vec<Change> {
-        let (game, setup) = (&fixed.game, &fixed.setup);
-        let machine = &setup.machine;
-        (0u32..)
-            .zip(self.beads.counts().iter().zip(after.counts()))
-            .filter(|(_, (old, new))| old != new)
-            .map(|(slot, (&before, &after))| {
-                let b = machine.box_of(slot);
-                let mbox = &setup.set.boxes[b as usize];
-                let m = &mbox.moves[(slot - machine.slots(b).start) as usize];
-                Change {
-                    box_id: mbox.id,
-                    colour: fixed.colour(m.colour),
-                    mv: game.format_move(&mbox.position, m.mv),
-                    before,
-                    after,
-                }
-            })
-            .collect()
-    }
+/// What the rule changed from `before` to `after`, one line per move.
+fn changes<G: Game>(fixed: &Fixed<G>, before: &Beads, after: &Beads) -> Vec<Change> {
+    let (game, setup) = (&fixed.game, &fixed.setup);
+    let machine = &setup.machine;
+    (0u32..)
+        .zip(before.counts().iter().zip(after.counts()))
+        .filter(|(_, (old, new))| old != new)
+        .map(|(slot, (&before, &after))| {
+            let b = machine.box_of(slot);
+            let mbox = &setup.set.boxes[b as usize];
+            let m = &mbox.moves[(slot - machine.slots(b).start) as usize];
+            Change {
+                box_id: mbox.id,
+                colour: fixed.colour(m.colour),
+                mv: game.format_move(&mbox.position, m.mv),
+                before,
+                after,
+            }
+        })
+        .collect()
+}
 
+impl Live {
     /// Plays the human's move, given in the game's notation, and the machine's answer.
     /// `ply`, if given, must be the game's current count of moves. When the move ends
     /// the game the rule is applied and the beads saved.
@@ -541,7 +567,13 @@ impl Live {
             } => {
                 let change = i64::from(after.counts().iter().sum::<u32>())
                     - i64::from(self.beads.counts().iter().sum::<u32>());
+                let finished = Finished {
+                    beads: self.beads.clone(),
+                    games: self.games,
+                    human: std::mem::take(&mut self.human),
+                };
                 self.record(after, &[end], Some(change));
+                self.finished = Some(finished);
                 fixed.save(&self.beads, self.games)?;
                 Ok(())
             }
@@ -553,6 +585,7 @@ impl Live {
     pub fn new_game(&mut self) -> Result<(), ApiError> {
         self.idle()?;
         self.human.clear();
+        self.finished = None;
         self.version += 1;
         Ok(())
     }
@@ -566,6 +599,7 @@ impl Live {
         self.games = last.games;
         self.rows.truncate(last.rows);
         self.human.clear();
+        self.finished = None;
         self.version += 1;
         fixed.save(&self.beads, self.games)?;
         Ok(())
@@ -579,6 +613,7 @@ impl Live {
         self.rows.clear();
         self.undo.clear();
         self.human.clear();
+        self.finished = None;
         self.version += 1;
         fixed.save(&self.beads, self.games)?;
         Ok(())
