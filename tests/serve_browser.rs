@@ -327,13 +327,23 @@ fn journeys(preset: &str) {
         .expect("a bead was taken out");
     let id = change["box"].as_u64().unwrap();
     let (_, shown) = server.anyone("GET", &format!("/api/boxes/{id}"), None);
+    let at = shown["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|m| m["move"] == change["move"])
+        .unwrap();
+    assert_eq!(shown["moves"][at]["count"], change["after"]);
     let tile = browser.script(&format!(
-        "const b = document.getElementById('box-{id}'); return [b.dataset.beads, b.className];"
+        "const b = document.getElementById('box-{id}'); return [b.dataset.beads, b.dataset.counts, b.className];"
     ));
     assert_eq!(tile[0], shown["beads"].to_string());
-    assert!(shown["beads"].as_u64() < shown["start"].as_u64());
-    let class = tile[1].as_str().unwrap();
-    assert!(class.contains("lost") || class.contains("empty"), "{class}");
+    let counts: Vec<&str> = tile[1].as_str().unwrap().split(',').collect();
+    assert_eq!(counts[at], change["after"].to_string(), "the index shows the bead taken out");
+    if shown["beads"].as_u64() < shown["start"].as_u64() {
+        let class = tile[2].as_str().unwrap();
+        assert!(class.contains("lost") || class.contains("empty"), "{class}");
+    }
     assert!(browser.text("#changes").contains(&format!("{id}")));
     browser.screenshot(&format!("{preset}-loss"));
     browser.click(&format!("#box-{id}"));

@@ -100,22 +100,36 @@ pub fn request(
     stream.write_all(head.as_bytes()).unwrap();
     // A server may refuse a body that is too large before reading it all.
     let _ = stream.write_all(body.as_bytes());
+    // Read the head, then as many bytes as it announces: a WebDriver server may keep
+    // the connection open whatever the request asked.
+    let mut reader = BufReader::new(stream);
+    let mut head = String::new();
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+            break;
+        }
+        head.push_str(&line);
+    }
+    let status = head.split(' ').nth(1).expect("an HTTP answer").parse().unwrap();
+    let lower = head.to_ascii_lowercase();
+    let length = lower
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length:"))
+        .map(|n| n.trim().parse::<usize>().unwrap());
     let mut raw = Vec::new();
-    let _ = stream.read_to_end(&mut raw);
-    let text = String::from_utf8_lossy(&raw).into_owned();
-    let (head, rest) = text.split_once("\r\n\r\n").expect("an HTTP answer");
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let chunked = head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked");
-    (
-        status,
-        if chunked {
-            unchunk(rest)
-        } else {
-            rest.to_string()
-        },
-    )
+    match length {
+        Some(n) => {
+            raw.resize(n, 0);
+            reader.read_exact(&mut raw).unwrap();
+        }
+        None => {
+            let _ = reader.read_to_end(&mut raw);
+        }
+    }
+    let rest = String::from_utf8_lossy(&raw).into_owned();
+    let chunked = lower.contains("transfer-encoding: chunked");
+    (status, if chunked { unchunk(&rest) } else { rest })
 }
 
 fn unchunk(mut rest: &str) -> String {

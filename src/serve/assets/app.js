@@ -197,7 +197,8 @@ function renderBoxes(boxes) {
     if (b.beads === 0) cls += ' empty';
     else if (b.beads < b.start) cls += ' lost';
     if (used.has(b.id)) cls += ' used';
-    return element('button', { class: cls, type: 'button', id: 'box-' + b.id, 'data-beads': b.beads, onclick: () => showBox(b.id) },
+    return element('button', { class: cls, type: 'button', id: 'box-' + b.id, 'data-beads': b.beads,
+      'data-counts': b.moves.map((m) => m.count).join(','), onclick: () => showBox(b.id) },
       element('span', { class: 'box-id', text: say('page.box', { id: b.id }) }),
       element('span', { class: 'tag', text: b.tag }),
       element('span', { class: 'dots' }, ...b.moves.map((m) =>
