@@ -31,6 +31,10 @@ fn finish_game(server: &Server) -> Value {
     }
 }
 
+/// A bad request: the status expected, method, path, body, whether it carries the
+/// token, and words the error must contain.
+type Case<'a> = (u16, &'a str, &'a str, Option<String>, bool, &'a str);
+
 #[test]
 fn every_bad_request_is_a_4xx_with_a_json_error_and_changes_nothing() {
     let dir = tempdir();
@@ -39,7 +43,7 @@ fn every_bad_request_is_a_4xx_with_a_json_error_and_changes_nothing() {
     let before = snapshot(&server);
     let legal = first_move(&before.0);
     let legal_body = serde_json::json!({ "move": legal }).to_string();
-    let cases: Vec<(u16, &str, &str, Option<String>, bool, &str)> = vec![
+    let cases: Vec<Case> = vec![
         (
             400,
             "POST",

@@ -339,7 +339,11 @@ fn journeys(preset: &str) {
     ));
     assert_eq!(tile[0], shown["beads"].to_string());
     let counts: Vec<&str> = tile[1].as_str().unwrap().split(',').collect();
-    assert_eq!(counts[at], change["after"].to_string(), "the index shows the bead taken out");
+    assert_eq!(
+        counts[at],
+        change["after"].to_string(),
+        "the index shows the bead taken out"
+    );
     if shown["beads"].as_u64() < shown["start"].as_u64() {
         let class = tile[2].as_str().unwrap();
         assert!(class.contains("lost") || class.contains("empty"), "{class}");

@@ -111,7 +111,12 @@ pub fn request(
         }
         head.push_str(&line);
     }
-    let status = head.split(' ').nth(1).expect("an HTTP answer").parse().unwrap();
+    let status = head
+        .split(' ')
+        .nth(1)
+        .expect("an HTTP answer")
+        .parse()
+        .unwrap();
     let lower = head.to_ascii_lowercase();
     let length = lower
         .lines()

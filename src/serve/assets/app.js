@@ -232,7 +232,7 @@ function renderScore(score) {
 
 // The learning curve: the machine's losses so far against games played.
 function curve(points) {
-  const [w, h, left, bottom, top, right] = [640, 340, 70, 60, 50, 20];
+  const [w, h, left, bottom, top, right] = [640, 310, 70, 60, 20, 20];
   const x0 = points[0][0];
   const x1 = Math.max(points[points.length - 1][0], x0 + 1);
   const y1 = Math.max(1, ...points.map((p) => p[1]));
@@ -241,7 +241,6 @@ function curve(points) {
   const line = points.map((p) => sx(p[0]).toFixed(1) + ',' + sy(p[1]).toFixed(1)).join(' ');
   const esc = (t) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}" id="curve-svg" data-points="${points.length}">
-<text x="${w / 2}" y="28" font-size="20" font-weight="bold" text-anchor="middle">${esc(say('score.chart'))}</text>
 <polyline points="${left},${top} ${left},${h - bottom} ${w - right},${h - bottom}" fill="none" stroke="#000" stroke-width="3"/>
 <text x="${left - 8}" y="${sy(0) + 6}" font-size="18" text-anchor="end">0</text>
 <text x="${left - 8}" y="${sy(y1) + 6}" font-size="18" text-anchor="end">${y1}</text>
@@ -295,7 +294,7 @@ function setUp() {
   const text = {
     'type-label': 'page.type_move', send: 'page.send', 'machine-title': 'page.machine_turn',
     'turns-title': 'page.turns', 'memory-title': 'page.memory', 'memory-hint': 'page.memory_hint',
-    'score-title': 'page.score', 'train-title': 'page.train', 'train-games-label': 'page.train_games',
+    'score-title': 'page.score', 'curve-title': 'score.chart', 'train-title': 'page.train', 'train-games-label': 'page.train_games',
     'train-opponent-label': 'page.train_opponent', 'train-start': 'page.start', 'train-cancel': 'page.cancel',
     undo: 'page.undo', reset: 'page.reset', 'reset-question': 'page.reset_confirm', 'reset-yes': 'page.yes',
     'reset-no': 'page.no', 'box-view-close': 'page.close',
