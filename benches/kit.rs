@@ -5,7 +5,7 @@ use matchbox::boxes::BoxSet;
 use matchbox::draw::{label::draw_label, pdf};
 use matchbox::game::Game;
 use matchbox::kit::{GameVisitor, Kit};
-use matchbox::make::{DEFAULT_DPI, colours_used, make_files};
+use matchbox::make::{DEFAULT_DPI, legend, make_files};
 use matchbox::sheet;
 
 /// labels.pdf alone: enumerate, draw every label, lay out the sheets, write the PDF.
@@ -17,10 +17,7 @@ impl GameVisitor for LabelsPdf<'_> {
         let kit = self.0;
         let set = BoxSet::build(game, kit).expect("enumerates");
         let labels: Vec<_> = set.boxes.iter().map(|b| draw_label(game, kit, b)).collect();
-        let pages = sheet::finish(
-            kit,
-            sheet::label_pages(kit, &labels, &colours_used(kit, &set)),
-        );
+        let pages = sheet::finish(kit, sheet::label_pages(kit, &labels, &legend(kit, &set)));
         pdf::to_pdf(&pages).expect("writes").len()
     }
 }

@@ -97,8 +97,24 @@ pub struct Summary {
     pub beads: u32,
     /// Move number -> boxes whose position can arise at that move.
     pub per_move: std::collections::BTreeMap<u32, usize>,
-    /// Colour name -> beads of that colour, in palette order.
-    pub colours: serde_json::Map<String, serde_json::Value>,
+    /// The beads of each colour some box uses, in palette order (JSON: name -> beads).
+    #[serde(serialize_with = "colours_as_map")]
+    pub colours: Vec<ColourBeads>,
+}
+
+/// The beads of one colour in all boxes at the start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ColourBeads {
+    /// Index of the colour in the kit's palette.
+    pub colour: usize,
+    /// The colour's name in the palette.
+    pub name: String,
+    /// Beads of this colour.
+    pub beads: u32,
+}
+
+fn colours_as_map<S: serde::Serializer>(colours: &[ColourBeads], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(colours.iter().map(|c| (&c.name, c.beads)))
 }
 
 impl<G: Game> BoxSet<G> {
@@ -238,9 +254,14 @@ impl<G: Game> BoxSet<G> {
         let colours = kit
             .palette
             .iter()
-            .zip(&per_colour)
-            .filter(|(_, n)| **n > 0)
-            .map(|(c, n)| (c.name.clone(), serde_json::Value::from(*n)))
+            .zip(per_colour)
+            .enumerate()
+            .filter(|(_, (_, beads))| *beads > 0)
+            .map(|(colour, (c, beads))| ColourBeads {
+                colour,
+                name: c.name.clone(),
+                beads,
+            })
             .collect();
         Summary {
             boxes: self.boxes.len(),

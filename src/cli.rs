@@ -57,6 +57,8 @@ impl KitChoice {
 enum Command {
     /// List the built-in kits.
     Presets,
+    /// List the label sizes and sticker sheets a kit can print on.
+    Labels,
     /// List every box of a kit: position, move numbers, moves, colours, beads.
     Boxes {
         #[command(flatten)]
@@ -295,6 +297,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
             }
             print(&out)?;
         }
+        Command::Labels => print(&report::label_stocks())?,
         Command::Boxes { kit, json } => {
             let kit = kit.load()?;
             print(&kit.visit(BoxesCommand { kit: &kit, json })?)?;

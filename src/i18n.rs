@@ -1,5 +1,6 @@
-//! The words the program prints itself, per language, from `templates/<lang>/strings.yaml`
-//! (compiled in, so a fresh machine needs nothing else).
+//! The words the program prints itself, per language, from `templates/<lang>/strings.yaml`,
+//! and every template file (compiled in by build.rs, so a fresh machine needs nothing
+//! else).
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -12,13 +13,28 @@ pub struct Strings {
     map: BTreeMap<String, String>,
 }
 
+/// Every file of `templates/<language>/`, by its path under templates/, sorted.
+static TEMPLATE_FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/templates.rs"));
+
+/// A template file by its path under templates/, e.g. `en/games/nim/rules.md`.
+pub fn template_file(path: &str) -> Option<&'static str> {
+    TEMPLATE_FILES
+        .binary_search_by(|(name, _)| name.cmp(&path))
+        .ok()
+        .map(|i| TEMPLATE_FILES[i].1)
+}
+
+/// The template files under a folder of templates/ (`en/games/nim/`), with their paths
+/// relative to it.
+pub fn template_folder(folder: &str) -> impl Iterator<Item = (&'static str, &'static str)> + '_ {
+    TEMPLATE_FILES
+        .iter()
+        .filter_map(move |(name, text)| Some((name.strip_prefix(folder)?, *text)))
+}
+
 /// The strings.yaml text of each language.
 pub fn strings_source(language: Language) -> &'static str {
-    match language {
-        Language::En => include_str!("../templates/en/strings.yaml"),
-        Language::Pl => include_str!("../templates/pl/strings.yaml"),
-        Language::Ru => include_str!("../templates/ru/strings.yaml"),
-    }
+    template_file(&format!("{}/strings.yaml", language.code())).unwrap_or_default()
 }
 
 /// The strings of a language, parsed once.

@@ -14,6 +14,7 @@ use crate::game::nim::Nim;
 use crate::game::tictactoe::TicTacToe;
 use crate::game::{Game, Side};
 use crate::palette::{self, Colour};
+use crate::sheet::{Paper, STICKER_SHEETS, StickerSheet, sticker_sheet};
 
 /// The game a kit is for, with its settings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -169,26 +170,6 @@ impl Language {
     }
 }
 
-/// Paper size of the printed sheets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Paper {
-    /// 210 x 297 mm.
-    A4,
-    /// 8.5 x 11 in.
-    Letter,
-}
-
-impl Paper {
-    /// Width and height in mm.
-    pub fn size_mm(self) -> (f32, f32) {
-        match self {
-            Paper::A4 => (210.0, 297.0),
-            Paper::Letter => (215.9, 279.4),
-        }
-    }
-}
-
 /// What the tag under each label counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -237,48 +218,88 @@ pub const LABEL_SIZES: [(&str, LabelSize); 2] = [
     ),
 ];
 
-impl<'de> Deserialize<'de> for LabelSize {
+/// What `label:` names: a label size cut from plain paper, or a sticker sheet.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum LabelChoice {
+    /// Labels of this size, printed edge to edge and cut apart.
+    Cut(LabelSize),
+    /// A die-cut sheet of self-adhesive labels; `paper` of a custom sheet is the kit's.
+    Sticker(StickerSheet),
+}
+
+/// The fields of a label size or a custom sticker sheet in kit.yaml.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LabelFields {
+    width_mm: f32,
+    height_mm: f32,
+    across: Option<u32>,
+    down: Option<u32>,
+    left_mm: Option<f32>,
+    top_mm: Option<f32>,
+    pitch_x_mm: Option<f32>,
+    pitch_y_mm: Option<f32>,
+    corner_mm: Option<f32>,
+}
+
+impl<'de> Deserialize<'de> for LabelChoice {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct LabelVisitor;
         impl<'de> Visitor<'de> for LabelVisitor {
-            type Value = LabelSize;
+            type Value = LabelChoice;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("`matchbox`, `craft-small` or {width_mm, height_mm}")
+                f.write_str("a label size (`matchbox`, `craft-small`), a sticker sheet (`L7160`, `5160`, ...: see `matchbox labels`), {width_mm, height_mm}, or a custom sticker sheet")
             }
-            fn visit_str<E: de::Error>(self, name: &str) -> Result<LabelSize, E> {
-                LABEL_SIZES
-                    .iter()
-                    .find(|(n, _)| *n == name)
-                    .map(|(_, size)| *size)
-                    .ok_or_else(|| {
-                        E::custom(format!(
-                            "unknown label size `{name}`: use matchbox (52 x 36 mm), craft-small (35 x 15 mm) or {{width_mm, height_mm}}"
-                        ))
-                    })
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<LabelChoice, E> {
+                if let Some((_, size)) = LABEL_SIZES.iter().find(|(n, _)| *n == name) {
+                    return Ok(LabelChoice::Cut(*size));
+                }
+                sticker_sheet(name).map(LabelChoice::Sticker).ok_or_else(|| {
+                    let codes: Vec<&str> = STICKER_SHEETS.iter().map(|s| s.code).collect();
+                    E::custom(format!(
+                        "unknown label `{name}`: use matchbox (52 x 36 mm), craft-small (35 x 15 mm), a sticker sheet ({}), or {{width_mm, height_mm}}",
+                        codes.join(", ")
+                    ))
+                })
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<LabelSize, A::Error> {
-                let (mut width, mut height) = (None, None);
-                while let Some(key) = map.next_key::<String>()? {
-                    match key.as_str() {
-                        "width_mm" => width = Some(map.next_value::<f32>()?),
-                        "height_mm" => height = Some(map.next_value::<f32>()?),
-                        other => {
-                            return Err(de::Error::unknown_field(
-                                other,
-                                &["width_mm", "height_mm"],
-                            ));
-                        }
-                    }
-                }
-                match (width, height) {
-                    (Some(width_mm), Some(height_mm)) => Ok(LabelSize {
-                        width_mm,
-                        height_mm,
-                    }),
-                    _ => Err(de::Error::custom(
-                        "a label size needs both width_mm and height_mm",
-                    )),
-                }
+            fn visit_u64<E: de::Error>(self, code: u64) -> Result<LabelChoice, E> {
+                // Avery's US codes are plain numbers: `label: 5160`.
+                self.visit_str(&code.to_string())
+            }
+            fn visit_i64<E: de::Error>(self, code: i64) -> Result<LabelChoice, E> {
+                self.visit_str(&code.to_string())
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<LabelChoice, A::Error> {
+                let f = LabelFields::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                let label = LabelSize {
+                    width_mm: f.width_mm,
+                    height_mm: f.height_mm,
+                };
+                let (Some(across), Some(down)) = (f.across, f.down) else {
+                    return match (f.across, f.down, f.left_mm, f.top_mm) {
+                        (None, None, None, None) => Ok(LabelChoice::Cut(label)),
+                        _ => Err(de::Error::custom(
+                            "a custom sticker sheet needs across, down, left_mm and top_mm (pitch_x_mm, pitch_y_mm and corner_mm are optional)",
+                        )),
+                    };
+                };
+                let (Some(left_mm), Some(top_mm)) = (f.left_mm, f.top_mm) else {
+                    return Err(de::Error::custom(
+                        "a custom sticker sheet needs left_mm and top_mm: where the first label's corner is",
+                    ));
+                };
+                Ok(LabelChoice::Sticker(StickerSheet {
+                    code: "custom",
+                    paper: Paper::A4,
+                    label,
+                    across,
+                    down,
+                    left_mm,
+                    top_mm,
+                    pitch_x_mm: f.pitch_x_mm.unwrap_or(label.width_mm),
+                    pitch_y_mm: f.pitch_y_mm.unwrap_or(label.height_mm),
+                    corner_mm: f.corner_mm.unwrap_or(0.0),
+                }))
             }
         }
         deserializer.deserialize_any(LabelVisitor)
@@ -373,8 +394,15 @@ pub struct Kit {
     pub language: Language,
     /// Paper size.
     pub paper: Paper,
-    /// Label size.
+    /// Label size, edge to edge (a sticker's die-cut size).
     pub label: LabelSize,
+    /// The sticker sheet the labels are printed on, or `None` for plain paper cut apart.
+    pub stickers: Option<StickerSheet>,
+    /// The first label slot of the first sheet to print on (1 = the first), so that a
+    /// part-used sheet of stickers can be used up.
+    pub start_at: u32,
+    /// A coloured edge on each label, one colour and pattern per move number.
+    pub move_colours: bool,
     /// What the tag under each label counts.
     pub tags: Tags,
     /// How tags are written.
@@ -472,7 +500,9 @@ kit_fields! {
     reward: Reward,
     language: Language,
     paper: Paper,
-    label: LabelSize,
+    label: LabelChoice,
+    start_at: i64,
+    move_colours: bool,
     tags: Tags,
     numerals: Numerals,
     show_beads: bool,
@@ -597,13 +627,6 @@ fn ranged<T: TryFrom<i64>>(
     }
     T::try_from(value.value).map_err(|_| src.at(value, format!("{what} is out of range")))
 }
-
-/// Paper margin around the label grid, in mm.
-pub const SHEET_MARGIN_MM: f32 = 10.0;
-/// Height of the header line on every sheet, in mm.
-pub const SHEET_HEADER_MM: f32 = 12.0;
-/// Height of the colour legend at the foot of every label sheet, in mm.
-pub const SHEET_LEGEND_MM: f32 = 12.0;
 
 impl KitFile {
     fn resolve(self, src: &Source) -> Result<Kit, Error> {
@@ -795,32 +818,80 @@ impl KitFile {
             }
         };
 
-        let paper = self.paper.as_ref().map_or(Paper::A4, |v| v.value);
-        let label = self.label.as_ref().map_or(LABEL_SIZES[0].1, |v| v.value);
-        if let Some(l) = &self.label {
-            let (pw, ph) = paper.size_mm();
-            let (aw, ah) = (
-                pw - 2.0 * SHEET_MARGIN_MM,
-                ph - 2.0 * SHEET_MARGIN_MM - SHEET_HEADER_MM - SHEET_LEGEND_MM,
-            );
-            if !(label.width_mm >= 20.0 && label.height_mm >= 12.0) {
+        let choice = self
+            .label
+            .as_ref()
+            .map_or(LabelChoice::Cut(LABEL_SIZES[0].1), |v| v.value);
+        let paper = match (choice, &self.paper) {
+            (LabelChoice::Sticker(sheet), Some(p))
+                if sheet.code != "custom" && p.value != sheet.paper =>
+            {
                 return Err(src.at(
-                    l,
+                    p,
                     format!(
-                        "a label of {} x {} mm is too small to draw legibly: at least 20 x 12 mm",
-                        label.width_mm, label.height_mm
+                        "the {} sticker sheet is {} paper: leave `paper` out, or choose a sheet for {} paper (see `matchbox labels`)",
+                        sheet.code,
+                        sheet.paper.name(),
+                        p.value.name()
                     ),
                 ));
             }
-            if label.width_mm > aw || label.height_mm > ah {
+            (LabelChoice::Sticker(sheet), None) if sheet.code != "custom" => sheet.paper,
+            (_, p) => p.as_ref().map_or(Paper::A4, |v| v.value),
+        };
+        let (label, stickers) = match choice {
+            LabelChoice::Cut(size) => (size, None),
+            LabelChoice::Sticker(sheet) => (sheet.label, Some(StickerSheet { paper, ..sheet })),
+        };
+        if let Some(l) = &self.label {
+            if let Some(why) = stickers.as_ref().and_then(StickerSheet::misfit) {
+                return Err(src.at(l, format!("this sticker sheet cannot be: {why}")));
+            }
+            let (aw, ah) = crate::sheet::label_area(paper);
+            let drawn = match &stickers {
+                Some(sheet) => {
+                    let inset = 2.0 * crate::sheet::safe_margin_mm(sheet);
+                    LabelSize {
+                        width_mm: label.width_mm - inset,
+                        height_mm: label.height_mm - inset,
+                    }
+                }
+                None => label,
+            };
+            if !(drawn.width_mm >= 20.0 && drawn.height_mm >= 12.0) {
+                return Err(src.at(
+                    l,
+                    format!(
+                        "a label of {} x {} mm is too small to draw legibly: at least 20 x 12 mm{}",
+                        label.width_mm,
+                        label.height_mm,
+                        if stickers.is_some() {
+                            " inside its safe margin"
+                        } else {
+                            ""
+                        }
+                    ),
+                ));
+            }
+            if stickers.is_none() && (label.width_mm > aw || label.height_mm > ah) {
                 return Err(src.at(l, format!(
                     "a label of {} x {} mm does not fit on {} paper: at most {aw} x {ah} mm inside the margins",
                     label.width_mm,
                     label.height_mm,
-                    paper_name(paper)
+                    paper.name()
                 )));
             }
         }
+        let per_sheet = match &stickers {
+            Some(sheet) => sheet.across * sheet.down,
+            None => {
+                let (across, down) = crate::sheet::cut_grid(paper, label);
+                (across * down) as u32
+            }
+        };
+        let start_at = self.start_at.as_ref().map_or(Ok(1), |v| {
+            ranged(src, v, "start_at", 1, i64::from(per_sheet))
+        })?;
 
         let default_rule = match game {
             GameSpec::TicTacToe => Rule::Menace,
@@ -856,6 +927,9 @@ impl KitFile {
             language,
             paper,
             label,
+            stickers,
+            start_at,
+            move_colours: self.move_colours.as_ref().is_some_and(|v| v.value),
             tags: self.tags.as_ref().map_or(Tags::GameMove, |v| v.value),
             numerals: self.numerals.as_ref().map_or(Numerals::Arabic, |v| v.value),
             show_beads: self.show_beads.as_ref().is_none_or(|v| v.value),
@@ -869,13 +943,6 @@ fn game_label(kind: GameName) -> &'static str {
         GameName::Hexapawn => "hexapawn",
         GameName::Nim => "nim",
         GameName::Tictactoe => "tictactoe",
-    }
-}
-
-fn paper_name(paper: Paper) -> &'static str {
-    match paper {
-        Paper::A4 => "A4",
-        Paper::Letter => "Letter",
     }
 }
 

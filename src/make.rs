@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::boxes::BoxSet;
-use crate::draw::label::draw_label;
+use crate::draw::label::{MOVE_EDGE_COUNT, draw_label};
 use crate::draw::{pdf, png};
 use crate::game::Game;
 use crate::instructions::{Expected, instruction_pages};
@@ -72,13 +72,27 @@ impl GameVisitor for Build<'_> {
                 set.boxes.len()
             )));
         }
+        if kit.move_colours {
+            let moves = set
+                .boxes
+                .iter()
+                .filter_map(|b| b.move_numbers.first())
+                .map(|&m| crate::boxes::machine_move(m, kit.machine))
+                .max()
+                .unwrap_or(0);
+            if moves as usize > MOVE_EDGE_COUNT {
+                return Err(Error::Input(format!(
+                    "move_colours: this kit's boxes come at {moves} different moves of the machine, and the edges tell at most {MOVE_EDGE_COUNT} apart; leave move_colours out"
+                )));
+            }
+        }
         let labels: Vec<_> = set
             .boxes
             .par_iter()
             .map(|b| draw_label(game, kit, b))
             .collect();
-        let colours = colours_used(kit, &set);
-        let sheets = sheet::label_pages(kit, &labels, &colours);
+        let legend = legend(kit, &set);
+        let sheets = sheet::label_pages(kit, &labels, &legend);
         let label_pages = sheet::finish(kit, sheets.clone());
         let labels_pdf = pdf::to_pdf(&label_pages)?;
         // Quoted only when every simulated machine learnt.
@@ -110,6 +124,24 @@ impl GameVisitor for Build<'_> {
             previews,
             boxes: set.boxes.len(),
         })
+    }
+}
+
+/// What the foot of the label sheets explains for this set of boxes.
+pub fn legend<'k, G: Game>(kit: &'k Kit, set: &BoxSet<G>) -> sheet::Legend<'k> {
+    let mut moves: Vec<u32> = Vec::new();
+    if kit.move_colours {
+        moves = set
+            .boxes
+            .iter()
+            .filter_map(|b| b.move_numbers.first().copied())
+            .collect();
+        moves.sort_unstable();
+        moves.dedup();
+    }
+    sheet::Legend {
+        colours: colours_used(kit, set),
+        moves,
     }
 }
 

@@ -1,4 +1,5 @@
-//! What `boxes` and `find` print: a box set as text for people and as JSON for programs.
+//! What `boxes`, `find` and `labels` print: a box set as text for people and as JSON for
+//! programs; the label sizes and sticker sheets a kit can print on.
 
 use serde_json::{Value, json};
 
@@ -98,7 +99,7 @@ pub fn boxes_text<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>) -> String {
     let colours: Vec<String> = summary
         .colours
         .iter()
-        .map(|(k, v)| format!("{k} {v}"))
+        .map(|c| format!("{} {}", c.name, c.beads))
         .collect();
     out.push_str(&format!("beads by colour: {}\n", colours.join(", ")));
     out
@@ -225,5 +226,50 @@ pub fn session_text(
             last.first_box_beads
         ));
     }
+    out
+}
+
+/// The label sizes and sticker sheets `label:` accepts, a line each, as `matchbox labels`
+/// prints them.
+pub fn label_stocks() -> String {
+    use crate::kit::LABEL_SIZES;
+    use crate::sheet::{Paper, STICKER_SHEETS, cut_grid};
+    let mut out =
+        String::from("Labels cut from plain paper (label: NAME, or {width_mm, height_mm}):\n");
+    for (name, size) in LABEL_SIZES {
+        let per = |paper| {
+            let (across, down) = cut_grid(paper, size);
+            format!(
+                "{} per {} ({across} x {down})",
+                across * down,
+                Paper::name(paper)
+            )
+        };
+        out.push_str(&format!(
+            "  {name:<12} {:>5} x {:<5} mm  {}, {}\n",
+            size.width_mm,
+            size.height_mm,
+            per(Paper::A4),
+            per(Paper::Letter)
+        ));
+    }
+    out.push_str("Sticker sheets (label: CODE; print at 100%, no scaling):\n");
+    for sheet in STICKER_SHEETS {
+        out.push_str(&format!(
+            "  {:<12} {:>5.1} x {:<5.1} mm  {} per {} ({} x {}), pitch {:.2} x {:.2} mm, first label at {:.2}, {:.2} mm\n",
+            sheet.code,
+            sheet.label.width_mm,
+            sheet.label.height_mm,
+            sheet.across * sheet.down,
+            sheet.paper.name(),
+            sheet.across,
+            sheet.down,
+            sheet.pitch_x_mm,
+            sheet.pitch_y_mm,
+            sheet.left_mm,
+            sheet.top_mm,
+        ));
+    }
+    out.push_str("A custom sheet: label: {width_mm, height_mm, across, down, left_mm, top_mm, pitch_x_mm, pitch_y_mm, corner_mm}\n");
     out
 }

@@ -1,10 +1,58 @@
-//! Pages: labels placed in a grid with cut lines and a colour legend, and the header
-//! (kit name, page n of m, title) that every page of a kit carries.
+//! Pages: labels placed in a grid (cut apart along grey lines, or printed onto die-cut
+//! sticker sheets), a colour legend, a calibration bar, and the header (kit name, page n
+//! of m, title) that every page of a kit carries.
 
-use crate::draw::scene::{Anchor, GREY, Rect, Scene, Stroke, TextStyle, pt};
+use serde::{Deserialize, Serialize};
+
+use crate::draw::scene::{Anchor, GREY, INK, Rect, Rgb, Scene, Stroke, TextStyle, pt};
 use crate::i18n::strings;
-use crate::kit::{Kit, SHEET_HEADER_MM, SHEET_LEGEND_MM, SHEET_MARGIN_MM};
+use crate::kit::{Kit, LabelSize};
 use crate::palette::Colour;
+
+/// Paper margin around the label grid, in mm.
+pub const SHEET_MARGIN_MM: f32 = 10.0;
+/// Height of the header line on every sheet, in mm.
+pub const SHEET_HEADER_MM: f32 = 12.0;
+/// Height of the colour legend at the foot of every label sheet, in mm.
+pub const SHEET_LEGEND_MM: f32 = 12.0;
+
+/// Paper size of the printed sheets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Paper {
+    /// 210 x 297 mm.
+    A4,
+    /// 8.5 x 11 in.
+    Letter,
+}
+
+impl Paper {
+    /// Width and height in mm.
+    pub fn size_mm(self) -> (f32, f32) {
+        match self {
+            Paper::A4 => (210.0, 297.0),
+            Paper::Letter => (215.9, 279.4),
+        }
+    }
+
+    /// The name printed in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Paper::A4 => "A4",
+            Paper::Letter => "Letter",
+        }
+    }
+}
+
+/// Width and height of the part of a sheet that holds labels, inside the margins,
+/// header and legend.
+pub fn label_area(paper: Paper) -> (f32, f32) {
+    let (w, h) = paper.size_mm();
+    (
+        w - 2.0 * SHEET_MARGIN_MM,
+        h - 2.0 * SHEET_MARGIN_MM - SHEET_HEADER_MM - SHEET_LEGEND_MM,
+    )
+}
 
 /// A page body and the title its header shows.
 #[derive(Clone, Debug)]
@@ -13,7 +61,186 @@ pub struct Page {
     pub title: String,
     /// The page, header left empty.
     pub scene: Scene,
+    /// Baseline of the header, in mm from the top: inside the top margin of a sticker
+    /// sheet, whose labels may start higher than the header of a plain page.
+    pub header_y: f32,
 }
+
+impl Page {
+    /// A page with its header where every plain page has it.
+    pub fn new(title: String, scene: Scene) -> Page {
+        Page {
+            title,
+            scene,
+            header_y: SHEET_MARGIN_MM + 4.0,
+        }
+    }
+}
+
+/// A sheet of self-adhesive labels, die-cut to a grid: its maker's template figures.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct StickerSheet {
+    /// Product code, as written in kit.yaml (`custom` for one given by its figures).
+    pub code: &'static str,
+    /// Paper the sheet is cut from.
+    pub paper: Paper,
+    /// One label.
+    pub label: LabelSize,
+    /// Labels across a sheet.
+    pub across: u32,
+    /// Labels down a sheet.
+    pub down: u32,
+    /// From the left edge of the paper to the first column, in mm.
+    pub left_mm: f32,
+    /// From the top edge of the paper to the first row, in mm.
+    pub top_mm: f32,
+    /// From one column's left edge to the next one's, in mm.
+    pub pitch_x_mm: f32,
+    /// From one row's top edge to the next one's, in mm.
+    pub pitch_y_mm: f32,
+    /// Radius of the label's rounded corners, in mm.
+    pub corner_mm: f32,
+}
+
+const INCH: f32 = 25.4;
+
+/// Common sticker sheets, from the figures their makers publish for their templates.
+pub const STICKER_SHEETS: [StickerSheet; 6] = [
+    sticker(
+        "L7160",
+        Paper::A4,
+        (63.5, 38.1),
+        (3, 7),
+        (7.2, 15.15),
+        (66.0, 38.1),
+        1.8,
+    ),
+    sticker(
+        "L7159",
+        Paper::A4,
+        (63.5, 33.9),
+        (3, 8),
+        (7.2, 12.9),
+        (66.0, 33.9),
+        1.8,
+    ),
+    sticker(
+        "L7163",
+        Paper::A4,
+        (99.1, 38.1),
+        (2, 7),
+        (4.65, 15.15),
+        (101.6, 38.1),
+        1.8,
+    ),
+    sticker(
+        "L7651",
+        Paper::A4,
+        (38.1, 21.2),
+        (5, 13),
+        (4.75, 10.7),
+        (40.6, 21.2),
+        1.8,
+    ),
+    sticker(
+        "5160",
+        Paper::Letter,
+        (2.625 * INCH, 1.0 * INCH),
+        (3, 10),
+        (0.1875 * INCH, 0.5 * INCH),
+        (2.75 * INCH, 1.0 * INCH),
+        0.0625 * INCH,
+    ),
+    sticker(
+        "5163",
+        Paper::Letter,
+        (4.0 * INCH, 2.0 * INCH),
+        (2, 5),
+        (0.15625 * INCH, 0.5 * INCH),
+        (4.1875 * INCH, 2.0 * INCH),
+        0.0625 * INCH,
+    ),
+];
+
+const fn sticker(
+    code: &'static str,
+    paper: Paper,
+    (width_mm, height_mm): (f32, f32),
+    (across, down): (u32, u32),
+    (left_mm, top_mm): (f32, f32),
+    (pitch_x_mm, pitch_y_mm): (f32, f32),
+    corner_mm: f32,
+) -> StickerSheet {
+    StickerSheet {
+        code,
+        paper,
+        label: LabelSize {
+            width_mm,
+            height_mm,
+        },
+        across,
+        down,
+        left_mm,
+        top_mm,
+        pitch_x_mm,
+        pitch_y_mm,
+        corner_mm,
+    }
+}
+
+/// Looks a sticker sheet up by its product code, in any case (`l7160` is `L7160`); the
+/// Avery codes also answer to their `Avery`/`Zweckform` prefixes.
+pub fn sticker_sheet(code: &str) -> Option<StickerSheet> {
+    let code = code.trim().to_ascii_uppercase();
+    let bare = ["AVERY-", "AVERY ", "ZWECKFORM-", "ZWECKFORM "]
+        .iter()
+        .find_map(|p| code.strip_prefix(p))
+        .unwrap_or(&code);
+    STICKER_SHEETS.iter().find(|s| s.code == bare).copied()
+}
+
+impl StickerSheet {
+    /// Why the grid cannot be cut from its paper, if it cannot: every label must lie
+    /// on the page, and no two may overlap.
+    pub fn misfit(&self) -> Option<String> {
+        let (pw, ph) = self.paper.size_mm();
+        let l = self.label;
+        let right = self.left_mm + (self.across - 1) as f32 * self.pitch_x_mm + l.width_mm;
+        let bottom = self.top_mm + (self.down - 1) as f32 * self.pitch_y_mm + l.height_mm;
+        let positive = [l.width_mm, l.height_mm, self.pitch_x_mm, self.pitch_y_mm];
+        if positive.iter().any(|v| !(v.is_finite() && *v > 0.0))
+            || !(self.left_mm >= 0.0 && self.top_mm >= 0.0 && self.corner_mm >= 0.0)
+        {
+            return Some("sizes, pitches and margins must be positive numbers".into());
+        }
+        if self.across == 0 || self.down == 0 {
+            return Some("a sheet needs at least one label across and down".into());
+        }
+        if self.pitch_x_mm + 0.01 < l.width_mm || self.pitch_y_mm + 0.01 < l.height_mm {
+            return Some(format!(
+                "the pitch ({} x {} mm) is smaller than a label ({} x {} mm): labels would overlap",
+                self.pitch_x_mm, self.pitch_y_mm, l.width_mm, l.height_mm
+            ));
+        }
+        if right > pw + 0.01 || bottom > ph + 0.01 {
+            return Some(format!(
+                "the grid reaches {right:.1} x {bottom:.1} mm, past the {pw} x {ph} mm page"
+            ));
+        }
+        if 2.0 * self.corner_mm > l.width_mm.min(l.height_mm) {
+            return Some("the corner radius is more than half the label".into());
+        }
+        None
+    }
+}
+
+/// How far label content keeps from a sticker's die-cut edge: a die cut may be up to
+/// a millimetre off, and rounded corners take more.
+pub fn safe_margin_mm(sheet: &StickerSheet) -> f32 {
+    SAFE_MARGIN_MM.max(sheet.corner_mm)
+}
+
+const SAFE_MARGIN_MM: f32 = 1.5;
 
 /// An empty page of the kit's paper.
 pub fn blank(kit: &Kit) -> Scene {
@@ -21,83 +248,298 @@ pub fn blank(kit: &Kit) -> Scene {
     Scene::new(w, h)
 }
 
-/// How many labels fit across and down a page.
-pub fn grid(kit: &Kit) -> (usize, usize) {
-    let (w, h) = kit.paper.size_mm();
-    let across = ((w - 2.0 * SHEET_MARGIN_MM) / kit.label.width_mm).floor() as usize;
-    let down = ((h - 2.0 * SHEET_MARGIN_MM - SHEET_HEADER_MM - SHEET_LEGEND_MM)
-        / kit.label.height_mm)
-        .floor() as usize;
+/// Where the labels of a sheet go.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Grid {
+    /// Labels across a page.
+    pub across: usize,
+    /// Labels down a page.
+    pub down: usize,
+    /// Top-left corner of the first label (its cut or die-cut edge), in mm.
+    pub origin: (f32, f32),
+    /// From one label's corner to the next one's, across and down, in mm.
+    pub pitch: (f32, f32),
+    /// The size of a label, edge to edge.
+    pub label: LabelSize,
+    /// How far the drawing keeps inside the label's edge.
+    pub inset: f32,
+    /// Whether grey cut lines are drawn round each label (not on sticker sheets).
+    pub cut_lines: bool,
+}
+
+impl Grid {
+    /// Labels on one page.
+    pub fn per_page(&self) -> usize {
+        self.across * self.down
+    }
+
+    /// The label at `slot` of a page (row by row), edge to edge.
+    pub fn slot(&self, slot: usize) -> Rect {
+        Rect {
+            x: self.origin.0 + (slot % self.across) as f32 * self.pitch.0,
+            y: self.origin.1 + (slot / self.across) as f32 * self.pitch.1,
+            w: self.label.width_mm,
+            h: self.label.height_mm,
+        }
+    }
+
+    /// The size a label is drawn at: the label less its inset on every side.
+    pub fn drawing(&self) -> LabelSize {
+        LabelSize {
+            width_mm: self.label.width_mm - 2.0 * self.inset,
+            height_mm: self.label.height_mm - 2.0 * self.inset,
+        }
+    }
+
+    /// The bottom edge of the last row, in mm from the top of the page.
+    fn bottom(&self) -> f32 {
+        self.slot(self.per_page() - 1).y + self.label.height_mm
+    }
+}
+
+/// The label grid of the kit: a sticker sheet's die-cut grid, or labels edge to edge
+/// (one cut separates two) centred between the margins.
+pub fn grid(kit: &Kit) -> Grid {
+    if let Some(sheet) = &kit.stickers {
+        return Grid {
+            across: sheet.across as usize,
+            down: sheet.down as usize,
+            origin: (sheet.left_mm, sheet.top_mm),
+            pitch: (sheet.pitch_x_mm, sheet.pitch_y_mm),
+            label: sheet.label,
+            inset: safe_margin_mm(sheet),
+            cut_lines: false,
+        };
+    }
+    let (w, _) = kit.paper.size_mm();
+    let (lw, lh) = (kit.label.width_mm, kit.label.height_mm);
+    let (across, down) = cut_grid(kit.paper, kit.label);
+    Grid {
+        across,
+        down,
+        origin: (
+            (w - across as f32 * lw) / 2.0,
+            SHEET_MARGIN_MM + SHEET_HEADER_MM,
+        ),
+        pitch: (lw, lh),
+        label: kit.label,
+        inset: 0.0,
+        cut_lines: true,
+    }
+}
+
+/// How many labels of `label` size fit across and down plain `paper`, edge to edge
+/// between the margins, the header and the legend.
+pub fn cut_grid(paper: Paper, label: LabelSize) -> (usize, usize) {
+    let (w, h) = label_area(paper);
+    let across = (w / label.width_mm).floor() as usize;
+    let down = (h / label.height_mm).floor() as usize;
     (across.max(1), down.max(1))
 }
 
-/// The label sheets: labels in id order, edge to edge so that one cut separates two,
-/// thin grey cut lines round each, and the bead colours explained at the foot.
-pub fn label_pages(kit: &Kit, labels: &[Scene], colours: &[&Colour]) -> Vec<Page> {
+/// The size every label of the kit is drawn at.
+pub fn label_drawing(kit: &Kit) -> LabelSize {
+    grid(kit).drawing()
+}
+
+/// How many sheets the kit's labels fill, the skipped slots of a part-used first
+/// sheet included.
+pub fn sheet_count(kit: &Kit, labels: usize) -> usize {
+    (labels + kit.start_at as usize - 1).div_ceil(grid(kit).per_page())
+}
+
+/// What the foot of a label sheet explains: the bead colours, and the edge of each
+/// move number when labels carry move-colour edges.
+pub struct Legend<'k> {
+    /// The palette colours some box uses, in palette order.
+    pub colours: Vec<&'k Colour>,
+    /// The move numbers whose edges appear, in order (empty without move colours).
+    pub moves: Vec<u32>,
+}
+
+/// The label sheets: labels in id order, from slot `start_at` of the first sheet; on
+/// plain paper edge to edge with thin grey cut lines round each (one cut separates two),
+/// on a sticker sheet inside each die-cut label; at the foot the legend and a bar to
+/// check that the printer did not scale the page.
+pub fn label_pages(kit: &Kit, labels: &[Scene], legend: &Legend) -> Vec<Page> {
     let s = strings(kit.language);
-    let (across, down) = grid(kit);
-    let (pw, ph) = kit.paper.size_mm();
-    let (lw, lh) = (kit.label.width_mm, kit.label.height_mm);
-    let left = (pw - across as f32 * lw) / 2.0;
-    let top = SHEET_MARGIN_MM + SHEET_HEADER_MM;
+    let grid = grid(kit);
+    let (_, ph) = kit.paper.size_mm();
     let cut = Stroke {
         colour: GREY,
         width: 0.15,
         dash: None,
     };
-    labels
-        .chunks(across * down)
+    let skipped = kit.start_at as usize - 1;
+    let slots: Vec<Option<&Scene>> = std::iter::repeat_n(None, skipped)
+        .chain(labels.iter().map(Some))
+        .collect();
+    let (foot, header_y) = if grid.cut_lines {
+        let top = ph - SHEET_MARGIN_MM - SHEET_LEGEND_MM + 1.0;
+        ((top, ph - PRINTER_MARGIN_MM), SHEET_MARGIN_MM + 4.0)
+    } else {
+        // Stickers: header and foot in the paper's margins, clear of the die cuts.
+        (
+            (grid.bottom() + 1.0, ph - PRINTER_MARGIN_MM),
+            (grid.origin.1 - 3.0).max(PRINTER_MARGIN_MM + 2.5),
+        )
+    };
+    slots
+        .chunks(grid.per_page())
         .map(|chunk| {
             let mut scene = blank(kit);
-            for (i, label) in chunk.iter().enumerate() {
-                let (x, y) = (
-                    left + (i % across) as f32 * lw,
-                    top + (i / across) as f32 * lh,
-                );
-                scene.place(label, x, y);
-                scene.rect(Rect { x, y, w: lw, h: lh }, None, Some(cut));
+            for (slot, label) in chunk.iter().enumerate() {
+                let r = grid.slot(slot);
+                let Some(label) = label else { continue };
+                scene.place(label, r.x + grid.inset, r.y + grid.inset);
+                if grid.cut_lines {
+                    scene.rect(r, None, Some(cut));
+                }
             }
-            legend(
-                &mut scene,
-                kit,
-                colours,
-                ph - SHEET_MARGIN_MM - SHEET_LEGEND_MM + 4.0,
-            );
+            sheet_foot(&mut scene, kit, legend, foot);
             Page {
-                title: s.get("sheet.labels").to_string(),
+                title: s
+                    .get(if grid.cut_lines {
+                        "sheet.labels"
+                    } else {
+                        "sheet.stickers"
+                    })
+                    .to_string(),
                 scene,
+                header_y,
             }
         })
         .collect()
 }
 
-/// The bead colours with their letters and names, wrapping onto a second line.
-fn legend(scene: &mut Scene, kit: &Kit, colours: &[&Colour], y: f32) {
+/// How close to the paper's edge most printers can print, in mm.
+const PRINTER_MARGIN_MM: f32 = 4.0;
+
+/// Length of the calibration bar, in mm.
+pub const CALIBRATION_MM: f32 = 50.0;
+
+/// The foot of a label sheet, between `top` and `bottom` (mm from the page top): the
+/// calibration bar at the right, the legend flowing at the left, in the largest text
+/// that fits.
+fn sheet_foot(scene: &mut Scene, kit: &Kit, legend: &Legend, (top, bottom): (f32, f32)) {
     let s = strings(kit.language);
     let (pw, _) = kit.paper.size_mm();
-    let size = 3.0;
-    let title = s.get("sheet.legend");
-    let style = TextStyle::new(size);
-    scene.styled_text(pt(SHEET_MARGIN_MM, y), title, style.bold());
-    let start =
-        SHEET_MARGIN_MM + crate::draw::fonts::text_width(title, size, style.bold().weight) + 3.0;
-    let (mut x, mut line_y) = (start, y);
-    for colour in colours {
-        let name = s.colour_name(colour);
-        let width = 5.0 + crate::draw::fonts::text_width(&name, size, style.weight) + 4.0;
-        if x + width > pw - SHEET_MARGIN_MM && x > start {
-            x = start;
-            line_y += size * 1.6;
+    let right = pw - SHEET_MARGIN_MM.min(grid(kit).origin.0.max(PRINTER_MARGIN_MM));
+    let left = pw - right;
+    let note = s.get("sheet.calibration");
+    let items = legend_items(kit, legend);
+    for size in [3.0, 2.6, 2.2, 1.8] {
+        let style = TextStyle::new(size);
+        let block = CALIBRATION_MM.max(crate::draw::fonts::text_width(note, size, style.weight));
+        let first = top + size;
+        let lines = flow(&items, left, right - block - 4.0, size);
+        let last = first + (lines.len() - 1) as f32 * size * 1.6;
+        if last > bottom && size > 1.8 {
+            continue;
         }
-        scene.bead_tag(
-            pt(x + 1.8, line_y - size * 0.35),
-            1.8,
-            colour.rgb,
-            &s.colour_code(colour),
-        );
-        scene.styled_text(pt(x + 4.5, line_y), name, style);
-        x += width;
+        scene.styled_text(pt(right, first), note, style.anchored(Anchor::End));
+        calibration_bar(scene, right - CALIBRATION_MM, first + size * 0.45);
+        for (row, line) in lines.iter().enumerate() {
+            let y = first + row as f32 * size * 1.6;
+            for (x, item) in line {
+                item.draw(scene, *x, y, size);
+            }
+        }
+        return;
     }
+}
+
+/// A bar exactly [`CALIBRATION_MM`] long with a tick at either end, as filled shapes
+/// (a stroked line would grow by its caps).
+fn calibration_bar(scene: &mut Scene, x: f32, y: f32) {
+    let bar = |scene: &mut Scene, x: f32, y: f32, w: f32, h: f32| {
+        scene.rect(Rect { x, y, w, h }, Some(INK), None);
+    };
+    bar(scene, x, y + 0.6, CALIBRATION_MM, 0.5);
+    bar(scene, x, y, 0.3, 1.7);
+    bar(scene, x + CALIBRATION_MM - 0.3, y, 0.3, 1.7);
+}
+
+/// One entry of the legend.
+enum LegendItem {
+    /// A heading, in bold.
+    Title(String),
+    /// A bead colour: its lettered tag and name.
+    Bead(Rgb, String, String),
+    /// A move number's edge: a stroke sample and the move.
+    Edge(Stroke, String),
+}
+
+impl LegendItem {
+    fn width(&self, size: f32) -> f32 {
+        use crate::draw::fonts::text_width;
+        let style = TextStyle::new(size);
+        match self {
+            LegendItem::Title(t) => text_width(t, size, style.bold().weight) + size,
+            LegendItem::Bead(_, _, name) => {
+                size * 1.7 + text_width(name, size, style.weight) + size * 1.3
+            }
+            LegendItem::Edge(_, name) => {
+                size * 3.0 + text_width(name, size, style.weight) + size * 1.3
+            }
+        }
+    }
+
+    fn draw(&self, scene: &mut Scene, x: f32, y: f32, size: f32) {
+        let style = TextStyle::new(size);
+        match self {
+            LegendItem::Title(t) => scene.styled_text(pt(x, y), t.clone(), style.bold()),
+            LegendItem::Bead(rgb, code, name) => {
+                scene.bead_tag(pt(x + size * 0.6, y - size * 0.35), size * 0.6, *rgb, code);
+                scene.styled_text(pt(x + size * 1.5, y), name.clone(), style);
+            }
+            LegendItem::Edge(stroke, name) => {
+                let mid = y - size * 0.35;
+                scene.line(pt(x, mid), pt(x + size * 2.5, mid), *stroke);
+                scene.styled_text(pt(x + size * 2.9, y), name.clone(), style);
+            }
+        }
+    }
+}
+
+fn legend_items(kit: &Kit, legend: &Legend) -> Vec<LegendItem> {
+    let s = strings(kit.language);
+    let mut items = vec![LegendItem::Title(s.get("sheet.legend").to_string())];
+    items.extend(
+        legend
+            .colours
+            .iter()
+            .map(|c| LegendItem::Bead(c.rgb, s.colour_code(c), s.colour_name(c))),
+    );
+    if !legend.moves.is_empty() {
+        items.push(LegendItem::Title(s.get("sheet.move_edges").to_string()));
+        items.extend(legend.moves.iter().map(|&m| {
+            LegendItem::Edge(
+                crate::draw::label::move_edge(kit, m),
+                crate::boxes::tag(&[m], kit.machine, kit.tags, kit.numerals),
+            )
+        }));
+    }
+    items
+}
+
+/// The items flowed into lines between `left` and `right`, each at its x; never
+/// empty.
+fn flow(items: &[LegendItem], left: f32, right: f32, size: f32) -> Vec<Vec<(f32, &LegendItem)>> {
+    let mut lines: Vec<Vec<(f32, &LegendItem)>> = vec![Vec::new()];
+    let mut x = left;
+    for item in items {
+        let w = item.width(size);
+        if x + w > right && x > left {
+            lines.push(Vec::new());
+            x = left;
+        }
+        if let Some(line) = lines.last_mut() {
+            line.push((x, item));
+        }
+        x += w;
+    }
+    lines
 }
 
 /// Puts the header on every page: kit name and page n of m at the left, the page's
@@ -111,7 +553,7 @@ pub fn finish(kit: &Kit, pages: Vec<Page>) -> Vec<Scene> {
         .map(|(i, page)| {
             let mut scene = page.scene;
             let (w, _) = (scene.width, scene.height);
-            let y = SHEET_MARGIN_MM + 4.0;
+            let y = page.header_y;
             let header = s.fill(
                 "sheet.header",
                 &[
@@ -137,4 +579,235 @@ pub fn finish(kit: &Kit, pages: Vec<Page>) -> Vec<Scene> {
             scene
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draw::scene::Shape;
+
+    const MARKER: Rgb = [1, 2, 3];
+
+    fn kit(yaml: &str) -> Kit {
+        Kit::from_yaml(yaml, "kit.yaml").expect("a valid kit")
+    }
+
+    /// A stand-in label: one rectangle over the whole drawing, whose place on the page
+    /// can be read back.
+    fn marker(kit: &Kit) -> Scene {
+        let size = label_drawing(kit);
+        let mut scene = Scene::new(size.width_mm, size.height_mm);
+        let (w, h) = (size.width_mm, size.height_mm);
+        scene.rect(
+            Rect {
+                x: 0.0,
+                y: 0.0,
+                w,
+                h,
+            },
+            Some(MARKER),
+            None,
+        );
+        scene
+    }
+
+    /// The bounding boxes of the filled polygons of `colour` on a page, in drawing order.
+    fn filled(page: &Scene, colour: Rgb) -> Vec<Rect> {
+        page.shapes
+            .iter()
+            .filter_map(|shape| match shape {
+                Shape::Polygon {
+                    points,
+                    fill: Some(c),
+                    ..
+                } if *c == colour => {
+                    let xs = points.iter().map(|p| p.x);
+                    let ys = points.iter().map(|p| p.y);
+                    let (x, y) = (
+                        xs.clone().fold(f32::MAX, f32::min),
+                        ys.clone().fold(f32::MAX, f32::min),
+                    );
+                    let (r, b) = (xs.fold(f32::MIN, f32::max), ys.fold(f32::MIN, f32::max));
+                    Some(Rect {
+                        x,
+                        y,
+                        w: r - x,
+                        h: b - y,
+                    })
+                }
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn no_legend() -> Legend<'static> {
+        Legend {
+            colours: Vec::new(),
+            moves: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn every_sticker_label_lies_on_its_die_cut_grid() {
+        for sheet in STICKER_SHEETS {
+            let kit = kit(&format!("game: nim\nlabel: {}\n", sheet.code));
+            assert_eq!(kit.paper, sheet.paper, "{}", sheet.code);
+            let per_sheet = (sheet.across * sheet.down) as usize;
+            let labels = vec![marker(&kit); per_sheet + 1];
+            let pages = label_pages(&kit, &labels, &no_legend());
+            assert_eq!(
+                pages.len(),
+                2,
+                "{}: one label runs onto a second sheet",
+                sheet.code
+            );
+            assert_eq!(
+                (pages[0].scene.width, pages[0].scene.height),
+                sheet.paper.size_mm()
+            );
+            let placed = filled(&pages[0].scene, MARKER);
+            assert_eq!(placed.len(), per_sheet, "{}", sheet.code);
+            let safe = SAFE_MARGIN_MM.max(sheet.corner_mm);
+            for (i, drawn) in placed.iter().enumerate() {
+                // The die cut, from the maker's figures.
+                let (col, row) = (
+                    (i as u32 % sheet.across) as f32,
+                    (i as u32 / sheet.across) as f32,
+                );
+                let cut_x = sheet.left_mm + col * sheet.pitch_x_mm;
+                let cut_y = sheet.top_mm + row * sheet.pitch_y_mm;
+                let at = format!("{} label {i}", sheet.code);
+                assert!(
+                    (drawn.x - safe - cut_x).abs() < 0.1,
+                    "{at}: x {} vs {cut_x}",
+                    drawn.x
+                );
+                assert!(
+                    (drawn.y - safe - cut_y).abs() < 0.1,
+                    "{at}: y {} vs {cut_y}",
+                    drawn.y
+                );
+                assert!(
+                    drawn.x + drawn.w <= cut_x + sheet.label.width_mm - safe + 0.01,
+                    "{at}"
+                );
+                assert!(
+                    drawn.y + drawn.h <= cut_y + sheet.label.height_mm - safe + 0.01,
+                    "{at}"
+                );
+            }
+            let cut_lines =
+                pages[0].scene.shapes.iter().any(
+                    |s| matches!(s, Shape::Polygon { stroke: Some(st), .. } if st.colour == GREY),
+                );
+            assert!(
+                !cut_lines,
+                "{}: a sticker sheet has no cut lines",
+                sheet.code
+            );
+        }
+    }
+
+    #[test]
+    fn plain_sheets_have_cut_lines_and_the_readme_figures() {
+        let kit = kit("game: nim\n");
+        let grid = grid(&kit);
+        // The README's figures: 21 matchbox labels (3 x 7) on A4; MENACE on 15 sheets.
+        assert_eq!((grid.across, grid.down), (3, 7));
+        assert_eq!(sheet_count(&kit, 304), 15);
+        let craft = self::kit("game: nim\nlabel: craft-small\n");
+        assert_eq!(grid_of(&craft), (5, 16));
+        assert_eq!(sheet_count(&craft, 304), 4);
+        let pages = label_pages(&kit, &vec![marker(&kit); 22], &no_legend());
+        assert_eq!(pages.len(), 2);
+        let cut_lines = |page: &Page| {
+            page.scene
+                .shapes
+                .iter()
+                .filter(
+                    |s| matches!(s, Shape::Polygon { stroke: Some(st), .. } if st.colour == GREY),
+                )
+                .count()
+        };
+        assert_eq!(cut_lines(&pages[0]), 21, "a cut line round every label");
+        assert_eq!(cut_lines(&pages[1]), 1);
+    }
+
+    fn grid_of(kit: &Kit) -> (usize, usize) {
+        let g = grid(kit);
+        (g.across, g.down)
+    }
+
+    #[test]
+    fn start_at_leaves_the_first_slots_of_the_first_sheet_empty() {
+        let kit = kit("game: nim\nlabel: L7160\nstart_at: 20\n");
+        let labels = vec![marker(&kit); 5];
+        let pages = label_pages(&kit, &labels, &no_legend());
+        assert_eq!(pages.len(), 2);
+        let first = filled(&pages[0].scene, MARKER);
+        assert_eq!(first.len(), 2, "slots 20 and 21");
+        let slot_20 = grid(&kit).slot(19);
+        assert!((first[0].x - grid(&kit).inset - slot_20.x).abs() < 0.01);
+        assert!((first[0].y - grid(&kit).inset - slot_20.y).abs() < 0.01);
+        assert_eq!(filled(&pages[1].scene, MARKER).len(), 3);
+        assert_eq!(sheet_count(&kit, 5), 2);
+    }
+
+    #[test]
+    fn every_label_sheet_carries_a_50_mm_calibration_bar() {
+        for yaml in [
+            "game: nim\n",
+            "game: nim\nlabel: L7651\n",
+            "game: nim\nlabel: 5160\n",
+        ] {
+            let kit = kit(yaml);
+            let pages = label_pages(&kit, &[marker(&kit)], &no_legend());
+            let bars: Vec<Rect> = filled(&pages[0].scene, INK)
+                .into_iter()
+                .filter(|r| r.w > 10.0)
+                .collect();
+            assert_eq!(bars.len(), 1, "{yaml}");
+            assert!(
+                (bars[0].w - CALIBRATION_MM).abs() < 0.001,
+                "{yaml}: {}",
+                bars[0].w
+            );
+            // In the margin: below the last row of labels, and on the paper.
+            let (_, ph) = kit.paper.size_mm();
+            assert!(
+                bars[0].y > grid(&kit).bottom() && bars[0].y + bars[0].h < ph - 3.0,
+                "{yaml}"
+            );
+        }
+    }
+
+    #[test]
+    fn sticker_codes_are_read_in_any_case_and_with_the_makers_name() {
+        for code in ["L7160", "l7160", "Avery-L7160", "zweckform L7160"] {
+            assert_eq!(sticker_sheet(code).map(|s| s.code), Some("L7160"), "{code}");
+        }
+        assert!(sticker_sheet("L9999").is_none());
+    }
+
+    #[test]
+    fn menace_needs_the_sheets_the_readme_says() {
+        for (code, sheets) in [
+            ("L7160", 15),
+            ("L7159", 13),
+            ("L7163", 22),
+            ("L7651", 5),
+            ("5160", 11),
+            ("5163", 31),
+        ] {
+            let kit = kit(&format!("preset: menace\nlabel: {code}\n"));
+            assert_eq!(sheet_count(&kit, 304), sheets, "{code}");
+        }
+    }
+
+    #[test]
+    fn every_listed_sheet_fits_its_paper() {
+        for sheet in STICKER_SHEETS {
+            assert_eq!(sheet.misfit(), None, "{}", sheet.code);
+        }
+    }
 }

@@ -3,7 +3,7 @@
 
 use matchbox::boxes::BoxSet;
 use matchbox::game::Game;
-use matchbox::instructions::{SECTIONS, context, instruction_pages, render};
+use matchbox::instructions::{SECTIONS, TemplateContext, instruction_pages, render};
 use matchbox::kit::{GameVisitor, Kit, Language, PRESETS};
 
 fn kit(preset: &str, language: Language) -> Kit {
@@ -21,10 +21,12 @@ impl GameVisitor for Sections<'_> {
     type Output = Vec<String>;
     fn visit<G: Game>(self, game: &G) -> Vec<String> {
         let set = BoxSet::build(game, self.0).unwrap();
-        let ctx = context(self.0, &set, None);
+        let ctx = TemplateContext::new(game, self.0, &set, None);
         SECTIONS
             .iter()
-            .map(|s| render(self.0.language, s, &ctx).unwrap_or_else(|e| panic!("{s}: {e}")))
+            .map(|s| {
+                render(self.0.language, game.name(), s, &ctx).unwrap_or_else(|e| panic!("{s}: {e}"))
+            })
             .collect()
     }
 }

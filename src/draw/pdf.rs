@@ -142,7 +142,42 @@ pub fn to_pdf(pages: &[Scene]) -> Result<Vec<u8>, Error> {
         surface.finish();
         page.finish();
     }
-    document
+    let pdf = document
         .finish()
-        .map_err(|e| Error::Internal(format!("cannot write the PDF: {e:?}")))
+        .map_err(|e| Error::Internal(format!("cannot write the PDF: {e:?}")))?;
+    print_unscaled(pdf)
+}
+
+/// Asks PDF viewers to print at 100% (`/ViewerPreferences << /PrintScaling /None >>`),
+/// so that labels land on a sticker sheet's die cuts and the board keeps its size.
+///
+/// krilla has no setting for it, and writes the catalogue as the last object before
+/// a classic cross-reference table: the entry goes into the catalogue's dictionary, and
+/// only `startxref` moves with it.
+fn print_unscaled(mut pdf: Vec<u8>) -> Result<Vec<u8>, Error> {
+    let unexpected = || Error::Internal("the PDF writer's catalogue is not where expected".into());
+    let find_last =
+        |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).rposition(|w| w == needle);
+    let xref = find_last(&pdf, b"\nxref\n").ok_or_else(unexpected)?;
+    let catalogue_end = xref - b">>\nendobj".len();
+    let start = find_last(&pdf[..catalogue_end], b"/Type/Catalog").ok_or_else(unexpected)?;
+    if &pdf[catalogue_end..xref] != b">>\nendobj" || pdf[start..catalogue_end].contains(&b'>') {
+        return Err(unexpected());
+    }
+    let entry: &[u8] = b"/ViewerPreferences<</PrintScaling/None>>";
+    pdf.splice(catalogue_end..catalogue_end, entry.iter().copied());
+    let tail = find_last(&pdf, b"startxref\n").ok_or_else(unexpected)? + b"startxref\n".len();
+    let digits = pdf[tail..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let offset: usize = std::str::from_utf8(&pdf[tail..tail + digits])
+        .ok()
+        .and_then(|d| d.parse().ok())
+        .ok_or_else(unexpected)?;
+    pdf.splice(
+        tail..tail + digits,
+        (offset + entry.len()).to_string().into_bytes(),
+    );
+    Ok(pdf)
 }

@@ -5,7 +5,9 @@
 //! the far row, by capturing every enemy pawn, or when the opponent cannot move.
 
 use super::{DrawnMove, Game, Outcome, Side, Symmetry, notation};
-use crate::draw::scene::{INK, Rect, Scene, Shape, Stroke, WHITE, pt};
+use crate::draw::scene::{Anchor, INK, Rect, Scene, Shape, Stroke, TextStyle, WHITE, pt};
+use crate::i18n::Strings;
+use crate::instructions::drawings::{CAPTION, CUT};
 
 /// A hexapawn board of a given size.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -220,6 +222,67 @@ impl Game for Hexapawn {
 
     fn relay_order(&self, mv: Step) -> u32 {
         u32::from(mv.from) * 64 + u32::from(mv.to)
+    }
+
+    fn can_draw(&self) -> bool {
+        false
+    }
+
+    fn template_vars(&self) -> minijinja::Value {
+        minijinja::context! { rows => self.rows, cols => self.cols }
+    }
+
+    fn picture_size(&self, cell: f32) -> (f32, f32) {
+        (cell * f32::from(self.cols), cell * f32::from(self.rows))
+    }
+
+    /// The empty board to play on, and the starting position again, whose occupied
+    /// squares are cut out as the pieces.
+    fn cut_outs(&self, width: f32, max_height: f32, words: &Strings) -> Scene {
+        let (r, c) = (f32::from(self.rows), f32::from(self.cols));
+        // The page's heading and a few lines of text take about 45 mm above.
+        let cell = (width / c)
+            .min((max_height - 45.0) / (2.0 * r + 0.5))
+            .min(30.0);
+        let (w, h) = (cell * c, cell * r);
+        let mut scene = Scene::new(width, 2.0 * h + cell * 0.5 + 8.0);
+        let left = (width - w) / 2.0;
+        let board = Rect {
+            x: left,
+            y: 0.0,
+            w,
+            h,
+        };
+        let empty = Board {
+            white: 0,
+            black: 0,
+            to_move: Side::First,
+        };
+        self.draw(&empty, &[], board, &mut scene);
+        let pieces = Rect {
+            y: h + cell * 0.5,
+            ..board
+        };
+        self.draw(&self.start(), &[], pieces, &mut scene);
+        for row in [0.0, r - 1.0] {
+            for col in 0..self.cols {
+                let square = Rect {
+                    x: left + f32::from(col) * cell,
+                    y: pieces.y + row * cell,
+                    w: cell,
+                    h: cell,
+                };
+                scene.rect(square, None, Some(CUT));
+            }
+        }
+        let names = format!(
+            "{} / {}",
+            words.get("board.black"),
+            words.get("board.white")
+        );
+        let style = TextStyle::new(CAPTION).anchored(Anchor::Middle);
+        scene.styled_text(pt(width / 2.0, pieces.y + h + 5.5), names, style);
+        scene
     }
 
     fn draw(&self, position: &Board, moves: &[DrawnMove<Step>], area: Rect, scene: &mut Scene) {

@@ -11,6 +11,7 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 use crate::draw::scene::{Rect, Scene};
+use crate::i18n::Strings;
 
 /// One of the two players.
 #[derive(
@@ -117,6 +118,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The order in which a relay machine tries moves: lower first.
     fn relay_order(&self, mv: Self::Move) -> u32;
 
+    /// Whether a game can end in a draw (the sheets then say what to do after one).
+    fn can_draw(&self) -> bool;
+    /// The game's settings as template variables, for its own partials.
+    fn template_vars(&self) -> minijinja::Value;
+
     /// Draws the position and the machine's moves into `area` of a label.
     fn draw(
         &self,
@@ -125,6 +131,12 @@ pub trait Game: Clone + Send + Sync + 'static {
         area: Rect,
         scene: &mut Scene,
     );
+    /// The largest square of the example game's pictures, in mm.
+    const EXAMPLE_CELL_MM: f32 = 7.5;
+    /// The size a position is drawn at on the instruction pages, for squares of `cell` mm.
+    fn picture_size(&self, cell: f32) -> (f32, f32);
+    /// The board and pieces to cut out, `width` mm wide and at most `max_height` tall.
+    fn cut_outs(&self, width: f32, max_height: f32, words: &Strings) -> Scene;
 }
 
 /// The canonical form of a position under the enabled symmetries, and the symmetry

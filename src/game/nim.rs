@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 
 use super::{DrawnMove, Game, Outcome, Side, Symmetry};
 use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, pt};
+use crate::i18n::Strings;
+use crate::instructions::drawings::{CAPTION, CUT};
 
 /// A one-pile nim game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -155,6 +157,60 @@ impl Game for Nim {
 
     fn relay_order(&self, mv: u16) -> u32 {
         u32::from(mv)
+    }
+
+    fn can_draw(&self) -> bool {
+        false
+    }
+
+    fn template_vars(&self) -> minijinja::Value {
+        minijinja::context! {
+            stones => self.stones,
+            take => self.take.clone(),
+            last_stone_wins => self.last_stone_wins,
+        }
+    }
+
+    const EXAMPLE_CELL_MM: f32 = 8.0;
+
+    /// A pile is drawn wider than high.
+    fn picture_size(&self, cell: f32) -> (f32, f32) {
+        (cell * 5.0, cell * 3.6)
+    }
+
+    /// The stones to cut out: at most 60 are drawn; a bigger pile is better played
+    /// with coins.
+    fn cut_outs(&self, width: f32, _max_height: f32, words: &Strings) -> Scene {
+        let n = usize::from(self.stones).min(60);
+        let size = 18.0;
+        let across = (width / size).floor() as usize;
+        let rows = n.div_ceil(across);
+        let mut scene = Scene::new(width, rows as f32 * size + 10.0);
+        let x0 = (width - across.min(n) as f32 * size) / 2.0;
+        for i in 0..n {
+            let r = Rect {
+                x: x0 + (i % across) as f32 * size,
+                y: (i / across) as f32 * size,
+                w: size,
+                h: size,
+            };
+            scene.rect(r, None, Some(CUT));
+            scene.circle(
+                r.centre(),
+                size * 0.38,
+                Some([0xb8, 0xb8, 0xb8]),
+                Some(Stroke::solid(INK, 0.3)),
+            );
+        }
+        let text = words.fill("board.stones", &[("n", &self.stones.to_string())]);
+        let style = TextStyle::new(CAPTION).anchored(Anchor::Middle);
+        scene.fitted_text(
+            pt(width / 2.0, rows as f32 * size + 6.0),
+            text,
+            style,
+            width,
+        );
+        scene
     }
 
     /// The stones left, circled at the top, with a row of stones beneath; then one arrow

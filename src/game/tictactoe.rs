@@ -1,7 +1,9 @@
 //! Noughts and crosses on 3 x 3: X moves first, three in a row wins, a full board draws.
 
 use super::{DrawnMove, Game, Outcome, Side, Symmetry, notation};
-use crate::draw::scene::{INK, Rect, Scene, Stroke, pt};
+use crate::draw::scene::{INK, Rect, Scene, Stroke, WHITE, pt};
+use crate::i18n::Strings;
+use crate::instructions::drawings::CUT;
 
 /// Noughts and crosses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -215,6 +217,56 @@ impl Game for TicTacToe {
 
     /// The grid with its X and O drawn as strokes, and one coloured bead tag in each
     /// square the machine may play.
+    fn can_draw(&self) -> bool {
+        true
+    }
+
+    fn template_vars(&self) -> minijinja::Value {
+        minijinja::context! {}
+    }
+
+    fn picture_size(&self, cell: f32) -> (f32, f32) {
+        (cell * 3.0, cell * 3.0)
+    }
+
+    /// The grid, and five crosses and four noughts to cut out.
+    fn cut_outs(&self, width: f32, max_height: f32, _words: &Strings) -> Scene {
+        let side = width.min(max_height - 60.0).min(120.0);
+        let mut scene = Scene::new(width, side + 45.0);
+        let left = (width - side) / 2.0;
+        let grid = Rect {
+            x: left,
+            y: 0.0,
+            w: side,
+            h: side,
+        };
+        self.draw(&self.start(), &[], grid, &mut scene);
+        let piece = 28.0;
+        let total = 9.0 * piece;
+        let scale = (width / total).min(1.0);
+        let piece = piece * scale;
+        let x0 = (width - 9.0 * piece) / 2.0;
+        let mark = Stroke::solid(INK, piece * 0.08);
+        for i in 0..9 {
+            let r = Rect {
+                x: x0 + i as f32 * piece,
+                y: side + 8.0,
+                w: piece,
+                h: piece,
+            };
+            scene.rect(r, Some(WHITE), Some(CUT));
+            let c = r.centre();
+            let k = piece * 0.3;
+            if i < 5 {
+                scene.line(pt(c.x - k, c.y - k), pt(c.x + k, c.y + k), mark);
+                scene.line(pt(c.x - k, c.y + k), pt(c.x + k, c.y - k), mark);
+            } else {
+                scene.circle(c, k, None, Some(mark));
+            }
+        }
+        scene
+    }
+
     fn draw(&self, position: &Grid, moves: &[DrawnMove<u8>], area: Rect, scene: &mut Scene) {
         let side = area.w.min(area.h);
         let cell = side / 3.0;

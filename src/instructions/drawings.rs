@@ -5,16 +5,67 @@
 use super::layout::wrap;
 use crate::Error;
 use crate::boxes::{BoxSet, MatchBox, tag};
-use crate::draw::label::{draw_label, drawn_moves};
-use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, WHITE, Weight, pt};
+use crate::draw::label::{draw_label, draw_move_edge, drawn_moves};
+use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, Weight, pt};
 use crate::game::{DrawnMove, Game, Outcome};
 use crate::i18n::strings;
-use crate::kit::{GameSpec, Kit};
+use crate::kit::Kit;
 
-const CAPTION: f32 = 3.2;
+/// Size of a caption under a drawing, in mm.
+pub const CAPTION: f32 = 3.2;
+/// The dashed line along which a piece is cut out.
+pub const CUT: Stroke = Stroke {
+    colour: GREY,
+    width: 0.2,
+    dash: Some(1.2),
+};
 const INDEX_ACROSS: usize = 6;
 const INDEX_ROW_MM: f32 = 31.0;
 const SCORE_ROWS: usize = 20;
+
+/// A drawing of the instruction pages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Figure {
+    /// The starting position (`figure("start")` in a template).
+    Start,
+    /// A short example game, move by move (`figure("example")`).
+    Example,
+    /// One label of the kit, full size (`figure("label")`).
+    Label,
+    /// The score sheet's table.
+    ScoreTable,
+    /// The score sheet's empty learning-curve chart.
+    ScoreChart,
+    /// The board and pieces to cut out.
+    Board,
+    /// One row of the box index, from 0.
+    IndexRow(usize),
+}
+
+impl Figure {
+    /// The figures a template may place, by the name it uses.
+    const NAMED: [(&str, Figure); 3] = [
+        ("start", Figure::Start),
+        ("example", Figure::Example),
+        ("label", Figure::Label),
+    ];
+
+    /// The figure a template names, if there is one of that name.
+    pub fn named(name: &str) -> Option<Figure> {
+        Self::NAMED
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, f)| *f)
+    }
+
+    /// The name a template uses for this figure (`""` for those placed by the pages).
+    pub fn name(self) -> &'static str {
+        Self::NAMED
+            .iter()
+            .find(|(_, f)| *f == self)
+            .map_or("", |(n, _)| *n)
+    }
+}
 
 /// Draws the figures of one kit's instructions.
 pub struct Figures<'a, G: Game> {
@@ -40,24 +91,22 @@ impl<'a, G: Game> Figures<'a, G> {
         self.set.boxes.len().div_ceil(INDEX_ACROSS)
     }
 
-    /// The figure called `name`, at most `max_height` mm tall.
-    pub fn draw(&self, name: &str, max_height: f32) -> Result<Scene, Error> {
-        match name {
-            "start" => Ok(self.start()),
-            "example" => Ok(self.example()),
-            "label" => Ok(self.label()),
-            "score-table" => Ok(self.score_table()),
-            "score-chart" => Ok(self.score_chart()),
-            "board" => Ok(self.board(max_height)),
-            _ => name
-                .strip_prefix("index-")
-                .and_then(|row| row.parse::<usize>().ok())
-                .filter(|row| *row < self.index_rows())
-                .map(|row| self.index_row(row))
-                .ok_or_else(|| {
-                    Error::Internal(format!("a template asks for an unknown figure `{name}`"))
-                }),
-        }
+    /// A figure, at most `max_height` mm tall.
+    pub fn draw(&self, figure: Figure, max_height: f32) -> Result<Scene, Error> {
+        Ok(match figure {
+            Figure::Start => self.start(),
+            Figure::Example => self.example(),
+            Figure::Label => self.label(),
+            Figure::ScoreTable => self.score_table(),
+            Figure::ScoreChart => self.score_chart(),
+            Figure::Board => self
+                .game
+                .cut_outs(self.width, max_height, strings(self.kit.language)),
+            Figure::IndexRow(row) if row < self.index_rows() => self.index_row(row),
+            Figure::IndexRow(row) => {
+                return Err(Error::Internal(format!("the box index has no row {row}")));
+            }
+        })
     }
 
     fn caption(&self, scene: &mut Scene, at_y: f32, text: &str) {
@@ -67,18 +116,9 @@ impl<'a, G: Game> Figures<'a, G> {
         scene.fitted_text(pt(scene.width / 2.0, at_y), text, style, scene.width);
     }
 
-    /// The size a position is drawn at: boards by their cells, a nim pile wider.
-    fn picture_size(&self, cell: f32) -> (f32, f32) {
-        match &self.kit.game {
-            GameSpec::Hexapawn { rows, cols } => (cell * f32::from(*cols), cell * f32::from(*rows)),
-            GameSpec::Nim { .. } => (cell * 5.0, cell * 3.6),
-            GameSpec::TicTacToe => (cell * 3.0, cell * 3.0),
-        }
-    }
-
     fn start(&self) -> Scene {
         let cell = (self.width * 0.45 / 8.0).clamp(9.0, 14.0);
-        let (w, h) = self.picture_size(cell);
+        let (w, h) = self.game.picture_size(cell);
         let mut scene = Scene::new(self.width, h + CAPTION * 2.2);
         let area = Rect {
             x: (self.width - w) / 2.0,
@@ -133,14 +173,11 @@ impl<'a, G: Game> Figures<'a, G> {
         let frames = line.len() + 1;
         let gap = 5.0;
         // As large as allowed, but small enough for the game to take two rows at most.
-        let largest: f32 = match self.kit.game {
-            GameSpec::Nim { .. } => 8.0,
-            _ => 7.5,
-        };
-        let (unit_w, _) = self.picture_size(1.0);
+        let largest = G::EXAMPLE_CELL_MM;
+        let (unit_w, _) = self.game.picture_size(1.0);
         let per_row = frames.div_ceil(2) as f32;
         let cell = largest.min(((self.width + gap) / per_row - gap) / unit_w);
-        let (w, h) = self.picture_size(cell);
+        let (w, h) = self.game.picture_size(cell);
         let across = ((self.width + gap) / (w + gap)).floor().max(1.0) as usize;
         let rows = frames.div_ceil(across);
         let row_h = h + CAPTION * 2.4;
@@ -189,7 +226,8 @@ impl<'a, G: Game> Figures<'a, G> {
             .boxes
             .iter()
             .max_by_key(|b| (b.moves.len(), std::cmp::Reverse(b.id)));
-        let (lw, lh) = (self.kit.label.width_mm, self.kit.label.height_mm);
+        let size = crate::sheet::label_drawing(self.kit);
+        let (lw, lh) = (size.width_mm, size.height_mm);
         let mut scene = Scene::new(self.width, lh + CAPTION * 2.2);
         if let Some(b) = sample {
             let label = draw_label(self.game, self.kit, b);
@@ -302,141 +340,6 @@ impl<'a, G: Game> Figures<'a, G> {
         scene
     }
 
-    fn board(&self, max_height: f32) -> Scene {
-        let s = strings(self.kit.language);
-        let cut = Stroke {
-            colour: GREY,
-            width: 0.2,
-            dash: Some(1.2),
-        };
-        match &self.kit.game {
-            GameSpec::Hexapawn { rows, cols } => {
-                let (r, c) = (f32::from(*rows), f32::from(*cols));
-                // The empty board to play on, and the starting position again, whose
-                // occupied squares are cut out as the pieces.
-                // The page's heading and a few lines of text take about 45 mm above.
-                let cell = (self.width / c)
-                    .min((max_height - 45.0) / (2.0 * r + 0.5))
-                    .min(30.0);
-                let (w, h) = (cell * c, cell * r);
-                let mut scene = Scene::new(self.width, 2.0 * h + cell * 0.5 + 8.0);
-                let left = (self.width - w) / 2.0;
-                let board = Rect {
-                    x: left,
-                    y: 0.0,
-                    w,
-                    h,
-                };
-                self.game
-                    .draw(&self.empty_position(), &[], board, &mut scene);
-                let pieces = Rect {
-                    y: h + cell * 0.5,
-                    ..board
-                };
-                self.game.draw(&self.game.start(), &[], pieces, &mut scene);
-                for row in [0.0, r - 1.0] {
-                    for col in 0..*cols {
-                        let square = Rect {
-                            x: left + f32::from(col) * cell,
-                            y: pieces.y + row * cell,
-                            w: cell,
-                            h: cell,
-                        };
-                        scene.rect(square, None, Some(cut));
-                    }
-                }
-                let names = format!("{} / {}", s.get("board.black"), s.get("board.white"));
-                let style = TextStyle::new(CAPTION).anchored(Anchor::Middle);
-                scene.styled_text(pt(self.width / 2.0, pieces.y + h + 5.5), names, style);
-                scene
-            }
-            GameSpec::TicTacToe => {
-                let side = self.width.min(max_height - 60.0).min(120.0);
-                let mut scene = Scene::new(self.width, side + 45.0);
-                let left = (self.width - side) / 2.0;
-                let grid = Rect {
-                    x: left,
-                    y: 0.0,
-                    w: side,
-                    h: side,
-                };
-                self.game.draw(&self.game.start(), &[], grid, &mut scene);
-                // Five crosses and four noughts to cut out.
-                let piece = 28.0;
-                let total = 9.0 * piece;
-                let scale = (self.width / total).min(1.0);
-                let piece = piece * scale;
-                let x0 = (self.width - 9.0 * piece) / 2.0;
-                let mark = Stroke::solid(INK, piece * 0.08);
-                for i in 0..9 {
-                    let r = Rect {
-                        x: x0 + i as f32 * piece,
-                        y: side + 8.0,
-                        w: piece,
-                        h: piece,
-                    };
-                    scene.rect(r, Some(WHITE), Some(cut));
-                    let c = r.centre();
-                    let k = piece * 0.3;
-                    if i < 5 {
-                        scene.line(pt(c.x - k, c.y - k), pt(c.x + k, c.y + k), mark);
-                        scene.line(pt(c.x - k, c.y + k), pt(c.x + k, c.y - k), mark);
-                    } else {
-                        scene.circle(c, k, None, Some(mark));
-                    }
-                }
-                scene
-            }
-            GameSpec::Nim { stones, .. } => {
-                // At most 60 stones are drawn; a bigger pile is better played with coins.
-                let n = usize::from(*stones).min(60);
-                let size = 18.0;
-                let across = (self.width / size).floor() as usize;
-                let rows = n.div_ceil(across);
-                let mut scene = Scene::new(self.width, rows as f32 * size + 10.0);
-                let x0 = (self.width - across.min(n) as f32 * size) / 2.0;
-                for i in 0..n {
-                    let r = Rect {
-                        x: x0 + (i % across) as f32 * size,
-                        y: (i / across) as f32 * size,
-                        w: size,
-                        h: size,
-                    };
-                    scene.rect(r, None, Some(cut));
-                    scene.circle(
-                        r.centre(),
-                        size * 0.38,
-                        Some([0xb8, 0xb8, 0xb8]),
-                        Some(Stroke::solid(INK, 0.3)),
-                    );
-                }
-                let text = s.fill("board.stones", &[("n", &stones.to_string())]);
-                let style = TextStyle::new(CAPTION).anchored(Anchor::Middle);
-                scene.fitted_text(
-                    pt(self.width / 2.0, rows as f32 * size + 6.0),
-                    text,
-                    style,
-                    self.width,
-                );
-                scene
-            }
-        }
-    }
-
-    /// The board with no pieces, as drawn by the game: every position has the pieces,
-    /// so the empty board is the start with every piece lifted off.
-    fn empty_position(&self) -> G::Position {
-        let text: String = self
-            .game
-            .format_position(&self.game.start())
-            .chars()
-            .map(|c| if c == '/' { '/' } else { '.' })
-            .collect();
-        self.game
-            .parse_position(&text, self.kit.machine)
-            .unwrap_or_else(|_| self.game.start())
-    }
-
     fn index_row(&self, row: usize) -> Scene {
         let s = strings(self.kit.language);
         let cell_w = self.width / INDEX_ACROSS as f32;
@@ -462,12 +365,19 @@ impl<'a, G: Game> Figures<'a, G> {
         cell_w: f32,
         s: &crate::i18n::Strings,
     ) {
-        let picture = INDEX_ROW_MM - 9.5;
+        let frame = Rect {
+            x: x + 0.5,
+            y: 0.0,
+            w: cell_w - 1.0,
+            h: INDEX_ROW_MM - 0.5,
+        };
+        let edge = draw_move_edge(scene, self.kit, &b.move_numbers, frame);
+        let picture = INDEX_ROW_MM - 9.5 - edge;
         let area = Rect {
-            x: x + 1.5,
-            y: 0.5,
-            w: cell_w - 3.0,
-            h: picture,
+            x: x + 1.5 + edge,
+            y: 0.5 + edge,
+            w: cell_w - 3.0 - 2.0 * edge,
+            h: picture - edge,
         };
         let moves = drawn_moves::<G>(self.kit, s, b);
         self.game.draw(&b.position, &moves, area, scene);

@@ -2,12 +2,13 @@
 //! margins, drawings placed between paragraphs, and page breaks that never leave a
 //! heading alone at the foot of a page.
 
+use super::drawings::Figure;
 use super::markdown::{Block, Span};
 use crate::Error;
 use crate::draw::fonts::text_width;
 use crate::draw::scene::{Scene, TextStyle, Weight, pt};
-use crate::kit::{Kit, SHEET_HEADER_MM, SHEET_MARGIN_MM};
-use crate::sheet::{Page, blank};
+use crate::kit::Kit;
+use crate::sheet::{Page, SHEET_HEADER_MM, SHEET_MARGIN_MM, blank};
 
 /// Body text size in mm (10.5 pt).
 pub const BODY: f32 = 3.7;
@@ -150,10 +151,7 @@ impl<'a> Typesetter<'a> {
 
     fn new_page(&mut self) {
         let scene = std::mem::replace(&mut self.scene, blank(self.kit));
-        self.pages.push(Page {
-            title: self.title.clone(),
-            scene,
-        });
+        self.pages.push(Page::new(self.title.clone(), scene));
         self.y = self.top;
     }
 
@@ -165,10 +163,10 @@ impl<'a> Typesetter<'a> {
     fn height(
         &self,
         block: &Block,
-        figure: &dyn Fn(&str) -> Result<Scene, Error>,
+        figure: &dyn Fn(Figure) -> Result<Scene, Error>,
     ) -> Result<f32, Error> {
         Ok(match block {
-            Block::Figure(name) => figure(name)?.height,
+            Block::Figure(f) => figure(*f)?.height,
             Block::Heading(level, spans) => {
                 let size = heading_size(*level);
                 let lines = break_lines(words(spans, size, true), self.width, size * 0.3).len();
@@ -185,7 +183,7 @@ impl<'a> Typesetter<'a> {
     pub fn section(
         &mut self,
         blocks: &[Block],
-        figure: &dyn Fn(&str) -> Result<Scene, Error>,
+        figure: &dyn Fn(Figure) -> Result<Scene, Error>,
     ) -> Result<(), Error> {
         if !self.at_top() || !self.scene.shapes.is_empty() {
             self.new_page();
@@ -204,7 +202,7 @@ impl<'a> Typesetter<'a> {
     fn blocks(
         &mut self,
         blocks: &[Block],
-        figure: &dyn Fn(&str) -> Result<Scene, Error>,
+        figure: &dyn Fn(Figure) -> Result<Scene, Error>,
     ) -> Result<(), Error> {
         for (i, block) in blocks.iter().enumerate() {
             match block {
@@ -236,8 +234,8 @@ impl<'a> Typesetter<'a> {
                     self.lines(spans, BODY, false, left, Some(marker));
                     self.y += BODY * 0.3;
                 }
-                Block::Figure(name) => {
-                    let drawing = figure(name)?;
+                Block::Figure(f) => {
+                    let drawing = figure(*f)?;
                     self.drawing(&drawing);
                 }
             }
@@ -350,7 +348,7 @@ mod tests {
             Block::Heading(2, vec![span("A heading")]),
             Block::Paragraph(vec![span(&"Beads and boxes. ".repeat(12))]),
         ];
-        let no_figures = |_: &str| Err(Error::Internal("no figures".into()));
+        let no_figures = |_: Figure| Err(Error::Internal("no figures".into()));
         // Room for the heading's line but not for the first line after it.
         for room in [9.0, 11.0, 13.0, 15.0] {
             let mut setter = Typesetter::new(&kit);

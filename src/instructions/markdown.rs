@@ -3,6 +3,8 @@
 
 use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
 
+use super::drawings::Figure;
+
 /// A run of text in one weight.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Span {
@@ -21,21 +23,19 @@ pub enum Block {
     Paragraph(Vec<Span>),
     /// A list item with its marker (`•` or `3.`) and nesting depth from 0.
     Item(String, usize, Vec<Span>),
-    /// A drawing named by `figure("name")` in the template.
-    Figure(String),
+    /// A drawing: one that a template places with `figure("name")`, or one the page
+    /// adds after its text.
+    Figure(Figure),
 }
 
-/// How a figure is marked in rendered Markdown: alone on its line.
-pub fn figure_marker(name: &str) -> String {
-    format!("%%figure:{name}%%")
+/// How a template's figure is marked in rendered Markdown: alone on its line.
+pub fn figure_marker(figure: Figure) -> String {
+    format!("%%figure:{}%%", figure.name())
 }
 
-fn as_figure(spans: &[Span]) -> Option<String> {
+fn as_figure(spans: &[Span]) -> Option<Figure> {
     let text: String = spans.iter().map(|s| s.text.as_str()).collect();
-    text.trim()
-        .strip_prefix("%%figure:")?
-        .strip_suffix("%%")
-        .map(str::to_string)
+    Figure::named(text.trim().strip_prefix("%%figure:")?.strip_suffix("%%")?)
 }
 
 /// Parses Markdown into blocks; soft line breaks become spaces.
@@ -62,7 +62,7 @@ pub fn blocks(markdown: &str) -> Vec<Block> {
             }
             let taken = std::mem::take(spans);
             out.push(match (as_figure(&taken), item) {
-                (Some(name), _) => Block::Figure(name),
+                (Some(figure), _) => Block::Figure(figure),
                 (None, Some((marker, depth))) => Block::Item(std::mem::take(marker), *depth, taken),
                 (None, None) => Block::Paragraph(taken),
             });
@@ -151,7 +151,7 @@ mod tests {
             b[5],
             Block::Item("2.".into(), 0, vec![span("second", false)])
         );
-        assert_eq!(b[6], Block::Figure("start".into()));
+        assert_eq!(b[6], Block::Figure(Figure::Start));
         assert_eq!(b.len(), 7);
     }
 

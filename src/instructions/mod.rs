@@ -8,15 +8,14 @@ pub mod markdown;
 
 use minijinja::{Environment, UndefinedBehavior, Value};
 use serde::Serialize;
-use serde_json::json;
 
 use crate::Error;
 use crate::boxes::BoxSet;
 use crate::game::{Game, Side};
-use crate::i18n::{plural, strings};
-use crate::kit::{BeadSchedule, GameSpec, Kit, Language, Rule};
-use crate::make::colours_used;
+use crate::i18n::{plural, strings, template_file, template_folder};
+use crate::kit::{BeadSchedule, GameSpec, Kit, Language, Reward, Rule, Tags};
 use crate::sheet::Page;
+pub use drawings::Figure;
 use layout::Typesetter;
 use markdown::{Block, blocks, figure_marker};
 
@@ -58,27 +57,90 @@ impl Expected {
     }
 }
 
-macro_rules! templates {
-    ($($lang:ident => $dir:literal),*) => {
-        /// The Markdown template of a section in a language (compiled in).
-        pub fn template_source(language: Language, section: &str) -> Option<&'static str> {
-            Some(match (language, section) {
-                $(
-                    (Language::$lang, "overview") => include_str!(concat!("../../templates/", $dir, "/overview.md")),
-                    (Language::$lang, "rules") => include_str!(concat!("../../templates/", $dir, "/rules.md")),
-                    (Language::$lang, "operator") => include_str!(concat!("../../templates/", $dir, "/operator.md")),
-                    (Language::$lang, "teacher") => include_str!(concat!("../../templates/", $dir, "/teacher.md")),
-                    (Language::$lang, "score") => include_str!(concat!("../../templates/", $dir, "/score.md")),
-                    (Language::$lang, "board") => include_str!(concat!("../../templates/", $dir, "/board.md")),
-                    (Language::$lang, "index") => include_str!(concat!("../../templates/", $dir, "/index.md")),
-                )*
-                _ => return None,
-            })
-        }
-    };
+/// One bead colour on the overview: its name and letter, and how many to buy.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ColourLine {
+    /// The colour's name in the kit's language.
+    pub name: String,
+    /// Its letter on the labels.
+    pub code: String,
+    /// Beads of it in the boxes at the start.
+    pub beads: u32,
+    /// Beads of it to buy, the reserve included.
+    pub buy: u32,
 }
 
-templates!(En => "en", Pl => "pl", Ru => "ru");
+/// How many boxes can be needed at one move number.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveBoxes {
+    /// The move number.
+    #[serde(rename = "move")]
+    pub move_number: u32,
+    /// Boxes whose position can arise at it.
+    pub boxes: usize,
+}
+
+/// Beads per move in the boxes first needed from one move number on.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScheduleStep {
+    /// The move number.
+    #[serde(rename = "move")]
+    pub move_number: u32,
+    /// Beads per move.
+    pub beads: u32,
+}
+
+/// The variables every template sees (see templates/README.md).
+#[derive(Clone, Debug, Serialize)]
+pub struct TemplateContext {
+    /// The kit's name.
+    pub name: String,
+    /// The side the matchboxes play.
+    pub machine: Side,
+    /// Positions merged under the board's symmetries.
+    pub symmetry: bool,
+    /// Positions with one legal move have no box.
+    pub skip_forced: bool,
+    /// The learning rule.
+    pub rule: Rule,
+    /// Beads per result under the `menace` rule.
+    pub reward: Reward,
+    /// What the tag under each label counts.
+    pub tags: Tags,
+    /// Number of boxes.
+    pub boxes: usize,
+    /// Beads in all boxes at the start.
+    pub beads: u32,
+    /// Extra beads to buy for a rule that adds beads.
+    pub reserve: u32,
+    /// Each bead colour used.
+    pub colours: Vec<ColourLine>,
+    /// Boxes per move number.
+    pub per_move: Vec<MoveBoxes>,
+    /// The move number of the machine's first move.
+    pub first_move: u32,
+    /// Most arrows on one label.
+    pub max_arrows: usize,
+    /// The measured losses to learn, when every simulated machine learnt.
+    pub expected: Option<Expected>,
+    /// Which historic machine the kit is, if any.
+    pub history: Option<&'static str>,
+    /// Beads per move from each listed move number on.
+    pub schedule: Vec<ScheduleStep>,
+    /// Whether the game can end in a draw.
+    pub draws: bool,
+    /// The game's own variables (its settings), for its partials; set beside the others.
+    #[serde(skip)]
+    pub game: Value,
+    /// The paper the kit is printed on: `A4` or `Letter`.
+    pub paper: &'static str,
+    /// The sticker sheet's product code, or none for labels cut from paper.
+    pub stickers: Option<&'static str>,
+    /// Sheets the labels fill, slots skipped by `start_at` included.
+    pub label_sheets: usize,
+    /// Length of the calibration bar at the foot of each label sheet, in mm.
+    pub calibration_mm: u32,
+}
 
 /// Which historic machine a kit is, for a sentence of history.
 fn history(kit: &Kit) -> Option<&'static str> {
@@ -99,79 +161,92 @@ fn history(kit: &Kit) -> Option<&'static str> {
     }
 }
 
-/// The variables every template sees (see templates/README.md).
-pub fn context<G: Game>(
-    kit: &Kit,
-    set: &BoxSet<G>,
-    expected: Option<&Expected>,
-) -> serde_json::Value {
-    let s = strings(kit.language);
-    let summary = set.summary(kit);
-    let adds_beads = matches!(kit.rule, Rule::GardnerReward | Rule::Menace);
-    let colours: Vec<serde_json::Value> = colours_used(kit, set)
-        .into_iter()
-        .map(|c| {
-            let beads = summary.colours.get(&c.name).and_then(|v| v.as_u64()).unwrap_or(0);
-            // Reward rules add beads: half as many again is a small reserve.
-            let reserve = if adds_beads { beads.div_ceil(2) } else { 0 };
-            json!({"name": s.colour_name(c), "code": s.colour_code(c), "beads": beads, "buy": beads + reserve})
-        })
-        .collect();
-    let reserve: u64 = colours
-        .iter()
-        .map(|c| c["buy"].as_u64().unwrap_or(0) - c["beads"].as_u64().unwrap_or(0))
-        .sum();
-    let first_move = set.boxes.first().map_or(1, |b| b.move_numbers[0]);
-    let schedule: Vec<serde_json::Value> = match &kit.beads {
-        BeadSchedule::Each(n) => vec![json!({"move": first_move, "beads": n})],
-        BeadSchedule::ByMoveNumber(map) => map
+impl TemplateContext {
+    /// The variables for a kit, its boxes and what its sheet may quote of a simulation.
+    pub fn new<G: Game>(
+        game: &G,
+        kit: &Kit,
+        set: &BoxSet<G>,
+        expected: Option<&Expected>,
+    ) -> TemplateContext {
+        let s = strings(kit.language);
+        let summary = set.summary(kit);
+        let adds_beads = matches!(kit.rule, Rule::GardnerReward | Rule::Menace);
+        let colours: Vec<ColourLine> = summary
+            .colours
             .iter()
-            .map(|(m, n)| json!({"move": m, "beads": n}))
-            .collect(),
-    };
-    let mut ctx = json!({
-        "name": kit.name,
-        "game": kit.game.name(),
-        "machine": kit.machine,
-        "symmetry": kit.symmetry,
-        "skip_forced": kit.skip_forced,
-        "rule": kit.rule.name(),
-        "reward": kit.reward,
-        "tags": kit.tags,
-        "boxes": summary.boxes,
-        "beads": summary.beads,
-        "reserve": reserve,
-        "colours": colours,
-        "per_move": summary.per_move.iter().map(|(m, n)| json!({"move": m, "boxes": n})).collect::<Vec<_>>(),
-        "first_move": first_move,
-        "max_arrows": set.boxes.iter().map(|b| b.moves.len()).max().unwrap_or(0),
-        "expected": expected,
-        "history": history(kit),
-        "schedule": schedule,
-    });
-    match &kit.game {
-        GameSpec::Hexapawn { rows, cols } => {
-            ctx["rows"] = json!(rows);
-            ctx["cols"] = json!(cols);
+            .map(|c| {
+                let colour = &kit.palette[c.colour];
+                // Reward rules add beads: half as many again is a small reserve.
+                let reserve = if adds_beads { c.beads.div_ceil(2) } else { 0 };
+                ColourLine {
+                    name: s.colour_name(colour),
+                    code: s.colour_code(colour),
+                    beads: c.beads,
+                    buy: c.beads + reserve,
+                }
+            })
+            .collect();
+        let first_move = set.boxes.first().map_or(1, |b| b.move_numbers[0]);
+        let schedule = match &kit.beads {
+            BeadSchedule::Each(n) => vec![ScheduleStep {
+                move_number: first_move,
+                beads: *n,
+            }],
+            BeadSchedule::ByMoveNumber(map) => map
+                .iter()
+                .map(|(&move_number, &beads)| ScheduleStep { move_number, beads })
+                .collect(),
+        };
+        TemplateContext {
+            name: kit.name.clone(),
+            machine: kit.machine,
+            symmetry: kit.symmetry,
+            skip_forced: kit.skip_forced,
+            rule: kit.rule,
+            reward: kit.reward,
+            tags: kit.tags,
+            boxes: summary.boxes,
+            beads: summary.beads,
+            reserve: colours.iter().map(|c| c.buy - c.beads).sum(),
+            colours,
+            per_move: summary
+                .per_move
+                .iter()
+                .map(|(&move_number, &boxes)| MoveBoxes { move_number, boxes })
+                .collect(),
+            first_move,
+            max_arrows: set.boxes.iter().map(|b| b.moves.len()).max().unwrap_or(0),
+            expected: expected.cloned(),
+            history: history(kit),
+            schedule,
+            draws: game.can_draw(),
+            game: game.template_vars(),
+            paper: kit.paper.name(),
+            stickers: kit.stickers.map(|s| s.code),
+            label_sheets: crate::sheet::sheet_count(kit, set.boxes.len()),
+            calibration_mm: crate::sheet::CALIBRATION_MM as u32,
         }
-        GameSpec::Nim {
-            stones,
-            take,
-            last_stone,
-        } => {
-            ctx["stones"] = json!(stones);
-            ctx["take"] = json!(take);
-            ctx["last_stone_wins"] = json!(*last_stone == crate::kit::LastStone::Wins);
-        }
-        GameSpec::TicTacToe => {}
     }
-    ctx
 }
 
-/// Renders one section's template for a kit; an unknown variable is an error.
-pub fn render(language: Language, section: &str, ctx: &serde_json::Value) -> Result<String, Error> {
-    let source = template_source(language, section)
-        .ok_or_else(|| Error::Internal(format!("no {section} template for {}", language.code())))?;
+/// Renders one section's template for a kit; an unknown variable is an error. The
+/// shared templates of the language are `<section>.md`; the game's own partials,
+/// `templates/<language>/games/<game>/<name>.md`, are included as `game/<name>.md`.
+pub fn render(
+    language: Language,
+    game: &str,
+    section: &str,
+    ctx: &TemplateContext,
+) -> Result<String, Error> {
+    let code = language.code();
+    let folder = format!("{code}/games/{game}/");
+    let partials: Vec<(String, &str)> = template_folder(&folder)
+        .map(|(name, source)| (format!("game/{name}"), source))
+        .collect();
+    let name = format!("{code}/{section}.md");
+    let source = template_file(&name)
+        .ok_or_else(|| Error::Internal(format!("no {section} template for {code}")))?;
     let mut env = Environment::new();
     env.set_undefined_behavior(UndefinedBehavior::Strict);
     let syntax = minijinja::syntax::SyntaxConfig::builder()
@@ -186,12 +261,24 @@ pub fn render(language: Language, section: &str, ctx: &serde_json::Value) -> Res
             plural(language, n, &one, &few, &many)
         },
     );
-    env.add_function("figure", |name: String| figure_marker(&name));
-    let name = format!("{}/{section}.md", language.code());
+    env.add_function("figure", |name: String| {
+        Figure::named(&name).map(figure_marker).ok_or_else(|| {
+            minijinja::Error::new(
+                minijinja::ErrorKind::InvalidOperation,
+                format!("no figure is called `{name}`"),
+            )
+        })
+    });
+    for (partial, source) in &partials {
+        env.add_template(partial, source)
+            .map_err(|e| Error::Internal(format!("template {folder}{partial}: {e:#}")))?;
+    }
     env.add_template(&name, source)
         .and_then(|()| {
-            env.get_template(&name)?
-                .render(Value::from(minijinja::value::Serde(ctx)))
+            env.get_template(&name)?.render(minijinja::context! {
+                ..Value::from(minijinja::value::Serde(ctx)),
+                ..ctx.game.clone()
+            })
         })
         .map_err(|e| Error::Internal(format!("template {name}: {e:#}")))
 }
@@ -203,23 +290,24 @@ pub fn instruction_pages<G: Game>(
     set: &BoxSet<G>,
     expected: Option<&Expected>,
 ) -> Result<Vec<Page>, Error> {
-    let ctx = context(kit, set, expected);
+    let ctx = TemplateContext::new(game, kit, set, expected);
     let mut setter = Typesetter::new(kit);
     let figures = drawings::Figures::new(game, kit, set, setter.column_width());
     for section in SECTIONS {
-        let markdown = render(kit.language, section, &ctx)?;
+        let markdown = render(kit.language, game.name(), section, &ctx)?;
         let mut section_blocks: Vec<Block> = blocks(&markdown);
         // The drawn parts of the last three pages follow their few lines of text.
         match section {
-            "score" => section_blocks
-                .extend(["score-table", "score-chart"].map(|f| Block::Figure(f.into()))),
-            "board" => section_blocks.push(Block::Figure("board".into())),
+            "score" => {
+                section_blocks.extend([Figure::ScoreTable, Figure::ScoreChart].map(Block::Figure))
+            }
+            "board" => section_blocks.push(Block::Figure(Figure::Board)),
             "index" => section_blocks
-                .extend((0..figures.index_rows()).map(|row| Block::Figure(format!("index-{row}")))),
+                .extend((0..figures.index_rows()).map(|row| Block::Figure(Figure::IndexRow(row)))),
             _ => {}
         }
         let height = setter.column_height();
-        setter.section(&section_blocks, &|name: &str| figures.draw(name, height))?;
+        setter.section(&section_blocks, &|figure| figures.draw(figure, height))?;
     }
     Ok(setter.finish())
 }
