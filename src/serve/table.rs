@@ -13,8 +13,7 @@ use super::board::{self, Spot};
 use super::{ApiError, Problem};
 use crate::Error;
 use crate::draw::label::draw_label;
-use crate::draw::scene::Rgb;
-use crate::draw::svg::to_svg;
+use crate::draw::svg::{hex, to_svg};
 use crate::game::Game;
 use crate::i18n::{Strings, strings};
 use crate::kit::Kit;
@@ -68,11 +67,6 @@ impl<G: Game> Fixed<G> {
             rgb: hex(c.rgb),
         }
     }
-}
-
-/// `#rrggbb`.
-fn hex(c: Rgb) -> String {
-    format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2])
 }
 
 /// One finished game, as a row of the score sheet.
