@@ -469,7 +469,9 @@ struct MoveRequest {
     /// In the game's notation.
     #[serde(rename = "move")]
     mv: String,
-    /// The moves made so far in the game, as the page last saw it.
+    /// The number of the game the move is meant for.
+    game: Option<u64>,
+    /// The moves made so far in that game.
     ply: Option<usize>,
 }
 
@@ -481,7 +483,11 @@ async fn post_move<G: Game>(
     let result = s.teacher(&headers).and_then(|()| {
         let request: MoveRequest = body(raw)?;
         let mut live = s.lock();
-        live.play(&s.fixed, &request.mv, request.ply)?;
+        let board = table::Board {
+            game: request.game,
+            ply: request.ply,
+        };
+        live.play(&s.fixed, &request.mv, board)?;
         Ok(live.game(&s.fixed)?)
     });
     s.reply(result)

@@ -89,6 +89,15 @@ struct Finished {
     human: Vec<Node>,
 }
 
+/// The board a move is meant for, as the page last saw it; either part may be left out.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Board {
+    /// The game's number.
+    pub game: Option<u64>,
+    /// Moves made so far in it.
+    pub ply: Option<usize>,
+}
+
 /// The beads before a change, for undo.
 struct Snapshot {
     beads: Beads,
@@ -521,17 +530,21 @@ fn changes<G: Game>(fixed: &Fixed<G>, before: &Beads, after: &Beads) -> Vec<Chan
 
 impl Live {
     /// Plays the human's move, given in the game's notation, and the machine's answer.
-    /// `ply`, if given, must be the game's current count of moves. When the move ends
-    /// the game the rule is applied and the beads saved.
+    /// `board`, if given, must be the game's number and its count of moves so far, so
+    /// that a move meant for another board is refused. When the move ends the game the
+    /// rule is applied and the beads saved.
     pub fn play<G: Game>(
         &mut self,
         fixed: &Fixed<G>,
         text: &str,
-        ply: Option<usize>,
+        board: Board,
     ) -> Result<(), ApiError> {
         self.idle()?;
         let replay = self.replay(fixed)?;
-        if replay.over.is_some() || ply.is_some_and(|p| p != replay.turns.len()) {
+        let (_, games, _) = self.on_board();
+        let stale = board.game.is_some_and(|g| g != games + 1)
+            || board.ply.is_some_and(|p| p != replay.turns.len());
+        if replay.over.is_some() || stale {
             return Err(ApiError::conflict(if replay.over.is_some() {
                 Problem::GameOver
             } else {

@@ -70,6 +70,18 @@ impl Server {
     }
 }
 
+impl Server {
+    /// Sends Ctrl-C (SIGINT) and waits for the server to stop.
+    pub fn interrupt(&mut self) -> std::process::ExitStatus {
+        let sent = Command::new("kill")
+            .args(["-INT", &self.child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        self.child.wait().unwrap()
+    }
+}
+
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();

@@ -121,7 +121,7 @@ function drawSpots() {
 
 async function play(move) {
   try {
-    game = await api('POST', '/api/game/move', { move, ply: game.ply });
+    game = await api('POST', '/api/game/move', { move, game: game.number, ply: game.ply });
   } catch (e) { /* shown */ }
   await refresh(true);
 }
