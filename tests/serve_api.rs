@@ -223,7 +223,10 @@ fn ctrl_c_stops_training_keeps_its_games_and_saves() {
     assert_eq!(status.code(), Some(0));
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
     let games = saved["games"].as_u64().unwrap();
-    assert!(games >= progress["done"].as_u64().unwrap(), "{games} {progress}");
+    assert!(
+        games >= progress["done"].as_u64().unwrap(),
+        "{games} {progress}"
+    );
     if progress["running"] == true {
         assert!(games < 1_000_000, "the run was cancelled: {games}");
     }
