@@ -588,12 +588,14 @@ impl Live {
         }
     }
 
-    /// Starts the next game (the machine moves first if it plays first).
+    /// Starts the next game once the last one is over (the machine moves first if it
+    /// plays first). A game in progress is left as it is, so that a second tab asking
+    /// for a new game a moment late does not restart it.
     pub fn new_game(&mut self) -> Result<(), ApiError> {
         self.idle()?;
-        self.human.clear();
-        self.finished = None;
-        self.version += 1;
+        if self.finished.take().is_some() {
+            self.version += 1;
+        }
         Ok(())
     }
 
