@@ -258,6 +258,29 @@ fn undo_reset_and_training_keep_the_beads_and_the_file_in_step() {
     assert_eq!(saved["games"], 0);
 }
 
+#[test]
+fn a_machine_that_resigns_before_anyone_moves_counts_the_game() {
+    let dir = tempdir();
+    let state = dir.join("menace.json");
+    {
+        let server = Server::start(&["--preset", "menace"], Some(&state));
+        finish_game(&server);
+    }
+    // Empty box 1, the machine's first move: every game now ends as it starts.
+    let mut saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    for m in saved["boxes"][0]["moves"].as_array_mut().unwrap() {
+        m["beads"] = 0.into();
+    }
+    std::fs::write(&state, saved.to_string()).unwrap();
+    let server = Server::start(&["--preset", "menace"], Some(&state));
+    let (_, game) = server.anyone("GET", "/api/game", None);
+    assert_eq!(game["end"], "resigned", "{game}");
+    assert_eq!(server.anyone("GET", "/api/score", None).1["games"], 2);
+    let (status, game) = server.teacher("POST", "/api/game/new", None);
+    assert_eq!((status, &game["end"]), (200, &Value::from("resigned")));
+    assert_eq!(server.anyone("GET", "/api/score", None).1["games"], 3);
+}
+
 fn wait_for_games(server: &Server, games: u64) -> Value {
     for _ in 0..600 {
         let (_, score) = server.anyone("GET", "/api/score", None);

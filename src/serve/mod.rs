@@ -327,6 +327,8 @@ impl GameVisitor for Build<'_> {
             live: Mutex::new(Live::new(saved)),
             token: token.clone(),
         });
+        // A machine that plays first may resign before anyone moves (an empty box 1).
+        shared.lock().settle(&shared.fixed)?;
         let closing = Arc::clone(&shared);
         Ok(App {
             router: router(shared),
@@ -496,7 +498,7 @@ async fn post_move<G: Game>(
 async fn post_new_game<G: Game>(State(s): State<Arc<Shared<G>>>, headers: HeaderMap) -> Response {
     let result = s.teacher(&headers).and_then(|()| {
         let mut live = s.lock();
-        live.new_game()?;
+        live.new_game(&s.fixed)?;
         Ok(live.game(&s.fixed)?)
     });
     s.reply(result)

@@ -567,36 +567,45 @@ impl Live {
         };
         self.human.push(tree.children(replay.node)[at]);
         self.version += 1;
-        match self.replay(fixed)? {
-            Replay {
-                over: Some((end, after)),
-                ..
-            } => {
-                let change = i64::from(after.counts().iter().sum::<u32>())
-                    - i64::from(self.beads.counts().iter().sum::<u32>());
-                let finished = Finished {
-                    beads: self.beads.clone(),
-                    games: self.games,
-                    human: std::mem::take(&mut self.human),
-                };
-                self.record(after, &[end], Some(change));
-                self.finished = Some(finished);
-                fixed.save(&self.beads, self.games)?;
-                Ok(())
-            }
-            Replay { over: None, .. } => Ok(()),
+        Ok(self.settle(fixed)?)
+    }
+
+    /// Counts the game on the board if it is over: the rule's beads are kept, the game
+    /// stays shown until the next starts, and the beads are saved. A game can end
+    /// without a move of the human's: a machine that plays first resigns at an empty
+    /// first box.
+    pub fn settle<G: Game>(&mut self, fixed: &Fixed<G>) -> Result<(), Error> {
+        if self.finished.is_some() {
+            return Ok(());
         }
+        let Replay {
+            over: Some((end, after)),
+            ..
+        } = self.replay(fixed)?
+        else {
+            return Ok(());
+        };
+        let change = i64::from(after.counts().iter().sum::<u32>())
+            - i64::from(self.beads.counts().iter().sum::<u32>());
+        let finished = Finished {
+            beads: self.beads.clone(),
+            games: self.games,
+            human: std::mem::take(&mut self.human),
+        };
+        self.record(after, &[end], Some(change));
+        self.finished = Some(finished);
+        fixed.save(&self.beads, self.games)
     }
 
     /// Starts the next game once the last one is over (the machine moves first if it
     /// plays first). A game in progress is left as it is, so that a second tab asking
     /// for a new game a moment late does not restart it.
-    pub fn new_game(&mut self) -> Result<(), ApiError> {
+    pub fn new_game<G: Game>(&mut self, fixed: &Fixed<G>) -> Result<(), ApiError> {
         self.idle()?;
         if self.finished.take().is_some() {
             self.version += 1;
         }
-        Ok(())
+        Ok(self.settle(fixed)?)
     }
 
     /// Takes back the last game finished (or training run), and abandons the game in
@@ -611,7 +620,7 @@ impl Live {
         self.finished = None;
         self.version += 1;
         fixed.save(&self.beads, self.games)?;
-        Ok(())
+        Ok(self.settle(fixed)?)
     }
 
     /// Refills every box as new and forgets the games.
@@ -625,7 +634,7 @@ impl Live {
         self.finished = None;
         self.version += 1;
         fixed.save(&self.beads, self.games)?;
-        Ok(())
+        Ok(self.settle(fixed)?)
     }
 
     /// Every box with its beads now.

@@ -117,7 +117,10 @@ pub fn start<G: Game>(
             live.record(me.beads, &ends, None);
         }
         live.version += 1;
-        if let Err(e) = played.and_then(|()| fixed.save(&live.beads, live.games)) {
+        let saved = played
+            .and_then(|()| fixed.save(&live.beads, live.games))
+            .and_then(|()| live.settle(fixed));
+        if let Err(e) = saved {
             eprintln!("matchbox: training: {e}");
         }
     });
