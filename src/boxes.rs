@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::game::{Game, Side, Symmetry, canonical};
-use crate::kit::{Kit, Numerals, Tags};
+use crate::kit::{GAME_SETTINGS, Kit, Numerals, Tags};
 
 /// More positions than this and enumeration stops: no class builds such a kit.
 pub const POSITION_BUDGET: usize = 1_000_000;
@@ -118,14 +118,24 @@ fn colours_as_map<S: serde::Serializer>(colours: &[ColourBeads], s: S) -> Result
 }
 
 impl<G: Game> BoxSet<G> {
-    /// Enumerates the boxes of `kit` for `game`.
+    /// Enumerates the boxes of `kit` for `game`, and refuses a kit whose settings do not
+    /// fit its boxes: no box at all, bead or wiring keys that name no box.
     pub fn build(game: &G, kit: &Kit) -> Result<BoxSet<G>, Error> {
+        let set = BoxSet::enumerate(game, kit)?;
+        set.check_keys(game, kit)?;
+        Ok(set)
+    }
+
+    /// Enumerates the boxes without [`BoxSet::build`]'s checks of the kit's keys: for a
+    /// machine on the other side of the kit, whose move numbers differ.
+    pub fn enumerate(game: &G, kit: &Kit) -> Result<BoxSet<G>, Error> {
         let symmetries = if kit.symmetry {
             game.symmetry_count()
         } else {
             1
         };
-        let graph = Graph::explore(game, symmetries)?;
+        let graph =
+            Graph::explore(game, symmetries).map_err(|e| kit.places.error(&GAME_SETTINGS, e))?;
         let depths = graph.move_numbers();
 
         let mut boxes = Vec::new();
@@ -149,15 +159,15 @@ impl<G: Game> BoxSet<G> {
             let move_numbers = depths[i].clone();
             let first = move_numbers[0];
             let beads = kit.beads.beads_at(first).ok_or_else(|| {
-                Error::Input(format!(
-                    "the bead schedule lists no move number at or before {first}, where the machine's first box is"
+                kit.places.error(&["beads"], format!(
+                    "beads: the schedule lists no move number at or before {first}, where the machine's first box is"
                 ))
             })?;
             let mut moves = Vec::with_capacity(wired.len());
             for (rank, mv) in wired.iter().enumerate() {
                 let colour = game.colour_slot(position, *mv).unwrap_or(rank);
                 if colour >= kit.palette.len() {
-                    return Err(Error::Input(format!(
+                    return Err(kit.places.error(&["palette", "take", "cols", "rows", "game", "preset"], format!(
                         "this kit needs at least {} bead colours but its palette has {}: add colours to `palette`",
                         colour + 1,
                         kit.palette.len()
@@ -184,6 +194,56 @@ impl<G: Game> BoxSet<G> {
             index,
             reachable: graph.positions.into_iter().collect(),
         })
+    }
+
+    /// Refuses a kit whose boxes make no machine, or whose `beads` and `allowed` keys
+    /// name move numbers or positions that no box has.
+    fn check_keys(&self, game: &G, kit: &Kit) -> Result<(), Error> {
+        if self.boxes.is_empty() {
+            return Err(kit.places.error(
+                &["machine", "stones", "take", "skip_forced", "game", "preset"],
+                format!(
+                    "the machine never moves in this kit: there is no position where it plays {} with a choice to make, so there are no boxes",
+                    kit.machine.name()
+                ),
+            ));
+        }
+        let mut numbers: Vec<u32> = self
+            .boxes
+            .iter()
+            .flat_map(|b| b.move_numbers.iter().copied())
+            .collect();
+        numbers.sort_unstable();
+        numbers.dedup();
+        if let crate::kit::BeadSchedule::ByMoveNumber(map) = &kit.beads
+            && let Some(stray) = map.keys().find(|k| numbers.binary_search(k).is_err())
+        {
+            let shown: Vec<String> = numbers.iter().take(12).map(u32::to_string).collect();
+            return Err(kit.places.error(
+                &["beads"],
+                format!(
+                    "beads: {stray} is not a move number of the machine's boxes; they are at moves {}{}",
+                    shown.join(", "),
+                    if numbers.len() > 12 { ", …" } else { "" }
+                ),
+            ));
+        }
+        for at in kit.allowed.keys() {
+            let faced = self
+                .boxes
+                .iter()
+                .any(|b| game.format_position(&b.position) == at.to_string());
+            if !faced {
+                return Err(kit.places.error(
+                    &["allowed"],
+                    format!(
+                        "allowed: the machine never faces {at} stones (playing {}), so it has no box to wire",
+                        kit.machine.name()
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The box for a position the machine faces, and the symmetry that takes the position
@@ -297,7 +357,7 @@ pub fn merged_moves<G: Game>(
 }
 
 /// The tag printed under a label: the move numbers, or the machine's own move counts,
-/// joined by dashes.
+/// joined by en dashes (I–II, as the Bachet article prints them).
 pub fn tag(move_numbers: &[u32], machine: Side, tags: Tags, numerals: Numerals) -> String {
     move_numbers
         .iter()
@@ -310,7 +370,7 @@ pub fn tag(move_numbers: &[u32], machine: Side, tags: Tags, numerals: Numerals) 
             Numerals::Roman => roman(n),
         })
         .collect::<Vec<_>>()
-        .join("-")
+        .join("–")
 }
 
 /// Which of the machine's own moves a move number of the game is (1 = its first).
@@ -488,11 +548,11 @@ mod tests {
         assert_eq!(machine_move(8, Side::Second), 4);
         assert_eq!(
             tag(&[4, 6], Side::Second, Tags::MachineMove, Numerals::Roman),
-            "II-III"
+            "II–III"
         );
         assert_eq!(
             tag(&[4, 6], Side::Second, Tags::GameMove, Numerals::Arabic),
-            "4-6"
+            "4–6"
         );
     }
 }

@@ -11,7 +11,7 @@ use crate::Error;
 use crate::boxes::BoxSet;
 use crate::game::Game;
 use crate::kit::{GameVisitor, Kit, PRESETS, Rule};
-use crate::output::write_atomic;
+use crate::output::{check_file_path, write_atomic};
 use crate::report;
 use crate::simulate::{self, OpponentKind, Setup, play, state, verify};
 
@@ -198,6 +198,10 @@ pub struct SimulateArgs {
 /// Runs the command line and returns the exit status.
 pub fn main() -> i32 {
     let cli = Cli::parse();
+    // `serve` stops on Ctrl-C by itself: it ends a training run, saves, and exits 0.
+    if !matches!(cli.command, Command::Serve { .. }) {
+        crate::output::clean_up_on_signals();
+    }
     match run(cli) {
         Ok(status) => status,
         Err(e) => {
@@ -429,6 +433,12 @@ impl GameVisitor for SimulateCommand<'_> {
     fn visit<G: Game>(self, game: &G) -> Self::Output {
         let a = &self.args;
         let rule = a.rule.unwrap_or(self.kit.rule);
+        for path in a.csv.iter().chain(&a.plot) {
+            check_file_path(path)?;
+        }
+        if let Some(path) = &a.plot {
+            plot_format(path)?;
+        }
         let setup = Setup::new(game, self.kit, rule, a.opponent == OpponentKind::Machine)?;
         if let Some(runs) = a.runs {
             let bar = progress_bar(u64::from(runs));
@@ -475,21 +485,28 @@ impl GameVisitor for SimulateCommand<'_> {
     }
 }
 
-/// Writes the learning curve as SVG or PNG, by the file's extension.
-fn write_plot(path: &Path, scene: &crate::draw::scene::Scene) -> Result<(), Error> {
+/// Whether the learning curve goes into an SVG file (else PNG), by the file's extension.
+fn plot_format(path: &Path) -> Result<bool, Error> {
     let extension = path
         .extension()
         .and_then(|e| e.to_str())
         .map(str::to_ascii_lowercase);
-    let bytes = match extension.as_deref() {
-        Some("svg") => crate::draw::svg::to_svg(scene).into_bytes(),
-        Some("png") => crate::draw::png::to_png(scene, PLOT_DPI)?,
-        _ => {
-            return Err(Error::Input(format!(
-                "--plot {}: the file must end in .svg or .png",
-                path.display()
-            )));
-        }
+    match extension.as_deref() {
+        Some("svg") => Ok(true),
+        Some("png") => Ok(false),
+        _ => Err(Error::Input(format!(
+            "--plot {}: the file must end in .svg or .png",
+            path.display()
+        ))),
+    }
+}
+
+/// Writes the learning curve as SVG or PNG, by the file's extension.
+fn write_plot(path: &Path, scene: &crate::draw::scene::Scene) -> Result<(), Error> {
+    let bytes = if plot_format(path)? {
+        crate::draw::svg::to_svg(scene).into_bytes()
+    } else {
+        crate::draw::png::to_png(scene, PLOT_DPI)?
     };
     write_atomic(path, &bytes)
 }
@@ -529,6 +546,9 @@ struct PlayCommand<'a> {
 impl GameVisitor for PlayCommand<'_> {
     type Output = Result<(), Error>;
     fn visit<G: Game>(self, game: &G) -> Self::Output {
+        if let Some(path) = self.state {
+            check_file_path(path)?;
+        }
         let setup = Setup::new(game, self.kit, self.rule, false)?;
         let saved = match self.state {
             Some(path) => state::load(path, game, self.kit, &setup)?,

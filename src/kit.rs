@@ -176,7 +176,7 @@ impl Language {
 pub enum Tags {
     /// Move numbers of the whole game (Gardner's labels: 2, 4, 6).
     GameMove,
-    /// Which of the machine's own moves it is (the Bachet article: I, II-III).
+    /// Which of the machine's own moves it is (the Bachet article: I, II–III).
     MachineMove,
 }
 
@@ -337,14 +337,15 @@ impl<'de> Deserialize<'de> for BeadSchedule {
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a number of beads per move, or a map from move number to beads per move, e.g. {1: 4, 3: 3, 5: 2, 7: 1}")
             }
+            // Custom errors keep the value's place (serde's invalid_value gets the key's).
             fn visit_u64<E: de::Error>(self, n: u64) -> Result<BeadSchedule, E> {
                 u32::try_from(n)
                     .map(BeadSchedule::Each)
-                    .map_err(|_| E::custom("too many beads"))
+                    .map_err(|_| E::custom(beads_expected(n)))
             }
             fn visit_i64<E: de::Error>(self, n: i64) -> Result<BeadSchedule, E> {
                 u64::try_from(n)
-                    .map_err(|_| E::custom("beads cannot be negative"))
+                    .map_err(|_| E::custom(beads_expected(n)))
                     .and_then(|n| self.visit_u64(n))
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<BeadSchedule, A::Error> {
@@ -357,6 +358,14 @@ impl<'de> Deserialize<'de> for BeadSchedule {
         }
         deserializer.deserialize_any(BeadsVisitor)
     }
+}
+
+/// What `beads:` takes, and the number found instead.
+fn beads_expected(n: impl fmt::Display) -> String {
+    format!(
+        "expected {}, found `{n}`",
+        allowed("beads").unwrap_or("a number of beads")
+    )
 }
 
 /// One colour of a palette in kit.yaml.
@@ -411,6 +420,28 @@ pub struct Kit {
     pub show_beads: bool,
     /// Write a PNG preview of every label.
     pub previews: bool,
+    /// Where the kit file gives each key, for checks made after reading.
+    #[serde(skip)]
+    pub places: Places,
+}
+
+/// Where a kit file gives each key: later checks (the boxes, the palette, the labels)
+/// point their errors at the setting that caused them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Places {
+    source: String,
+    keys: BTreeMap<&'static str, Location>,
+}
+
+impl Places {
+    /// An input error pointing at the first of `keys` that the kit file gives; without
+    /// a place when it gives none (a preset, a default).
+    pub fn error(&self, keys: &[&str], message: impl fmt::Display) -> Error {
+        match keys.iter().find_map(|k| self.keys.get(k)) {
+            Some(loc) => located(&self.source, loc, message),
+            None => Error::Input(message.to_string()),
+        }
+    }
 }
 
 /// A preset: its name, one line about it, and its kit.yaml text.
@@ -477,6 +508,18 @@ macro_rules! kit_fields {
             fn overlay(self, top: KitFile) -> KitFile {
                 KitFile { $($field: top.$field.or(self.$field),)* }
             }
+
+            /// Every key of kit.yaml, in the order of the struct.
+            const KEYS: [&'static str; [$(stringify!($field)),*].len()] = [$(stringify!($field)),*];
+
+            /// Where each key given in the file is written.
+            fn places(&self) -> BTreeMap<&'static str, Location> {
+                let mut places = BTreeMap::new();
+                $(if let Some(f) = &self.$field {
+                    places.insert(stringify!($field), f.referenced);
+                })*
+                places
+            }
         }
     };
 }
@@ -517,12 +560,7 @@ struct Source<'a> {
 impl Source<'_> {
     /// An input error pointing at a place in the kit text.
     fn at_location(&self, loc: &Location, message: impl fmt::Display) -> Error {
-        Error::Input(format!(
-            "{}:{}:{}: {message}",
-            self.name,
-            loc.line(),
-            loc.column()
-        ))
+        located(self.name, loc, message)
     }
 
     /// An input error pointing at a value of the kit.
@@ -531,17 +569,203 @@ impl Source<'_> {
     }
 
     fn parse(&self, text: &str) -> Result<KitFile, Error> {
-        serde_saphyr::from_str::<Option<KitFile>>(text)
-            .map(Option::unwrap_or_default)
-            .map_err(|e| {
-                let plain = e.without_snippet();
-                let message = first_line(&plain.to_string());
-                match plain.location() {
-                    Some(loc) => self.at_location(&loc, message),
-                    None => Error::Input(format!("{}: {message}", self.name)),
-                }
-            })
+        match serde_saphyr::from_str::<Option<KitFile>>(text) {
+            Ok(Some(file)) => Ok(file),
+            Ok(None) => Err(Error::Input(format!(
+                "{}:1:1: the kit is empty: write at least `game: hexapawn`, `game: nim`, `game: tictactoe` or `preset: NAME` ({})",
+                self.name,
+                preset_names()
+            ))),
+            Err(e) => Err(self.explain(text, &e)),
+        }
     }
+
+    /// A YAML error in the user's words: the key, what it allows, what was found.
+    fn explain(&self, text: &str, error: &serde_saphyr::Error) -> Error {
+        use serde_saphyr::Error as E;
+        // The error itself, without the source snippet and alias wrappers around it.
+        let mut error = error.without_snippet();
+        while let E::AliasError { error: inner, .. } = error {
+            error = inner.without_snippet();
+        }
+        let Some(loc) = error.location().filter(|l| l.line() > 0) else {
+            return Error::Input(format!("{}: {}", self.name, whole_file_problem(error)));
+        };
+        let key = key_at(text, loc.line());
+        let found = found_at(text, &loc, key);
+        let expected = |key: &str| {
+            let allowed = allowed(key).unwrap_or("another value");
+            format!("{key}: expected {allowed}, found {found}")
+        };
+        let message = match (error, key) {
+            (E::SerdeUnknownField { field, .. }, Some(key)) if key != field => {
+                format!(
+                    "{key}: unknown key `{field}`; {key} takes {}",
+                    allowed(key).unwrap_or("other keys")
+                )
+            }
+            (E::SerdeUnknownField { field, .. }, _) => format!(
+                "unknown key `{field}`: a kit's keys are {}",
+                KitFile::KEYS.join(", ")
+            ),
+            // Our own visitors' words (labels, sticker sheets).
+            (E::Message { msg, .. }, Some(key)) => format!("{key}: {}", first_line(msg)),
+            (E::DuplicateMappingKey { key: Some(k), .. }, _) => {
+                format!("`{k}` is given twice: keep one")
+            }
+            (E::DuplicateMappingKey { key: None, .. }, _) => {
+                "a key is given twice: keep one".into()
+            }
+            (E::SerdeMissingField { field, .. }, Some(key)) => format!(
+                "{key}: `{field}` is missing; {key} takes {}",
+                allowed(key).unwrap_or("more")
+            ),
+            (E::ExternalMessage { msg, .. }, _) => {
+                format!("this is not valid YAML ({})", first_line(msg))
+            }
+            (E::MultipleDocuments { .. } | E::Budget { .. } | E::Eof { .. }, _)
+            | (
+                E::AliasReplayCounterOverflow { .. }
+                | E::AliasReplayLimitExceeded { .. }
+                | E::AliasExpansionLimitExceeded { .. }
+                | E::AliasReplayStackDepthExceeded { .. },
+                _,
+            ) => whole_file_problem(error),
+            (_, Some(key)) => expected(key),
+            (_, None) => format!(
+                "a kit is a list of `key: value` settings, one a line, such as `game: hexapawn`; found {found}"
+            ),
+        };
+        self.at_location(&loc, message)
+    }
+}
+
+/// The one way a kit error names its place: `file:line:column: message`.
+fn located(source: &str, loc: &Location, message: impl fmt::Display) -> Error {
+    Error::Input(format!(
+        "{source}:{}:{}: {message}",
+        loc.line(),
+        loc.column()
+    ))
+}
+
+/// What is wrong with a kit file as a whole, for errors that are not about one key.
+fn whole_file_problem(error: &serde_saphyr::Error) -> String {
+    use serde_saphyr::Error as E;
+    match error {
+        E::InvalidUtf8Input => "the kit is not UTF-8 text: save it as UTF-8".into(),
+        E::MultipleDocuments { .. } => {
+            "the file holds more than one kit (a second document after `---`): keep one".into()
+        }
+        E::Eof { .. } => "the kit ends in the middle of a value".into(),
+        E::Budget { .. }
+        | E::AliasReplayCounterOverflow { .. }
+        | E::AliasReplayLimitExceeded { .. }
+        | E::AliasExpansionLimitExceeded { .. }
+        | E::AliasReplayStackDepthExceeded { .. } => {
+            "the kit is far larger or deeper than any kit (too many values, aliases or levels): a kit is a short list of settings".into()
+        }
+        other => format!("the kit cannot be read ({})", first_line(&other.without_snippet().to_string())),
+    }
+}
+
+/// What each key of kit.yaml takes, in the words of the error messages.
+const ALLOWED: [(&str, &str); 25] = [
+    ("preset", "the name of a preset (see `matchbox presets`)"),
+    ("name", "a line of text"),
+    ("game", "hexapawn, nim or tictactoe"),
+    ("rows", "a whole number from 3 to 8"),
+    ("cols", "a whole number from 3 to 8"),
+    ("stones", "a whole number from 1 to 1000"),
+    (
+        "take",
+        "a list of whole numbers from 1 to 1000, e.g. [1, 2, 3]",
+    ),
+    ("last_stone", "wins or loses"),
+    ("machine", "first or second"),
+    ("symmetry", "true or false"),
+    ("skip_forced", "true or false"),
+    (
+        "beads",
+        "a whole number from 1 to 100, or move numbers with beads, e.g. {1: 4, 3: 3, 5: 2, 7: 1}",
+    ),
+    (
+        "allowed",
+        "stones left with the counts wired for them, e.g. {7: [1, 3], 6: [1, 2]}",
+    ),
+    (
+        "palette",
+        "a list of colours, each {name: NAME, rgb: \"#rrggbb\"}",
+    ),
+    ("rule", "gardner, gardner-reward, menace or relay"),
+    (
+        "reward",
+        "{win: N, draw: N, loss: N} with whole numbers of beads",
+    ),
+    ("language", "en, pl or ru"),
+    ("paper", "a4 or letter"),
+    (
+        "label",
+        "matchbox, craft-small, a sticker sheet (see `matchbox labels`) or {width_mm: W, height_mm: H} in millimetres",
+    ),
+    (
+        "start_at",
+        "a whole number from 1 to the labels on a sheet: the first slot to print on",
+    ),
+    ("move_colours", "true or false"),
+    ("tags", "game-move or machine-move"),
+    ("numerals", "arabic or roman"),
+    ("show_beads", "true or false"),
+    ("previews", "true or false"),
+];
+
+/// What `key` takes, if it is a key of kit.yaml.
+fn allowed(key: &str) -> Option<&'static str> {
+    ALLOWED.iter().find(|(k, _)| *k == key).map(|(_, a)| *a)
+}
+
+/// The top-level key whose value holds line `line` (the last `key:` at the start of a
+/// line at or before it), if it is a key of kit.yaml.
+fn key_at(text: &str, line: u64) -> Option<&str> {
+    text.lines()
+        .take(usize::try_from(line).unwrap_or(usize::MAX))
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_alphabetic() || c == '"' || c == '\''))
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, _)| k.trim().trim_matches(|c| c == '"' || c == '\''))
+        .last()
+        .filter(|k| allowed(k).is_some())
+}
+
+/// The value written at `loc` (when `loc` is at `key:` itself, the value after it),
+/// quoted and shortened for a message.
+fn found_at(text: &str, loc: &Location, key: Option<&str>) -> String {
+    let index = |n: u64| usize::try_from(n).unwrap_or(usize::MAX).saturating_sub(1);
+    let line = text.lines().nth(index(loc.line())).unwrap_or("");
+    let from: String = line.chars().skip(index(loc.column())).collect();
+    let from = key
+        .and_then(|k| from.strip_prefix(k))
+        .and_then(|v| v.strip_prefix(':'))
+        .unwrap_or(&from);
+    let rest: String = from
+        .chars()
+        .take_while(|c| !matches!(c, ',' | ']' | '}' | '#'))
+        .collect();
+    let value = rest.trim();
+    if value.is_empty() {
+        return "nothing".into();
+    }
+    const SHOWN: usize = 30;
+    let shown: String = value
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(SHOWN)
+        .collect();
+    let more = if value.chars().count() > SHOWN {
+        "…"
+    } else {
+        ""
+    };
+    format!("`{shown}{more}`")
 }
 
 /// The message of a YAML error without the location the parser appends.
@@ -553,17 +777,25 @@ fn first_line(text: &str) -> String {
     }
 }
 
+/// The keys that set the game's size, where errors about the number of positions or
+/// boxes point.
+pub const GAME_SETTINGS: [&str; 6] = ["rows", "cols", "stones", "take", "game", "preset"];
+
+/// The largest kit file read: a kit is a few dozen lines.
+pub const MAX_KIT_BYTES: u64 = 1 << 20;
+
 /// Looks a preset up by name.
 pub fn preset(name: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.name == name)
 }
 
+/// The presets' names, for messages.
+fn preset_names() -> String {
+    PRESETS.map(|p| p.name).join(", ")
+}
+
 fn unknown_preset(name: &str) -> String {
-    let names: Vec<&str> = PRESETS.iter().map(|p| p.name).collect();
-    format!(
-        "unknown preset `{name}`: choose one of {}",
-        names.join(", ")
-    )
+    format!("unknown preset `{name}`: choose one of {}", preset_names())
 }
 
 impl Kit {
@@ -575,23 +807,55 @@ impl Kit {
     /// A built-in preset as a kit.
     pub fn from_preset(name: &str) -> Result<Kit, Error> {
         let preset = preset(name).ok_or_else(|| Error::Input(unknown_preset(name)))?;
-        Kit::from_yaml(
+        let kit = Kit::from_yaml(
             &format!("preset: {}\n", preset.name),
             &format!("preset {name}"),
-        )
+        )?;
+        // No file to point at.
+        Ok(Kit {
+            places: Places::default(),
+            ..kit
+        })
     }
 
-    /// Reads a kit file.
+    /// Reads a kit file of at most [`MAX_KIT_BYTES`].
     pub fn from_file(path: &std::path::Path) -> Result<Kit, Error> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::Input(format!("{}: cannot read the kit: {e}", path.display())))?;
-        Kit::from_yaml(&text, &path.display().to_string())
+        use std::io::Read;
+        let shown = path.display();
+        let mut bytes = Vec::new();
+        // One byte past the limit tells a long file (or /dev/zero) at once.
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_KIT_BYTES + 1).read_to_end(&mut bytes))
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::IsADirectory => {
+                    Error::Input(format!("{shown} is a folder: name a kit file"))
+                }
+                _ => Error::Input(format!("{shown}: cannot read the kit: {e}")),
+            })?;
+        if bytes.len() as u64 > MAX_KIT_BYTES {
+            return Err(Error::Input(format!(
+                "{shown}: the file is larger than 1 MiB, far larger than any kit: is it the right file?"
+            )));
+        }
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let before = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+            let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+            let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
+            Error::Input(format!(
+                "{shown}:{line}:{column}: the kit is not UTF-8 text: save it as UTF-8"
+            ))
+        })?;
+        Kit::from_yaml(&text, &shown.to_string())
     }
 
     /// Reads kit.yaml text; `source` names it in error messages.
     pub fn from_yaml(text: &str, source: &str) -> Result<Kit, Error> {
         let src = Source { name: source };
         let file = src.parse(text)?;
+        let places = Places {
+            source: source.to_string(),
+            keys: file.places(),
+        };
         let merged = match &file.preset {
             Some(name) => {
                 let preset =
@@ -608,7 +872,7 @@ impl Kit {
             }
             None => file,
         };
-        merged.resolve(&src)
+        merged.resolve(&src, places)
     }
 }
 
@@ -629,16 +893,12 @@ fn ranged<T: TryFrom<i64>>(
 }
 
 impl KitFile {
-    fn resolve(self, src: &Source) -> Result<Kit, Error> {
+    fn resolve(self, src: &Source, places: Places) -> Result<Kit, Error> {
         let Some(game_name) = &self.game else {
             return Err(Error::Input(format!(
                 "{}: say which game the kit is for: `game: hexapawn`, `game: nim` or `game: tictactoe`, or start from `preset: NAME` ({})",
                 src.name,
-                PRESETS
-                    .iter()
-                    .map(|p| p.name)
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                preset_names()
             )));
         };
         let kind = game_name.value;
@@ -721,6 +981,14 @@ impl KitFile {
                         out
                     }
                 };
+                if let Some(&big) = take.iter().find(|&&n| n > stones) {
+                    return Err(places.error(
+                        &["take", "stones"],
+                        format!(
+                            "take: {big} is more than the {stones} stones of the pile, so it can never be taken: every count must be at most `stones`"
+                        ),
+                    ));
+                }
                 GameSpec::Nim {
                     stones,
                     take,
@@ -806,6 +1074,7 @@ impl KitFile {
                             ),
                         )
                     })?;
+                    check_printable(src, p, "palette", &entry.name)?;
                     if colours.iter().any(|c| c.name == entry.name) {
                         return Err(src.at(p, format!("colour `{}` is listed twice", entry.name)));
                     }
@@ -900,9 +1169,34 @@ impl KitFile {
         let language = self.language.as_ref().map_or(Language::En, |v| v.value);
         let words = crate::i18n::strings(language);
         let name = match (&self.name, &self.preset) {
-            (Some(n), _) => n.value.trim().to_string(),
+            (Some(n), _) => {
+                let name = without_controls(&n.value).trim().to_string();
+                if name.chars().count() > MAX_NAME_CHARS {
+                    return Err(src.at(
+                        n,
+                        format!(
+                            "name: at most {MAX_NAME_CHARS} characters, found {}; it is printed at the top of every sheet",
+                            name.chars().count()
+                        ),
+                    ));
+                }
+                check_printable(src, n, "name", &name)?;
+                name
+            }
             (None, Some(p)) => words.get(&format!("preset.{}", p.value)).to_string(),
-            (None, None) => words.get(&format!("name.{}", game_label(kind))).to_string(),
+            // A hexapawn board without a name of its own says its size.
+            (None, None) => match &game {
+                GameSpec::Hexapawn { rows, cols } => {
+                    match crate::game::hexapawn::Hexapawn::new(*rows, *cols).known_name() {
+                        Some(known) => words.get(&format!("name.{known}")).to_string(),
+                        None => words.fill(
+                            "name.pawns",
+                            &[("rows", &rows.to_string()), ("cols", &cols.to_string())],
+                        ),
+                    }
+                }
+                _ => words.get(&format!("name.{}", game_label(kind))).to_string(),
+            },
         };
         if name.is_empty() {
             return Err(src.at(
@@ -934,7 +1228,39 @@ impl KitFile {
             numerals: self.numerals.as_ref().map_or(Numerals::Arabic, |v| v.value),
             show_beads: self.show_beads.as_ref().is_none_or(|v| v.value),
             previews: self.previews.as_ref().is_none_or(|v| v.value),
+            places,
         })
+    }
+}
+
+/// The longest kit name, in characters: it heads every sheet.
+pub const MAX_NAME_CHARS: usize = 200;
+
+/// Whether `c` is a bidirectional formatting character: in a name it would reorder the
+/// program's own text around it (U+202E turns a header backwards).
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` without control and bidirectional formatting characters, which a printed
+/// name or a terminal echo must never carry.
+pub fn without_controls(text: &str) -> String {
+    text.chars()
+        .filter(|&c| !c.is_control() && !is_bidi_control(c))
+        .collect()
+}
+
+/// Refuses text the embedded font cannot print, rather than printing empty boxes.
+fn check_printable<T>(src: &Source, at: &Spanned<T>, key: &str, text: &str) -> Result<(), Error> {
+    match text.chars().find(|&c| !crate::draw::fonts::printable(c)) {
+        None => Ok(()),
+        Some(c) => Err(src.at(
+            at,
+            format!(
+                "{key}: `{c}` (U+{:04X}) cannot be printed: the kit's font has Latin letters (with Polish ones), Cyrillic, digits and common punctuation",
+                u32::from(c)
+            ),
+        )),
     }
 }
 
@@ -1018,6 +1344,14 @@ mod tests {
     }
 
     #[test]
+    fn every_key_says_what_it_takes() {
+        for key in KitFile::KEYS {
+            assert!(allowed(key).is_some(), "{key}");
+        }
+        assert_eq!(ALLOWED.len(), KitFile::KEYS.len());
+    }
+
+    #[test]
     fn a_label_larger_than_the_paper_is_refused() {
         let m = err("game: nim\nlabel: {width_mm: 300, height_mm: 40}\n");
         assert!(
@@ -1028,9 +1362,13 @@ mod tests {
 
     #[test]
     fn nothing_in_the_file_is_an_error_not_a_panic() {
-        assert!(err("").contains("say which game"));
-        assert!(err("[1, 2]").starts_with("kit.yaml"));
-        assert!(err("game: nim\nbeads: -1\n").contains("negative"));
+        assert!(err("").starts_with("kit.yaml:1:1: the kit is empty"));
+        assert!(err("name: HER\n").contains("say which game"));
+        assert!(err("[1, 2]").starts_with("kit.yaml:1:1:"));
+        assert!(
+            err("game: nim\nbeads: -1\n")
+                .starts_with("kit.yaml:2:8: beads: expected a whole number from 1 to 100")
+        );
     }
 
     #[test]

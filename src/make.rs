@@ -12,8 +12,8 @@ use crate::draw::label::{MOVE_EDGE_COUNT, draw_label};
 use crate::draw::{pdf, png};
 use crate::game::Game;
 use crate::instructions::{Expected, instruction_pages};
-use crate::kit::{GameVisitor, Kit};
-use crate::output::{replace_dir, write_atomic};
+use crate::kit::{GAME_SETTINGS, GameVisitor, Kit};
+use crate::output::replace_dir;
 use crate::palette::Colour;
 use crate::sheet;
 use crate::simulate::{EXPECTATION_RUNS, expected_losses};
@@ -67,7 +67,7 @@ impl GameVisitor for Build<'_> {
         let kit = self.kit;
         let set = BoxSet::build(game, kit)?;
         if set.boxes.len() > MAX_LABELS {
-            return Err(Error::Input(format!(
+            return Err(kit.places.error(&GAME_SETTINGS, format!(
                 "this kit has {} boxes: more labels than matchbox prints ({MAX_LABELS}); `matchbox boxes` still lists them",
                 set.boxes.len()
             )));
@@ -171,38 +171,73 @@ pub fn default_dir(kit: &Kit) -> PathBuf {
     Path::new("out").join(crate::output::slug(&kit.name))
 }
 
-/// Makes the kit and writes it into `dir`: every file whole, or none changed on error.
+/// The folder of the PNG previews inside a kit's folder.
+const PREVIEWS: &str = "previews";
+
+/// Whether a file or folder in a kit's folder is one that `matchbox kit` writes (or a
+/// temporary of an older version's run, `.NAME.tmp-PID`).
+fn is_kit_file(name: &str) -> bool {
+    matches!(name, "labels.pdf" | "kit.pdf" | PREVIEWS)
+        || (name.starts_with('.') && name.contains(".tmp-"))
+}
+
+/// The kit's folder is replaced whole: refuse to do that to a folder holding anything
+/// else, so that `--out ~/Documents` cannot delete a user's files.
+fn refuse_foreign_files(dir: &Path) -> Result<(), Error> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    let foreign: Vec<String> = entries
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| !is_kit_file(name))
+        .collect();
+    match foreign.first() {
+        None => Ok(()),
+        Some(first) => Err(Error::Input(format!(
+            "{} holds files that are not part of a kit ({first}{}): matchbox replaces the whole folder, so choose a new or empty folder with --out",
+            dir.display(),
+            if foreign.len() > 1 {
+                format!(" and {} more", foreign.len() - 1)
+            } else {
+                String::new()
+            }
+        ))),
+    }
+}
+
+/// Makes the kit and writes it into `dir`, replacing the folder whole: at every instant
+/// `dir` holds the complete old kit or the complete new one (see [`replace_dir`]).
 pub fn write_kit(kit: &Kit, dir: &Path, dpi: f32) -> Result<KitReport, Error> {
     if !(dpi.is_finite() && (36.0..=1200.0).contains(&dpi)) {
         return Err(Error::Input(format!(
             "--dpi must be from 36 to 1200, not {dpi}"
         )));
     }
+    refuse_foreign_files(dir)?;
     let files = make_files(kit, kit.previews.then_some(dpi))?;
-    let mut written = Vec::new();
-    for (name, bytes) in [
-        ("labels.pdf", &files.labels_pdf),
-        ("kit.pdf", &files.kit_pdf),
-    ] {
-        let path = dir.join(name);
-        write_atomic(&path, bytes)?;
-        written.push(path);
-    }
-    if kit.previews {
-        replace_dir(&dir.join("previews"), &files.previews)?;
-        written.extend(
-            files
-                .previews
-                .iter()
-                .map(|(name, _)| dir.join("previews").join(name)),
-        );
-    }
+    let mut contents = vec![
+        (PathBuf::from("labels.pdf"), files.labels_pdf),
+        (PathBuf::from("kit.pdf"), files.kit_pdf),
+    ];
+    let previews = files.previews.len();
+    contents.extend(
+        files
+            .previews
+            .into_iter()
+            .map(|(name, png)| (Path::new(PREVIEWS).join(name), png)),
+    );
+    replace_dir(dir, &contents)?;
+    let written = contents
+        .into_iter()
+        .map(|(name, _)| dir.join(name))
+        .collect();
     Ok(KitReport {
         dir: dir.to_path_buf(),
         files: written,
         boxes: files.boxes,
         label_pages: files.pages.0,
         kit_pages: files.pages.1,
-        previews: files.previews.len(),
+        previews,
     })
 }

@@ -1,58 +1,337 @@
-//! Writing files whole or not at all: a temporary name beside the target, then a rename.
+//! Writing files and folders whole or not at all: everything is written under a
+//! temporary name beside the target, synced to disk, then renamed into place.
+//!
+//! Temporary names are recognisable (`.NAME.matchbox-tmp-PID`, and for a folder being
+//! replaced `.NAME.matchbox-old-PID` and `.NAME.matchbox-trash-PID`), so that a run can
+//! remove what a killed run left behind, and touch nothing else. SIGINT and SIGTERM
+//! remove the temporaries of the running process (see [`clean_up_on_signals`]).
 
+use std::fs::File;
+use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
 
 use crate::Error;
 
-fn io_error(path: &Path, e: std::io::Error) -> Error {
-    Error::Internal(format!("cannot write {}: {e}", path.display()))
+/// Exit status after SIGINT or SIGTERM, once the temporaries are removed (128 + SIGINT).
+pub const INTERRUPTED: i32 = 130;
+
+/// The kinds of sibling a write leaves while it runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Being written.
+    Temporary,
+    /// The previous folder, complete, between the two renames of a swap.
+    Old,
+    /// The previous folder after the swap, being removed.
+    Trash,
 }
 
-/// A temporary name in the same folder, so the rename cannot cross file systems.
-fn temporary(path: &Path) -> PathBuf {
+impl Kind {
+    const ALL: [Kind; 3] = [Kind::Temporary, Kind::Old, Kind::Trash];
+
+    fn tag(self) -> &'static str {
+        match self {
+            Kind::Temporary => "tmp",
+            Kind::Old => "old",
+            Kind::Trash => "trash",
+        }
+    }
+}
+
+/// The folder of `path` and its own name.
+fn split(path: &Path) -> Result<(PathBuf, String), Error> {
     let name = path
         .file_name()
-        .map_or_else(Default::default, |n| n.to_string_lossy().into_owned());
-    path.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| {
+            Error::Input(format!(
+                "{} does not name a file or folder of its own: give a name such as out/kit",
+                path.display()
+            ))
+        })?;
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    Ok((parent, name))
 }
 
-/// Writes `bytes` to `path` atomically: readers see the old file or the new, never half.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
+/// The sibling of `name` in `parent` of this kind, made by process `pid`.
+fn sibling(parent: &Path, name: &str, kind: Kind, pid: u32) -> PathBuf {
+    parent.join(format!(".{name}.matchbox-{}-{pid}", kind.tag()))
+}
+
+/// The kind and process of a sibling name of `name`, if it is one.
+fn parse_sibling(file: &str, name: &str) -> Option<(Kind, u32)> {
+    let rest = file.strip_prefix('.')?.strip_prefix(name)?;
+    let rest = rest.strip_prefix(".matchbox-")?;
+    Kind::ALL.into_iter().find_map(|kind| {
+        let pid = rest.strip_prefix(kind.tag())?.strip_prefix('-')?;
+        Some((kind, pid.parse().ok()?))
+    })
+}
+
+/// Whether process `pid` still runs; where that cannot be known, a sibling younger than
+/// an hour is taken as someone's work in progress.
+fn alive(pid: u32, sibling: &Path) -> bool {
+    if pid == std::process::id() {
+        return true;
     }
-    let tmp = temporary(path);
-    let result = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
-    if let Err(e) = result {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(io_error(path, e));
+    let proc = Path::new("/proc");
+    if proc.join("self").exists() {
+        return proc.join(pid.to_string()).exists();
+    }
+    std::fs::symlink_metadata(sibling)
+        .and_then(|m| m.modified())
+        .is_ok_and(|t| t.elapsed().is_ok_and(|age| age.as_secs() < 3600))
+}
+
+fn remove(path: &Path) {
+    let _ = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => std::fs::remove_dir_all(path),
+        Ok(_) => std::fs::remove_file(path),
+        Err(_) => Ok(()),
+    };
+}
+
+/// Repairs what killed runs left beside `name` in `parent`: their temporaries and trash
+/// are removed; a complete old folder is put back if the folder itself is missing (a
+/// kill between the two renames of a swap), and removed otherwise.
+fn repair(parent: &Path, name: &str) {
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    let target = parent.join(name);
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some((kind, pid)) = parse_sibling(&file, name) else {
+            continue;
+        };
+        let path = entry.path();
+        if alive(pid, &path) {
+            continue;
+        }
+        if kind == Kind::Old && std::fs::symlink_metadata(&target).is_err() {
+            let _ = std::fs::rename(&path, &target);
+        } else {
+            remove(&path);
+        }
+    }
+}
+
+/// The temporaries of this process, removed on SIGINT and SIGTERM. The lock is held
+/// while a file is written and during a swap, so the signal handler never removes
+/// something half-way through a step, and a swap always completes.
+static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn temporaries() -> MutexGuard<'static, Vec<PathBuf>> {
+    TEMPORARIES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A temporary of this process: registered for the signal handler, removed on drop
+/// unless it has been renamed into place.
+struct Temporary {
+    path: PathBuf,
+}
+
+impl Temporary {
+    fn new(path: PathBuf) -> Temporary {
+        temporaries().push(path.clone());
+        Temporary { path }
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        let mut list = temporaries();
+        remove(&self.path);
+        list.retain(|p| p != &self.path);
+    }
+}
+
+/// Installs the SIGINT / SIGTERM handler that removes this process's temporaries and
+/// exits with [`INTERRUPTED`].
+pub fn clean_up_on_signals() {
+    let _ = ctrlc::set_handler(|| {
+        // Never released: the process ends with the lock held, so no write starts again.
+        let list = temporaries();
+        for path in list.iter() {
+            remove(path);
+        }
+        std::process::exit(INTERRUPTED);
+    });
+}
+
+/// One sentence for a failed write, saying what to do; a full disk, a missing or
+/// read-only folder are the user's to fix (exit 2), anything else is internal.
+fn write_error(path: &Path, e: &std::io::Error) -> Error {
+    let shown = path.display();
+    let folder = split(path).map_or_else(|_| ".".into(), |(p, _)| p.display().to_string());
+    let unchanged = "nothing was changed";
+    match e.kind() {
+        ErrorKind::StorageFull | ErrorKind::FileTooLarge | ErrorKind::QuotaExceeded => {
+            Error::Input(format!(
+                "cannot write {shown}: the disk is full; free some space or write elsewhere ({unchanged})"
+            ))
+        }
+        ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => Error::Input(format!(
+            "cannot write {shown}: the folder {folder} is not writable; choose a folder you can write to ({unchanged})"
+        )),
+        ErrorKind::NotFound => Error::Input(format!(
+            "cannot write {shown}: the folder {folder} does not exist; create it or choose another path"
+        )),
+        _ => Error::Internal(format!("cannot write {shown}: {e}")),
+    }
+}
+
+/// Checks, before any work, that the file `path` can be written where it is: its
+/// folder exists (it is never created) and `path` is not a folder.
+pub fn check_file_path(path: &Path) -> Result<(), Error> {
+    let (parent, _) = split(path)?;
+    folder_exists(&parent, path)?;
+    if path.is_dir() {
+        return Err(Error::Input(format!(
+            "cannot write {}: it is a folder; name a file",
+            path.display()
+        )));
     }
     Ok(())
 }
 
-/// Replaces the folder `dir` by one holding exactly `files` (name, bytes): written
-/// beside it first, then swapped in, so a failure leaves the old folder as it was.
-pub fn replace_dir(dir: &Path, files: &[(String, Vec<u8>)]) -> Result<(), Error> {
-    let tmp = temporary(dir);
-    let _ = std::fs::remove_dir_all(&tmp);
-    std::fs::create_dir_all(&tmp).map_err(|e| io_error(&tmp, e))?;
-    for (name, bytes) in files {
-        let path = tmp.join(name);
-        if let Err(e) = std::fs::write(&path, bytes) {
-            let _ = std::fs::remove_dir_all(&tmp);
-            return Err(io_error(&path, e));
+/// Checks that the folder `parent` of `path` exists, without creating it.
+fn folder_exists(parent: &Path, path: &Path) -> Result<(), Error> {
+    match std::fs::metadata(parent) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(Error::Input(format!(
+            "cannot write {}: {} is a file, not a folder",
+            path.display(),
+            parent.display()
+        ))),
+        Err(_) => Err(Error::Input(format!(
+            "cannot write {}: the folder {} does not exist; create it or choose another path",
+            path.display(),
+            parent.display()
+        ))),
+    }
+}
+
+/// Runs `step` (a write into a temporary) with the temporaries lock held, so that the
+/// signal handler never removes a temporary that the step then creates again.
+fn locked<T>(step: impl FnOnce() -> T) -> T {
+    let _held = temporaries();
+    step()
+}
+
+/// Writes `bytes` into a new file and syncs it to disk.
+fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    locked(|| {
+        let mut file = File::create(path)?;
+        file.write_all(bytes)?;
+        file.sync_all()
+    })
+}
+
+/// Syncs a folder's entries (the renames in it) to disk, where the platform can.
+fn sync_folder(dir: &Path) {
+    if cfg!(unix) {
+        let _ = File::open(dir).and_then(|f| f.sync_all());
+    }
+}
+
+/// Writes `bytes` to `path` atomically: readers see the old file or the new, never half.
+/// The folder must exist: a missing one is named in the error, not created.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    check_file_path(path)?;
+    let (parent, name) = split(path)?;
+    repair(&parent, &name);
+    let tmp = Temporary::new(sibling(&parent, &name, Kind::Temporary, std::process::id()));
+    write_synced(&tmp.path, bytes).map_err(|e| write_error(path, &e))?;
+    locked(|| std::fs::rename(&tmp.path, path)).map_err(|e| write_error(path, &e))?;
+    sync_folder(&parent);
+    Ok(())
+}
+
+/// Replaces the folder `dir` by one holding exactly `files` (path inside `dir`, bytes).
+///
+/// The new folder is written and synced beside `dir`, then swapped in by two renames:
+/// `dir` to `.DIR.matchbox-old-PID`, the new folder to `dir`; then the old one is
+/// removed. Between the two renames `dir` is missing and the complete old folder sits
+/// beside it under the `old` name; the next run puts it back. The folders above `dir`
+/// are created when missing.
+pub fn replace_dir(dir: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), Error> {
+    let (parent, name) = split(dir)?;
+    std::fs::create_dir_all(&parent).map_err(|e| write_error(dir, &e))?;
+    folder_exists(&parent, dir)?;
+    repair(&parent, &name);
+    match std::fs::metadata(dir) {
+        Ok(m) if !m.is_dir() => {
+            return Err(Error::Input(format!(
+                "{} is a file, not a folder: choose a folder to write the kit into",
+                dir.display()
+            )));
+        }
+        Ok(m) if m.permissions().readonly() => {
+            return Err(Error::Input(format!(
+                "cannot replace {}: the folder is read-only; choose a folder you can write to",
+                dir.display()
+            )));
+        }
+        _ => {}
+    }
+    let pid = std::process::id();
+    let tmp = Temporary::new(sibling(&parent, &name, Kind::Temporary, pid));
+    locked(|| std::fs::create_dir(&tmp.path)).map_err(|e| write_error(dir, &e))?;
+    let mut folders = vec![tmp.path.clone()];
+    for (relative, bytes) in files {
+        let path = tmp.path.join(relative);
+        if let Some(sub) = path.parent().filter(|p| !folders.iter().any(|f| f == p)) {
+            locked(|| std::fs::create_dir_all(sub))
+                .map_err(|e| write_error(&dir.join(relative), &e))?;
+            folders.push(sub.to_path_buf());
+        }
+        write_synced(&path, bytes).map_err(|e| write_error(&dir.join(relative), &e))?;
+    }
+    for folder in folders.iter().rev() {
+        sync_folder(folder);
+    }
+    let old = Temporary::new(sibling(&parent, &name, Kind::Old, pid));
+    let trash = Temporary::new(sibling(&parent, &name, Kind::Trash, pid));
+    {
+        // The swap: a signal waits for it, so it is never left half-way by SIGINT or
+        // SIGTERM; only SIGKILL or a crash can stop it between the renames.
+        let _held = temporaries();
+        let had_old = dir.exists();
+        if had_old {
+            std::fs::rename(dir, &old.path).map_err(|e| write_error(dir, &e))?;
+        }
+        if let Err(e) = std::fs::rename(&tmp.path, dir) {
+            if had_old {
+                let _ = std::fs::rename(&old.path, dir);
+            }
+            return Err(write_error(dir, &e));
+        }
+        sync_folder(&parent);
+        if had_old {
+            let _ = std::fs::rename(&old.path, &trash.path);
         }
     }
-    if dir.exists() {
-        std::fs::remove_dir_all(dir).map_err(|e| io_error(dir, e))?;
-    }
-    std::fs::rename(&tmp, dir).map_err(|e| io_error(dir, e))
+    // Dropping `trash` removes the old folder; `tmp` and `old` no longer exist.
+    drop(trash);
+    Ok(())
 }
+
+/// The longest folder name [`slug`] makes, in characters, well inside every file
+/// system's limit of 255 bytes.
+const SLUG_CHARS: usize = 60;
 
 /// A folder name made from a kit's name: lower case letters and digits, dashes between.
 pub fn slug(name: &str) -> String {
     let mut out = String::new();
     for c in name.chars().flat_map(char::to_lowercase) {
+        if out.chars().count() >= SLUG_CHARS {
+            break;
+        }
         if c.is_alphanumeric() {
             out.push(c);
         } else if !out.ends_with('-') && !out.is_empty() {
@@ -67,6 +346,23 @@ pub fn slug(name: &str) -> String {
 mod tests {
     use super::*;
 
+    fn scratch(what: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("matchbox-output-{what}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
     #[test]
     fn slugs_keep_letters_of_any_alphabet() {
         assert_eq!(
@@ -75,20 +371,56 @@ mod tests {
         );
         assert_eq!(slug("Машина Баше"), "машина-баше");
         assert_eq!(slug("  !!  "), "kit");
+        assert_eq!(slug(&"Ж".repeat(10_000)).chars().count(), SLUG_CHARS);
     }
 
     #[test]
     fn atomic_write_replaces_whole_files() {
-        let dir = std::env::temp_dir().join(format!("matchbox-output-{}", std::process::id()));
-        let path = dir.join("a/b.txt");
+        let dir = scratch("atomic");
+        let path = dir.join("b.txt");
         write_atomic(&path, b"one").unwrap();
         write_atomic(&path, b"two").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
-        let names: Vec<_> = std::fs::read_dir(path.parent().unwrap()).unwrap().collect();
-        assert_eq!(names.len(), 1, "no temporary file left behind");
-        replace_dir(&dir.join("p"), &[("x.png".into(), vec![1])]).unwrap();
-        replace_dir(&dir.join("p"), &[("y.png".into(), vec![2])]).unwrap();
-        assert!(!dir.join("p/x.png").exists() && dir.join("p/y.png").exists());
+        assert_eq!(names(&dir), ["b.txt"], "no temporary file left behind");
+        let files = |name: &str| vec![(PathBuf::from(name), vec![1])];
+        replace_dir(&dir.join("p"), &files("sub/x.png")).unwrap();
+        replace_dir(&dir.join("p"), &files("y.png")).unwrap();
+        assert_eq!(names(&dir.join("p")), ["y.png"]);
+        assert_eq!(names(&dir), ["b.txt", "p"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_missing_folder_is_named_not_created() {
+        let dir = scratch("missing");
+        let e = write_atomic(&dir.join("no/such/state.json"), b"{}").unwrap_err();
+        assert!(matches!(e, Error::Input(_)), "{e}");
+        assert!(e.to_string().contains("no/such does not exist"), "{e}");
+        assert!(!dir.join("no").exists());
+        std::fs::write(dir.join("file"), b"").unwrap();
+        let e = write_atomic(&dir.join("file/state.json"), b"{}").unwrap_err();
+        assert!(e.to_string().contains("is a file, not a folder"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A process id that is not running: the largest one Linux can hand out, plus one.
+    const DEAD: u32 = 4_194_305;
+
+    #[test]
+    fn leftovers_of_a_killed_run_are_repaired() {
+        let dir = scratch("repair");
+        let kit = dir.join("kit");
+        // Killed between the renames: only the complete old folder is there.
+        std::fs::create_dir_all(sibling(&dir, "kit", Kind::Old, DEAD)).unwrap();
+        std::fs::write(sibling(&dir, "kit", Kind::Old, DEAD).join("a"), b"old").unwrap();
+        std::fs::create_dir_all(sibling(&dir, "kit", Kind::Temporary, DEAD)).unwrap();
+        std::fs::create_dir_all(sibling(&dir, "kit", Kind::Trash, DEAD)).unwrap();
+        std::fs::write(sibling(&dir, "b.txt", Kind::Temporary, DEAD), b"half").unwrap();
+        std::fs::write(dir.join(".notes.tmp-1"), b"not ours").unwrap();
+        repair(&dir, "kit");
+        assert_eq!(std::fs::read(kit.join("a")).unwrap(), b"old");
+        write_atomic(&dir.join("b.txt"), b"whole").unwrap();
+        assert_eq!(names(&dir), [".notes.tmp-1", "b.txt", "kit"]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

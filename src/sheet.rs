@@ -449,6 +449,18 @@ fn sheet_foot(scene: &mut Scene, kit: &Kit, legend: &Legend, (top, bottom): (f32
     }
 }
 
+/// The most characters of a kit's name in a header; a longer name ends in an ellipsis.
+const HEADER_NAME_CHARS: usize = 60;
+
+/// The kit's name as a header shows it.
+fn shortened(name: &str) -> String {
+    if name.chars().count() <= HEADER_NAME_CHARS {
+        return name.to_string();
+    }
+    let short: String = name.chars().take(HEADER_NAME_CHARS - 1).collect();
+    format!("{}…", short.trim_end())
+}
+
 /// A bar exactly [`CALIBRATION_MM`] long with a tick at either end, as filled shapes
 /// (a stroked line would grow by its caps).
 fn calibration_bar(scene: &mut Scene, x: f32, y: f32) {
@@ -557,7 +569,7 @@ pub fn finish(kit: &Kit, pages: Vec<Page>) -> Vec<Scene> {
             let header = s.fill(
                 "sheet.header",
                 &[
-                    ("name", &kit.name),
+                    ("name", &shortened(&kit.name)),
                     ("page", &(i + 1).to_string()),
                     ("pages", &total),
                 ],
@@ -809,5 +821,13 @@ mod tests {
         for sheet in STICKER_SHEETS {
             assert_eq!(sheet.misfit(), None, "{}", sheet.code);
         }
+    }
+
+    #[test]
+    fn a_long_name_ends_in_an_ellipsis_in_headers() {
+        assert_eq!(shortened("HER"), "HER");
+        let long = shortened(&"Машина ".repeat(30));
+        assert_eq!(long.chars().count(), HEADER_NAME_CHARS);
+        assert!(long.ends_with("Маш…"), "{long}");
     }
 }

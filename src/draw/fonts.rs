@@ -48,6 +48,19 @@ fn metrics(weight: Weight) -> &'static Metrics {
     })
 }
 
+/// Whether both weights of the embedded font have a glyph for `c`: anything else would
+/// print as an empty box.
+pub fn printable(c: char) -> bool {
+    static FACES: OnceLock<[Option<ttf_parser::Face<'static>>; 2]> = OnceLock::new();
+    let faces = FACES.get_or_init(|| {
+        [Weight::Regular, Weight::Bold].map(|w| ttf_parser::Face::parse(font_data(w), 0).ok())
+    });
+    c == ' '
+        || faces
+            .iter()
+            .all(|f| f.as_ref().is_some_and(|f| f.glyph_index(c).is_some()))
+}
+
 /// The width in mm of `text` set at `size` mm.
 pub fn text_width(text: &str, size: f32, weight: Weight) -> f32 {
     let m = metrics(weight);
@@ -79,6 +92,12 @@ mod tests {
         assert!(text_width("box 77", 3.0, Weight::Regular) > a);
         assert!(text_width("box 7", 3.0, Weight::Bold) > a);
         assert!(text_width("Żółw ёжик", 3.0, Weight::Regular) > 10.0);
+    }
+
+    #[test]
+    fn latin_polish_and_cyrillic_print_and_chinese_does_not() {
+        assert!("Żółw ёжик, MENACE: 1-2 …".chars().all(printable));
+        assert!(!printable('中') && !printable('🎲'));
     }
 
     #[test]

@@ -143,7 +143,9 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
     if kit.show_beads
         && let Some(first) = b.moves.first()
     {
-        let beads = s.fill("label.beads", &[("n", &first.beads.to_string())]);
+        // Per arrow, per dot: each game names what marks a move on its labels.
+        let key = format!("label.beads.{}", game.name());
+        let beads = s.fill(&key, &[("n", &first.beads.to_string())]);
         let bead_style = TextStyle::new(small * 0.85).coloured(GREY);
         scene.fitted_text(pt(pad, baseline), beads, bead_style, third * 0.95);
     }

@@ -287,7 +287,13 @@ impl Scene {
             Some(colour),
             Some(Stroke::solid(INK, radius * 0.12)),
         );
-        let size = radius * if code.chars().count() > 1 { 1.05 } else { 1.4 };
+        // Smaller for longer letters, so that a Polish "Cze" still fits the disc.
+        let size = radius
+            * match code.chars().count() {
+                1 => 1.4,
+                2 => 1.05,
+                _ => 0.8,
+            };
         // Relative luminance decides between white and black letters.
         let [r, g, b] = colour.map(|c| f32::from(c) / 255.0);
         let light = 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5;

@@ -43,6 +43,16 @@ impl Hexapawn {
         Hexapawn { rows, cols }
     }
 
+    /// The game's name on this board, the same in every language: Gardner's hexapawn on
+    /// 3 x 3, octapawn on 4 x 4; none on other boards (the sheets say "hexapawn on R x C").
+    pub fn known_name(&self) -> Option<&'static str> {
+        match (self.rows, self.cols) {
+            (3, 3) => Some("hexapawn"),
+            (4, 4) => Some("octapawn"),
+            _ => None,
+        }
+    }
+
     fn square(&self, row: u8, col: u8) -> u8 {
         row * self.cols + col
     }
@@ -229,7 +239,7 @@ impl Game for Hexapawn {
     }
 
     fn template_vars(&self) -> minijinja::Value {
-        minijinja::context! { rows => self.rows, cols => self.cols }
+        minijinja::context! { rows => self.rows, cols => self.cols, known_as => self.known_name() }
     }
 
     fn picture_size(&self, cell: f32) -> (f32, f32) {

@@ -391,7 +391,13 @@ impl<'a, G: Game> Figures<'a, G> {
             self.kit.tags,
             self.kit.numerals,
         );
-        let moves_text = s.fill("index.moves", &[("tag", &numbers)]);
+        // "move II", "moves I–II": the heading agrees with the count it lists.
+        let key = if b.move_numbers.len() > 1 {
+            "index.moves"
+        } else {
+            "index.move"
+        };
+        let moves_text = s.fill(key, &[("tag", &numbers)]);
         let style = TextStyle::new(2.4)
             .anchored(Anchor::Middle)
             .coloured([0x55, 0x55, 0x55]);

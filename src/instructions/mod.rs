@@ -10,7 +10,7 @@ use minijinja::{Environment, UndefinedBehavior, Value};
 use serde::Serialize;
 
 use crate::Error;
-use crate::boxes::BoxSet;
+use crate::boxes::{BoxSet, tag};
 use crate::game::{Game, Side};
 use crate::i18n::{plural, strings, template_file, template_folder};
 use crate::kit::{BeadSchedule, GameSpec, Kit, Language, Reward, Rule, Tags};
@@ -78,6 +78,8 @@ pub struct MoveBoxes {
     pub move_number: u32,
     /// Boxes whose position can arise at it.
     pub boxes: usize,
+    /// The move as the labels' tags write it (`4`, or the machine's own `II`).
+    pub tag: String,
 }
 
 /// Beads per move in the boxes first needed from one move number on.
@@ -88,6 +90,11 @@ pub struct ScheduleStep {
     pub move_number: u32,
     /// Beads per move.
     pub beads: u32,
+    /// The move as the labels' tags write it.
+    pub tag: String,
+    /// The machine's last move before the next step, as a tag, when the step covers
+    /// more than one of its moves.
+    pub until: Option<String>,
 }
 
 /// The variables every template sees (see templates/README.md).
@@ -188,16 +195,29 @@ impl TemplateContext {
             })
             .collect();
         let first_move = set.boxes.first().map_or(1, |b| b.move_numbers[0]);
-        let schedule = match &kit.beads {
-            BeadSchedule::Each(n) => vec![ScheduleStep {
-                move_number: first_move,
-                beads: *n,
-            }],
-            BeadSchedule::ByMoveNumber(map) => map
-                .iter()
-                .map(|(&move_number, &beads)| ScheduleStep { move_number, beads })
-                .collect(),
+        // Every page writes a move as the labels' tags do (the Bachet kit: I, II).
+        let tag_of = |n: u32| tag(&[n], kit.machine, kit.tags, kit.numerals);
+        let steps: Vec<(u32, u32)> = match &kit.beads {
+            BeadSchedule::Each(n) => vec![(first_move, *n)],
+            BeadSchedule::ByMoveNumber(map) => map.iter().map(|(&m, &b)| (m, b)).collect(),
         };
+        let schedule = steps
+            .iter()
+            .enumerate()
+            .map(|(i, &(move_number, beads))| {
+                // The machine's last move before the next step: one of its own parity.
+                let until = steps.get(i + 1).map(|&(next, _)| {
+                    let last = next - 1;
+                    last - (last + first_move) % 2
+                });
+                ScheduleStep {
+                    move_number,
+                    beads,
+                    tag: tag_of(move_number),
+                    until: until.filter(|&u| u > move_number).map(tag_of),
+                }
+            })
+            .collect();
         TemplateContext {
             name: kit.name.clone(),
             machine: kit.machine,
@@ -213,7 +233,11 @@ impl TemplateContext {
             per_move: summary
                 .per_move
                 .iter()
-                .map(|(&move_number, &boxes)| MoveBoxes { move_number, boxes })
+                .map(|(&move_number, &boxes)| MoveBoxes {
+                    move_number,
+                    boxes,
+                    tag: tag_of(move_number),
+                })
                 .collect(),
             first_move,
             max_arrows: set.boxes.iter().map(|b| b.moves.len()).max().unwrap_or(0),

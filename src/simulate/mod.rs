@@ -240,6 +240,12 @@ impl<G: Game> Setup<G> {
     /// Builds the boxes and compiles them under `rule`; with `rival`, also the machine
     /// for the other side.
     pub fn new(game: &G, kit: &Kit, rule: Rule, rival: bool) -> Result<Setup<G>, Error> {
+        if rule == Rule::Relay && kit.rule != Rule::Relay {
+            return Err(Error::Input(format!(
+                "--rule relay applies only to a kit built for the relay automaton (`rule: relay` in kit.yaml, as --preset bachet-relay), whose boxes are wired to play their moves in a fixed order; this kit's boxes hold beads to draw under the {} rule",
+                kit.rule.name()
+            )));
+        }
         Setup::compile(
             game,
             kit,
@@ -265,7 +271,7 @@ impl<G: Game> Setup<G> {
                 machine: kit.machine.other(),
                 ..kit.clone()
             };
-            let other = BoxSet::build(game, &flipped).map_err(|e| {
+            let other = BoxSet::enumerate(game, &flipped).map_err(|e| {
                 Error::Input(format!(
                     "the opposing machine (the same kit playing {}): {e}",
                     flipped.machine.name()

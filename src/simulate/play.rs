@@ -50,13 +50,49 @@ fn io_error(e: std::io::Error) -> Error {
     Error::Internal(format!("cannot write to the terminal: {e}"))
 }
 
-/// Reads one line; `None` at the end of the input.
+/// The most bytes of a line that are kept; the rest of a longer line is skipped.
+const MAX_LINE_BYTES: usize = 256;
+
+/// The most characters of a refused line that are shown back.
+const ECHO_CHARS: usize = 40;
+
+/// Reads one line, of at most [`MAX_LINE_BYTES`], as text (bytes that are not UTF-8
+/// become U+FFFD, so they are simply not a move); `None` at the end of the input.
 fn read_line(input: &mut impl BufRead) -> Result<Option<String>, Error> {
-    let mut line = String::new();
-    match input.read_line(&mut line) {
-        Ok(0) => Ok(None),
-        Ok(_) => Ok(Some(line)),
-        Err(e) => Err(Error::Input(format!("cannot read a move: {e}"))),
+    let mut line = Vec::new();
+    let mut read_any = false;
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::Input(format!("cannot read a move: {e}"))),
+        };
+        if buffer.is_empty() {
+            break;
+        }
+        read_any = true;
+        let end = buffer.iter().position(|&b| b == b'\n');
+        let part = &buffer[..end.map_or(buffer.len(), |i| i + 1)];
+        let room = MAX_LINE_BYTES.saturating_sub(line.len());
+        line.extend_from_slice(&part[..part.len().min(room)]);
+        let used = part.len();
+        input.consume(used);
+        if end.is_some() {
+            break;
+        }
+    }
+    Ok(read_any.then(|| String::from_utf8_lossy(&line).into_owned()))
+}
+
+/// A line typed by the user as it may be shown back: no control characters or escape
+/// sequences reach the terminal, and at most [`ECHO_CHARS`] characters.
+fn echo(line: &str) -> String {
+    let clean = crate::kit::without_controls(line.trim());
+    let shown: String = clean.chars().take(ECHO_CHARS).collect();
+    if clean.chars().count() > ECHO_CHARS {
+        format!("{shown}…")
+    } else {
+        shown
     }
 }
 
@@ -125,7 +161,7 @@ impl<G: Game, R: BufRead, W: Write> Opponent<G> for Human<'_, G, R, W> {
             }
             text = format!(
                 "`{}` is not a legal move here. Your moves: {}\n> ",
-                line.trim(),
+                echo(&line),
                 self.list(tree, node)
             );
         }
@@ -232,7 +268,16 @@ pub fn session<G: Game, R: BufRead, W: Write>(
         };
         save(&now)?;
         write("\nAnother game? (y/n)\n> ")?;
-        let again = read_line(&mut human.input)?.is_some_and(|l| normalise(&l).starts_with('y'));
+        let again = loop {
+            let Some(answer) = read_line(&mut human.input)? else {
+                break false;
+            };
+            match normalise(&answer).as_str() {
+                "y" | "yes" => break true,
+                "n" | "no" => break false,
+                _ => write(&format!("`{}`: please answer y or n\n> ", echo(&answer)))?,
+            }
+        };
         if !again {
             write("\n")?;
             return Ok(now);
@@ -347,7 +392,7 @@ mod tests {
         (game, kit, setup)
     }
 
-    fn run(input: &str, colour: bool) -> (Result<Saved, Error>, String, u32) {
+    fn run(input: impl AsRef<[u8]>, colour: bool) -> (Result<Saved, Error>, String, u32) {
         let (game, kit, setup) = bachet();
         let mut out = Vec::new();
         let mut saves = 0;
@@ -357,7 +402,7 @@ mod tests {
         };
         let options = Options { colour, seed: 4 };
         let console = Console {
-            input: input.as_bytes(),
+            input: input.as_ref(),
             output: &mut out,
         };
         let result = session(&game, &kit, &setup, fresh, &options, console, |_| {
@@ -392,6 +437,23 @@ mod tests {
         assert!(!out.contains('\x1b'));
         assert_eq!((saved.games, saves), (1, 1));
         assert!(out.contains("Rule gardner"), "{out}");
+    }
+
+    #[test]
+    fn odd_input_is_not_a_move_and_is_never_echoed_raw() {
+        let mut input = b"\xff\xfe take\n\x1b[2J\x1b]0;title\x07\n".to_vec();
+        input.extend(vec![b'9'; 10_000_000]);
+        input.extend(b"\n3\n1\n1\n1\n1\n1\nmaybe\nno\n");
+        let (result, out, _) = run(&input, false);
+        assert_eq!(result.unwrap().games, 1, "{out}");
+        assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out}");
+        assert_eq!(out.matches("is not a legal move here").count(), 3, "{out}");
+        assert!(
+            out.contains(&format!("`{}…`", "9".repeat(ECHO_CHARS))),
+            "{out}"
+        );
+        assert!(out.len() < 20_000, "a huge line is not echoed whole");
+        assert!(out.contains("`maybe`: please answer y or n"), "{out}");
     }
 
     #[test]

@@ -116,9 +116,15 @@ pub fn from_json<G: Game>(
     let (set, machine) = (&setup.set, &setup.machine);
     let shown = path.display();
     let keep = "it was left as it is: move it away or choose another --state file";
+    // serde's own words ("expected struct StateFile") mean nothing to a user: say where.
     let file: StateFile = serde_json::from_str(text).map_err(|e| {
+        let place = if e.is_eof() {
+            "it ends too early".to_string()
+        } else {
+            format!("at line {}, column {}", e.line(), e.column())
+        };
         Error::Input(format!(
-            "{shown} is not a matchbox state file, or it is damaged ({e}); {keep}"
+            "{shown} is not a matchbox state file, or it is damaged ({place}); {keep}"
         ))
     })?;
     if file.format != FORMAT || file.version != VERSION {
@@ -233,6 +239,9 @@ mod tests {
         };
         assert!(err(&text[..text.len() / 2]).contains("damaged"));
         assert!(err("[]").contains("not a matchbox state file"));
+        assert!(err("[]").contains("at line 1, column 2"), "{}", err("[]"));
+        assert!(!err("[]").contains("StateFile"), "{}", err("[]"));
+        assert!(err("").contains("it ends too early"), "{}", err(""));
         assert!(err(&text.replace("matchbox-state", "other")).contains("version 1"));
         assert!(err(&text.replace("\"second\"", "\"first\"")).contains("another kit"));
         assert!(err(&text.replacen("BBB/W../.WW", "BBB/.W./W.W", 1)).contains("box 1 differs"));

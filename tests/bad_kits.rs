@@ -1,0 +1,233 @@
+//! A table of bad kits, as a new or a hostile user writes them: each is refused with
+//! exit status 2, one line in the user's words with `file:line:column` where the kit
+//! has a place for the mistake, and nothing written.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::time::Instant;
+
+/// A fresh folder for one test (tests run at once: each has its own).
+fn scratch(what: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("matchbox-bad-kits-{what}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn matchbox(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap()
+}
+
+/// Words of the YAML and serde libraries that mean nothing to a teacher.
+const LIBRARY_WORDS: [&str; 16] = [
+    "DuplicateKeyPolicy",
+    "from_str_multiple",
+    "configured policy",
+    "budget breached",
+    "Nodes {",
+    "invalid i64",
+    "invalid u32",
+    "invalid u16",
+    "invalid floating point",
+    "invalid type",
+    "invalid value",
+    "StateFile",
+    "KitFile",
+    "struct",
+    "variant",
+    "Options",
+];
+
+/// A kit file's text, where its mistake is (line, column), and words of the message.
+struct Case {
+    yaml: Vec<u8>,
+    at: Option<(u32, u32)>,
+    says: &'static str,
+}
+
+fn case(yaml: &str, at: Option<(u32, u32)>, says: &'static str) -> Case {
+    Case {
+        yaml: yaml.as_bytes().to_vec(),
+        at,
+        says,
+    }
+}
+
+// One row per kit reads better than rustfmt's five lines per row.
+#[rustfmt::skip]
+fn cases() -> Vec<Case> {
+    // More values than the YAML library's budget allows (250,000 nodes).
+    let huge_list = format!("game: nim\ntake: [{}1]\n", "1,".repeat(260_000));
+    let take_40 = format!(
+        "game: nim\nstones: 40\ntake: [{}]\n",
+        (1..=40).map(|n| n.to_string()).collect::<Vec<_>>().join(", ")
+    );
+    vec![
+        // What the YAML library reports, in the user's words.
+        case("game: hexapawn\nrows: three\n", Some((2, 7)), "rows: expected a whole number from 3 to 8, found `three`"),
+        case("game: hexapawn\nrows: 2\n", Some((2, 7)), "rows must be from 3 to 8"),
+        case("game: hexapawn\nrows: 3\nrows: 4\n", Some((3, 1)), "`rows` is given twice"),
+        case("game: nim\n---\ngame: nim\n", Some((3, 1)), "more than one kit"),
+        case("game: nim\nbeads: 1e300\n", Some((2, 1)), "beads: expected a whole number from 1 to 100"),
+        case("game: nim\nlabel: {width_mm: 1e300, height_mm: 40}\n", Some((2, 19)), "label: expected"),
+        case("game: nim\nstones: 99999999999999999999\n", Some((2, 9)), "stones: expected a whole number from 1 to 1000, found `99999999999999999999`"),
+        case("game: nim\nreward: {win: x}\n", Some((2, 15)), "reward: expected"),
+        case("game: nim\nreward: {won: 1}\n", Some((2, 10)), "reward: unknown key `won`"),
+        case("game: nim\npalette: [{name: red}]\n", Some((2, 12)), "palette: `rgb` is missing"),
+        case("", Some((1, 1)), "the kit is empty"),
+        case("null\n", Some((1, 1)), "the kit is empty"),
+        case("~\n", Some((1, 1)), "the kit is empty"),
+        case("# only a comment\n\n", Some((1, 1)), "the kit is empty"),
+        case("[1, 2]\n", Some((1, 1)), "a kit is a list of `key: value` settings"),
+        case("game: nim\ntake: [1, x]\n", Some((2, 11)), "take: expected a list of whole numbers"),
+        case("game: [\n", Some((1, 7)), "game: expected hexapawn, nim or tictactoe"),
+        case("game: nim\nname: \"open\n", None, "not valid YAML"),
+        case("game: nim\nbeads: {1: -4}\n", Some((2, 12)), "beads: expected"),
+        case("game: nim\nallowed: {a: [1]}\n", Some((2, 11)), "allowed: expected"),
+        case("game: nim\nmachine: third\n", Some((2, 10)), "machine: expected first or second, found `third`"),
+        case("game: nim\nsymmetry: maybe\n", Some((2, 11)), "symmetry: expected true or false"),
+        case("game: nim\nname: [1]\n", Some((2, 7)), "name: expected a line of text"),
+        case("game: nim\nlabel: huge\n", Some((2, 8)), "label: unknown label `huge`: use matchbox"),
+        case("game: nim\nlabel: {width_mm: 30}\n", Some((2, 9)), "label: `height_mm` is missing"),
+        case("game: nim\nstart_at: first\n", Some((2, 11)), "start_at: expected a whole number"),
+        case("game: nim\nbeads: -1\n", Some((2, 8)), "beads: expected"),
+        case("game: chess\n", Some((1, 7)), "game: expected hexapawn, nim or tictactoe, found `chess`"),
+        case("preset: chess\n", Some((1, 9)), "unknown preset `chess`"),
+        case("game: hexapawn\ncolour: red\n", Some((2, 1)), "unknown key `colour`"),
+        case("game: nim\nlanguage: fr\n", Some((2, 11)), "language: expected en, pl or ru"),
+        case("game: hexapawn\nstones: 8\n", Some((2, 9)), "does not apply to hexapawn"),
+        case("game: nim\nrule: fast\n", Some((2, 7)), "rule: expected gardner"),
+        case("game: nim\npaper: a3\n", Some((2, 8)), "paper: expected a4 or letter"),
+        case("game: nim\ntags: none\n", Some((2, 7)), "tags: expected game-move or machine-move"),
+        case("game: nim\nnumerals: greek\n", Some((2, 11)), "numerals: expected arabic or roman"),
+        case("game: nim\nlast_stone: maybe\n", Some((2, 13)), "last_stone: expected wins or loses"),
+        case("game: nim\nreward: 5\n", Some((2, 9)), "reward: expected"),
+        case("game: nim\ntake: 3\n", Some((2, 7)), "take: expected a list"),
+        case("game: nim\nbeads: .nan\n", Some((2, 8)), "beads: expected a whole number"),
+        case("game: nim\nlabel: 1e999\n", Some((2, 8)), "label: expected"),
+        case("game: nim\nbeads: {1: 4000000000000}\n", Some((2, 12)), "beads: expected"),
+        case(&huge_list, None, "far larger or deeper than any kit"),
+        // The size of the game.
+        case("game: hexapawn\nrows: 3\ncols: 8\n", Some((2, 7)), "more than 1000000 positions"),
+        case("game: hexapawn\nrows: 8\ncols: 8\n", Some((2, 7)), "more than 1000000 positions"),
+        case("game: hexapawn\ncols: 6\nrows: 4\n", Some((3, 7)), "more than 1000000 positions"),
+        case("game: hexapawn\nrows: 5\ncols: 5\n", Some((2, 7)), "more than 1000000 positions"),
+        case("game: hexapawn\nrows: 8\ncols: 4\n", Some((2, 7)), "more than 1000000 positions"),
+        case("game: hexapawn\nrows: 3\ncols: 7\n", Some((2, 7)), "more labels than matchbox prints"),
+        // Colours.
+        case(&take_40, Some((3, 7)), "needs at least"),
+        case("palette: [{name: red, rgb: \"#ff0000\"}]\ngame: hexapawn\n", Some((1, 10)), "needs at least 2 bead colours"),
+        // Kits that make no sense.
+        case("game: nim\ntake: [20]\n", Some((2, 7)), "take: 20 is more than the 8 stones"),
+        case("game: nim\ntake: [1, 20]\n", Some((2, 7)), "take: 20 is more than the 8 stones"),
+        case("game: nim\nstones: 1\ntake: [1]\nmachine: second\n", Some((4, 10)), "the machine never moves"),
+        case("game: tictactoe\nmachine: first\nbeads: {0: 4}\n", Some((3, 8)), "beads: 0 is not a move number"),
+        case("game: tictactoe\nmachine: first\nbeads: {1: 4, 99: 3}\n", Some((3, 8)), "beads: 99 is not a move number"),
+        case("game: nim\nmachine: second\nallowed: {8: [1]}\n", Some((3, 10)), "never faces 8 stones"),
+        case("game: nim\nallowed: {100: [1]}\n", Some((2, 10)), "100 stones cannot occur"),
+        // Printed text.
+        case("game: nim\nname: \"中文\"\n", Some((2, 7)), "`中` (U+4E2D) cannot be printed"),
+        case("game: nim\nname: \"dice 🎲\"\n", Some((2, 7)), "cannot be printed"),
+        case("game: nim\npalette: [{name: \"红\", rgb: \"#ff0000\"}]\n", Some((2, 10)), "palette: `红`"),
+        case(&format!("game: nim\nname: {}\n", "x".repeat(201)), Some((2, 7)), "at most 200 characters"),
+        Case { yaml: b"game: nim\nname: caf\xe9\n".to_vec(), at: Some((2, 10)), says: "not UTF-8" },
+    ]
+}
+
+#[test]
+fn every_bad_kit_is_refused_in_the_users_words() {
+    let dir = scratch("table");
+    let cases = cases();
+    assert!(cases.len() >= 40);
+    let mut wrong = Vec::new();
+    for (i, case) in cases.iter().enumerate() {
+        let path = dir.join(format!("kit-{i}.yaml"));
+        std::fs::write(&path, &case.yaml).unwrap();
+        let out = dir.join(format!("out-{i}"));
+        let o = matchbox(&[
+            "kit",
+            "--kit",
+            path.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let message = String::from_utf8_lossy(&o.stderr).into_owned();
+        let prefix = format!("matchbox: {}:", path.display());
+        let place = match case.at {
+            Some((line, column)) => format!("{prefix}{line}:{column}: "),
+            None => prefix,
+        };
+        let library = LIBRARY_WORDS.iter().find(|w| message.contains(*w));
+        if o.status.code() != Some(2)
+            || message.lines().count() != 1
+            || message.len() >= 400
+            || !message.starts_with(&place)
+            || !message.contains(case.says)
+            || library.is_some()
+            || out.exists()
+        {
+            wrong.push(format!(
+                "{:?} ({:?}, nothing written: {}): expected {place}...{}..., got {message}",
+                String::from_utf8_lossy(&case.yaml),
+                o.status.code(),
+                !out.exists(),
+                case.says
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_kit_file_has_a_size_limit() {
+    let start = Instant::now();
+    let o = matchbox(&["boxes", "--kit", "/dev/zero"]);
+    assert_eq!(o.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&o.stderr);
+    assert!(message.contains("larger than 1 MiB"), "{message}");
+    assert!(start.elapsed().as_secs() < 10, "ends at once");
+    let o = matchbox(&["boxes", "--kit", "/tmp"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is a folder"));
+}
+
+#[test]
+fn names_are_cleaned_and_shortened_for_printing() {
+    let dir = scratch("names");
+    let path = dir.join("rtl.yaml");
+    std::fs::write(&path, "preset: bachet\nname: \"abc\\u202Edef\\u0007\"\n").unwrap();
+    let o = matchbox(&["boxes", "--kit", path.to_str().unwrap(), "--json"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["name"], "abcdef",
+        "bidi and control characters are dropped"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn flags_that_do_not_fit_the_kit_are_refused() {
+    let o = matchbox(&[
+        "simulate", "--preset", "menace", "--rule", "relay", "--runs", "2",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let message = String::from_utf8_lossy(&o.stderr);
+    assert!(message.contains("rule: relay"), "{message}");
+    assert!(!message.contains("no machine learnt"), "{message}");
+    let o = matchbox(&[
+        "simulate",
+        "--preset",
+        "bachet-relay",
+        "--rule",
+        "relay",
+        "--runs",
+        "2",
+    ]);
+    assert!(o.status.success());
+}
