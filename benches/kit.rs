@@ -2,13 +2,12 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use matchbox::boxes::BoxSet;
-use matchbox::draw::{label::draw_label, pdf};
 use matchbox::game::Game;
 use matchbox::kit::{GameVisitor, Kit};
-use matchbox::make::{DEFAULT_DPI, legend, make_files};
-use matchbox::sheet;
+use matchbox::make::{DEFAULT_DPI, LabelSheets, make_files};
 
-/// labels.pdf alone: enumerate, draw every label, lay out the sheets, write the PDF.
+/// labels.pdf alone: enumerate, draw every label, lay out the sheets, write the PDF
+/// (the library's own first half of `matchbox kit`).
 struct LabelsPdf<'a>(&'a Kit);
 
 impl GameVisitor for LabelsPdf<'_> {
@@ -16,9 +15,10 @@ impl GameVisitor for LabelsPdf<'_> {
     fn visit<G: Game>(self, game: &G) -> usize {
         let kit = self.0;
         let set = BoxSet::build(game, kit).expect("enumerates");
-        let labels: Vec<_> = set.boxes.iter().map(|b| draw_label(game, kit, b)).collect();
-        let pages = sheet::finish(kit, sheet::label_pages(kit, &labels, &legend(kit, &set)));
-        pdf::to_pdf(&pages).expect("writes").len()
+        LabelSheets::make(game, kit, &set)
+            .expect("writes")
+            .pdf
+            .len()
     }
 }
 

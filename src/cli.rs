@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::Error;
 use crate::boxes::BoxSet;
 use crate::game::Game;
-use crate::kit::{GameVisitor, Kit, PRESETS, Rule};
+use crate::kit::{GameVisitor, Kit, Rule, presets};
 use crate::output::{check_file_path, write_atomic};
 use crate::report;
 use crate::simulate::{self, OpponentKind, Setup, play, state, verify};
@@ -294,9 +294,9 @@ fn run(cli: Cli) -> Result<i32, Error> {
             crate::serve::serve(&kit, &options)?;
         }
         Command::Presets => {
-            let width = PRESETS.iter().map(|p| p.name.len()).max().unwrap_or(0);
+            let width = presets().map(|p| p.name.len()).max().unwrap_or(0);
             let mut out = String::new();
-            for p in &PRESETS {
+            for p in presets() {
                 out.push_str(&format!("{:<width$}  {}\n", p.name, p.about));
             }
             print(&out)?;

@@ -37,17 +37,33 @@ pub fn strings_source(language: Language) -> &'static str {
     template_file(&format!("{}/strings.yaml", language.code())).unwrap_or_default()
 }
 
-/// The strings of a language, parsed once.
+/// Each game's own strings.yaml in a language (preset names, words of its cut-outs),
+/// as (game, text).
+fn game_strings(language: Language) -> Vec<(&'static str, &'static str)> {
+    let folder = format!("{}/games/", language.code());
+    template_folder(&folder)
+        .filter_map(|(path, text)| Some((path.strip_suffix("/strings.yaml")?, text)))
+        .collect()
+}
+
+/// The strings of a language (its strings.yaml and every game's), parsed once.
 pub fn strings(language: Language) -> &'static Strings {
     static CELLS: [OnceLock<Strings>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
     let i = Language::ALL
         .iter()
         .position(|l| *l == language)
         .unwrap_or(0);
-    CELLS[i].get_or_init(|| Strings {
+    CELLS[i].get_or_init(|| {
         // The files are part of the program and checked by tests; an unreadable one
         // leaves the keys themselves showing rather than stopping a teacher's build.
-        map: serde_saphyr::from_str(strings_source(language)).unwrap_or_default(),
+        let mut map: BTreeMap<String, String> =
+            serde_saphyr::from_str(strings_source(language)).unwrap_or_default();
+        for (_, text) in game_strings(language) {
+            map.extend(
+                serde_saphyr::from_str::<BTreeMap<String, String>>(text).unwrap_or_default(),
+            );
+        }
+        Strings { map }
     })
 }
 
@@ -141,6 +157,23 @@ mod tests {
         for language in Language::ALL {
             let keys: Vec<&str> = strings(language).keys().collect();
             assert_eq!(keys, english, "{language:?}");
+        }
+    }
+
+    #[test]
+    fn no_two_files_give_the_same_key() {
+        for language in Language::ALL {
+            let mut keys: Vec<String> = Vec::new();
+            let files = std::iter::once(strings_source(language))
+                .chain(game_strings(language).into_iter().map(|(_, text)| text));
+            for text in files {
+                let map: BTreeMap<String, String> = serde_saphyr::from_str(text).unwrap();
+                keys.extend(map.into_keys());
+            }
+            let all = keys.len();
+            keys.sort();
+            keys.dedup();
+            assert_eq!(keys.len(), all, "{language:?}");
         }
     }
 

@@ -41,6 +41,31 @@ pub enum GameSpec {
     TicTacToe,
 }
 
+/// A game as the kit knows it before it is built: its kit.yaml name and its presets.
+pub struct GameEntry {
+    /// The name after `game:` in kit.yaml.
+    pub name: &'static str,
+    /// Its built-in kits.
+    pub presets: &'static [Preset],
+}
+
+/// The games, in the order they are listed: with [`GameSpec`] and [`GameSpec::visit`],
+/// where a new game is registered.
+pub const GAMES: [GameEntry; 3] = [
+    GameEntry {
+        name: "hexapawn",
+        presets: crate::game::hexapawn::PRESETS,
+    },
+    GameEntry {
+        name: "nim",
+        presets: crate::game::nim::PRESETS,
+    },
+    GameEntry {
+        name: "tictactoe",
+        presets: crate::game::tictactoe::PRESETS,
+    },
+];
+
 /// Code that works for any game: [`GameSpec::visit`] calls it with the kit's game.
 pub trait GameVisitor {
     /// What the visit returns.
@@ -454,44 +479,10 @@ pub struct Preset {
     pub yaml: &'static str,
 }
 
-/// The built-in presets.
-pub const PRESETS: [Preset; 7] = [
-    Preset {
-        name: "hexapawn",
-        about: "Gardner's HER (1962): hexapawn 3 x 3, the machine plays Black, second",
-        yaml: "game: hexapawn\nrows: 3\ncols: 3\nmachine: second\nbeads: 1\nrule: gardner\n",
-    },
-    Preset {
-        name: "hexapawn-first",
-        about: "Gardner's HIM: the same machine playing White, first",
-        yaml: "game: hexapawn\nrows: 3\ncols: 3\nmachine: first\nbeads: 1\nrule: gardner\n",
-    },
-    Preset {
-        name: "octapawn",
-        about: "hexapawn on 4 x 4 (octapawn), the machine plays second",
-        yaml: "game: hexapawn\nrows: 4\ncols: 4\nmachine: second\nbeads: 1\nrule: gardner\n",
-    },
-    Preset {
-        name: "bachet",
-        about: "Bachet's game: 8 stones, take 1 to 3, last stone wins; 7 boxes, tags I to IV",
-        yaml: "game: nim\nstones: 8\ntake: [1, 2, 3]\nlast_stone: wins\nmachine: second\nbeads: 1\nrule: gardner\ntags: machine-move\nnumerals: roman\n",
-    },
-    Preset {
-        name: "bachet-relay",
-        about: "the relay automaton for Bachet's game: only some moves wired (7: 1 or 3, 6: 1 or 2, 5: 1)",
-        yaml: "game: nim\nstones: 8\ntake: [1, 2, 3]\nlast_stone: wins\nmachine: second\nbeads: 1\nrule: relay\ntags: machine-move\nnumerals: roman\nallowed: {7: [1, 3], 6: [1, 2], 5: [1]}\n",
-    },
-    Preset {
-        name: "menace",
-        about: "Michie's MENACE (1961): noughts and crosses, plays X first, beads 4/3/2/1, 304 boxes",
-        yaml: "game: tictactoe\nmachine: first\nbeads: {1: 4, 3: 3, 5: 2, 7: 1}\nskip_forced: true\nrule: menace\n",
-    },
-    Preset {
-        name: "menace-second",
-        about: "a MENACE that plays O, second; beads 4/3/2/1 at moves 2/4/6/8",
-        yaml: "game: tictactoe\nmachine: second\nbeads: {2: 4, 4: 3, 6: 2, 8: 1}\nskip_forced: true\nrule: menace\n",
-    },
-];
+/// Every game's presets, in the order `matchbox presets` lists them.
+pub fn presets() -> impl Iterator<Item = &'static Preset> {
+    GAMES.iter().flat_map(|game| game.presets.iter())
+}
 
 /// Declares the fields of kit.yaml once: the file struct and how a file overrides a preset.
 macro_rules! kit_fields {
@@ -786,12 +777,12 @@ pub const MAX_KIT_BYTES: u64 = 1 << 20;
 
 /// Looks a preset up by name.
 pub fn preset(name: &str) -> Option<&'static Preset> {
-    PRESETS.iter().find(|p| p.name == name)
+    presets().find(|p| p.name == name)
 }
 
 /// The presets' names, for messages.
 fn preset_names() -> String {
-    PRESETS.map(|p| p.name).join(", ")
+    presets().map(|p| p.name).collect::<Vec<_>>().join(", ")
 }
 
 fn unknown_preset(name: &str) -> String {
@@ -1285,7 +1276,7 @@ mod tests {
 
     #[test]
     fn every_preset_resolves() {
-        for p in &PRESETS {
+        for p in presets() {
             let kit = Kit::from_preset(p.name).unwrap();
             assert!(!kit.name.is_empty());
         }

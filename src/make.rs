@@ -3,19 +3,22 @@
 
 use std::path::{Path, PathBuf};
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::Error;
 use crate::boxes::BoxSet;
 use crate::draw::label::{MOVE_EDGE_COUNT, draw_label};
+use crate::draw::scene::Scene;
 use crate::draw::{pdf, png};
 use crate::game::Game;
 use crate::instructions::{Expected, instruction_pages};
 use crate::kit::{GAME_SETTINGS, GameVisitor, Kit};
 use crate::output::replace_dir;
 use crate::palette::Colour;
-use crate::sheet;
+use crate::sheet::{self, Page};
 use crate::simulate::{EXPECTATION_RUNS, expected_losses};
 
 /// The most labels a kit prints (octapawn has 2,791; a hexapawn 7 x 4 kit would have
@@ -86,15 +89,12 @@ impl GameVisitor for Build<'_> {
                 )));
             }
         }
-        let labels: Vec<_> = set
-            .boxes
-            .par_iter()
-            .map(|b| draw_label(game, kit, b))
-            .collect();
-        let legend = legend(kit, &set);
-        let sheets = sheet::label_pages(kit, &labels, &legend);
-        let label_pages = sheet::finish(kit, sheets.clone());
-        let labels_pdf = pdf::to_pdf(&label_pages)?;
+        let LabelSheets {
+            labels,
+            sheets,
+            pdf: labels_pdf,
+        } = LabelSheets::make(game, kit, &set)?;
+        let label_pages = sheets.len();
         // Quoted only when every simulated machine learnt.
         let expected = expected_losses(game, kit, EXPECTATION_RUNS)?
             .as_ref()
@@ -120,9 +120,37 @@ impl GameVisitor for Build<'_> {
         Ok(KitFiles {
             labels_pdf,
             kit_pdf,
-            pages: (label_pages.len(), kit_pages.len()),
+            pages: (label_pages, kit_pages.len()),
             previews,
             boxes: set.boxes.len(),
+        })
+    }
+}
+
+/// The labels of a kit and labels.pdf: the first half of `matchbox kit`.
+pub struct LabelSheets {
+    /// Every box's label, in id order.
+    pub labels: Vec<Arc<Scene>>,
+    /// The label sheets, headers not yet drawn (kit.pdf ends with them too).
+    pub sheets: Vec<Page>,
+    /// labels.pdf.
+    pub pdf: Vec<u8>,
+}
+
+impl LabelSheets {
+    /// Draws every label (on all cores), lays them out on sheets and writes labels.pdf.
+    pub fn make<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>) -> Result<LabelSheets, Error> {
+        let labels: Vec<_> = set
+            .boxes
+            .par_iter()
+            .map(|b| Arc::new(draw_label(game, kit, b)))
+            .collect();
+        let sheets = sheet::label_pages(kit, &labels, &legend(kit, set));
+        let pdf = pdf::to_pdf(&sheet::finish(kit, sheets.clone()))?;
+        Ok(LabelSheets {
+            labels,
+            sheets,
+            pdf,
         })
     }
 }

@@ -2,6 +2,8 @@
 //! sticker sheets), a colour legend, a calibration bar, and the header (kit name, page n
 //! of m, title) that every page of a kit carries.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::draw::scene::{Anchor, GREY, INK, Rect, Rgb, Scene, Stroke, TextStyle, pt};
@@ -35,7 +37,7 @@ impl Paper {
         }
     }
 
-    /// The name printed in messages.
+    /// The paper's name as printers call it.
     pub fn name(self) -> &'static str {
         match self {
             Paper::A4 => "A4",
@@ -361,7 +363,7 @@ pub struct Legend<'k> {
 /// plain paper edge to edge with thin grey cut lines round each (one cut separates two),
 /// on a sticker sheet inside each die-cut label; at the foot the legend and a bar to
 /// check that the printer did not scale the page.
-pub fn label_pages(kit: &Kit, labels: &[Scene], legend: &Legend) -> Vec<Page> {
+pub fn label_pages(kit: &Kit, labels: &[Arc<Scene>], legend: &Legend) -> Vec<Page> {
     let s = strings(kit.language);
     let grid = grid(kit);
     let (_, ph) = kit.paper.size_mm();
@@ -371,7 +373,7 @@ pub fn label_pages(kit: &Kit, labels: &[Scene], legend: &Legend) -> Vec<Page> {
         dash: None,
     };
     let skipped = kit.start_at as usize - 1;
-    let slots: Vec<Option<&Scene>> = std::iter::repeat_n(None, skipped)
+    let slots: Vec<Option<&Arc<Scene>>> = std::iter::repeat_n(None, skipped)
         .chain(labels.iter().map(Some))
         .collect();
     let (foot, header_y) = if grid.cut_lines {
@@ -391,7 +393,7 @@ pub fn label_pages(kit: &Kit, labels: &[Scene], legend: &Legend) -> Vec<Page> {
             for (slot, label) in chunk.iter().enumerate() {
                 let r = grid.slot(slot);
                 let Some(label) = label else { continue };
-                scene.place(label, r.x + grid.inset, r.y + grid.inset);
+                scene.place(Arc::clone(label), r.x + grid.inset, r.y + grid.inset);
                 if grid.cut_lines {
                     scene.rect(r, None, Some(cut));
                 }
@@ -606,7 +608,7 @@ mod tests {
 
     /// A stand-in label: one rectangle over the whole drawing, whose place on the page
     /// can be read back.
-    fn marker(kit: &Kit) -> Scene {
+    fn marker(kit: &Kit) -> Arc<Scene> {
         let size = label_drawing(kit);
         let mut scene = Scene::new(size.width_mm, size.height_mm);
         let (w, h) = (size.width_mm, size.height_mm);
@@ -620,36 +622,36 @@ mod tests {
             Some(MARKER),
             None,
         );
-        scene
+        Arc::new(scene)
     }
 
     /// The bounding boxes of the filled polygons of `colour` on a page, in drawing order.
     fn filled(page: &Scene, colour: Rgb) -> Vec<Rect> {
-        page.shapes
-            .iter()
-            .filter_map(|shape| match shape {
-                Shape::Polygon {
-                    points,
-                    fill: Some(c),
-                    ..
-                } if *c == colour => {
-                    let xs = points.iter().map(|p| p.x);
-                    let ys = points.iter().map(|p| p.y);
-                    let (x, y) = (
-                        xs.clone().fold(f32::MAX, f32::min),
-                        ys.clone().fold(f32::MAX, f32::min),
-                    );
-                    let (r, b) = (xs.fold(f32::MIN, f32::max), ys.fold(f32::MIN, f32::max));
-                    Some(Rect {
-                        x,
-                        y,
-                        w: r - x,
-                        h: b - y,
-                    })
-                }
-                _ => None,
-            })
-            .collect()
+        let mut found = Vec::new();
+        page.paint(&mut |shape| {
+            if let Shape::Polygon {
+                points,
+                fill: Some(c),
+                ..
+            } = shape
+                && *c == colour
+            {
+                let xs = points.iter().map(|p| p.x);
+                let ys = points.iter().map(|p| p.y);
+                let (x, y) = (
+                    xs.clone().fold(f32::MAX, f32::min),
+                    ys.clone().fold(f32::MAX, f32::min),
+                );
+                let (r, b) = (xs.fold(f32::MIN, f32::max), ys.fold(f32::MIN, f32::max));
+                found.push(Rect {
+                    x,
+                    y,
+                    w: r - x,
+                    h: b - y,
+                });
+            }
+        });
+        found
     }
 
     fn no_legend() -> Legend<'static> {

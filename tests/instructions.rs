@@ -4,7 +4,7 @@
 use matchbox::boxes::BoxSet;
 use matchbox::game::Game;
 use matchbox::instructions::{SECTIONS, TemplateContext, instruction_pages, render};
-use matchbox::kit::{GameVisitor, Kit, Language, PRESETS};
+use matchbox::kit::{GameVisitor, Kit, Language, presets};
 
 fn kit(preset: &str, language: Language) -> Kit {
     Kit::from_yaml(
@@ -33,7 +33,7 @@ impl GameVisitor for Sections<'_> {
 
 #[test]
 fn every_template_renders_in_every_language_for_every_preset() {
-    for preset in &PRESETS {
+    for preset in presets() {
         for language in Language::ALL {
             let kit = kit(preset.name, language);
             let sections = kit.visit(Sections(&kit));
@@ -52,7 +52,7 @@ fn every_template_renders_in_every_language_for_every_preset() {
 #[test]
 fn polish_and_russian_kits_have_no_english_sentences() {
     let english = [" the ", " and ", " with ", " beads", " box ", " move "];
-    for preset in &PRESETS {
+    for preset in presets() {
         for language in [Language::Pl, Language::Ru] {
             let kit = kit(preset.name, language);
             for text in kit.visit(Sections(&kit)) {

@@ -111,6 +111,8 @@ fn draw(surface: &mut Surface, shape: &Shape, fonts: &[Font; 2]) {
             );
             return;
         }
+        // `Scene::paint` opens every group.
+        Shape::Group { .. } => return,
     };
     if let Some(path) = path {
         surface.set_fill(fill(f));
@@ -135,9 +137,7 @@ pub fn to_pdf(pages: &[Scene]) -> Result<Vec<u8>, Error> {
         let mut page = document.start_page_with(settings);
         let mut surface = page.surface();
         surface.push_transform(&Transform::from_scale(PT_PER_MM, PT_PER_MM));
-        for shape in &scene.shapes {
-            draw(&mut surface, shape, &fonts);
-        }
+        scene.paint(&mut |shape| draw(&mut surface, shape, &fonts));
         surface.pop();
         surface.finish();
         page.finish();

@@ -1,5 +1,7 @@
 //! The display list: what one label or page looks like, in millimetres, for every output.
 
+use std::sync::Arc;
+
 /// A point in millimetres; x to the right, y downwards from the top-left corner.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Pt {
@@ -131,6 +133,13 @@ pub enum Shape {
         /// Weight.
         weight: Weight,
     },
+    /// Another scene drawn inside this one, its origin at `at` (see [`Scene::place`]).
+    Group {
+        /// Where the placed scene's top-left corner goes.
+        at: Pt,
+        /// The scene placed.
+        scene: Arc<Scene>,
+    },
 }
 
 /// A drawing of a given size: one label, one page.
@@ -204,52 +213,44 @@ impl Scene {
         });
     }
 
-    /// Paints another scene into this one, moved by (dx, dy).
-    pub fn place(&mut self, other: &Scene, dx: f32, dy: f32) {
-        let shift = |p: &Pt| pt(p.x + dx, p.y + dy);
-        for shape in &other.shapes {
-            self.push(match shape {
-                Shape::Line { points, stroke } => Shape::Line {
-                    points: points.iter().map(shift).collect(),
-                    stroke: *stroke,
-                },
-                Shape::Polygon {
-                    points,
-                    fill,
-                    stroke,
-                } => Shape::Polygon {
-                    points: points.iter().map(shift).collect(),
-                    fill: *fill,
-                    stroke: *stroke,
-                },
-                Shape::Circle {
-                    centre,
-                    radius,
-                    fill,
-                    stroke,
-                } => Shape::Circle {
-                    centre: shift(centre),
-                    radius: *radius,
-                    fill: *fill,
-                    stroke: *stroke,
-                },
-                Shape::Text {
-                    at,
-                    size,
-                    text,
-                    colour,
-                    anchor,
-                    weight,
-                } => Shape::Text {
-                    at: shift(at),
-                    size: *size,
-                    text: text.clone(),
-                    colour: *colour,
-                    anchor: *anchor,
-                    weight: *weight,
-                },
-            });
+    /// Draws another scene inside this one, its top-left corner at (dx, dy). The scene
+    /// is shared, not copied: a label placed on a sheet and in a preview is one drawing.
+    pub fn place(&mut self, other: Arc<Scene>, dx: f32, dy: f32) {
+        self.push(Shape::Group {
+            at: pt(dx, dy),
+            scene: other,
+        });
+    }
+
+    /// Every shape to paint, in order, with the scenes placed inside this one opened and
+    /// their shapes moved into place (so `paint` never yields a [`Shape::Group`]).
+    pub fn paint(&self, f: &mut dyn FnMut(&Shape)) {
+        for shape in &self.shapes {
+            match shape {
+                Shape::Group { at, scene } => scene.paint(&mut |inner| f(&inner.moved(at.x, at.y))),
+                other => f(other),
+            }
         }
+    }
+}
+
+impl Shape {
+    /// The same shape moved by (dx, dy).
+    fn moved(&self, dx: f32, dy: f32) -> Shape {
+        let mut shape = self.clone();
+        let shift = |p: &mut Pt| {
+            p.x += dx;
+            p.y += dy;
+        };
+        match &mut shape {
+            Shape::Line { points, .. } | Shape::Polygon { points, .. } => {
+                points.iter_mut().for_each(shift);
+            }
+            Shape::Circle { centre: p, .. }
+            | Shape::Text { at: p, .. }
+            | Shape::Group { at: p, .. } => shift(p),
+        }
+        shape
     }
 }
 

@@ -53,7 +53,7 @@ pub fn to_svg(scene: &Scene) -> String {
         w = num(scene.width),
         h = num(scene.height)
     );
-    for shape in &scene.shapes {
+    scene.paint(&mut |shape| {
         let _ = match shape {
             Shape::Line {
                 points: pts,
@@ -112,8 +112,10 @@ pub fn to_svg(scene: &Scene) -> String {
                 hex(*colour),
                 escape(text)
             ),
+            // `Scene::paint` opens every group.
+            Shape::Group { .. } => Ok(()),
         };
-    }
+    });
     out.push_str("</svg>\n");
     out
 }

@@ -4,10 +4,33 @@
 //! forward onto an empty square or captures diagonally forward. A side wins by reaching
 //! the far row, by capturing every enemy pawn, or when the opponent cannot move.
 
-use super::{DrawnMove, Game, Outcome, Side, Symmetry, notation};
+use super::{
+    Bound, Claim, DrawnMove, Game, Historic, Outcome, Side, Symmetry, as_in_the_articles, notation,
+    one_bead_each,
+};
 use crate::draw::scene::{Anchor, INK, Rect, Scene, Shape, Stroke, TextStyle, WHITE, pt};
 use crate::i18n::Strings;
 use crate::instructions::drawings::{CAPTION, CUT};
+use crate::kit::{Kit, Preset, Rule};
+
+/// The built-in kits of this game: Gardner's HER and HIM, and octapawn.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "hexapawn",
+        about: "Gardner's HER (1962): hexapawn 3 x 3, the machine plays Black, second",
+        yaml: "game: hexapawn\nrows: 3\ncols: 3\nmachine: second\nbeads: 1\nrule: gardner\n",
+    },
+    Preset {
+        name: "hexapawn-first",
+        about: "Gardner's HIM: the same machine playing White, first",
+        yaml: "game: hexapawn\nrows: 3\ncols: 3\nmachine: first\nbeads: 1\nrule: gardner\n",
+    },
+    Preset {
+        name: "octapawn",
+        about: "hexapawn on 4 x 4 (octapawn), the machine plays second",
+        yaml: "game: hexapawn\nrows: 4\ncols: 4\nmachine: second\nbeads: 1\nrule: gardner\n",
+    },
+];
 
 /// A hexapawn board of a given size.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -232,6 +255,25 @@ impl Game for Hexapawn {
 
     fn relay_order(&self, mv: Step) -> u32 {
         u32::from(mv.from) * 64 + u32::from(mv.to)
+    }
+
+    /// Gardner's HER (second) and HIM (first) play on 3 x 3.
+    fn historic(&self, kit: &Kit) -> Option<Historic> {
+        if (self.rows, self.cols) != (3, 3) {
+            return None;
+        }
+        let described = as_in_the_articles(kit) && kit.rule == Rule::Gardner && one_bead_each(kit);
+        Some(Historic {
+            name: match kit.machine {
+                Side::First => "him",
+                Side::Second => "her",
+            },
+            claim: described.then_some(Claim {
+                source: "Gardner, Scientific American, March 1962; the Polish classroom sheet",
+                text: "HER learns after at most 11 lost games (the Polish sheet: exactly 11)",
+                bound: Bound::AtMost(11),
+            }),
+        })
     }
 
     fn can_draw(&self) -> bool {

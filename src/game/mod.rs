@@ -10,8 +10,11 @@ pub mod tictactoe;
 use std::fmt::Debug;
 use std::hash::Hash;
 
+use serde::Serialize;
+
 use crate::draw::scene::{Rect, Scene};
 use crate::i18n::Strings;
+use crate::kit::{BeadSchedule, Kit};
 
 /// One of the two players.
 #[derive(
@@ -66,6 +69,48 @@ pub struct DrawnMove<M> {
     pub code: String,
 }
 
+/// What a claim bounds the losses to learn by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bound {
+    /// No run loses more games than this.
+    AtMost(u32),
+    /// Every run loses exactly this many games.
+    Exactly(u32),
+}
+
+/// A claim of the source articles about how many games a machine loses while learning.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Claim {
+    /// Where it is claimed.
+    pub source: &'static str,
+    /// The claim in words.
+    pub text: &'static str,
+    /// The bound on the losses to learn.
+    pub bound: Bound,
+}
+
+/// A machine that the articles describe: its name for a sentence of history on the
+/// sheets, and what they claim about its learning, if anything.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Historic {
+    /// `her`, `him`, `bachet`, `relay`, `menace`: the templates' `history`.
+    pub name: &'static str,
+    /// The articles' claim, for a machine set up as they describe it.
+    pub claim: Option<Claim>,
+}
+
+/// Whether a kit's machine is set up as the articles describe theirs: playing second,
+/// mirror images merged, a box for every position.
+pub fn as_in_the_articles(kit: &Kit) -> bool {
+    kit.machine == Side::Second && kit.symmetry && !kit.skip_forced
+}
+
+/// Whether every box starts with one bead per move, as in the articles.
+pub fn one_bead_each(kit: &Kit) -> bool {
+    kit.beads == BeadSchedule::Each(1)
+}
+
 /// The rules of a two-player game that a matchbox machine can learn.
 ///
 /// Positions carry the side to move, so one position is one situation of the game.
@@ -118,6 +163,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The order in which a relay machine tries moves: lower first.
     fn relay_order(&self, mv: Self::Move) -> u32;
 
+    /// The historic machine this kit is, if it is one the articles describe.
+    fn historic(&self, kit: &Kit) -> Option<Historic>;
     /// Whether a game can end in a draw (the sheets then say what to do after one).
     fn can_draw(&self) -> bool;
     /// The game's settings as template variables, for its own partials.

@@ -6,10 +6,28 @@
 
 use std::collections::BTreeMap;
 
-use super::{DrawnMove, Game, Outcome, Side, Symmetry};
+/// The built-in kits of this game: Bachet's game: the matchbox machine and the relay automaton.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "bachet",
+        about: "Bachet's game: 8 stones, take 1 to 3, last stone wins; 7 boxes, tags I to IV",
+        yaml: "game: nim\nstones: 8\ntake: [1, 2, 3]\nlast_stone: wins\nmachine: second\nbeads: 1\nrule: gardner\ntags: machine-move\nnumerals: roman\n",
+    },
+    Preset {
+        name: "bachet-relay",
+        about: "the relay automaton for Bachet's game: only some moves wired (7: 1 or 3, 6: 1 or 2, 5: 1)",
+        yaml: "game: nim\nstones: 8\ntake: [1, 2, 3]\nlast_stone: wins\nmachine: second\nbeads: 1\nrule: relay\ntags: machine-move\nnumerals: roman\nallowed: {7: [1, 3], 6: [1, 2], 5: [1]}\n",
+    },
+];
+
+use super::{
+    Bound, Claim, DrawnMove, Game, Historic, Outcome, Side, Symmetry, as_in_the_articles,
+    one_bead_each,
+};
 use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, pt};
 use crate::i18n::Strings;
 use crate::instructions::drawings::{CAPTION, CUT};
+use crate::kit::{Kit, Preset, Rule};
 
 /// A one-pile nim game.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -157,6 +175,37 @@ impl Game for Nim {
 
     fn relay_order(&self, mv: u16) -> u32 {
         u32::from(mv)
+    }
+
+    /// Bachet's game of 8 stones, taking 1 to 3: the matchbox machine of the Russian
+    /// article, or its relay automaton.
+    fn historic(&self, kit: &Kit) -> Option<Historic> {
+        if self.stones != 8 || self.take != [1, 2, 3] {
+            return None;
+        }
+        let described = self.last_stone_wins && as_in_the_articles(kit);
+        let source = "the Russian magazine article on Bachet's game";
+        Some(if kit.rule == Rule::Relay {
+            let wiring = BTreeMap::from([(7, vec![1, 3]), (6, vec![1, 2]), (5, vec![1])]);
+            Historic {
+                name: "relay",
+                claim: (described && self.wiring == wiring).then_some(Claim {
+                    source,
+                    text: "the relay automaton learns after exactly 6 lost games",
+                    bound: Bound::Exactly(6),
+                }),
+            }
+        } else {
+            let matchboxes = kit.rule == Rule::Gardner && one_bead_each(kit);
+            Historic {
+                name: "bachet",
+                claim: (described && matchboxes && self.wiring.is_empty()).then_some(Claim {
+                    source,
+                    text: "the 8-stone Bachet machine loses at most 12 games",
+                    bound: Bound::AtMost(12),
+                }),
+            }
+        })
     }
 
     fn can_draw(&self) -> bool {

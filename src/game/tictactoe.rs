@@ -1,9 +1,24 @@
 //! Noughts and crosses on 3 x 3: X moves first, three in a row wins, a full board draws.
 
-use super::{DrawnMove, Game, Outcome, Side, Symmetry, notation};
+use super::{DrawnMove, Game, Historic, Outcome, Side, Symmetry, notation};
 use crate::draw::scene::{INK, Rect, Scene, Stroke, WHITE, pt};
 use crate::i18n::Strings;
 use crate::instructions::drawings::CUT;
+use crate::kit::{Kit, Preset};
+
+/// The built-in kits of this game: Michie's MENACE, playing first or second.
+pub const PRESETS: &[Preset] = &[
+    Preset {
+        name: "menace",
+        about: "Michie's MENACE (1961): noughts and crosses, plays X first, beads 4/3/2/1, 304 boxes",
+        yaml: "game: tictactoe\nmachine: first\nbeads: {1: 4, 3: 3, 5: 2, 7: 1}\nskip_forced: true\nrule: menace\n",
+    },
+    Preset {
+        name: "menace-second",
+        about: "a MENACE that plays O, second; beads 4/3/2/1 at moves 2/4/6/8",
+        yaml: "game: tictactoe\nmachine: second\nbeads: {2: 4, 4: 3, 6: 2, 8: 1}\nskip_forced: true\nrule: menace\n",
+    },
+];
 
 /// Noughts and crosses.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -217,6 +232,14 @@ impl Game for TicTacToe {
 
     /// The grid with its X and O drawn as strokes, and one coloured bead tag in each
     /// square the machine may play.
+    /// Michie's MENACE; the articles claim nothing about how fast it learns.
+    fn historic(&self, _kit: &Kit) -> Option<Historic> {
+        Some(Historic {
+            name: "menace",
+            claim: None,
+        })
+    }
+
     fn can_draw(&self) -> bool {
         true
     }

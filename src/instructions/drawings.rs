@@ -2,6 +2,8 @@
 //! sample label, the score sheet's table and chart, the board and pieces to cut out,
 //! and the rows of the box index.
 
+use std::sync::Arc;
+
 use super::layout::wrap;
 use crate::Error;
 use crate::boxes::{BoxSet, MatchBox, tag};
@@ -232,7 +234,7 @@ impl<'a, G: Game> Figures<'a, G> {
         if let Some(b) = sample {
             let label = draw_label(self.game, self.kit, b);
             let x = (self.width - lw) / 2.0;
-            scene.place(&label, x, 0.0);
+            scene.place(Arc::new(label), x, 0.0);
             scene.rect(
                 Rect {
                     x,

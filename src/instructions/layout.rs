@@ -2,6 +2,8 @@
 //! margins, drawings placed between paragraphs, and page breaks that never leave a
 //! heading alone at the foot of a page.
 
+use std::sync::Arc;
+
 use super::drawings::Figure;
 use super::markdown::{Block, Span};
 use crate::Error;
@@ -236,7 +238,7 @@ impl<'a> Typesetter<'a> {
                 }
                 Block::Figure(f) => {
                     let drawing = figure(*f)?;
-                    self.drawing(&drawing);
+                    self.drawing(drawing);
                 }
             }
         }
@@ -244,13 +246,14 @@ impl<'a> Typesetter<'a> {
     }
 
     /// Places a drawing centred in the column, on a new page if it does not fit here.
-    pub fn drawing(&mut self, drawing: &Scene) {
+    pub fn drawing(&mut self, drawing: Scene) {
         if self.y + drawing.height > self.bottom && !self.at_top() {
             self.new_page();
         }
         let (w, _) = self.kit.paper.size_mm();
-        self.scene.place(drawing, (w - drawing.width) / 2.0, self.y);
-        self.y += drawing.height + BODY * 0.8;
+        let (x, height) = ((w - drawing.width) / 2.0, drawing.height);
+        self.scene.place(Arc::new(drawing), x, self.y);
+        self.y += height + BODY * 0.8;
     }
 
     fn lines(&mut self, spans: &[Span], size: f32, bold: bool, left: f32, marker: Option<&str>) {

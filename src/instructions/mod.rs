@@ -13,7 +13,7 @@ use crate::Error;
 use crate::boxes::{BoxSet, tag};
 use crate::game::{Game, Side};
 use crate::i18n::{plural, strings, template_file, template_folder};
-use crate::kit::{BeadSchedule, GameSpec, Kit, Language, Reward, Rule, Tags};
+use crate::kit::{BeadSchedule, Kit, Language, Reward, Rule, Tags};
 use crate::sheet::Page;
 pub use drawings::Figure;
 use layout::Typesetter;
@@ -149,25 +149,6 @@ pub struct TemplateContext {
     pub calibration_mm: u32,
 }
 
-/// Which historic machine a kit is, for a sentence of history.
-fn history(kit: &Kit) -> Option<&'static str> {
-    match &kit.game {
-        GameSpec::Hexapawn { rows: 3, cols: 3 } => Some(match kit.machine {
-            Side::First => "him",
-            Side::Second => "her",
-        }),
-        GameSpec::Nim {
-            stones: 8, take, ..
-        } if take == &[1, 2, 3] => Some(if kit.rule == Rule::Relay {
-            "relay"
-        } else {
-            "bachet"
-        }),
-        GameSpec::TicTacToe => Some("menace"),
-        _ => None,
-    }
-}
-
 impl TemplateContext {
     /// The variables for a kit, its boxes and what its sheet may quote of a simulation.
     pub fn new<G: Game>(
@@ -242,7 +223,7 @@ impl TemplateContext {
             first_move,
             max_arrows: set.boxes.iter().map(|b| b.moves.len()).max().unwrap_or(0),
             expected: expected.cloned(),
-            history: history(kit),
+            history: game.historic(kit).map(|h| h.name),
             schedule,
             draws: game.can_draw(),
             game: game.template_vars(),

@@ -1,14 +1,12 @@
 //! `matchbox verify`: checks a kit before it is printed, then trains it and sets what
 //! the source articles claim beside what the simulation measures.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use crate::Error;
 use crate::boxes::BoxSet;
-use crate::game::{Game, Side};
-use crate::kit::{BeadSchedule, GameSpec, Kit, LastStone, Rule};
+use crate::game::{Bound, Claim, Game};
+use crate::kit::Kit;
 use crate::machine::{Node, Tree};
 use crate::simulate::{OpponentKind, Setup, Training, train};
 
@@ -111,61 +109,9 @@ pub fn checks<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>) -> 
     ]
 }
 
-/// What a claim bounds the losses to learn by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Bound {
-    /// No run loses more games than this.
-    AtMost(u32),
-    /// Every run loses exactly this many games.
-    Exactly(u32),
-}
-
-/// A claim of the source articles about how many games a machine loses while learning.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Claim {
-    /// Where it is claimed.
-    pub source: &'static str,
-    /// The claim in words.
-    pub text: &'static str,
-    /// The bound on the losses to learn.
-    pub bound: Bound,
-}
-
-/// The claim about this kit's machine, if the articles make one: it must be the
-/// machine they describe, whatever its language or paper.
-pub fn claim_for(kit: &Kit) -> Option<Claim> {
-    let bachet = GameSpec::Nim {
-        stones: 8,
-        take: vec![1, 2, 3],
-        last_stone: LastStone::Wins,
-    };
-    let relay_wiring = BTreeMap::from([(7, vec![1, 3]), (6, vec![1, 2]), (5, vec![1])]);
-    let as_described = kit.machine == Side::Second && kit.symmetry && !kit.skip_forced;
-    let one_bead = kit.beads == BeadSchedule::Each(1);
-    if !as_described {
-        return None;
-    }
-    match (&kit.game, kit.rule) {
-        (GameSpec::Hexapawn { rows: 3, cols: 3 }, Rule::Gardner) if one_bead => Some(Claim {
-            source: "Gardner, Scientific American, March 1962; the Polish classroom sheet",
-            text: "HER learns after at most 11 lost games (the Polish sheet: exactly 11)",
-            bound: Bound::AtMost(11),
-        }),
-        (game, Rule::Gardner) if *game == bachet && one_bead && kit.allowed.is_empty() => {
-            Some(Claim {
-                source: "the Russian magazine article on Bachet's game",
-                text: "the 8-stone Bachet machine loses at most 12 games",
-                bound: Bound::AtMost(12),
-            })
-        }
-        (game, Rule::Relay) if *game == bachet && kit.allowed == relay_wiring => Some(Claim {
-            source: "the Russian magazine article on Bachet's game",
-            text: "the relay automaton learns after exactly 6 lost games",
-            bound: Bound::Exactly(6),
-        }),
-        _ => None,
-    }
+/// The claim about this kit's machine, if the articles make one: the game's own answer.
+pub fn claim_for<G: Game>(game: &G, kit: &Kit) -> Option<Claim> {
+    game.historic(kit).and_then(|h| h.claim)
 }
 
 /// A claim and whether the measured losses bear it out.
@@ -233,7 +179,7 @@ pub fn verify<G: Game>(
     } else {
         None
     };
-    let claim = claim_for(kit).map(|claim| ClaimCheck {
+    let claim = claim_for(game, kit).map(|claim| ClaimCheck {
         holds: measured.as_ref().is_some_and(|m| bears_out(claim.bound, m)),
         claim,
     });
@@ -249,13 +195,26 @@ pub fn verify<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Side;
     use crate::game::hexapawn::Hexapawn;
+    use crate::kit::GameVisitor;
     use crate::simulate::Stats;
+
+    struct ClaimOf<'a>(&'a Kit);
+
+    impl GameVisitor for ClaimOf<'_> {
+        type Output = Option<Bound>;
+        fn visit<G: Game>(self, game: &G) -> Option<Bound> {
+            claim_for(game, self.0).map(|c| c.bound)
+        }
+    }
 
     #[test]
     fn claims_belong_to_the_machines_the_articles_describe() {
-        let claim =
-            |yaml: &str| claim_for(&Kit::from_yaml(yaml, "kit.yaml").unwrap()).map(|c| c.bound);
+        let claim = |yaml: &str| {
+            let kit = Kit::from_yaml(yaml, "kit.yaml").unwrap();
+            kit.visit(ClaimOf(&kit))
+        };
         assert_eq!(
             claim("preset: hexapawn\nlanguage: pl\n"),
             Some(Bound::AtMost(11))
