@@ -63,6 +63,8 @@ fn bounds(shape: &Shape) -> Spot {
             };
             [left, at.y - size * 0.8, w, *size]
         }
+        // Never met: the shapes come from `Scene::paint`, which opens groups.
+        Shape::Group { at, .. } => [at.x, at.y, 0.0, 0.0],
     }
 }
 
@@ -79,17 +81,19 @@ fn union(a: &Spot, b: &Spot) -> Spot {
     [x0, y0, x1 - x0, y1 - y0]
 }
 
+/// Every shape a scene paints, groups opened.
+fn flat(scene: &Scene) -> Vec<Shape> {
+    let mut shapes = Vec::new();
+    scene.paint(&mut |s| shapes.push(s.clone()));
+    shapes
+}
+
 /// The shapes of `a` that `b` does not have, each matched at most once.
-fn missing<'a>(a: &'a Scene, b: &Scene) -> Vec<&'a Shape> {
-    let mut used = vec![false; b.shapes.len()];
-    a.shapes
-        .iter()
+fn missing<'a>(a: &'a [Shape], b: &[Shape]) -> Vec<&'a Shape> {
+    let mut used = vec![false; b.len()];
+    a.iter()
         .filter(|s| {
-            let found = b
-                .shapes
-                .iter()
-                .zip(used.iter_mut())
-                .find(|(t, u)| !**u && t == s);
+            let found = b.iter().zip(used.iter_mut()).find(|(t, u)| !**u && t == s);
             match found {
                 Some((_, u)) => {
                     *u = true;
@@ -104,8 +108,8 @@ fn missing<'a>(a: &'a Scene, b: &Scene) -> Vec<&'a Shape> {
 /// Where the picture changes when `mv` is played: one spot per separate change, in
 /// picture order (what leaves first, then what arrives).
 pub fn spots<G: Game>(game: &G, position: &G::Position, mv: G::Move) -> Vec<Spot> {
-    let before = picture(game, position);
-    let after = picture(game, &game.play(position, mv));
+    let before = flat(&picture(game, position));
+    let after = flat(&picture(game, &game.play(position, mv)));
     let mut spots: Vec<Spot> = Vec::new();
     for shape in missing(&before, &after)
         .into_iter()
