@@ -130,6 +130,26 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Colour::Auto)]
         colour: Colour,
     },
+    /// Serve the machine as a web page for the classroom's screen, until Ctrl-C.
+    Serve {
+        #[command(flatten)]
+        kit: KitChoice,
+        /// Keep the machine's beads in this JSON file (the same as `play --state`).
+        #[arg(long, value_name = "FILE")]
+        state: Option<PathBuf>,
+        /// The port [default: 8080, or the port in --listen; 0 picks a free one].
+        #[arg(long)]
+        port: Option<u16>,
+        /// The address to listen on; 0.0.0.0 lets tablets on the network watch.
+        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+        listen: String,
+        /// The learning rule [default: the kit's].
+        #[arg(long, value_enum)]
+        rule: Option<Rule>,
+        /// Seed of the machine's draws [default: from the clock].
+        #[arg(long)]
+        seed: Option<u64>,
+    },
 }
 
 /// When to colour the beads.
@@ -178,7 +198,10 @@ pub struct SimulateArgs {
 /// Runs the command line and returns the exit status.
 pub fn main() -> i32 {
     let cli = Cli::parse();
-    crate::output::clean_up_on_signals();
+    // `serve` stops on Ctrl-C by itself: it ends a training run, saves, and exits 0.
+    if !matches!(cli.command, Command::Serve { .. }) {
+        crate::output::clean_up_on_signals();
+    }
     match run(cli) {
         Ok(status) => status,
         Err(e) => {
@@ -242,11 +265,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
                 std::io::stdout().is_terminal(),
                 std::env::var("NO_COLOR").ok().as_deref(),
             );
-            let seed = seed.unwrap_or_else(|| {
-                std::time::SystemTime::now()
-                    .duration_since(std::time::UNIX_EPOCH)
-                    .map_or(0, |d| d.as_nanos() as u64)
-            });
+            let seed = seed.unwrap_or_else(clock_seed);
             kit.visit(PlayCommand {
                 kit: &kit,
                 rule: rule.unwrap_or(kit.rule),
@@ -256,6 +275,23 @@ fn run(cli: Cli) -> Result<i32, Error> {
                     seed,
                 },
             })?;
+        }
+        Command::Serve {
+            kit,
+            state,
+            port,
+            listen,
+            rule,
+            seed,
+        } => {
+            let kit = kit.load()?;
+            let options = crate::serve::Options {
+                state,
+                listen: crate::serve::listen_address(Some(&listen), port)?,
+                rule: rule.unwrap_or(kit.rule),
+                seed: seed.unwrap_or_else(clock_seed),
+            };
+            crate::serve::serve(&kit, &options)?;
         }
         Command::Presets => {
             let width = presets().map(|p| p.name.len()).max().unwrap_or(0);
@@ -313,6 +349,13 @@ fn run(cli: Cli) -> Result<i32, Error> {
         }
     }
     Ok(0)
+}
+
+/// A seed from the clock, for draws that need not be repeatable.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
 }
 
 /// A progress bar on stderr when it is a terminal, and a hidden one otherwise.

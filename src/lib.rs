@@ -17,6 +17,7 @@ pub mod make;
 pub mod output;
 pub mod palette;
 pub mod report;
+pub mod serve;
 pub mod sheet;
 pub mod simulate;
 

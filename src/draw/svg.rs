@@ -12,7 +12,8 @@ fn num(v: f32) -> String {
     if s == "-0" { "0".into() } else { s.into() }
 }
 
-fn hex(c: Rgb) -> String {
+/// A colour as `#rrggbb`.
+pub fn hex(c: Rgb) -> String {
     format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2])
 }
 

@@ -127,7 +127,8 @@ pub fn one_bead_each(kit: &Kit) -> bool {
 /// The rules of a two-player game that a matchbox machine can learn.
 ///
 /// Positions carry the side to move, so one position is one situation of the game.
-pub trait Game: Send + Sync {
+/// A game is a small owned value, so a server can keep it for as long as it runs.
+pub trait Game: Clone + Send + Sync + 'static {
     /// A position of the game, including whose turn it is.
     type Position: Clone + Eq + Hash + Ord + Debug + Send + Sync;
     /// A move from some position.

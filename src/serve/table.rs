@@ -1,0 +1,711 @@
+//! The machine on the classroom screen, for any game: the game in progress, the beads,
+//! the games played, and what the page shows of them.
+//!
+//! A game in progress is kept as the human's moves only. The machine's moves are
+//! replayed from them with the game's own random stream, so what the page shows is
+//! always what [`play_game`] did, and a game is never half-applied to the beads.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::board::{self, Spot};
+use super::{ApiError, Problem};
+use crate::Error;
+use crate::draw::label::draw_label;
+use crate::draw::svg::{hex, to_svg};
+use crate::game::Game;
+use crate::i18n::{Strings, strings};
+use crate::kit::Kit;
+use crate::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rng_for};
+use crate::output::write_atomic;
+use crate::simulate::state::{self, Saved};
+use crate::simulate::{Opponent, Setup, Turn, play_game};
+
+/// Undo steps kept: far more than a lesson needs.
+const UNDO_DEPTH: usize = 200;
+
+/// What does not change while the server runs.
+pub struct Fixed<G: Game> {
+    /// The rules.
+    pub game: G,
+    /// The kit.
+    pub kit: Kit,
+    /// Its boxes compiled for play (with the rival machine when the kit allows one).
+    pub setup: Setup<G>,
+    /// Seed of the machine's draws: game `n` draws from stream `n`.
+    pub seed: u64,
+    /// Where the beads are saved after every game, if anywhere.
+    pub state: Option<PathBuf>,
+}
+
+impl<G: Game> Fixed<G> {
+    /// The page's words in the kit's language.
+    pub fn words(&self) -> &'static Strings {
+        strings(self.kit.language)
+    }
+
+    /// Writes the beads to the state file, if there is one, atomically.
+    pub fn save(&self, beads: &Beads, games: u64) -> Result<(), Error> {
+        let Some(path) = &self.state else {
+            return Ok(());
+        };
+        let saved = Saved {
+            beads: beads.clone(),
+            games,
+        };
+        let text = state::to_json(&self.game, &self.kit, &self.setup, &saved)?;
+        write_atomic(path, text.as_bytes())
+    }
+
+    fn colour(&self, colour: usize) -> BeadColour {
+        let c = &self.kit.palette[colour];
+        let words = self.words();
+        BeadColour {
+            name: words.colour_name(c),
+            code: words.colour_code(c),
+            rgb: hex(c.rgb),
+        }
+    }
+}
+
+/// One finished game, as a row of the score sheet.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Row {
+    /// Its number, counting every game the beads have played.
+    pub game: u64,
+    /// `win`, `draw`, `loss` or `resigned`, for the machine.
+    pub end: &'static str,
+    /// Beads added (+) or taken out (-) by the rule; `None` for a training game.
+    pub change: Option<i64>,
+    /// The machine's losses so far, counted from when this screen started.
+    pub losses: u64,
+}
+
+/// A finished game as it started: replaying it shows it again.
+struct Finished {
+    beads: Beads,
+    games: u64,
+    human: Vec<Node>,
+}
+
+/// The board a move is meant for, as the page last saw it; either part may be left out.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Board {
+    /// The game's number.
+    pub game: Option<u64>,
+    /// Moves made so far in it.
+    pub ply: Option<usize>,
+}
+
+/// The beads before a change, for undo.
+struct Snapshot {
+    beads: Beads,
+    games: u64,
+    rows: usize,
+}
+
+/// What changes: the beads, the games, the game in progress.
+pub struct Live {
+    /// The beads now.
+    pub beads: Beads,
+    /// Games the beads have played (the state file's count).
+    pub games: u64,
+    /// Every game finished since this screen started.
+    pub rows: Vec<Row>,
+    undo: Vec<Snapshot>,
+    /// The human's moves in the game in progress, as tree nodes reached.
+    human: Vec<Node>,
+    /// The game just finished, shown until the next one starts.
+    finished: Option<Finished>,
+    /// Bumped at every change, so a watching page knows when to fetch again.
+    pub version: u64,
+    /// The training run under way, if any.
+    pub training: Option<super::train::Run>,
+}
+
+/// A bead colour as the page paints it.
+#[derive(Clone, Debug, Serialize)]
+pub struct BeadColour {
+    /// Its name in the kit's language.
+    pub name: String,
+    /// The letter printed beside its arrows.
+    pub code: String,
+    /// `#rrggbb`.
+    pub rgb: String,
+}
+
+/// One move of a box with its beads.
+#[derive(Debug, Serialize)]
+pub struct BeadCount {
+    /// The bead colour.
+    pub colour: BeadColour,
+    /// Beads of it in the box.
+    pub count: u32,
+    /// Beads of it a fresh box holds.
+    pub start: u32,
+    /// The move it means, in the game's notation, as the board stands (for a box of
+    /// the game in progress) or as the label is drawn.
+    #[serde(rename = "move")]
+    pub mv: String,
+}
+
+/// One box for the box index.
+#[derive(Debug, Serialize)]
+pub struct BoxSummary {
+    /// Its printed id.
+    pub id: usize,
+    /// Its printed tag (move numbers).
+    pub tag: String,
+    /// Beads in it now.
+    pub beads: u32,
+    /// Beads in a fresh box.
+    pub start: u32,
+    /// Per move: the colour and its count now.
+    pub moves: Vec<BeadCount>,
+}
+
+/// One box in full: the summary and its printed label.
+#[derive(Debug, Serialize)]
+pub struct BoxView {
+    /// The counts.
+    #[serde(flatten)]
+    pub summary: BoxSummary,
+    /// The position on the label, in the game's notation.
+    pub position: String,
+    /// The printed label as SVG.
+    pub label: String,
+}
+
+/// One turn of the game in progress.
+#[derive(Debug, Serialize)]
+#[serde(tag = "who", rename_all = "lowercase")]
+pub enum TurnView {
+    /// The human moved.
+    Human {
+        /// In the game's notation.
+        #[serde(rename = "move")]
+        mv: String,
+    },
+    /// The machine moved, resigned, or played its only move without a box.
+    Machine {
+        /// The box found, by printed id; `None` when it had no box (a forced move).
+        #[serde(rename = "box")]
+        box_id: Option<usize>,
+        /// How the label is turned to match the board.
+        turn: Option<String>,
+        /// The beads in the box, each with its move as the board stands.
+        beads: Vec<BeadCount>,
+        /// Index into `beads` of the bead drawn; `None` if it resigned or was forced.
+        drawn: Option<usize>,
+        /// The move played, in the game's notation; `None` if it resigned.
+        #[serde(rename = "move")]
+        mv: Option<String>,
+        /// The board it faced, in the game's notation.
+        position: String,
+    },
+}
+
+/// A move the human may make now.
+#[derive(Debug, Serialize)]
+pub struct Choice {
+    /// In the game's notation, as `play` and `find` write it.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The places on the board picture that the move changes: clicking them all plays it.
+    pub spots: Vec<Spot>,
+}
+
+/// What the rule did after a game: one line per move whose beads changed.
+#[derive(Debug, Serialize)]
+pub struct Change {
+    /// The box's printed id.
+    #[serde(rename = "box")]
+    pub box_id: usize,
+    /// The bead colour.
+    pub colour: BeadColour,
+    /// The move, as the label shows it.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Beads before the game.
+    pub before: u32,
+    /// Beads after the rule.
+    pub after: u32,
+}
+
+/// The game in progress, or just finished.
+#[derive(Debug, Serialize)]
+pub struct GameView {
+    /// Its number, from 1.
+    pub number: u64,
+    /// Moves made so far by both sides; a move request may name it to be sure it is
+    /// meant for this board.
+    pub ply: usize,
+    /// The board now, in the game's notation.
+    pub position: String,
+    /// The board now as SVG, drawn as the labels draw it.
+    pub board: String,
+    /// Every turn so far.
+    pub turns: Vec<TurnView>,
+    /// The human's legal moves; empty when the game is over.
+    pub moves: Vec<Choice>,
+    /// `win`, `draw`, `loss` or `resigned` for the machine, once the game is over.
+    pub end: Option<&'static str>,
+    /// What the rule changed, once the game is over.
+    pub changes: Vec<Change>,
+    /// The rule's name.
+    pub rule: &'static str,
+    /// The change counter (see [`Live::version`]).
+    pub version: u64,
+}
+
+/// The score sheet: totals, the latest rows, and the curve.
+#[derive(Debug, Serialize)]
+pub struct Score {
+    /// Games the beads have played.
+    pub games: u64,
+    /// Since this screen started: wins, draws, losses (resignations included).
+    pub wins: u64,
+    /// See `wins`.
+    pub draws: u64,
+    /// See `wins`.
+    pub losses: u64,
+    /// The latest rows, oldest first.
+    pub rows: Vec<Row>,
+    /// `[game, losses so far]`, at most [`CURVE_POINTS`] points from the first game on
+    /// this screen to the last.
+    pub curve: Vec<[u64; 2]>,
+    /// Whether there is a game to undo.
+    pub can_undo: bool,
+}
+
+/// Rows shown on the score sheet.
+const SCORE_ROWS: usize = 12;
+/// Points on the curve at most.
+const CURVE_POINTS: usize = 200;
+
+/// The human, replaying the moves made so far and then waiting.
+struct Script<'a> {
+    moves: &'a [Node],
+    next: usize,
+    waiting: bool,
+}
+
+impl<G: Game> Opponent<G> for Script<'_> {
+    fn choose(
+        &mut self,
+        _tree: &Tree<G>,
+        _node: Node,
+        _machine: &Learner,
+        _rng: &mut SimRng,
+    ) -> Result<Option<Node>, Error> {
+        let mv = self.moves.get(self.next).copied();
+        self.next += 1;
+        // Out of moves: stop the replay here (the game counts as resigned, but the
+        // replay's beads are thrown away).
+        self.waiting = mv.is_none();
+        Ok(mv)
+    }
+}
+
+/// The game in progress replayed: every turn, where it stands, and how it ended.
+struct Replay {
+    turns: Vec<Turn>,
+    node: Node,
+    /// The end and the beads after the rule, once the game is over.
+    over: Option<(End, Beads)>,
+}
+
+impl Live {
+    /// A fresh screen with these beads.
+    pub fn new(saved: Saved) -> Live {
+        Live {
+            beads: saved.beads,
+            games: saved.games,
+            rows: Vec::new(),
+            undo: Vec::new(),
+            human: Vec::new(),
+            finished: None,
+            version: 0,
+            training: None,
+        }
+    }
+
+    /// The game on the board: the one just finished, or the one in progress. Its beads
+    /// at the start, its number of games before it, and the human's moves.
+    fn on_board(&self) -> (&Beads, u64, &[Node]) {
+        match &self.finished {
+            Some(f) => (&f.beads, f.games, &f.human),
+            None => (&self.beads, self.games, &self.human),
+        }
+    }
+
+    fn replay<G: Game>(&self, fixed: &Fixed<G>) -> Result<Replay, Error> {
+        let (beads, games, human) = self.on_board();
+        let mut me = Learner::with_beads(&fixed.setup.machine, beads.clone());
+        let mut script = Script {
+            moves: human,
+            next: 0,
+            waiting: false,
+        };
+        let mut turns = Vec::new();
+        let mut rng = rng_for(fixed.seed, games);
+        let played = play_game(&fixed.setup.tree, &mut me, &mut script, &mut rng, |t| {
+            turns.push(t)
+        })?;
+        Ok(Replay {
+            over: (!script.waiting).then_some((played.end, me.beads)),
+            node: played.last,
+            turns,
+        })
+    }
+
+    /// Remembers the state before a change, for undo.
+    fn remember(&mut self) {
+        if self.undo.len() == UNDO_DEPTH {
+            self.undo.remove(0);
+        }
+        self.undo.push(Snapshot {
+            beads: self.beads.clone(),
+            games: self.games,
+            rows: self.rows.len(),
+        });
+    }
+
+    /// Counts games finished elsewhere (training) into the beads and the score.
+    pub fn record(&mut self, beads: Beads, ends: &[End], change: Option<i64>) {
+        self.remember();
+        let mut losses = self.rows.last().map_or(0, |r| r.losses);
+        for &end in ends {
+            self.games += 1;
+            losses += u64::from(end.is_loss());
+            self.rows.push(Row {
+                game: self.games,
+                end: end.name(),
+                change,
+                losses,
+            });
+        }
+        self.beads = beads;
+        self.human.clear();
+        self.finished = None;
+        self.version += 1;
+    }
+
+    /// Fails if a training run holds the machine.
+    pub fn idle(&self) -> Result<(), ApiError> {
+        match self.training {
+            Some(_) => Err(ApiError::conflict(Problem::Training)),
+            None => Ok(()),
+        }
+    }
+
+    /// The game in progress as the page shows it.
+    pub fn game<G: Game>(&self, fixed: &Fixed<G>) -> Result<GameView, Error> {
+        let replay = self.replay(fixed)?;
+        let (game, tree) = (&fixed.game, &fixed.setup.tree);
+        let (beads, games, _) = self.on_board();
+        let turns = replay
+            .turns
+            .iter()
+            .map(|t| turn_view(fixed, beads, *t))
+            .collect();
+        let position = &tree.positions[replay.node as usize];
+        let moves = match replay.over {
+            Some(_) => Vec::new(),
+            None => tree
+                .moves(replay.node)
+                .iter()
+                .map(|&mv| Choice {
+                    mv: game.format_move(position, mv),
+                    spots: board::spots(game, position, mv),
+                })
+                .collect(),
+        };
+        let (end, changes) = match &replay.over {
+            Some((end, after)) => (Some(end.name()), changes(fixed, beads, after)),
+            None => (None, Vec::new()),
+        };
+        Ok(GameView {
+            number: games + 1,
+            ply: replay.turns.len(),
+            position: game.format_position(position),
+            board: to_svg(&board::picture(game, position)),
+            turns,
+            moves,
+            end,
+            changes,
+            rule: fixed.setup.machine.rule.name(),
+            version: self.version,
+        })
+    }
+}
+
+/// One turn as the page shows it; `held` are the machine's beads at the start of the game.
+fn turn_view<G: Game>(fixed: &Fixed<G>, held: &Beads, turn: Turn) -> TurnView {
+    let (game, setup) = (&fixed.game, &fixed.setup);
+    let tree = &setup.tree;
+    let (node, draw) = match turn {
+        Turn::Opponent { node, child } => {
+            let mv = tree.move_to(node, child);
+            return TurnView::Human {
+                mv: mv.map_or_else(String::new, |m| {
+                    game.format_move(&tree.positions[node as usize], m)
+                }),
+            };
+        }
+        Turn::Machine { node, draw } => (node, draw),
+    };
+    let position = &tree.positions[node as usize];
+    let played = match draw {
+        Draw::Bead { child, .. } | Draw::Forced { child } => tree
+            .move_to(node, child)
+            .map(|m| game.format_move(position, m)),
+        Draw::Resign { .. } => None,
+    };
+    let mut view = TurnView::Machine {
+        box_id: None,
+        turn: None,
+        beads: Vec::new(),
+        drawn: None,
+        mv: played,
+        position: game.format_position(position),
+    };
+    let (
+        Some((b, symmetry)),
+        TurnView::Machine {
+            box_id,
+            turn,
+            beads,
+            drawn,
+            ..
+        },
+    ) = (setup.set.locate(game, position), &mut view)
+    else {
+        return view;
+    };
+    let mbox = &setup.set.boxes[b];
+    let back = game.inverse(symmetry);
+    let slots = setup.machine.slots(b as u32);
+    *box_id = Some(mbox.id);
+    *turn = Some(game.describe_symmetry(symmetry).to_string());
+    *beads = mbox
+        .moves
+        .iter()
+        .zip(slots.clone())
+        .map(|(m, slot)| BeadCount {
+            colour: fixed.colour(m.colour),
+            count: held.count(slot),
+            start: m.beads,
+            mv: game.format_move(position, game.transform_move(m.mv, back)),
+        })
+        .collect();
+    if let Draw::Bead { slot, .. } = draw {
+        *drawn = Some((slot - slots.start) as usize);
+    }
+    view
+}
+
+/// What the rule changed from `before` to `after`, one line per move.
+fn changes<G: Game>(fixed: &Fixed<G>, before: &Beads, after: &Beads) -> Vec<Change> {
+    let (game, setup) = (&fixed.game, &fixed.setup);
+    let machine = &setup.machine;
+    (0u32..)
+        .zip(before.counts().iter().zip(after.counts()))
+        .filter(|(_, (old, new))| old != new)
+        .map(|(slot, (&before, &after))| {
+            let b = machine.box_of(slot);
+            let mbox = &setup.set.boxes[b as usize];
+            let m = &mbox.moves[(slot - machine.slots(b).start) as usize];
+            Change {
+                box_id: mbox.id,
+                colour: fixed.colour(m.colour),
+                mv: game.format_move(&mbox.position, m.mv),
+                before,
+                after,
+            }
+        })
+        .collect()
+}
+
+impl Live {
+    /// Plays the human's move, given in the game's notation, and the machine's answer.
+    /// `board`, if given, must be the game's number and its count of moves so far, so
+    /// that a move meant for another board is refused. When the move ends the game the
+    /// rule is applied and the beads saved.
+    pub fn play<G: Game>(
+        &mut self,
+        fixed: &Fixed<G>,
+        text: &str,
+        board: Board,
+    ) -> Result<(), ApiError> {
+        self.idle()?;
+        let replay = self.replay(fixed)?;
+        let (_, games, _) = self.on_board();
+        let stale = board.game.is_some_and(|g| g != games + 1)
+            || board.ply.is_some_and(|p| p != replay.turns.len());
+        if replay.over.is_some() || stale {
+            return Err(ApiError::conflict(if replay.over.is_some() {
+                Problem::GameOver
+            } else {
+                Problem::NotYourTurn
+            }));
+        }
+        let (game, tree) = (&fixed.game, &fixed.setup.tree);
+        let position = &tree.positions[replay.node as usize];
+        let wanted = text.trim();
+        let legal: Vec<String> = tree
+            .moves(replay.node)
+            .iter()
+            .map(|&m| game.format_move(position, m))
+            .collect();
+        let Some(at) = legal.iter().position(|m| m == wanted) else {
+            return Err(ApiError::bad(Problem::Illegal {
+                mv: wanted.chars().take(40).collect(),
+                legal: legal.join(", "),
+            }));
+        };
+        self.human.push(tree.children(replay.node)[at]);
+        self.version += 1;
+        Ok(self.settle(fixed)?)
+    }
+
+    /// Counts the game on the board if it is over: the rule's beads are kept, the game
+    /// stays shown until the next starts, and the beads are saved. A game can end
+    /// without a move of the human's: a machine that plays first resigns at an empty
+    /// first box.
+    pub fn settle<G: Game>(&mut self, fixed: &Fixed<G>) -> Result<(), Error> {
+        if self.finished.is_some() {
+            return Ok(());
+        }
+        let Replay {
+            over: Some((end, after)),
+            ..
+        } = self.replay(fixed)?
+        else {
+            return Ok(());
+        };
+        let change = i64::from(after.counts().iter().sum::<u32>())
+            - i64::from(self.beads.counts().iter().sum::<u32>());
+        let finished = Finished {
+            beads: self.beads.clone(),
+            games: self.games,
+            human: std::mem::take(&mut self.human),
+        };
+        self.record(after, &[end], Some(change));
+        self.finished = Some(finished);
+        fixed.save(&self.beads, self.games)
+    }
+
+    /// Starts the next game once the last one is over (the machine moves first if it
+    /// plays first). A game in progress is left as it is, so that a second tab asking
+    /// for a new game a moment late does not restart it.
+    pub fn new_game<G: Game>(&mut self, fixed: &Fixed<G>) -> Result<(), ApiError> {
+        self.idle()?;
+        if self.finished.take().is_some() {
+            self.version += 1;
+        }
+        Ok(self.settle(fixed)?)
+    }
+
+    /// Takes back the last game finished (or training run), and abandons the game in
+    /// progress.
+    pub fn undo<G: Game>(&mut self, fixed: &Fixed<G>) -> Result<(), ApiError> {
+        self.idle()?;
+        let last = self.undo.pop().ok_or(ApiError::conflict(Problem::NoUndo))?;
+        self.beads = last.beads;
+        self.games = last.games;
+        self.rows.truncate(last.rows);
+        self.human.clear();
+        self.finished = None;
+        self.version += 1;
+        fixed.save(&self.beads, self.games)?;
+        Ok(self.settle(fixed)?)
+    }
+
+    /// Refills every box as new and forgets the games.
+    pub fn reset<G: Game>(&mut self, fixed: &Fixed<G>) -> Result<(), ApiError> {
+        self.idle()?;
+        self.beads = fixed.setup.machine.fresh_beads();
+        self.games = 0;
+        self.rows.clear();
+        self.undo.clear();
+        self.human.clear();
+        self.finished = None;
+        self.version += 1;
+        fixed.save(&self.beads, self.games)?;
+        Ok(self.settle(fixed)?)
+    }
+
+    /// Every box with its beads now.
+    pub fn boxes<G: Game>(&self, fixed: &Fixed<G>) -> Vec<BoxSummary> {
+        (0..fixed.setup.set.boxes.len())
+            .map(|b| self.summary(fixed, b))
+            .collect()
+    }
+
+    fn summary<G: Game>(&self, fixed: &Fixed<G>, b: usize) -> BoxSummary {
+        let (game, kit, setup) = (&fixed.game, &fixed.kit, &fixed.setup);
+        let mbox = &setup.set.boxes[b];
+        BoxSummary {
+            id: mbox.id,
+            tag: crate::boxes::tag(&mbox.move_numbers, kit.machine, kit.tags, kit.numerals),
+            beads: self.beads.total(b as u32),
+            start: mbox.beads(),
+            moves: mbox
+                .moves
+                .iter()
+                .zip(setup.machine.slots(b as u32))
+                .map(|(m, slot)| BeadCount {
+                    colour: fixed.colour(m.colour),
+                    count: self.beads.count(slot),
+                    start: m.beads,
+                    mv: game.format_move(&mbox.position, m.mv),
+                })
+                .collect(),
+        }
+    }
+
+    /// The box with printed id `id`, with its label.
+    pub fn one_box<G: Game>(&self, fixed: &Fixed<G>, id: usize) -> Result<BoxView, ApiError> {
+        let boxes = &fixed.setup.set.boxes;
+        let b = boxes
+            .iter()
+            .position(|m| m.id == id)
+            .ok_or(ApiError::not_found(Problem::NoBox {
+                id: id.to_string(),
+                count: boxes.len(),
+            }))?;
+        let mbox = &boxes[b];
+        Ok(BoxView {
+            summary: self.summary(fixed, b),
+            position: fixed.game.format_position(&mbox.position),
+            label: to_svg(&draw_label(&fixed.game, &fixed.kit, mbox)),
+        })
+    }
+
+    /// The score sheet and the curve.
+    pub fn score(&self) -> Score {
+        let count = |name: &str| self.rows.iter().filter(|r| r.end == name).count() as u64;
+        let losses = self.rows.last().map_or(0, |r| r.losses);
+        let first = self.rows.first().map_or(self.games, |r| r.game - 1);
+        let step = self.rows.len().div_ceil(CURVE_POINTS).max(1);
+        let mut curve = vec![[first, 0]];
+        curve.extend(
+            self.rows
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| (i + 1) % step == 0 || i + 1 == self.rows.len())
+                .map(|(_, r)| [r.game, r.losses]),
+        );
+        Score {
+            games: self.games,
+            wins: count("win"),
+            draws: count("draw"),
+            losses,
+            rows: self.rows[self.rows.len().saturating_sub(SCORE_ROWS)..].to_vec(),
+            curve,
+            can_undo: !self.undo.is_empty(),
+        }
+    }
+}

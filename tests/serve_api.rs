@@ -1,0 +1,371 @@
+//! `matchbox serve`'s JSON API over plain HTTP: bad requests are refused with a JSON
+//! error in the kit's language and change nothing; concurrent clients never lose a game.
+
+mod support;
+
+use serde_json::Value;
+use support::Server;
+
+/// The game and the score, to check that a refused request changed nothing.
+fn snapshot(server: &Server) -> (Value, Value) {
+    (
+        server.anyone("GET", "/api/game", None).1,
+        server.anyone("GET", "/api/score", None).1,
+    )
+}
+
+fn first_move(game: &Value) -> String {
+    game["moves"][0]["move"].as_str().unwrap().to_string()
+}
+
+/// Plays the first legal move until the game ends.
+fn finish_game(server: &Server) -> Value {
+    loop {
+        let (_, game) = server.anyone("GET", "/api/game", None);
+        if !game["end"].is_null() {
+            return game;
+        }
+        let body = serde_json::json!({ "move": first_move(&game) }).to_string();
+        let (status, _) = server.teacher("POST", "/api/game/move", Some(&body));
+        assert_eq!(status, 200);
+    }
+}
+
+/// A bad request: the status expected, method, path, body, whether it carries the
+/// token, and words the error must contain.
+type Case<'a> = (u16, &'a str, &'a str, Option<String>, bool, &'a str);
+
+#[test]
+fn every_bad_request_is_a_4xx_with_a_json_error_and_changes_nothing() {
+    let dir = tempdir();
+    let state = dir.join("her.json");
+    let server = Server::start(&["--preset", "hexapawn"], Some(&state));
+    let before = snapshot(&server);
+    let legal = first_move(&before.0);
+    let legal_body = serde_json::json!({ "move": legal }).to_string();
+    let cases: Vec<Case> = vec![
+        (
+            400,
+            "POST",
+            "/api/game/move",
+            Some("{\"move\": ".into()),
+            true,
+            "not the JSON",
+        ),
+        (
+            400,
+            "POST",
+            "/api/game/move",
+            Some("{\"mov\": \"a1-a2\"}".into()),
+            true,
+            "not the JSON",
+        ),
+        (
+            400,
+            "POST",
+            "/api/game/move",
+            Some("{\"move\": \"a1-a4\"}".into()),
+            true,
+            "not a legal move",
+        ),
+        (
+            403,
+            "POST",
+            "/api/game/move",
+            Some(legal_body.clone()),
+            false,
+            "no valid token",
+        ),
+        (403, "POST", "/api/undo", None, false, "no valid token"),
+        (403, "POST", "/api/reset", None, false, "no valid token"),
+        (
+            403,
+            "POST",
+            "/api/train",
+            Some("{\"games\": 5, \"opponent\": \"random\"}".into()),
+            false,
+            "token",
+        ),
+        (
+            409,
+            "POST",
+            "/api/game/move",
+            Some(format!("{{\"move\": \"{legal}\", \"ply\": 3}}")),
+            true,
+            "earlier board",
+        ),
+        (404, "GET", "/api/boxes/0", None, true, "no box 0"),
+        (404, "GET", "/api/boxes/20", None, true, "numbered 1 to 19"),
+        (404, "GET", "/api/boxes/x", None, true, "no box x"),
+        (
+            413,
+            "POST",
+            "/api/game/move",
+            Some(format!("{{\"move\": \"{}\"}}", "a".repeat(10_000))),
+            true,
+            "too large",
+        ),
+        (404, "GET", "/../../etc/passwd", None, false, "nothing at"),
+        (404, "GET", "/api/nothing", None, false, "nothing at"),
+        (
+            405,
+            "DELETE",
+            "/api/game",
+            None,
+            true,
+            "that kind of request",
+        ),
+        (
+            400,
+            "POST",
+            "/api/train",
+            Some("{\"games\": 0, \"opponent\": \"random\"}".into()),
+            true,
+            "from 1 to",
+        ),
+        (
+            400,
+            "POST",
+            "/api/train",
+            Some("{\"games\": 5, \"opponent\": \"god\"}".into()),
+            true,
+            "not an opponent",
+        ),
+        (409, "POST", "/api/train/cancel", None, true, "No training"),
+        (409, "POST", "/api/undo", None, true, "no game to undo"),
+    ];
+    for (status, method, path, body, with_token, words) in cases {
+        let (got, value) = if with_token {
+            server.teacher(method, path, body.as_deref())
+        } else {
+            server.anyone(method, path, body.as_deref())
+        };
+        assert_eq!(got, status, "{method} {path}: {value}");
+        let error = value["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{method} {path}: {value}"));
+        assert!(error.contains(words), "{method} {path}: {error}");
+        assert_eq!(
+            snapshot(&server),
+            before,
+            "{method} {path} changed the state"
+        );
+    }
+    // A wrong token is no token.
+    let wrong = support::request(
+        &server.base,
+        "POST",
+        "/api/game/move",
+        "x-matchbox-token: 0123\r\n",
+        Some(&legal_body),
+    );
+    assert_eq!(wrong.0, 403);
+    assert!(!state.exists(), "nothing was saved: no game was played");
+
+    // A move after the end of the game, then the state file after it.
+    let over = finish_game(&server);
+    let (status, value) = server.teacher("POST", "/api/game/move", Some(&legal_body));
+    assert_eq!(status, 409, "{value}");
+    assert!(value["error"].as_str().unwrap().contains("game is over"));
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(saved["format"], "matchbox-state");
+    assert_eq!(saved["games"], 1);
+    let changed = &over["changes"];
+    if over["end"] == "loss" {
+        assert_eq!(changed.as_array().unwrap().len(), 1, "{over}");
+    }
+}
+
+#[test]
+fn errors_are_in_the_kits_language() {
+    let dir = tempdir();
+    let kit = dir.join("kit.yaml");
+    std::fs::write(&kit, "preset: hexapawn\nlanguage: pl\n").unwrap();
+    let server = Server::start(&["--kit", kit.to_str().unwrap()], None);
+    let (status, value) = server.teacher("POST", "/api/game/move", Some("{\"move\": \"z9\"}"));
+    assert_eq!(status, 400);
+    assert!(
+        value["error"]
+            .as_str()
+            .unwrap()
+            .contains("nie jest tu dozwolonym ruchem"),
+        "{value}"
+    );
+    let (_, kit) = server.anyone("GET", "/api/kit", None);
+    assert_eq!(kit["words"]["page.new_game"], "Nowa partia");
+}
+
+#[test]
+fn a_damaged_state_file_is_refused_at_start() {
+    let dir = tempdir();
+    let state = dir.join("bad.json");
+    std::fs::write(&state, "{ not json").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .args(["serve", "--preset", "hexapawn", "--port", "0", "--state"])
+        .arg(&state)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("damaged"));
+    assert_eq!(std::fs::read_to_string(&state).unwrap(), "{ not json");
+}
+
+#[test]
+fn ctrl_c_stops_training_keeps_its_games_and_saves() {
+    let dir = tempdir();
+    let state = dir.join("menace.json");
+    let mut server = Server::start(&["--preset", "menace"], Some(&state));
+    let body = "{\"games\": 1000000, \"opponent\": \"perfect\"}";
+    assert_eq!(server.teacher("POST", "/api/train", Some(body)).0, 200);
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    let (_, progress) = server.anyone("GET", "/api/train", None);
+    let status = server.interrupt();
+    assert_eq!(status.code(), Some(0));
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    let games = saved["games"].as_u64().unwrap();
+    assert!(
+        games >= progress["done"].as_u64().unwrap(),
+        "{games} {progress}"
+    );
+    if progress["running"] == true {
+        assert!(games < 1_000_000, "the run was cancelled: {games}");
+    }
+}
+
+#[test]
+fn undo_reset_and_training_keep_the_beads_and_the_file_in_step() {
+    let dir = tempdir();
+    let state = dir.join("menace.json");
+    let server = Server::start(&["--preset", "menace"], Some(&state));
+    finish_game(&server);
+    let (status, score) = server.teacher("POST", "/api/undo", None);
+    assert_eq!((status, score["games"].as_u64()), (200, Some(0)), "{score}");
+    let (status, progress) = server.teacher(
+        "POST",
+        "/api/train",
+        Some("{\"games\": 300, \"opponent\": \"random\"}"),
+    );
+    assert_eq!(status, 200, "{progress}");
+    assert_eq!(progress["total"], 300);
+    let score = wait_for_games(&server, 300);
+    assert_eq!(score["rows"].as_array().unwrap().len(), 12);
+    assert!(score["curve"].as_array().unwrap().len() > 100);
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(saved["games"], 300);
+    let (status, score) = server.teacher("POST", "/api/reset", None);
+    assert_eq!((status, score["games"].as_u64()), (200, Some(0)));
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(saved["games"], 0);
+}
+
+#[test]
+fn a_machine_that_resigns_before_anyone_moves_counts_the_game() {
+    let dir = tempdir();
+    let state = dir.join("menace.json");
+    {
+        let server = Server::start(&["--preset", "menace"], Some(&state));
+        finish_game(&server);
+    }
+    // Empty box 1, the machine's first move: every game now ends as it starts.
+    let mut saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    for m in saved["boxes"][0]["moves"].as_array_mut().unwrap() {
+        m["beads"] = 0.into();
+    }
+    std::fs::write(&state, saved.to_string()).unwrap();
+    let server = Server::start(&["--preset", "menace"], Some(&state));
+    let (_, game) = server.anyone("GET", "/api/game", None);
+    assert_eq!(game["end"], "resigned", "{game}");
+    assert_eq!(server.anyone("GET", "/api/score", None).1["games"], 2);
+    let (status, game) = server.teacher("POST", "/api/game/new", None);
+    assert_eq!((status, &game["end"]), (200, &Value::from("resigned")));
+    assert_eq!(server.anyone("GET", "/api/score", None).1["games"], 3);
+}
+
+fn wait_for_games(server: &Server, games: u64) -> Value {
+    for _ in 0..600 {
+        let (_, score) = server.anyone("GET", "/api/score", None);
+        if score["games"].as_u64() == Some(games) {
+            return score;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    panic!("training did not finish");
+}
+
+#[test]
+fn eight_clients_and_a_thousand_requests_lose_no_game() {
+    let dir = tempdir();
+    let state = dir.join("her.json");
+    let server = Server::start(&["--preset", "hexapawn"], Some(&state));
+    let fresh: u64 = beads(&server);
+    let finished = std::sync::atomic::AtomicU64::new(0);
+    std::thread::scope(|scope| {
+        for client in 0..8 {
+            let (server, finished) = (&server, &finished);
+            scope.spawn(move || {
+                for i in 0..125 {
+                    let (_, game) = server.anyone("GET", "/api/game", None);
+                    if !game["end"].is_null() {
+                        server.teacher("POST", "/api/game/new", None);
+                        continue;
+                    }
+                    let moves = game["moves"].as_array().unwrap();
+                    let mv = &moves[(client + i) % moves.len()]["move"];
+                    let body = serde_json::json!({ "move": mv, "game": game["number"], "ply": game["ply"] }).to_string();
+                    let (status, after) = server.teacher("POST", "/api/game/move", Some(&body));
+                    match status {
+                        200 if !after["end"].is_null() => {
+                            finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                        // Another client moved first, or ended the game.
+                        200 | 409 => {}
+                        _ => panic!("{status}: {after}"),
+                    }
+                }
+            });
+        }
+    });
+    let finished = finished.into_inner();
+    let (_, score) = server.anyone("GET", "/api/score", None);
+    assert!(finished > 10, "{finished}");
+    assert_eq!(score["games"].as_u64(), Some(finished));
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(saved["games"].as_u64(), Some(finished));
+    let in_file: u64 = saved["boxes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|b| b["moves"].as_array().unwrap())
+        .map(|m| m["beads"].as_u64().unwrap())
+        .sum();
+    let now = beads(&server);
+    assert_eq!(in_file, now, "the file holds the beads the server shows");
+    let (_, score) = server.anyone("GET", "/api/score", None);
+    let losses = score["losses"].as_u64().unwrap();
+    // Gardner's rule: a loss takes out at most one bead, nothing else changes them.
+    assert!(
+        fresh - now <= losses && now <= fresh,
+        "{fresh} {now} {losses}"
+    );
+}
+
+fn beads(server: &Server) -> u64 {
+    let (_, boxes) = server.anyone("GET", "/api/boxes", None);
+    boxes
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["beads"].as_u64().unwrap())
+        .sum()
+}
+
+/// A fresh folder under the target directory for one test.
+fn tempdir() -> std::path::PathBuf {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("serve-api-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
