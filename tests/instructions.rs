@@ -5,6 +5,8 @@ use matchbox::boxes::BoxSet;
 use matchbox::game::Game;
 use matchbox::instructions::{Findings, SECTIONS, TemplateContext, instruction_pages, render};
 use matchbox::kit::{GameVisitor, Kit, Language, presets};
+use matchbox::simulate::Setup;
+use matchbox::simulate::exact::SheetFigures;
 
 fn kit(preset: &str, language: Language) -> Kit {
     Kit::from_yaml(
@@ -45,6 +47,41 @@ fn every_template_renders_in_every_language_for_every_preset() {
                 );
                 assert!(!text.contains("{{") && !text.contains("{%"), "{name}");
             }
+        }
+    }
+}
+
+/// The teacher's page of a kit with its exact figures, as `matchbox kit` fills it.
+struct TeacherWithFigures<'a>(&'a Kit);
+
+impl GameVisitor for TeacherWithFigures<'_> {
+    type Output = String;
+    fn visit<G: Game>(self, game: &G) -> String {
+        let kit = self.0;
+        let set = BoxSet::build(game, kit).unwrap();
+        let setup = Setup::new(game, kit, kit.rule, false).unwrap();
+        let findings = Findings {
+            exact: SheetFigures::of(game, &setup.tree, &setup.machine),
+            ..Findings::default()
+        };
+        assert!(findings.exact.is_some(), "Bachet's figures are exact");
+        let ctx = TemplateContext::new(game, kit, &set, &findings);
+        render(kit.language, game.name(), "teacher", &ctx).unwrap()
+    }
+}
+
+#[test]
+fn the_fastest_teachers_opening_is_in_the_kits_language() {
+    for (language, words) in [
+        (Language::En, "so that 7 or 6 or 5 are left"),
+        (Language::Pl, "zostało ich 7 albo 6 albo 5"),
+        (Language::Ru, "осталось 7 или 6 или 5"),
+    ] {
+        let kit = kit("bachet", language);
+        let page = kit.visit(TeacherWithFigures(&kit));
+        assert!(page.contains(words), "{language:?}:\n{page}");
+        if language != Language::En {
+            assert!(!page.contains("take") && !page.contains("leave"), "{page}");
         }
     }
 }

@@ -1105,8 +1105,12 @@ pub struct SheetFigures {
     /// Whether the fastest teacher makes the machine lose no more games than the luckiest
     /// machine loses against a perfect opponent.
     pub fewest_losses: bool,
-    /// The fastest teacher's first moves from fresh beads, when it moves first.
+    /// The fastest teacher's first moves from fresh beads, when it moves first, in the
+    /// game's move notation.
     pub first_moves: Vec<String>,
+    /// The positions those first moves lead to, in the game's position notation (the
+    /// stones left, for nim, whose move words are English).
+    pub first_positions: Vec<String>,
     /// Most losses any opponent can inflict, draws as unlucky as can be.
     pub worst_losses: u32,
 }
@@ -1119,20 +1123,20 @@ impl SheetFigures {
         let teaching = Teaching::solve(tree, machine).ok()?;
         let fastest = teaching.fastest();
         let rounded = |f: Option<&Figure>| f.map(|f| f.to_f64().round() as u32);
-        let first_moves = if tree.to_move(0) == machine.side {
-            Vec::new()
-        } else {
+        let mut openings: Vec<(String, String)> = Vec::new();
+        if tree.to_move(0) != machine.side {
             let fresh = Learner::new(machine);
-            let mut moves: Vec<String> = teaching
-                .moves(tree, 0, &fresh)
-                .ok()?
-                .into_iter()
-                .filter_map(|c| tree.move_to(0, c))
-                .map(|m| game.format_move(&tree.positions[0], m))
-                .collect();
-            moves.sort();
-            moves
-        };
+            for child in teaching.moves(tree, 0, &fresh).ok()? {
+                if let Some(m) = tree.move_to(0, child) {
+                    openings.push((
+                        game.format_move(&tree.positions[0], m),
+                        game.format_position(&tree.positions[child as usize]),
+                    ));
+                }
+            }
+            openings.sort();
+        }
+        let (first_moves, first_positions) = openings.into_iter().unzip();
         Some(SheetFigures {
             perfect: perfect
                 .losses
@@ -1147,6 +1151,7 @@ impl SheetFigures {
                 .flatten(),
             fewest_losses: fastest.max_losses() <= perfect.min_losses(),
             first_moves,
+            first_positions,
             worst_losses: teaching.worst_losses(),
         })
     }
