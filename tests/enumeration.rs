@@ -1,11 +1,12 @@
 //! The enumeration reproduces the historic figures, and canonical forms respect symmetry.
 
 use matchbox::boxes::{BoxSet, tag};
+use matchbox::game::GameVisitor;
 use matchbox::game::hexapawn::Hexapawn;
 use matchbox::game::nim::Nim;
 use matchbox::game::tictactoe::TicTacToe;
 use matchbox::game::{Game, canonical};
-use matchbox::kit::{GameVisitor, Kit};
+use matchbox::kit::Kit;
 use proptest::prelude::*;
 
 fn kit(yaml: &str) -> Kit {
@@ -212,7 +213,15 @@ proptest! {
     #[test]
     fn nim_boxes_hold_legal_moves(choices in proptest::collection::vec(0usize..3, 0..8)) {
         let kit = kit("preset: bachet");
-        let game = Nim::new(8, vec![1, 2, 3], true);
+        let game = Nim::new(vec![8], vec![1, 2, 3], true);
+        let set = BoxSet::build(&game, &kit).unwrap();
+        check_symmetry(&game, &kit, &set, &choices);
+    }
+
+    #[test]
+    fn marienbad_boxes_are_merged_under_every_order_of_the_heaps(choices in proptest::collection::vec(0usize..16, 0..16)) {
+        let kit = kit("preset: marienbad");
+        let game = Nim::new(vec![1, 3, 5, 7], Vec::new(), false);
         let set = BoxSet::build(&game, &kit).unwrap();
         check_symmetry(&game, &kit, &set, &choices);
     }

@@ -197,18 +197,17 @@ pub fn load<G: Game>(path: &Path, game: &G, kit: &Kit, setup: &Setup<G>) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::hexapawn::Hexapawn;
+    use crate::game::fixtures::{self, HER, HIM, Pawns};
 
-    fn compiled(preset: &str) -> (Hexapawn, Kit, Setup<Hexapawn>) {
-        let kit = Kit::from_preset(preset).unwrap();
-        let game = Hexapawn::new(3, 3);
+    fn compiled(preset: &str) -> (Pawns, Kit, Setup<Pawns>) {
+        let (game, kit) = fixtures::pawns(preset);
         let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
         (game, kit, setup)
     }
 
     #[test]
     fn beads_round_trip() {
-        let (game, kit, setup) = compiled("hexapawn");
+        let (game, kit, setup) = compiled(HER);
         let machine = &setup.machine;
         let mut beads = machine.fresh_beads();
         beads.set(machine, 3, 0);
@@ -225,9 +224,9 @@ mod tests {
 
     #[test]
     fn damaged_and_foreign_files_are_refused() {
-        let (game, kit, setup) = compiled("hexapawn");
+        let (game, kit, setup) = compiled(HER);
         let path = Path::new("s.json");
-        let fresh = |setup: &Setup<Hexapawn>| Saved {
+        let fresh = |setup: &Setup<Pawns>| Saved {
             beads: setup.machine.fresh_beads(),
             games: 0,
         };
@@ -245,7 +244,7 @@ mod tests {
         assert!(err(&text.replace("matchbox-state", "other")).contains("version 1"));
         assert!(err(&text.replace("\"second\"", "\"first\"")).contains("another kit"));
         assert!(err(&text.replacen("BBB/W../.WW", "BBB/.W./W.W", 1)).contains("box 1 differs"));
-        let (_, him, him_setup) = compiled("hexapawn-first");
+        let (_, him, him_setup) = compiled(HIM);
         let first = to_json(&game, &him, &him_setup, &fresh(&him_setup)).unwrap();
         assert!(err(&first).contains("another kit"));
     }
