@@ -178,6 +178,27 @@ pub trait Notation: Rules {
     fn parse_position(&self, text: &str, to_move: Side) -> Result<Self::Position, String>;
     /// A move in words a pupil can follow, e.g. `b1-b2` or `take 2`.
     fn format_move(&self, position: &Self::Position, mv: Self::Move) -> String;
+
+    /// Which of `moves` (legal at `position`) `text` names: the move's words, or its
+    /// words before the comma (`take 2`), whatever the case and spacing.
+    fn read_move(
+        &self,
+        position: &Self::Position,
+        moves: &[Self::Move],
+        text: &str,
+    ) -> Option<usize> {
+        let words = |t: &str| {
+            t.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase()
+        };
+        let wanted = words(text);
+        moves.iter().position(|&m| {
+            let said = words(&self.format_move(position, m));
+            said == wanted || said.split(',').next() == Some(wanted.as_str())
+        })
+    }
 }
 
 /// How the game is drawn: positions with the machine's moves on labels and pages, and

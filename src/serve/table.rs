@@ -560,7 +560,7 @@ impl Live {
             .iter()
             .map(|&m| game.format_move(position, m))
             .collect();
-        let Some(at) = legal.iter().position(|m| m == wanted) else {
+        let Some(at) = game.read_move(position, tree.moves(replay.node), wanted) else {
             return Err(ApiError::bad(Problem::Illegal {
                 mv: wanted.chars().take(40).collect(),
                 legal: legal.join(", "),
