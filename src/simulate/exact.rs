@@ -33,8 +33,11 @@ pub type Q = BigRational;
 /// Most bead states the exact path enumerates before it gives way to sampling.
 pub const MAX_STATES: usize = 1_000_000;
 
-/// Most bead counts held over all states (a count per move per state): 200 MB.
-pub const MAX_COUNTS: usize = 50_000_000;
+/// Most bead counts held over all states (a count per move per state): 20 MB. It also
+/// bounds the time spent finding out that a machine of many moves has too many states:
+/// every state found costs a walk through one game, so Marienbad's 1,052 beads give up
+/// after some 4,750 states (HER needs 65,536 states of 45 beads, under 3 million).
+pub const MAX_COUNTS: usize = 5_000_000;
 
 /// Most steps in the lines of play of one game from one state, a bound on memory (a game
 /// of noughts and crosses from fresh beads has some 550,000).
