@@ -1274,7 +1274,7 @@ mod tests {
     use crate::game::hexapawn::Hexapawn;
     use crate::game::nim::Nim;
     use crate::kit::Kit;
-    use crate::simulate::{Setup, Stats, train};
+    use crate::simulate::{Estimate, Setup, Stats, train};
 
     fn her() -> Setup<Hexapawn> {
         let kit = Kit::from_preset("hexapawn").unwrap();
@@ -1320,20 +1320,31 @@ mod tests {
         let d = distribution(&s.tree, &s.machine, OpponentKind::Perfect).unwrap();
         let t = train(&s, OpponentKind::Perfect, 10_000, 10_000, 12, &|_| {}).unwrap();
         let sampled: Stats = t.losses_to_learn.unwrap();
-        for (k, n) in &sampled.histogram {
-            let (low, high) = super::super::stats::wilson(*n, 10_000);
-            let p = d.losses.get(k).map_or(0.0, Figure::to_f64);
+        assert_eq!(t.unfinished, 0);
+        // Every number of losses either side saw: a chance the sampling never met must
+        // be small enough for its interval from 0 hits.
+        let counts: std::collections::BTreeSet<u32> = d
+            .losses
+            .keys()
+            .chain(sampled.histogram.keys())
+            .copied()
+            .collect();
+        for k in counts {
+            let hits = sampled.histogram.get(&k).copied().unwrap_or(0);
+            let e = Estimate::share(hits, 10_000);
+            let p = d.losses.get(&k).map_or(0.0, Figure::to_f64);
+            assert!(e.low <= p && p <= e.high, "{k} losses: {p} outside {e:?}");
+        }
+        for (exact, sampled) in [
+            (&d.mean_losses, &sampled.mean_interval),
+            (&d.mean_games, &t.games_to_learn.unwrap().mean_interval),
+        ] {
+            let mean = exact.as_ref().unwrap().to_f64();
             assert!(
-                low <= p && p <= high,
-                "{k} losses: {p} outside {low}..{high}"
+                sampled.low <= mean && mean <= sampled.high,
+                "{mean} outside {sampled:?}"
             );
         }
-        let (low, high) = t.games_to_learn.unwrap().mean_interval();
-        let mean = d.mean_games.unwrap().to_f64();
-        assert!(
-            low <= mean && mean <= high,
-            "games {mean} outside {low}..{high}"
-        );
     }
 
     #[test]
