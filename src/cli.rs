@@ -555,10 +555,7 @@ impl GameVisitor for PlayCommand<'_> {
         let setup = Setup::new(game, self.kit, self.rule, false)?;
         let saved = match self.state {
             Some(path) => state::load(path, game, self.kit, &setup)?,
-            None => state::Saved {
-                beads: setup.machine.fresh_beads(),
-                games: 0,
-            },
+            None => state::Saved::fresh(&setup.machine),
         };
         let save = |now: &state::Saved| match self.state {
             Some(path) => {

@@ -258,6 +258,55 @@ fn undo_reset_and_training_keep_the_beads_and_the_file_in_step() {
     assert_eq!(saved["games"], 0);
 }
 
+/// The score without `can_undo`, which belongs to the server's run.
+fn score_kept(server: &Server) -> Value {
+    let (_, mut score) = server.anyone("GET", "/api/score", None);
+    score.as_object_mut().unwrap().remove("can_undo");
+    score
+}
+
+#[test]
+fn the_score_and_the_curve_survive_a_restart_and_undo_follows_them() {
+    let dir = tempdir();
+    let state = dir.join("her.json");
+    let three = {
+        let server = Server::start(&["--preset", "hexapawn"], Some(&state));
+        for _ in 0..3 {
+            finish_game(&server);
+            assert_eq!(server.teacher("POST", "/api/game/new", None).0, 200);
+        }
+        score_kept(&server)
+    };
+    assert_eq!(three["games"], 3);
+    assert_eq!(three["rows"].as_array().unwrap().len(), 3, "{three}");
+    assert_eq!(three["curve"].as_array().unwrap().len(), 4, "{three}");
+    // Started again from the file: the same score sheet and curve.
+    let server = Server::start(&["--preset", "hexapawn"], Some(&state));
+    assert_eq!(score_kept(&server), three);
+    // A fourth game, taken back: the score is as it was, in the file too.
+    finish_game(&server);
+    assert_eq!(score_kept(&server)["games"], 4);
+    let (status, _) = server.teacher("POST", "/api/undo", None);
+    assert_eq!(status, 200);
+    assert_eq!(score_kept(&server), three);
+    drop(server);
+    let server = Server::start(&["--preset", "hexapawn"], Some(&state));
+    assert_eq!(score_kept(&server), three);
+    drop(server);
+
+    // A file written before the score was kept: its games count, the score starts there.
+    let mut saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    let object = saved.as_object_mut().unwrap();
+    object.remove("score");
+    object.insert("version".into(), 1.into());
+    std::fs::write(&state, saved.to_string()).unwrap();
+    let server = Server::start(&["--preset", "hexapawn"], Some(&state));
+    let score = score_kept(&server);
+    assert_eq!(score["games"], 3);
+    assert_eq!(score["rows"], serde_json::json!([]));
+    assert_eq!(score["curve"], serde_json::json!([[3, 0]]));
+}
+
 #[test]
 fn a_machine_that_resigns_before_anyone_moves_counts_the_game() {
     let dir = tempdir();

@@ -45,16 +45,12 @@ impl<G: Game> Fixed<G> {
         strings(self.kit.language)
     }
 
-    /// Writes the beads to the state file, if there is one, atomically.
-    pub fn save(&self, beads: &Beads, games: u64) -> Result<(), Error> {
+    /// Writes the beads and the score to the state file, if there is one, atomically.
+    pub fn save(&self, saved: &Saved) -> Result<(), Error> {
         let Some(path) = &self.state else {
             return Ok(());
         };
-        let saved = Saved {
-            beads: beads.clone(),
-            games,
-        };
-        let text = state::to_json(&self.game, &self.kit, &self.setup, &saved)?;
+        let text = state::to_json(&self.game, &self.kit, &self.setup, saved)?;
         write_atomic(path, text.as_bytes())
     }
 
@@ -78,7 +74,7 @@ pub struct Row {
     pub end: &'static str,
     /// Beads added (+) or taken out (-) by the rule; `None` for a training game.
     pub change: Option<i64>,
-    /// The machine's losses so far, counted from when this screen started.
+    /// The machine's losses so far, counted from the first game of the score kept.
     pub losses: u64,
 }
 
@@ -107,12 +103,9 @@ struct Snapshot {
 
 /// What changes: the beads, the games, the game in progress.
 pub struct Live {
-    /// The beads now.
-    pub beads: Beads,
-    /// Games the beads have played (the state file's count).
-    pub games: u64,
-    /// Every game finished since this screen started.
-    pub rows: Vec<Row>,
+    /// The beads now, the games they have played and the score, as the state file keeps
+    /// them.
+    pub saved: Saved,
     undo: Vec<Snapshot>,
     /// The human's moves in the game in progress, as tree nodes reached.
     human: Vec<Node>,
@@ -264,7 +257,7 @@ pub struct GameView {
 pub struct Score {
     /// Games the beads have played.
     pub games: u64,
-    /// Since this screen started: wins, draws, losses (resignations included).
+    /// Over the score kept (see [`state::History`]): wins, draws, losses (resignations included).
     pub wins: u64,
     /// See `wins`.
     pub draws: u64,
@@ -272,8 +265,8 @@ pub struct Score {
     pub losses: u64,
     /// The latest rows, oldest first.
     pub rows: Vec<Row>,
-    /// `[game, losses so far]`, at most [`CURVE_POINTS`] points from the first game on
-    /// this screen to the last.
+    /// `[game, losses so far]`, at most [`CURVE_POINTS`] points from the first game of
+    /// the score kept (see [`state::History`]) to the last.
     pub curve: Vec<[u64; 2]>,
     /// Whether there is a game to undo.
     pub can_undo: bool,
@@ -317,12 +310,10 @@ struct Replay {
 }
 
 impl Live {
-    /// A fresh screen with these beads.
+    /// A fresh screen with these beads and this score.
     pub fn new(saved: Saved) -> Live {
         Live {
-            beads: saved.beads,
-            games: saved.games,
-            rows: Vec::new(),
+            saved,
             undo: Vec::new(),
             human: Vec::new(),
             finished: None,
@@ -336,7 +327,7 @@ impl Live {
     fn on_board(&self) -> (&Beads, u64, &[Node]) {
         match &self.finished {
             Some(f) => (&f.beads, f.games, &f.human),
-            None => (&self.beads, self.games, &self.human),
+            None => (&self.saved.beads, self.saved.games, &self.human),
         }
     }
 
@@ -366,27 +357,19 @@ impl Live {
             self.undo.remove(0);
         }
         self.undo.push(Snapshot {
-            beads: self.beads.clone(),
-            games: self.games,
-            rows: self.rows.len(),
+            beads: self.saved.beads.clone(),
+            games: self.saved.games,
+            rows: self.saved.history.games.len(),
         });
     }
 
     /// Counts games finished elsewhere (training) into the beads and the score.
     pub fn record(&mut self, beads: Beads, ends: &[End], change: Option<i64>) {
         self.remember();
-        let mut losses = self.rows.last().map_or(0, |r| r.losses);
         for &end in ends {
-            self.games += 1;
-            losses += u64::from(end.is_loss());
-            self.rows.push(Row {
-                game: self.games,
-                end: end.name(),
-                change,
-                losses,
-            });
+            self.saved.record(end, change);
         }
-        self.beads = beads;
+        self.saved.beads = beads;
         self.human.clear();
         self.finished = None;
         self.version += 1;
@@ -586,15 +569,15 @@ impl Live {
             return Ok(());
         };
         let change = i64::from(after.counts().iter().sum::<u32>())
-            - i64::from(self.beads.counts().iter().sum::<u32>());
+            - i64::from(self.saved.beads.counts().iter().sum::<u32>());
         let finished = Finished {
-            beads: self.beads.clone(),
-            games: self.games,
+            beads: self.saved.beads.clone(),
+            games: self.saved.games,
             human: std::mem::take(&mut self.human),
         };
         self.record(after, &[end], Some(change));
         self.finished = Some(finished);
-        fixed.save(&self.beads, self.games)
+        fixed.save(&self.saved)
     }
 
     /// Starts the next game once the last one is over (the machine moves first if it
@@ -613,27 +596,25 @@ impl Live {
     pub fn undo<G: Game>(&mut self, fixed: &Fixed<G>) -> Result<(), ApiError> {
         self.idle()?;
         let last = self.undo.pop().ok_or(ApiError::conflict(Problem::NoUndo))?;
-        self.beads = last.beads;
-        self.games = last.games;
-        self.rows.truncate(last.rows);
+        self.saved.beads = last.beads;
+        self.saved.games = last.games;
+        self.saved.history.games.truncate(last.rows);
         self.human.clear();
         self.finished = None;
         self.version += 1;
-        fixed.save(&self.beads, self.games)?;
+        fixed.save(&self.saved)?;
         Ok(self.settle(fixed)?)
     }
 
     /// Refills every box as new and forgets the games.
     pub fn reset<G: Game>(&mut self, fixed: &Fixed<G>) -> Result<(), ApiError> {
         self.idle()?;
-        self.beads = fixed.setup.machine.fresh_beads();
-        self.games = 0;
-        self.rows.clear();
+        self.saved = Saved::fresh(&fixed.setup.machine);
         self.undo.clear();
         self.human.clear();
         self.finished = None;
         self.version += 1;
-        fixed.save(&self.beads, self.games)?;
+        fixed.save(&self.saved)?;
         Ok(self.settle(fixed)?)
     }
 
@@ -650,7 +631,7 @@ impl Live {
         BoxSummary {
             id: mbox.id,
             tag: crate::boxes::tag(&mbox.move_numbers, kit.machine, kit.tags, kit.numerals),
-            beads: self.beads.total(b as u32),
+            beads: self.saved.beads.total(b as u32),
             start: mbox.beads(),
             moves: mbox
                 .moves
@@ -658,7 +639,7 @@ impl Live {
                 .zip(setup.machine.slots(b as u32))
                 .map(|(m, slot)| BeadCount {
                     colour: fixed.colour(m.colour),
-                    count: self.beads.count(slot),
+                    count: self.saved.beads.count(slot),
                     start: m.beads,
                     mv: game.format_move(&mbox.position, m.mv),
                 })
@@ -686,24 +667,37 @@ impl Live {
 
     /// The score sheet and the curve.
     pub fn score(&self) -> Score {
-        let count = |name: &str| self.rows.iter().filter(|r| r.end == name).count() as u64;
-        let losses = self.rows.last().map_or(0, |r| r.losses);
-        let first = self.rows.first().map_or(self.games, |r| r.game - 1);
-        let step = self.rows.len().div_ceil(CURVE_POINTS).max(1);
-        let mut curve = vec![[first, 0]];
+        let history = &self.saved.history;
+        let mut losses = 0;
+        let rows: Vec<Row> = history
+            .games
+            .iter()
+            .zip(history.from + 1..)
+            .map(|(&(end, change), game)| {
+                losses += u64::from(end.is_loss());
+                Row {
+                    game,
+                    end: end.name(),
+                    change,
+                    losses,
+                }
+            })
+            .collect();
+        let count = |end: End| history.games.iter().filter(|g| g.0 == end).count() as u64;
+        let step = rows.len().div_ceil(CURVE_POINTS).max(1);
+        let mut curve = vec![[history.from, 0]];
         curve.extend(
-            self.rows
-                .iter()
+            rows.iter()
                 .enumerate()
-                .filter(|(i, _)| (i + 1) % step == 0 || i + 1 == self.rows.len())
+                .filter(|(i, _)| (i + 1) % step == 0 || i + 1 == rows.len())
                 .map(|(_, r)| [r.game, r.losses]),
         );
         Score {
-            games: self.games,
-            wins: count("win"),
-            draws: count("draw"),
+            games: self.saved.games,
+            wins: count(End::Won),
+            draws: count(End::Drew),
             losses,
-            rows: self.rows[self.rows.len().saturating_sub(SCORE_ROWS)..].to_vec(),
+            rows: rows[rows.len().saturating_sub(SCORE_ROWS)..].to_vec(),
             curve,
             can_undo: !self.undo.is_empty(),
         }

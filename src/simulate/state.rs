@@ -11,13 +11,13 @@ use crate::Error;
 use crate::boxes::BoxSet;
 use crate::game::{Game, Side};
 use crate::kit::Kit;
-use crate::machine::{Beads, Machine};
+use crate::machine::{Beads, End, Machine};
 use crate::simulate::Setup;
 
 /// What the first field of every state file says.
 const FORMAT: &str = "matchbox-state";
-/// The layout of the file this program writes.
-const VERSION: u32 = 1;
+/// The layout of the file this program writes: 2 adds the score; it reads 1 as well.
+const VERSION: u32 = 2;
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -29,6 +29,17 @@ struct StateFile {
     machine: Side,
     games: u64,
     boxes: Vec<StateBox>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    score: Option<ScoreFile>,
+}
+
+/// The score as the file writes it: a game a line, `loss -1`, `win 0`, or `win` alone
+/// for a training game, whose beads are not counted.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScoreFile {
+    from: u64,
+    games: Vec<String>,
 }
 
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
@@ -48,12 +59,67 @@ struct StateMove {
     beads: u32,
 }
 
-/// The machine's beads and how many games it has played.
+/// The machine's beads, how many games it has played, and its score.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Saved {
     /// The beads.
     pub beads: Beads,
     /// Games played so far with these beads.
     pub games: u64,
+    /// The games behind the score sheet and the learning curve.
+    pub history: History,
+}
+
+impl Saved {
+    /// A machine with the kit's starting beads and no games.
+    pub fn fresh(machine: &Machine) -> Saved {
+        Saved {
+            beads: machine.fresh_beads(),
+            games: 0,
+            history: History::default(),
+        }
+    }
+
+    /// Counts one more game: `change` is the beads the rule added (+) or took (-), `None`
+    /// when they were not counted (a training game).
+    pub fn record(&mut self, end: End, change: Option<i64>) {
+        self.games = self.games.saturating_add(1);
+        self.history.games.push((end, change));
+    }
+}
+
+/// The games kept for the score sheet and the learning curve, the last ones of all the
+/// beads have played.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct History {
+    /// Games the beads had played before the first game kept (a file written before the
+    /// score was kept starts there).
+    pub from: u64,
+    /// Each game kept, in order: how it ended, and the beads the rule added (+) or took
+    /// (-), `None` when they were not counted (a training game).
+    pub games: Vec<(End, Option<i64>)>,
+}
+
+/// A game of the score as the file writes it.
+fn score_line((end, change): &(End, Option<i64>)) -> String {
+    match change {
+        Some(c) => format!("{} {c}", end.name()),
+        None => end.name().to_string(),
+    }
+}
+
+/// A game of the score read back, or `None` if the line is not one.
+fn read_score_line(line: &str) -> Option<(End, Option<i64>)> {
+    let mut words = line.split(' ');
+    let name = words.next()?;
+    let end = [End::Won, End::Drew, End::Lost, End::Resigned]
+        .into_iter()
+        .find(|e| e.name() == name)?;
+    let change = match words.next() {
+        Some(c) => Some(c.parse().ok()?),
+        None => None,
+    };
+    words.next().is_none().then_some((end, change))
 }
 
 fn describe<G: Game>(
@@ -99,6 +165,10 @@ pub fn to_json<G: Game>(
         machine: kit.machine,
         games: saved.games,
         boxes: describe(game, kit, set, machine, &saved.beads),
+        score: Some(ScoreFile {
+            from: saved.history.from,
+            games: saved.history.games.iter().map(score_line).collect(),
+        }),
     };
     serde_json::to_string_pretty(&file)
         .map(|s| s + "\n")
@@ -127,7 +197,7 @@ pub fn from_json<G: Game>(
             "{shown} is not a matchbox state file, or it is damaged ({place}); {keep}"
         ))
     })?;
-    if file.format != FORMAT || file.version != VERSION {
+    if file.format != FORMAT || !(1..=VERSION).contains(&file.version) {
         return Err(Error::Input(format!(
             "{shown} is not a matchbox state file of version {VERSION} (it says {} version {}); {keep}",
             file.format, file.version
@@ -173,9 +243,43 @@ pub fn from_json<G: Game>(
             crate::machine::MAX_BEADS
         ))
     })?;
+    let history = match file.score {
+        // A file from before the score was kept: the score starts now.
+        None => History {
+            from: file.games,
+            games: Vec::new(),
+        },
+        Some(score) => {
+            let games = score
+                .games
+                .iter()
+                .map(|line| {
+                    read_score_line(line).ok_or_else(|| {
+                        Error::Input(format!(
+                            "{shown}: `{}` in the score is not a game such as `loss -1`; {keep}",
+                            line.chars().take(40).collect::<String>()
+                        ))
+                    })
+                })
+                .collect::<Result<Vec<_>, Error>>()?;
+            if score.from.checked_add(games.len() as u64) != Some(file.games) {
+                return Err(Error::Input(format!(
+                    "{shown}: the score does not add up: {} games before it and {} in it, but the beads have played {}; {keep}",
+                    score.from,
+                    games.len(),
+                    file.games
+                )));
+            }
+            History {
+                from: score.from,
+                games,
+            }
+        }
+    };
     Ok(Saved {
         beads,
         games: file.games,
+        history,
     })
 }
 
@@ -183,10 +287,7 @@ pub fn from_json<G: Game>(
 pub fn load<G: Game>(path: &Path, game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Saved, Error> {
     match std::fs::read_to_string(path) {
         Ok(text) => from_json(&text, path, game, kit, setup),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Saved {
-            beads: setup.machine.fresh_beads(),
-            games: 0,
-        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Saved::fresh(&setup.machine)),
         Err(e) => Err(Error::Input(format!(
             "{}: cannot read the state file: {e}",
             path.display()
@@ -216,21 +317,36 @@ mod tests {
         let saved = Saved {
             beads: beads.clone(),
             games: 12,
+            history: History {
+                from: 9,
+                games: vec![(End::Lost, Some(-1)), (End::Won, None), (End::Won, Some(0))],
+            },
         };
         let text = to_json(&game, &kit, &setup, &saved).unwrap();
+        assert!(text.contains("\"loss -1\""), "{text}");
         let back = from_json(&text, Path::new("s.json"), &game, &kit, &setup).unwrap();
-        assert_eq!(back.beads, beads);
-        assert_eq!(back.games, 12);
+        assert_eq!(back, saved);
+    }
+
+    #[test]
+    fn a_file_from_before_the_score_is_read_with_its_score_starting_now() {
+        let (game, kit, setup) = compiled("hexapawn");
+        let mut saved = Saved::fresh(&setup.machine);
+        saved.games = 7;
+        saved.history.from = 7;
+        let text = to_json(&game, &kit, &setup, &saved).unwrap();
+        let start = text.find(",\n  \"score\"").unwrap();
+        let old = format!("{}\n}}\n", &text[..start]).replace("\"version\": 2", "\"version\": 1");
+        assert!(!old.contains("score"), "{old}");
+        let back = from_json(&old, Path::new("s.json"), &game, &kit, &setup).unwrap();
+        assert_eq!(back, saved);
     }
 
     #[test]
     fn damaged_and_foreign_files_are_refused() {
         let (game, kit, setup) = compiled("hexapawn");
         let path = Path::new("s.json");
-        let fresh = |setup: &Setup<Hexapawn>| Saved {
-            beads: setup.machine.fresh_beads(),
-            games: 0,
-        };
+        let fresh = |setup: &Setup<Hexapawn>| Saved::fresh(&setup.machine);
         let text = to_json(&game, &kit, &setup, &fresh(&setup)).unwrap();
         let err = |t: &str| match from_json(t, path, &game, &kit, &setup) {
             Err(Error::Input(m)) => m,
@@ -242,7 +358,16 @@ mod tests {
         assert!(err("[]").contains("at line 1, column 2"), "{}", err("[]"));
         assert!(!err("[]").contains("StateFile"), "{}", err("[]"));
         assert!(err("").contains("it ends too early"), "{}", err(""));
-        assert!(err(&text.replace("matchbox-state", "other")).contains("version 1"));
+        assert!(err(&text.replace("matchbox-state", "other")).contains("version 2"));
+        assert!(err(&text.replace("\"version\": 2", "\"version\": 3")).contains("version 2"));
+        let mut played = fresh(&setup);
+        played.record(End::Lost, Some(-1));
+        let text = to_json(&game, &kit, &setup, &played).unwrap();
+        assert!(err(&text.replace("loss -1", "lost -1")).contains("`lost -1` in the score"));
+        assert!(
+            err(&text.replace("\"games\": 1,", "\"games\": 2,"))
+                .contains("the score does not add up")
+        );
         assert!(err(&text.replace("\"second\"", "\"first\"")).contains("another kit"));
         assert!(err(&text.replacen("BBB/W../.WW", "BBB/.W./W.W", 1)).contains("box 1 differs"));
         let (_, him, him_setup) = compiled("hexapawn-first");
