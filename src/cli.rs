@@ -417,7 +417,7 @@ impl GameVisitor for FindCommand<'_> {
         Ok(format!(
             "box {}, {}\n\n{}",
             b.id,
-            game.describe_symmetry(symmetry),
+            crate::i18n::strings(crate::kit::Language::En).get(game.describe_symmetry(symmetry)),
             report::box_text(game, self.kit, b)
         ))
     }

@@ -195,6 +195,69 @@ fn errors_are_in_the_kits_language() {
     assert_eq!(kit["words"]["page.new_game"], "Nowa partia");
 }
 
+/// Every `words` and `turn` text in a JSON value.
+fn shown_words(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map {
+                match (key.as_str(), v) {
+                    ("words" | "turn", Value::String(text)) => out.push(text.clone()),
+                    _ => shown_words(v, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| shown_words(v, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn polish_and_russian_screens_say_moves_and_turns_in_their_language() {
+    let dir = tempdir();
+    let english = [
+        "top", "left", "right", "bottom", "centre", "take", "leave", "drawn", "mirrored", "turned",
+        "swap",
+    ];
+    for (preset, language) in [
+        ("menace", "pl"),
+        ("menace", "ru"),
+        ("bachet", "pl"),
+        ("bachet", "ru"),
+    ] {
+        let kit = dir.join(format!("{preset}-{language}.yaml"));
+        std::fs::write(&kit, format!("preset: {preset}\nlanguage: {language}\n")).unwrap();
+        let server = Server::start(&["--kit", kit.to_str().unwrap()], None);
+        let mut words = Vec::new();
+        for _ in 0..3 {
+            loop {
+                let (_, game) = server.anyone("GET", "/api/game", None);
+                shown_words(&game, &mut words);
+                if !game["end"].is_null() {
+                    break;
+                }
+                // The kit's words name a move as well as its notation does.
+                let said = game["moves"][0]["words"].as_str().unwrap();
+                let body = serde_json::json!({ "move": said }).to_string();
+                let (status, answer) = server.teacher("POST", "/api/game/move", Some(&body));
+                assert_eq!(status, 200, "{said}: {answer}");
+            }
+            assert_eq!(server.teacher("POST", "/api/game/new", None).0, 200);
+        }
+        shown_words(&server.anyone("GET", "/api/boxes", None).1, &mut words);
+        shown_words(&server.anyone("GET", "/api/box/1", None).1, &mut words);
+        assert!(words.iter().any(|w| !w.is_empty()), "{preset} {language}");
+        for text in &words {
+            let lower = text.to_lowercase();
+            for word in english {
+                assert!(
+                    !lower.contains(word),
+                    "{preset} {language}: `{word}` in `{text}`"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn a_damaged_state_file_is_refused_at_start() {
     let dir = tempdir();

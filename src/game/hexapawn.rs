@@ -190,8 +190,8 @@ impl Game for Hexapawn {
 
     fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str {
         match symmetry {
-            0 => "as drawn",
-            _ => "mirrored left-right: swap the arrows' sides",
+            0 => "symmetry.as_drawn",
+            _ => "symmetry.mirror_left_right",
         }
     }
 

@@ -155,7 +155,8 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn transform_move(&self, mv: Self::Move, symmetry: Symmetry) -> Self::Move;
     /// The symmetry that undoes `symmetry`.
     fn inverse(&self, symmetry: Symmetry) -> Symmetry;
-    /// How a pupil turns a label to match a board that is this symmetry's image of it.
+    /// How a pupil turns a label to match a board that is this symmetry's image of it:
+    /// the key of its words in `strings.yaml` (`symmetry.as_drawn`).
     fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str;
 
     /// The position in one line of text (rows separated by `/`), as `boxes` prints it.
@@ -164,6 +165,11 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn parse_position(&self, text: &str, to_move: Side) -> Result<Self::Position, String>;
     /// A move in words a pupil can follow, e.g. `b1-b2` or `take 2`.
     fn format_move(&self, position: &Self::Position, mv: Self::Move) -> String;
+    /// The move in the words of `words`' language, for a page to show; the notation
+    /// unless a game's moves are words (`centre`, `take 2`).
+    fn say_move(&self, position: &Self::Position, mv: Self::Move, _words: &Strings) -> String {
+        self.format_move(position, mv)
+    }
 
     /// Whether the kit wires this move into the machine's box (the relay automaton
     /// leaves some moves out); every legal move unless a game says otherwise.

@@ -136,7 +136,7 @@ impl Game for Nim {
     }
 
     fn describe_symmetry(&self, _symmetry: Symmetry) -> &'static str {
-        "as drawn"
+        "symmetry.as_drawn"
     }
 
     fn format_position(&self, position: &Pile) -> String {
@@ -161,6 +161,11 @@ impl Game for Nim {
 
     fn format_move(&self, position: &Pile, mv: u16) -> String {
         format!("take {mv}, leave {}", position.stones - mv)
+    }
+
+    fn say_move(&self, position: &Pile, mv: u16, words: &Strings) -> String {
+        let (take, leave) = (mv.to_string(), (position.stones - mv).to_string());
+        words.fill("move.nim", &[("take", &take), ("leave", &leave)])
     }
 
     fn wired(&self, position: &Pile, mv: u16) -> bool {

@@ -54,6 +54,14 @@ impl<G: Game> Fixed<G> {
         write_atomic(path, text.as_bytes())
     }
 
+    /// A move in the game's notation and in the kit's words.
+    fn said(&self, position: &G::Position, mv: G::Move) -> Said {
+        Said {
+            mv: self.game.format_move(position, mv),
+            words: self.game.say_move(position, mv, self.words()),
+        }
+    }
+
     fn colour(&self, colour: usize) -> BeadColour {
         let c = &self.kit.palette[colour];
         let words = self.words();
@@ -98,7 +106,6 @@ pub struct Board {
 struct Snapshot {
     beads: Beads,
     games: u64,
-    rows: usize,
 }
 
 /// What changes: the beads, the games, the game in progress.
@@ -128,6 +135,17 @@ pub struct BeadColour {
     pub rgb: String,
 }
 
+/// A move in the game's notation, which requests use, and in the kit's words, which the
+/// page shows (the same for a game whose notation is squares, `b1-b2`).
+#[derive(Debug, Serialize)]
+pub struct Said {
+    /// In the game's notation, as `play` and `find` write it.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// In the words of the kit's language.
+    pub words: String,
+}
+
 /// One move of a box with its beads.
 #[derive(Debug, Serialize)]
 pub struct BeadCount {
@@ -137,10 +155,10 @@ pub struct BeadCount {
     pub count: u32,
     /// Beads of it a fresh box holds.
     pub start: u32,
-    /// The move it means, in the game's notation, as the board stands (for a box of
-    /// the game in progress) or as the label is drawn.
-    #[serde(rename = "move")]
-    pub mv: String,
+    /// The move it means, as the board stands (for a box of the game in progress) or
+    /// as the label is drawn.
+    #[serde(flatten)]
+    pub said: Said,
 }
 
 /// One box for the box index.
@@ -176,9 +194,9 @@ pub struct BoxView {
 pub enum TurnView {
     /// The human moved.
     Human {
-        /// In the game's notation.
-        #[serde(rename = "move")]
-        mv: String,
+        /// The move.
+        #[serde(flatten)]
+        said: Said,
     },
     /// The machine moved, resigned, or played its only move without a box.
     Machine {
@@ -191,9 +209,9 @@ pub enum TurnView {
         beads: Vec<BeadCount>,
         /// Index into `beads` of the bead drawn; `None` if it resigned or was forced.
         drawn: Option<usize>,
-        /// The move played, in the game's notation; `None` if it resigned.
-        #[serde(rename = "move")]
-        mv: Option<String>,
+        /// The move played; `None` (no `move` field) if it resigned.
+        #[serde(flatten)]
+        said: Option<Said>,
         /// The board it faced, in the game's notation.
         position: String,
     },
@@ -202,9 +220,9 @@ pub enum TurnView {
 /// A move the human may make now.
 #[derive(Debug, Serialize)]
 pub struct Choice {
-    /// In the game's notation, as `play` and `find` write it.
-    #[serde(rename = "move")]
-    pub mv: String,
+    /// The move.
+    #[serde(flatten)]
+    pub said: Said,
     /// The places on the board picture that the move changes: clicking them all plays it.
     pub spots: Vec<Spot>,
 }
@@ -218,8 +236,8 @@ pub struct Change {
     /// The bead colour.
     pub colour: BeadColour,
     /// The move, as the label shows it.
-    #[serde(rename = "move")]
-    pub mv: String,
+    #[serde(flatten)]
+    pub said: Said,
     /// Beads before the game.
     pub before: u32,
     /// Beads after the rule.
@@ -359,7 +377,6 @@ impl Live {
         self.undo.push(Snapshot {
             beads: self.saved.beads.clone(),
             games: self.saved.games,
-            rows: self.saved.history.games.len(),
         });
     }
 
@@ -400,7 +417,7 @@ impl Live {
                 .moves(replay.node)
                 .iter()
                 .map(|&mv| Choice {
-                    mv: game.format_move(position, mv),
+                    said: fixed.said(position, mv),
                     spots: board::spots(game, position, mv),
                 })
                 .collect(),
@@ -432,18 +449,22 @@ fn turn_view<G: Game>(fixed: &Fixed<G>, held: &Beads, turn: Turn) -> TurnView {
         Turn::Opponent { node, child } => {
             let mv = tree.move_to(node, child);
             return TurnView::Human {
-                mv: mv.map_or_else(String::new, |m| {
-                    game.format_move(&tree.positions[node as usize], m)
-                }),
+                said: mv.map_or_else(
+                    || Said {
+                        mv: String::new(),
+                        words: String::new(),
+                    },
+                    |m| fixed.said(&tree.positions[node as usize], m),
+                ),
             };
         }
         Turn::Machine { node, draw } => (node, draw),
     };
     let position = &tree.positions[node as usize];
     let played = match draw {
-        Draw::Bead { child, .. } | Draw::Forced { child } => tree
-            .move_to(node, child)
-            .map(|m| game.format_move(position, m)),
+        Draw::Bead { child, .. } | Draw::Forced { child } => {
+            tree.move_to(node, child).map(|m| fixed.said(position, m))
+        }
         Draw::Resign { .. } => None,
     };
     let mut view = TurnView::Machine {
@@ -451,7 +472,7 @@ fn turn_view<G: Game>(fixed: &Fixed<G>, held: &Beads, turn: Turn) -> TurnView {
         turn: None,
         beads: Vec::new(),
         drawn: None,
-        mv: played,
+        said: played,
         position: game.format_position(position),
     };
     let (
@@ -471,7 +492,12 @@ fn turn_view<G: Game>(fixed: &Fixed<G>, held: &Beads, turn: Turn) -> TurnView {
     let back = game.inverse(symmetry);
     let slots = setup.machine.slots(b as u32);
     *box_id = Some(mbox.id);
-    *turn = Some(game.describe_symmetry(symmetry).to_string());
+    *turn = Some(
+        fixed
+            .words()
+            .get(game.describe_symmetry(symmetry))
+            .to_string(),
+    );
     *beads = mbox
         .moves
         .iter()
@@ -480,7 +506,7 @@ fn turn_view<G: Game>(fixed: &Fixed<G>, held: &Beads, turn: Turn) -> TurnView {
             colour: fixed.colour(m.colour),
             count: held.count(slot),
             start: m.beads,
-            mv: game.format_move(position, game.transform_move(m.mv, back)),
+            said: fixed.said(position, game.transform_move(m.mv, back)),
         })
         .collect();
     if let Draw::Bead { slot, .. } = draw {
@@ -491,7 +517,7 @@ fn turn_view<G: Game>(fixed: &Fixed<G>, held: &Beads, turn: Turn) -> TurnView {
 
 /// What the rule changed from `before` to `after`, one line per move.
 fn changes<G: Game>(fixed: &Fixed<G>, before: &Beads, after: &Beads) -> Vec<Change> {
-    let (game, setup) = (&fixed.game, &fixed.setup);
+    let setup = &fixed.setup;
     let machine = &setup.machine;
     (0u32..)
         .zip(before.counts().iter().zip(after.counts()))
@@ -503,7 +529,7 @@ fn changes<G: Game>(fixed: &Fixed<G>, before: &Beads, after: &Beads) -> Vec<Chan
             Change {
                 box_id: mbox.id,
                 colour: fixed.colour(m.colour),
-                mv: game.format_move(&mbox.position, m.mv),
+                said: fixed.said(&mbox.position, m.mv),
                 before,
                 after,
             }
@@ -512,7 +538,8 @@ fn changes<G: Game>(fixed: &Fixed<G>, before: &Beads, after: &Beads) -> Vec<Chan
 }
 
 impl Live {
-    /// Plays the human's move, given in the game's notation, and the machine's answer.
+    /// Plays the human's move, given in the game's notation or the kit's words, and the
+    /// machine's answer.
     /// `board`, if given, must be the game's number and its count of moves so far, so
     /// that a move meant for another board is refused. When the move ends the game the
     /// rule is applied and the beads saved.
@@ -534,18 +561,23 @@ impl Live {
                 Problem::NotYourTurn
             }));
         }
-        let (game, tree) = (&fixed.game, &fixed.setup.tree);
+        let tree = &fixed.setup.tree;
         let position = &tree.positions[replay.node as usize];
         let wanted = text.trim();
-        let legal: Vec<String> = tree
+        // The notation, or the kit's words for the move.
+        let legal: Vec<Said> = tree
             .moves(replay.node)
             .iter()
-            .map(|&m| game.format_move(position, m))
+            .map(|&m| fixed.said(position, m))
             .collect();
-        let Some(at) = legal.iter().position(|m| m == wanted) else {
+        let Some(at) = legal
+            .iter()
+            .position(|m| m.mv == wanted || m.words == wanted)
+        else {
+            let words: Vec<&str> = legal.iter().map(|m| m.words.as_str()).collect();
             return Err(ApiError::bad(Problem::Illegal {
                 mv: wanted.chars().take(40).collect(),
-                legal: legal.join(", "),
+                legal: words.join(", "),
             }));
         };
         self.human.push(tree.children(replay.node)[at]);
@@ -596,9 +628,7 @@ impl Live {
     pub fn undo<G: Game>(&mut self, fixed: &Fixed<G>) -> Result<(), ApiError> {
         self.idle()?;
         let last = self.undo.pop().ok_or(ApiError::conflict(Problem::NoUndo))?;
-        self.saved.beads = last.beads;
-        self.saved.games = last.games;
-        self.saved.history.games.truncate(last.rows);
+        self.saved.take_back(last.beads, last.games);
         self.human.clear();
         self.finished = None;
         self.version += 1;
@@ -626,7 +656,7 @@ impl Live {
     }
 
     fn summary<G: Game>(&self, fixed: &Fixed<G>, b: usize) -> BoxSummary {
-        let (game, kit, setup) = (&fixed.game, &fixed.kit, &fixed.setup);
+        let (kit, setup) = (&fixed.kit, &fixed.setup);
         let mbox = &setup.set.boxes[b];
         BoxSummary {
             id: mbox.id,
@@ -641,7 +671,7 @@ impl Live {
                     colour: fixed.colour(m.colour),
                     count: self.saved.beads.count(slot),
                     start: m.beads,
-                    mv: game.format_move(&mbox.position, m.mv),
+                    said: fixed.said(&mbox.position, m.mv),
                 })
                 .collect(),
         }

@@ -8,7 +8,8 @@ use std::io::{BufRead, Write};
 
 use crate::Error;
 use crate::game::Game;
-use crate::kit::{Kit, Rule};
+use crate::i18n::strings;
+use crate::kit::{Kit, Language, Rule};
 use crate::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rng_for};
 use crate::report::board_text;
 use crate::simulate::state::Saved;
@@ -314,7 +315,7 @@ fn narrate<G: Game>(
     text.push_str(&format!(
         "Box {} ({}) holds:\n",
         mbox.id,
-        game.describe_symmetry(symmetry)
+        strings(Language::En).get(game.describe_symmetry(symmetry))
     ));
     let slots = setup.machine.slots(b as u32);
     for (m, slot) in mbox.moves.iter().zip(slots) {

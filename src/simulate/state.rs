@@ -84,12 +84,32 @@ impl Saved {
     /// when they were not counted (a training game).
     pub fn record(&mut self, end: End, change: Option<i64>) {
         self.games = self.games.saturating_add(1);
-        self.history.games.push((end, change));
+        let history = &mut self.history;
+        history.games.push((end, change));
+        // Dropped a tenth at a time, so that long training stays linear.
+        if history.games.len() > HISTORY_GAMES + HISTORY_GAMES / 10 {
+            let drop = history.games.len() - HISTORY_GAMES;
+            history.games.drain(..drop);
+            history.from += drop as u64;
+        }
+    }
+
+    /// Takes back the games after the `games`-th: the beads become `beads`.
+    pub fn take_back(&mut self, beads: Beads, games: u64) {
+        let history = &mut self.history;
+        history.from = history.from.min(games);
+        history.games.truncate((games - history.from) as usize);
+        self.beads = beads;
+        self.games = games;
     }
 }
 
-/// The games kept for the score sheet and the learning curve, the last ones of all the
-/// beads have played.
+/// Games the score keeps at most, the latest: a learning curve of any length a class
+/// plays or trains, in a file of about 1.5 MB at most.
+pub const HISTORY_GAMES: usize = 100_000;
+
+/// The games kept for the score sheet and the learning curve: the last ones the beads
+/// have played, up to [`HISTORY_GAMES`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct History {
     /// Games the beads had played before the first game kept (a file written before the
@@ -326,6 +346,31 @@ mod tests {
         assert!(text.contains("\"loss -1\""), "{text}");
         let back = from_json(&text, Path::new("s.json"), &game, &kit, &setup).unwrap();
         assert_eq!(back, saved);
+    }
+
+    #[test]
+    fn the_score_keeps_the_latest_games_and_takes_games_back() {
+        let (_, _, setup) = compiled("hexapawn");
+        let mut saved = Saved::fresh(&setup.machine);
+        let total = HISTORY_GAMES as u64 * 2;
+        for g in 0..total {
+            let end = if g % 2 == 0 { End::Won } else { End::Lost };
+            saved.record(end, None);
+        }
+        let history = &saved.history;
+        assert!((HISTORY_GAMES..=HISTORY_GAMES * 11 / 10).contains(&history.games.len()));
+        assert_eq!(history.from + history.games.len() as u64, total);
+        assert_eq!(history.games.last(), Some(&(End::Lost, None)));
+        let beads = setup.machine.fresh_beads();
+        saved.take_back(beads.clone(), total - 3);
+        assert_eq!(
+            saved.history.from + saved.history.games.len() as u64,
+            total - 3
+        );
+        // Back beyond the games kept: the score starts there.
+        saved.take_back(beads, 5);
+        assert_eq!((saved.games, saved.history.from), (5, 5));
+        assert!(saved.history.games.is_empty());
     }
 
     #[test]
