@@ -3,7 +3,8 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use matchbox::boxes::BoxSet;
 use matchbox::game::Game;
-use matchbox::kit::{GameVisitor, Kit};
+use matchbox::game::GameVisitor;
+use matchbox::kit::Kit;
 use matchbox::make::{DEFAULT_DPI, LabelSheets, make_files};
 
 /// labels.pdf alone: enumerate, draw every label, lay out the sheets, write the PDF

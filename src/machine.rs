@@ -727,13 +727,14 @@ impl<'m> Learner<'m> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::hexapawn::Hexapawn;
-    use crate::game::nim::{Nim, Pile};
-    use crate::kit::Kit;
+    use crate::game::Notation;
+    use crate::game::fixtures::{self, HER, Stones};
 
-    pub(crate) fn nim_machine(preset: &str, rule: Rule) -> (Nim, Tree<Nim>, BoxSet<Nim>, Machine) {
-        let kit = Kit::from_preset(preset).unwrap();
-        let game = Nim::new(8, vec![1, 2, 3], true).with_wiring(kit.allowed.clone());
+    pub(crate) fn nim_machine(
+        preset: &str,
+        rule: Rule,
+    ) -> (Stones, Tree<Stones>, BoxSet<Stones>, Machine) {
+        let (game, kit) = fixtures::stones(preset);
         let tree = Tree::build(&game);
         let set = BoxSet::build(&game, &kit).unwrap();
         let machine = Machine::compile(&game, &tree, &set, rule, kit.reward, false).unwrap();
@@ -741,25 +742,20 @@ mod tests {
     }
 
     /// The node of `stones` left with the machine (second) to move, and its box.
-    fn at(tree: &Tree<Nim>, machine: &Machine, stones: u16) -> (Node, u32) {
+    fn at(tree: &Tree<Stones>, machine: &Machine, stones: u16) -> (Node, u32) {
         let node = tree
             .positions
             .iter()
-            .position(|p| {
-                *p == Pile {
-                    stones,
-                    to_move: Side::Second,
-                }
-            })
+            .position(|p| *p == fixtures::heap(stones, Side::Second))
             .unwrap() as Node;
         (node, machine.box_at(node).unwrap())
     }
 
-    fn slot_taking(tree: &Tree<Nim>, machine: &Machine, stones: u16, take: u16) -> u32 {
+    fn slot_taking(tree: &Tree<Stones>, machine: &Machine, stones: u16, take: u16) -> u32 {
         let (node, b) = at(tree, machine, stones);
         machine
             .slots(b)
-            .find(|&s| tree.positions[machine.child(node, s) as usize].stones == stones - take)
+            .find(|&s| tree.positions[machine.child(node, s) as usize].stones() == stones - take)
             .unwrap()
     }
 
@@ -866,7 +862,7 @@ mod tests {
         let mut beads = machine.fresh_beads();
         let (node, b) = at(&tree, &machine, 3);
         let take = |beads: &Beads| match machine.choose(beads, node, &mut rng_for(0, 0)) {
-            Draw::Bead { child, .. } => 3 - tree.positions[child as usize].stones,
+            Draw::Bead { child, .. } => 3 - tree.positions[child as usize].stones(),
             other => panic!("{other:?}"),
         };
         assert_eq!(take(&beads), 1, "fewest stones first");
@@ -937,9 +933,9 @@ mod tests {
 
     #[test]
     fn the_tree_holds_every_exact_position_and_its_value() {
-        let game = Hexapawn::new(3, 3);
+        let (game, _) = fixtures::pawns(HER);
         let tree = Tree::build(&game);
-        assert_eq!(tree.value(0), -1, "White loses hexapawn");
+        assert_eq!(tree.value(0), -1, "White loses on 3 x 3");
         // Every opening of White is equally lost, so all are best.
         assert_eq!(tree.best_children(0).len(), 3);
         assert_eq!(tree.children(0).len(), 3);

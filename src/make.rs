@@ -13,9 +13,9 @@ use crate::boxes::BoxSet;
 use crate::draw::label::{MOVE_EDGE_COUNT, draw_label};
 use crate::draw::scene::Scene;
 use crate::draw::{pdf, png};
-use crate::game::Game;
+use crate::game::{Game, GameVisitor};
 use crate::instructions::{Expected, Findings, instruction_pages};
-use crate::kit::{GAME_SETTINGS, GameVisitor, Kit, Rule};
+use crate::kit::{Kit, Rule};
 use crate::output::replace_dir;
 use crate::palette::Colour;
 use crate::sheet::{self, Page};
@@ -23,7 +23,7 @@ use crate::simulate::exact::SheetFigures;
 use crate::simulate::watch::watch;
 use crate::simulate::{EXPECTATION_RUNS, EXPECTATION_SEED, Setup, expected_losses};
 
-/// The most labels a kit prints (octapawn has 2,791; a hexapawn 7 x 4 kit would have
+/// The most labels a kit prints (octapawn has 2,791; a kit for a 7 x 4 pawn board would have
 /// 241,314, far past any classroom and any printer).
 pub const MAX_LABELS: usize = 20_000;
 
@@ -72,7 +72,7 @@ impl GameVisitor for Build<'_> {
         let kit = self.kit;
         let set = BoxSet::build(game, kit)?;
         if set.boxes.len() > MAX_LABELS {
-            return Err(kit.places.error(&GAME_SETTINGS, format!(
+            return Err(kit.places.error(&kit.game_keys(), format!(
                 "this kit has {} boxes: more labels than matchbox prints ({MAX_LABELS}); `matchbox boxes` still lists them",
                 set.boxes.len()
             )));

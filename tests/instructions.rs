@@ -3,8 +3,9 @@
 
 use matchbox::boxes::BoxSet;
 use matchbox::game::Game;
+use matchbox::game::GameVisitor;
 use matchbox::instructions::{Findings, SECTIONS, TemplateContext, instruction_pages, render};
-use matchbox::kit::{GameVisitor, Kit, Language, presets};
+use matchbox::kit::{Kit, Language, presets};
 use matchbox::simulate::Setup;
 use matchbox::simulate::exact::SheetFigures;
 

@@ -1271,19 +1271,16 @@ impl SheetFigures {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::hexapawn::Hexapawn;
-    use crate::game::nim::Nim;
-    use crate::kit::Kit;
+    use crate::game::fixtures::{self, HER, Pawns, Stones};
     use crate::simulate::{Estimate, Setup, Stats, train};
 
-    fn her() -> Setup<Hexapawn> {
-        let kit = Kit::from_preset("hexapawn").unwrap();
-        Setup::new(&Hexapawn::new(3, 3), &kit, kit.rule, false).unwrap()
+    fn her() -> Setup<Pawns> {
+        let (game, kit) = fixtures::pawns(HER);
+        Setup::new(&game, &kit, kit.rule, false).unwrap()
     }
 
-    fn nim_setup(preset: &str) -> Setup<Nim> {
-        let kit = Kit::from_preset(preset).unwrap();
-        let game = Nim::new(8, vec![1, 2, 3], true).with_wiring(kit.allowed.clone());
+    fn nim_setup(preset: &str) -> Setup<Stones> {
+        let (game, kit) = fixtures::stones(preset);
         Setup::new(&game, &kit, kit.rule, false).unwrap()
     }
 

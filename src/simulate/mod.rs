@@ -27,7 +27,7 @@ use exact::Teaching;
 pub use stats::{Estimate, Stats};
 
 /// Who the machine plays against.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OpponentKind {
     /// A uniformly random legal move.
@@ -48,6 +48,16 @@ pub enum OpponentKind {
 }
 
 impl OpponentKind {
+    /// Every kind, in the order the help lists them.
+    pub const ALL: [OpponentKind; 6] = [
+        OpponentKind::Random,
+        OpponentKind::Perfect,
+        OpponentKind::Teacher,
+        OpponentKind::Machine,
+        OpponentKind::OptimalTeacher,
+        OpponentKind::Human,
+    ];
+
     /// The name on the command line.
     pub fn name(self) -> &'static str {
         match self {
@@ -593,20 +603,17 @@ pub fn play_games<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::hexapawn::Hexapawn;
-    use crate::game::nim::Nim;
-    use crate::game::tictactoe::TicTacToe;
+    use crate::game::fixtures::{self, HER, Pawns};
 
-    fn hexapawn_setup(preset: &str, rival: bool) -> (Hexapawn, Setup<Hexapawn>) {
-        let kit = Kit::from_preset(preset).unwrap();
-        let game = Hexapawn::new(3, 3);
+    fn pawns_setup(preset: &str, rival: bool) -> (Pawns, Setup<Pawns>) {
+        let (game, kit) = fixtures::pawns(preset);
         let setup = Setup::new(&game, &kit, kit.rule, rival).unwrap();
         (game, setup)
     }
 
     #[test]
     fn her_learns_against_a_perfect_opponent() {
-        let (_, setup) = hexapawn_setup("hexapawn", false);
+        let (_, setup) = pawns_setup(HER, false);
         let t = train(&setup, OpponentKind::Perfect, 200, 10_000, 5, &|_| {}).unwrap();
         assert_eq!(t.unfinished, 0);
         let losses = t.losses_to_learn.unwrap();
@@ -616,7 +623,7 @@ mod tests {
 
     #[test]
     fn the_same_seed_gives_the_same_figures_whatever_the_threads() {
-        let (_, setup) = hexapawn_setup("hexapawn", false);
+        let (_, setup) = pawns_setup(HER, false);
         let run = |threads| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -633,8 +640,7 @@ mod tests {
 
     #[test]
     fn a_random_opponent_plays_every_legal_move() {
-        let game = TicTacToe;
-        let kit = Kit::from_preset("menace").unwrap();
+        let (game, kit) = fixtures::grid("menace");
         let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
         let me = Learner::new(&setup.machine);
         let start_reply = setup.tree.children(0)[4]; // X in the centre; O has 8 replies
@@ -652,8 +658,7 @@ mod tests {
 
     #[test]
     fn a_perfect_opponent_never_throws_a_game_away() {
-        let game = TicTacToe;
-        let kit = Kit::from_preset("menace").unwrap();
+        let (game, kit) = fixtures::grid("menace");
         let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
         let tree = &setup.tree;
         let me = Learner::new(&setup.machine);
@@ -679,8 +684,7 @@ mod tests {
 
     #[test]
     fn the_teacher_wins_when_it_can_and_otherwise_aims_at_a_blunder() {
-        let kit = Kit::from_preset("bachet").unwrap();
-        let game = Nim::new(8, vec![1, 2, 3], true);
+        let (game, kit) = fixtures::stones("bachet");
         let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
         let tree = &setup.tree;
         let mut me = Learner::new(&setup.machine);
@@ -689,7 +693,7 @@ mod tests {
             let node = tree.children(0)[usize::from(8 - stones - 1)];
             let b = setup.machine.box_at(node).unwrap();
             for s in setup.machine.slots(b) {
-                let left = tree.positions[setup.machine.child(node, s) as usize].stones;
+                let left = tree.positions[setup.machine.child(node, s) as usize].stones();
                 if left != 4 {
                     me.beads.set(&setup.machine, s, 0);
                 }
@@ -702,26 +706,26 @@ mod tests {
                 .choose(tree, 0, &me, &mut rng)
                 .unwrap()
                 .unwrap();
-            assert_eq!(tree.positions[c as usize].stones, 6);
+            assert_eq!(tree.positions[c as usize].stones(), 6);
         }
         // With 5 stones left and its turn, it takes 1 and wins (leaves 4).
         let five = tree
             .positions
             .iter()
-            .position(|p| p.stones == 5 && p.to_move == crate::game::Side::First)
+            .position(|p| p.stones() == 5 && p.to_move == crate::game::Side::First)
             .unwrap();
         let c = Automatic::Teacher
             .choose(tree, five as Node, &me, &mut rng)
             .unwrap()
             .unwrap();
-        assert_eq!(tree.positions[c as usize].stones, 4);
+        assert_eq!(tree.positions[c as usize].stones(), 4);
     }
 
     #[test]
     fn two_machines_learn_against_each_other() {
-        let (_, setup) = hexapawn_setup("hexapawn", true);
+        let (_, setup) = pawns_setup(HER, true);
         let session_a = play_games(
-            &Hexapawn::new(3, 3),
+            &fixtures::pawns(HER).0,
             &setup,
             OpponentKind::Machine,
             500,
@@ -731,7 +735,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(session_a.wins + session_a.losses, 500);
-        // Hexapawn is won by the second player: HER ends up winning nearly every game.
+        // The 3 x 3 pawn game is won by the second player: HER ends up winning nearly every game.
         let last = session_a.curve[session_a.curve.len() - 1];
         let before = session_a.curve[session_a.curve.len() - 11];
         assert_eq!(last.losses, before.losses, "no losses in the last games");
@@ -743,7 +747,7 @@ mod tests {
 
     #[test]
     fn a_session_keeps_running_totals_and_every_game_in_csv() {
-        let (game, setup) = hexapawn_setup("hexapawn", false);
+        let (game, setup) = pawns_setup(HER, false);
         let s = play_games(&game, &setup, OpponentKind::Random, 50, 1, true, &|_| {}).unwrap();
         assert_eq!(s.curve.len(), 51);
         assert_eq!(s.curve[0].first_box_beads, setup.set.boxes[0].beads());
@@ -757,8 +761,7 @@ mod tests {
 
     #[test]
     fn expectations_for_the_sheets_are_cheap_for_small_kits() {
-        let kit = Kit::from_preset("bachet").unwrap();
-        let game = crate::game::nim::Nim::new(8, vec![1, 2, 3], true);
+        let (game, kit) = fixtures::stones("bachet");
         let t = expected_losses(&game, &kit, 100)
             .unwrap()
             .expect("Bachet's second player can learn");

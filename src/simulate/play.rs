@@ -382,11 +382,10 @@ fn changes<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::nim::Nim;
+    use crate::game::fixtures::{self, Stones};
 
-    fn bachet() -> (Nim, Kit, Setup<Nim>) {
-        let kit = Kit::from_preset("bachet").unwrap();
-        let game = Nim::new(8, vec![1, 2, 3], true);
+    fn bachet() -> (Stones, Kit, Setup<Stones>) {
+        let (game, kit) = fixtures::stones("bachet");
         let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
         (game, kit, setup)
     }

@@ -318,18 +318,17 @@ pub fn load<G: Game>(path: &Path, game: &G, kit: &Kit, setup: &Setup<G>) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::hexapawn::Hexapawn;
+    use crate::game::fixtures::{self, HER, HIM, Pawns};
 
-    fn compiled(preset: &str) -> (Hexapawn, Kit, Setup<Hexapawn>) {
-        let kit = Kit::from_preset(preset).unwrap();
-        let game = Hexapawn::new(3, 3);
+    fn compiled(preset: &str) -> (Pawns, Kit, Setup<Pawns>) {
+        let (game, kit) = fixtures::pawns(preset);
         let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
         (game, kit, setup)
     }
 
     #[test]
     fn beads_round_trip() {
-        let (game, kit, setup) = compiled("hexapawn");
+        let (game, kit, setup) = compiled(HER);
         let machine = &setup.machine;
         let mut beads = machine.fresh_beads();
         beads.set(machine, 3, 0);
@@ -350,7 +349,7 @@ mod tests {
 
     #[test]
     fn the_score_keeps_the_latest_games_and_takes_games_back() {
-        let (_, _, setup) = compiled("hexapawn");
+        let (_, _, setup) = compiled(HER);
         let mut saved = Saved::fresh(&setup.machine);
         let total = HISTORY_GAMES as u64 * 2;
         for g in 0..total {
@@ -375,7 +374,7 @@ mod tests {
 
     #[test]
     fn a_file_from_before_the_score_is_read_with_its_score_starting_now() {
-        let (game, kit, setup) = compiled("hexapawn");
+        let (game, kit, setup) = compiled(HER);
         let mut saved = Saved::fresh(&setup.machine);
         saved.games = 7;
         saved.history.from = 7;
@@ -389,9 +388,9 @@ mod tests {
 
     #[test]
     fn damaged_and_foreign_files_are_refused() {
-        let (game, kit, setup) = compiled("hexapawn");
+        let (game, kit, setup) = compiled(HER);
         let path = Path::new("s.json");
-        let fresh = |setup: &Setup<Hexapawn>| Saved::fresh(&setup.machine);
+        let fresh = |setup: &Setup<Pawns>| Saved::fresh(&setup.machine);
         let text = to_json(&game, &kit, &setup, &fresh(&setup)).unwrap();
         let err = |t: &str| match from_json(t, path, &game, &kit, &setup) {
             Err(Error::Input(m)) => m,
@@ -415,7 +414,7 @@ mod tests {
         );
         assert!(err(&text.replace("\"second\"", "\"first\"")).contains("another kit"));
         assert!(err(&text.replacen("BBB/W../.WW", "BBB/.W./W.W", 1)).contains("box 1 differs"));
-        let (_, him, him_setup) = compiled("hexapawn-first");
+        let (_, him, him_setup) = compiled(HIM);
         let first = to_json(&game, &him, &him_setup, &fresh(&him_setup)).unwrap();
         assert!(err(&first).contains("another kit"));
     }
