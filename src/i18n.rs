@@ -185,7 +185,7 @@ mod tests {
                 default_palette().iter().map(|c| s.colour_code(c)).collect();
             codes.sort();
             codes.dedup();
-            assert_eq!(codes.len(), 12, "{language:?}");
+            assert_eq!(codes.len(), default_palette().len(), "{language:?}");
             for colour in default_palette() {
                 assert!(s.map.contains_key(&format!("colour.{}", colour.name)));
             }

@@ -831,7 +831,7 @@ impl Kit {
     pub fn from_yaml(text: &str, source: &str) -> Result<Kit, Error> {
         let src = Source { name: source };
         let file: KitFile = src.parse(text)?;
-        let places = Places {
+        let mut places = Places {
             source: source.to_string(),
             keys: file.places(),
         };
@@ -860,12 +860,14 @@ impl Kit {
                 preset_names()
             )));
         };
+        places
+            .keys
+            .extend(check_keys(&src, text, &game_name.value)?);
         let kit_text = KitText {
             src: &src,
             layers,
             places: &places,
         };
-        check_keys(&src, text, &game_name.value)?;
         let game = AnyGame::read(&game_name.value, &kit_text).ok_or_else(|| {
             src.at(
                 game_name,
@@ -890,15 +892,25 @@ impl Kit {
     }
 }
 
-/// Refuses keys that are no kit's (at the key) and keys of another game (at the value).
-fn check_keys(src: &Source, text: &str, game: &str) -> Result<(), Error> {
+/// Refuses keys that are no kit's (at the key) and keys of another game (at the value);
+/// gives where the file writes each of the game's own keys.
+fn check_keys(
+    src: &Source,
+    text: &str,
+    game: &str,
+) -> Result<BTreeMap<&'static str, Location>, Error> {
+    let mut places = BTreeMap::new();
     let Some(entry) = AnyGame::entry(game) else {
-        return Ok(());
+        return Ok(places);
     };
     let TopKeys(keys) = src.parse(text)?;
     for (key, value_at) in keys {
         let name = key.value.as_str();
-        if KitFile::KEYS.contains(&name) || entry.keys.iter().any(|(k, _)| *k == name) {
+        if KitFile::KEYS.contains(&name) {
+            continue;
+        }
+        if let Some((own, _)) = entry.keys.iter().find(|(k, _)| *k == name) {
+            places.insert(*own, value_at);
             continue;
         }
         if GAMES.iter().any(|g| g.keys.iter().any(|(k, _)| *k == name)) {
@@ -917,7 +929,7 @@ fn check_keys(src: &Source, text: &str, game: &str) -> Result<(), Error> {
             ),
         ));
     }
-    Ok(())
+    Ok(places)
 }
 
 fn ranged<T: TryFrom<i64>>(

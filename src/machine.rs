@@ -198,18 +198,17 @@ impl End {
     }
 }
 
-/// Marks a node where the machine's only legal move is played without a box.
-const FORCED: u32 = u32::MAX;
-/// Marks a node where the machine does not move.
-const OTHER: u32 = u32::MAX - 1;
-
-/// Where the machine stands at one node: its box, and where that node's slot children start.
+/// What the machine has at one node: nothing (the opponent moves or the game is over),
+/// a forced move played without a box, or a box. `first` indexes `slot_child`: the child
+/// reached by the forced move, or by the box's first slot.
 #[derive(Clone, Copy, Debug)]
-struct Seat {
-    /// Box index, [`FORCED`] or [`OTHER`].
-    box_index: u32,
-    /// Index into `slot_child` of the child reached by the box's first slot.
-    first: u32,
+enum Seat {
+    /// The machine does not move here.
+    Other,
+    /// The machine's only legal move, played without a box.
+    Forced { first: u32 },
+    /// The machine draws a bead from a box.
+    Box { index: u32, first: u32 },
 }
 
 /// A kit's boxes compiled for one side of a [`Tree`]: which box each position uses, the
@@ -303,10 +302,7 @@ impl Machine {
         for node in 0..tree.len() as Node {
             let position = &tree.positions[node as usize];
             if tree.to_move(node) != set.machine || tree.outcome(node).is_some() {
-                seats.push(Seat {
-                    box_index: OTHER,
-                    first: 0,
-                });
+                seats.push(Seat::Other);
                 continue;
             }
             let first = slot_child.len() as u32;
@@ -329,17 +325,14 @@ impl Machine {
                             })?;
                         slot_child.push(tree.children(node)[at]);
                     }
-                    seats.push(Seat {
-                        box_index: b as u32,
+                    seats.push(Seat::Box {
+                        index: b as u32,
                         first,
                     });
                 }
                 None if skip_forced && tree.children(node).len() == 1 => {
                     slot_child.push(tree.children(node)[0]);
-                    seats.push(Seat {
-                        box_index: FORCED,
-                        first,
-                    });
+                    seats.push(Seat::Forced { first });
                 }
                 None => {
                     return Err(Error::Internal(format!(
@@ -381,14 +374,39 @@ impl Machine {
 
     /// The box used at `node`, if the machine moves there with a box.
     pub fn box_at(&self, node: Node) -> Option<u32> {
-        let b = self.seats[node as usize].box_index;
-        (b != FORCED && b != OTHER).then_some(b)
+        match self.seats[node as usize] {
+            Seat::Box { index, .. } => Some(index),
+            Seat::Other | Seat::Forced { .. } => None,
+        }
     }
 
     /// The position reached at `node` by the move of `slot` (a slot of the node's box).
     pub fn child(&self, node: Node, slot: u32) -> Node {
-        let seat = self.seats[node as usize];
-        self.slot_child[(seat.first + slot - self.slot_start[seat.box_index as usize]) as usize]
+        let (b, first) = self.box_seat(node);
+        self.slot_child_of(b, first, slot)
+    }
+
+    /// The box at `node` and where its slot children start; only for nodes with a box.
+    fn box_seat(&self, node: Node) -> (u32, u32) {
+        match self.seats[node as usize] {
+            Seat::Box { index, first } => (index, first),
+            seat => unreachable!("node {node} has no box: {seat:?}"),
+        }
+    }
+
+    /// The child reached by `slot` of box `b`, whose slot children start at `first`.
+    fn slot_child_of(&self, b: u32, first: u32, slot: u32) -> Node {
+        self.slot_child[(first + slot - self.slot_start[b as usize]) as usize]
+    }
+
+    /// The forced move at `node`, if the machine plays one there without a box.
+    fn forced(&self, node: Node) -> Option<Draw> {
+        match self.seats[node as usize] {
+            Seat::Forced { first } => Some(Draw::Forced {
+                child: self.slot_child[first as usize],
+            }),
+            Seat::Box { .. } | Seat::Other => None,
+        }
     }
 
     /// A fresh set of beads, as the kit fills the boxes.
@@ -414,11 +432,10 @@ impl Machine {
     /// What the machine does at `node` with these beads: the slot it plays, as the rule
     /// draws it, or resignation at an empty box.
     pub fn choose(&self, beads: &Beads, node: Node, rng: &mut SimRng) -> Draw {
-        let seat = self.seats[node as usize];
-        if seat.box_index == FORCED {
-            return self.draw(seat, None);
+        if let Some(forced) = self.forced(node) {
+            return forced;
         }
-        let b = seat.box_index;
+        let (b, first) = self.box_seat(node);
         let slot = if self.rule == Rule::Relay {
             self.relay_slot(beads, b)
         } else {
@@ -434,43 +451,38 @@ impl Machine {
                 s
             })
         };
-        self.draw(seat, slot)
+        self.draw(b, first, slot)
     }
 
     /// Every draw [`Machine::choose`] can make at `node` with these beads, each with its
     /// chance as `weight` out of `total`: the exact counterpart of the random draw.
     pub fn draws(&self, beads: &Beads, node: Node, mut each: impl FnMut(Draw, u32, u32)) {
-        let seat = self.seats[node as usize];
-        let b = seat.box_index;
-        if b == FORCED {
-            return each(self.draw(seat, None), 1, 1);
+        if let Some(forced) = self.forced(node) {
+            return each(forced, 1, 1);
         }
+        let (b, first) = self.box_seat(node);
         if self.rule == Rule::Relay {
-            return each(self.draw(seat, self.relay_slot(beads, b)), 1, 1);
+            return each(self.draw(b, first, self.relay_slot(beads, b)), 1, 1);
         }
         let total = beads.totals[b as usize];
         if total == 0 {
-            return each(self.draw(seat, None), 1, 1);
+            return each(self.draw(b, first, None), 1, 1);
         }
         for slot in self.slots(b) {
             let weight = beads.counts[slot as usize];
             if weight > 0 {
-                each(self.draw(seat, Some(slot)), weight, total);
+                each(self.draw(b, first, Some(slot)), weight, total);
             }
         }
     }
 
-    /// The draw of `slot` at a seat, resignation without one (or the forced move).
-    fn draw(&self, seat: Seat, slot: Option<u32>) -> Draw {
-        let b = seat.box_index;
+    /// The draw of `slot` of box `b`, or resignation without one.
+    fn draw(&self, b: u32, first: u32, slot: Option<u32>) -> Draw {
         match slot {
-            _ if b == FORCED => Draw::Forced {
-                child: self.slot_child[seat.first as usize],
-            },
             Some(slot) => Draw::Bead {
                 box_index: b,
                 slot,
-                child: self.slot_child[(seat.first + slot - self.slot_start[b as usize]) as usize],
+                child: self.slot_child_of(b, first, slot),
             },
             None => Draw::Resign { box_index: b },
         }
@@ -524,17 +536,18 @@ impl Machine {
         let safe = if let Some(outcome) = tree.outcome(node) {
             End::of(outcome, self.side) != End::Lost
         } else {
-            let seat = self.seats[node as usize];
-            match seat.box_index {
-                OTHER => tree
+            match self.seats[node as usize] {
+                Seat::Other => tree
                     .children(node)
                     .iter()
                     .all(|&c| self.safe(tree, beads, c, memo)),
-                FORCED => self.safe(tree, beads, self.slot_child[seat.first as usize], memo),
-                b if self.rule == Rule::Relay => self
+                Seat::Forced { first } => {
+                    self.safe(tree, beads, self.slot_child[first as usize], memo)
+                }
+                Seat::Box { index: b, .. } if self.rule == Rule::Relay => self
                     .relay_slot(beads, b)
                     .is_some_and(|s| self.safe(tree, beads, self.child(node, s), memo)),
-                b => {
+                Seat::Box { index: b, .. } => {
                     beads.totals[b as usize] > 0
                         && self.slots(b).all(|s| {
                             beads.counts[s as usize] == 0

@@ -15,14 +15,17 @@ pub struct Colour {
 impl Colour {
     /// `#rrggbb`.
     pub fn hex(&self) -> String {
-        let [r, g, b] = self.rgb;
-        format!("#{r:02x}{g:02x}{b:02x}")
+        hex(self.rgb)
     }
 }
 
+/// A colour as `#rrggbb`: the one way the program writes one (kit.yaml, SVG, JSON).
+pub fn hex([r, g, b]: [u8; 3]) -> String {
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
 fn serialize_hex<S: serde::Serializer>(rgb: &[u8; 3], s: S) -> Result<S::Ok, S::Error> {
-    let [r, g, b] = rgb;
-    s.serialize_str(&format!("#{r:02x}{g:02x}{b:02x}"))
+    s.serialize_str(&hex(*rgb))
 }
 
 /// Craft-bead colours that stay distinct in print, in the order they are handed out.

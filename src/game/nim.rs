@@ -521,18 +521,16 @@ impl Nim {
 
 impl Descriptor for Nim {
     const NAME: &'static str = "nim";
+    /// `take` first: errors about too many moves in a box point there.
     const KEYS: &'static [(&'static str, &'static str)] = &[
-        (
-            "stones",
-            "a whole number from 1 to 1000: the stones of one heap",
-        ),
-        (
-            "heaps",
-            "a list of 1 to 5 whole numbers from 1 to 1000, the stones of each heap, e.g. [1, 3, 5, 7]",
-        ),
         (
             "take",
             "a list of whole numbers from 1 to 1000, e.g. [1, 2, 3]",
+        ),
+        ("stones", "a whole number from 1 to 1000"),
+        (
+            "heaps",
+            "a list of 1 to 5 whole numbers from 1 to 1000, the stones of each heap, e.g. [1, 3, 5, 7]",
         ),
         ("last_stone", "wins or loses"),
         (

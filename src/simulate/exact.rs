@@ -1212,8 +1212,8 @@ pub struct SheetFigures {
     /// The fastest teacher's first moves from fresh beads, when it moves first, in the
     /// game's move notation.
     pub first_moves: Vec<String>,
-    /// The positions those first moves lead to, in the game's position notation (the
-    /// stones left, for nim, whose move words are English).
+    /// The positions those first moves lead to, in the game's
+    /// position notation (for a game whose move words are English, such as the stones left).
     pub first_positions: Vec<String>,
     /// Whether those first moves are all the first moves there are.
     pub any_first_move: bool,
