@@ -204,15 +204,17 @@ pub enum TurnView {
         /// The box found, by printed id; `None` when it had no box (a forced move).
         #[serde(rename = "box")]
         box_id: Option<usize>,
-        /// How the label is turned to match the board.
+        /// How the label is turned to match the board, in the kit's words.
         turn: Option<String>,
         /// The beads in the box, each with its move as the board stands.
         beads: Vec<BeadCount>,
         /// Index into `beads` of the bead drawn; `None` if it resigned or was forced.
         drawn: Option<usize>,
-        /// The move played; `None` (no `move` field) if it resigned.
-        #[serde(flatten)]
-        said: Option<Said>,
+        /// The move played in the game's notation; `None` if it resigned.
+        #[serde(rename = "move")]
+        mv: Option<String>,
+        /// The move played in the kit's words; `None` if it resigned.
+        words: Option<String>,
         /// The board it faced, in the game's notation.
         position: String,
     },
@@ -473,7 +475,8 @@ fn turn_view<G: Game>(fixed: &Fixed<G>, held: &Beads, turn: Turn) -> TurnView {
         turn: None,
         beads: Vec::new(),
         drawn: None,
-        said: played,
+        mv: played.as_ref().map(|p| p.mv.clone()),
+        words: played.map(|p| p.words),
         position: game.format_position(position),
     };
     let (
