@@ -321,53 +321,59 @@ fn undo_reset_and_training_keep_the_beads_and_the_file_in_step() {
     assert_eq!(saved["games"], 0);
 }
 
-/// The score without `can_undo`, which belongs to the server's run.
+/// The score and the beads.
 fn score_kept(server: &Server) -> Value {
-    let (_, mut score) = server.anyone("GET", "/api/score", None);
-    score.as_object_mut().unwrap().remove("can_undo");
-    score
+    let (_, score) = server.anyone("GET", "/api/score", None);
+    serde_json::json!([score, server.anyone("GET", "/api/boxes", None).1])
 }
 
 #[test]
-fn the_score_and_the_curve_survive_a_restart_and_undo_follows_them() {
+fn the_score_the_curve_and_undo_survive_a_restart() {
     let dir = tempdir();
     let state = dir.join("her.json");
-    let three = {
+    let (two, three) = {
         let server = Server::start(&["--preset", "hexapawn"], Some(&state));
+        let mut kept = Vec::new();
         for _ in 0..3 {
             finish_game(&server);
             assert_eq!(server.teacher("POST", "/api/game/new", None).0, 200);
+            kept.push(score_kept(&server));
         }
-        score_kept(&server)
+        (kept[1].clone(), kept[2].clone())
     };
-    assert_eq!(three["games"], 3);
-    assert_eq!(three["rows"].as_array().unwrap().len(), 3, "{three}");
-    assert_eq!(three["curve"].as_array().unwrap().len(), 4, "{three}");
-    // Started again from the file: the same score sheet and curve.
+    assert_eq!(three[0]["games"], 3);
+    assert_eq!(three[0]["rows"].as_array().unwrap().len(), 3, "{three}");
+    assert_eq!(three[0]["curve"].as_array().unwrap().len(), 4, "{three}");
+    assert_eq!(three[0]["can_undo"], true);
+    // Started again from the file: the same score sheet, curve and beads.
     let server = Server::start(&["--preset", "hexapawn"], Some(&state));
     assert_eq!(score_kept(&server), three);
     // A fourth game, taken back: the score is as it was, in the file too.
     finish_game(&server);
-    assert_eq!(score_kept(&server)["games"], 4);
+    assert_eq!(score_kept(&server)[0]["games"], 4);
     let (status, _) = server.teacher("POST", "/api/undo", None);
     assert_eq!(status, 200);
     assert_eq!(score_kept(&server), three);
     drop(server);
+    // The third game, played before the restart, can be taken back after it.
     let server = Server::start(&["--preset", "hexapawn"], Some(&state));
     assert_eq!(score_kept(&server), three);
+    assert_eq!(server.teacher("POST", "/api/undo", None).0, 200);
+    assert_eq!(score_kept(&server), two);
     drop(server);
 
     // A file written before the score was kept: its games count, the score starts there.
     let mut saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
     let object = saved.as_object_mut().unwrap();
     object.remove("score");
+    object.remove("undo");
     object.insert("version".into(), 1.into());
     std::fs::write(&state, saved.to_string()).unwrap();
     let server = Server::start(&["--preset", "hexapawn"], Some(&state));
-    let score = score_kept(&server);
-    assert_eq!(score["games"], 3);
+    let score = &score_kept(&server)[0];
+    assert_eq!(score["games"], 2);
     assert_eq!(score["rows"], serde_json::json!([]));
-    assert_eq!(score["curve"], serde_json::json!([[3, 0]]));
+    assert_eq!(score["curve"], serde_json::json!([[2, 0]]));
 }
 
 #[test]

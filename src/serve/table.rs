@@ -23,9 +23,6 @@ use crate::palette::hex;
 use crate::simulate::state::{self, Saved};
 use crate::simulate::{Opponent, Setup, Turn, play_game};
 
-/// Undo steps kept: far more than a lesson needs.
-const UNDO_DEPTH: usize = 200;
-
 /// What does not change while the server runs.
 pub struct Fixed<G: Game> {
     /// The rules.
@@ -103,18 +100,11 @@ pub struct Board {
     pub ply: Option<usize>,
 }
 
-/// The beads before a change, for undo.
-struct Snapshot {
-    beads: Beads,
-    games: u64,
-}
-
 /// What changes: the beads, the games, the game in progress.
 pub struct Live {
     /// The beads now, the games they have played and the score, as the state file keeps
     /// them.
     pub saved: Saved,
-    undo: Vec<Snapshot>,
     /// The human's moves in the game in progress, as tree nodes reached.
     human: Vec<Node>,
     /// The game just finished, shown until the next one starts.
@@ -335,7 +325,6 @@ impl Live {
     pub fn new(saved: Saved) -> Live {
         Live {
             saved,
-            undo: Vec::new(),
             human: Vec::new(),
             finished: None,
             version: 0,
@@ -372,20 +361,9 @@ impl Live {
         })
     }
 
-    /// Remembers the state before a change, for undo.
-    fn remember(&mut self) {
-        if self.undo.len() == UNDO_DEPTH {
-            self.undo.remove(0);
-        }
-        self.undo.push(Snapshot {
-            beads: self.saved.beads.clone(),
-            games: self.saved.games,
-        });
-    }
-
     /// Counts games finished elsewhere (training) into the beads and the score.
     pub fn record(&mut self, beads: Beads, ends: &[End], change: Option<i64>) {
-        self.remember();
+        self.saved.remember();
         for &end in ends {
             self.saved.record(end, change);
         }
@@ -631,8 +609,9 @@ impl Live {
     /// progress.
     pub fn undo<G: Game>(&mut self, fixed: &Fixed<G>) -> Result<(), ApiError> {
         self.idle()?;
-        let last = self.undo.pop().ok_or(ApiError::conflict(Problem::NoUndo))?;
-        self.saved.take_back(last.beads, last.games);
+        if !self.saved.undo() {
+            return Err(ApiError::conflict(Problem::NoUndo));
+        }
         self.human.clear();
         self.finished = None;
         self.version += 1;
@@ -644,7 +623,6 @@ impl Live {
     pub fn reset<G: Game>(&mut self, fixed: &Fixed<G>) -> Result<(), ApiError> {
         self.idle()?;
         self.saved = Saved::fresh(&fixed.setup.machine);
-        self.undo.clear();
         self.human.clear();
         self.finished = None;
         self.version += 1;
@@ -733,7 +711,7 @@ impl Live {
             losses,
             rows: rows[rows.len().saturating_sub(SCORE_ROWS)..].to_vec(),
             curve,
-            can_undo: !self.undo.is_empty(),
+            can_undo: !self.saved.undo.is_empty(),
         }
     }
 }

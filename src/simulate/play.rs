@@ -263,6 +263,7 @@ pub fn session<G: Game, R: BufRead, W: Write>(
             changes(game, kit, setup, &before, &me.beads)
         ))?;
         let change = |b: &Beads| i64::from(b.counts().iter().sum::<u32>());
+        now.remember();
         now.record(played.end, Some(change(&me.beads) - change(&before)));
         now.beads = me.beads.clone();
         save(&now)?;

@@ -31,6 +31,18 @@ struct StateFile {
     boxes: Vec<StateBox>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     score: Option<ScoreFile>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    undo: Vec<UndoFile>,
+}
+
+/// An undo step as the file writes it, oldest first: the games played before the
+/// change, and the bead counts that differ from the state after it, as
+/// `[move's place in the file's order, count]`.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UndoFile {
+    games: u64,
+    beads: Vec<[u32; 2]>,
 }
 
 /// The score as the file writes it: a game a line, `loss -1`, `win 0`, or `win` alone
@@ -68,7 +80,21 @@ pub struct Saved {
     pub games: u64,
     /// The games behind the score sheet and the learning curve.
     pub history: History,
+    /// The states before the latest changes, oldest first, for undo.
+    pub undo: Vec<Step>,
 }
+
+/// The beads and the games played before a change (a game, a training run), for undo.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    /// The beads before it.
+    pub beads: Beads,
+    /// The games played before it.
+    pub games: u64,
+}
+
+/// Undo steps kept: far more than a lesson needs.
+pub const UNDO_STEPS: usize = 200;
 
 impl Saved {
     /// A machine with the kit's starting beads and no games.
@@ -77,7 +103,28 @@ impl Saved {
             beads: machine.fresh_beads(),
             games: 0,
             history: History::default(),
+            undo: Vec::new(),
         }
+    }
+
+    /// Remembers the beads and games now, before a change, for [`Saved::undo`].
+    pub fn remember(&mut self) {
+        if self.undo.len() == UNDO_STEPS {
+            self.undo.remove(0);
+        }
+        self.undo.push(Step {
+            beads: self.beads.clone(),
+            games: self.games,
+        });
+    }
+
+    /// Goes back to before the latest change remembered; `false` if there is none.
+    pub fn undo(&mut self) -> bool {
+        let Some(step) = self.undo.pop() else {
+            return false;
+        };
+        self.take_back(step.beads, step.games);
+        true
     }
 
     /// Counts one more game: `change` is the beads the rule added (+) or took (-), `None`
@@ -95,7 +142,7 @@ impl Saved {
     }
 
     /// Takes back the games after the `games`-th: the beads become `beads`.
-    pub fn take_back(&mut self, beads: Beads, games: u64) {
+    fn take_back(&mut self, beads: Beads, games: u64) {
         let history = &mut self.history;
         history.from = history.from.min(games);
         history.games.truncate((games - history.from) as usize);
@@ -169,6 +216,61 @@ fn describe<G: Game>(
         .collect()
 }
 
+/// The undo steps as the file writes them: each step's counts that differ from the
+/// state after it.
+fn undo_steps(saved: &Saved) -> Vec<UndoFile> {
+    let mut after = &saved.beads;
+    let mut steps: Vec<UndoFile> = saved
+        .undo
+        .iter()
+        .rev()
+        .map(|step| {
+            let counts = step.beads.counts().iter().zip(after.counts());
+            let beads = (0u32..)
+                .zip(counts)
+                .filter(|(_, (was, is))| was != is)
+                .map(|(slot, (&was, _))| [slot, was])
+                .collect();
+            after = &step.beads;
+            UndoFile {
+                games: step.games,
+                beads,
+            }
+        })
+        .collect();
+    steps.reverse();
+    steps
+}
+
+/// The undo steps read back, newest last; `None` if one names a move that is not there,
+/// too many beads, or games out of order.
+fn read_undo(
+    machine: &Machine,
+    beads: &Beads,
+    games: u64,
+    steps: &[UndoFile],
+) -> Option<Vec<Step>> {
+    let mut after = (beads.clone(), games);
+    let mut undo = Vec::with_capacity(steps.len());
+    for step in steps.iter().rev() {
+        let mut counts = after.0.counts().to_vec();
+        for &[slot, count] in &step.beads {
+            *counts.get_mut(slot as usize)? = count;
+        }
+        if step.games > after.1 {
+            return None;
+        }
+        let back = Step {
+            beads: Beads::from_counts(machine, counts)?,
+            games: step.games,
+        };
+        after = (back.beads.clone(), back.games);
+        undo.push(back);
+    }
+    undo.reverse();
+    Some(undo)
+}
+
 /// The file's text for these beads.
 pub fn to_json<G: Game>(
     game: &G,
@@ -189,6 +291,7 @@ pub fn to_json<G: Game>(
             from: saved.history.from,
             games: saved.history.games.iter().map(score_line).collect(),
         }),
+        undo: undo_steps(saved),
     };
     serde_json::to_string_pretty(&file)
         .map(|s| s + "\n")
@@ -296,10 +399,16 @@ pub fn from_json<G: Game>(
             }
         }
     };
+    let undo = read_undo(machine, &beads, file.games, &file.undo).ok_or_else(|| {
+        Error::Input(format!(
+            "{shown}: the undo steps do not fit the boxes or the games; {keep}"
+        ))
+    })?;
     Ok(Saved {
         beads,
         games: file.games,
         history,
+        undo,
     })
 }
 
@@ -333,18 +442,30 @@ mod tests {
         let mut beads = machine.fresh_beads();
         beads.set(machine, 3, 0);
         beads.set(machine, 5, 7);
-        let saved = Saved {
+        let mut saved = Saved {
             beads: beads.clone(),
             games: 12,
             history: History {
                 from: 9,
                 games: vec![(End::Lost, Some(-1)), (End::Won, None), (End::Won, Some(0))],
             },
+            undo: Vec::new(),
         };
+        // Two more games remembered for undo: a bead out, then nothing changed.
+        saved.remember();
+        saved.record(End::Lost, Some(-1));
+        saved.beads.set(machine, 5, 6);
+        saved.remember();
+        saved.record(End::Won, Some(0));
         let text = to_json(&game, &kit, &setup, &saved).unwrap();
         assert!(text.contains("\"loss -1\""), "{text}");
         let back = from_json(&text, Path::new("s.json"), &game, &kit, &setup).unwrap();
         assert_eq!(back, saved);
+        // Undone after reading: the beads and the score as before the two games.
+        let mut back = back;
+        assert!(back.undo() && back.undo() && !back.undo());
+        assert_eq!((back.beads.count(5), back.games), (7, 12));
+        assert_eq!(back.history.games.len(), 3);
     }
 
     #[test]
@@ -412,6 +533,17 @@ mod tests {
             err(&text.replace("\"games\": 1,", "\"games\": 2,"))
                 .contains("the score does not add up")
         );
+        let mut changed = fresh(&setup);
+        changed.remember();
+        changed.beads.set(&setup.machine, 0, 0);
+        changed.record(End::Lost, Some(-1));
+        let text = to_json(&game, &kit, &setup, &changed).unwrap();
+        assert!(text.contains("\"undo\""), "{text}");
+        let far = text.replace(
+            "[\n          0,\n          1\n",
+            "[\n          999,\n          1\n",
+        );
+        assert!(err(&far).contains("undo steps"), "{far}");
         assert!(err(&text.replace("\"second\"", "\"first\"")).contains("another kit"));
         assert!(err(&text.replacen("BBB/W../.WW", "BBB/.W./W.W", 1)).contains("box 1 differs"));
         let (_, him, him_setup) = compiled(HIM);
