@@ -330,29 +330,11 @@ fn run(cli: Cli) -> Result<i32, Error> {
             let dir = out.unwrap_or_else(|| crate::make::default_dir(&kit));
             let report = crate::make::write_kit(&kit, &dir, dpi)?;
             if json {
-                let text = serde_json::to_string_pretty(&report)
-                    .map_err(|e| Error::Internal(e.to_string()))?;
+                let text = serde_json::to_string_pretty(&report)?;
                 print(&(text + "\n"))?;
                 return Ok(0);
             }
-            let pages = |n: usize| format!("{n} page{}", if n == 1 { "" } else { "s" });
-            let mut text = format!(
-                "{}: {} boxes\n  {}  ({})\n  {}  ({})\n",
-                kit.name,
-                report.boxes,
-                dir.join("labels.pdf").display(),
-                pages(report.label_pages),
-                dir.join("kit.pdf").display(),
-                pages(report.kit_pages)
-            );
-            if report.previews > 0 {
-                text.push_str(&format!(
-                    "  {}  ({} previews)\n",
-                    dir.join("previews").display(),
-                    report.previews
-                ));
-            }
-            print(&text)?;
+            print(&crate::report::kit_text(&kit, &dir, &report))?;
         }
         Command::Find { kit, position } => {
             let kit = kit.load()?;
@@ -383,9 +365,7 @@ fn progress_bar(total: u64) -> ProgressBar {
 }
 
 fn to_json(value: &impl serde::Serialize) -> Result<String, Error> {
-    serde_json::to_string_pretty(value)
-        .map(|s| s + "\n")
-        .map_err(|e| Error::Internal(e.to_string()))
+    Ok(serde_json::to_string_pretty(value)? + "\n")
 }
 
 /// Writes to stdout; a closed pipe (`| head`) is not an error.
@@ -410,7 +390,7 @@ impl GameVisitor for BoxesCommand<'_> {
         let set = BoxSet::build(game, self.kit)?;
         Ok(if self.json {
             let value = report::boxes_json(game, self.kit, &set);
-            serde_json::to_string_pretty(&value).map_err(|e| Error::Internal(e.to_string()))? + "\n"
+            serde_json::to_string_pretty(&value)? + "\n"
         } else {
             report::boxes_text(game, self.kit, &set)
         })

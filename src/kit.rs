@@ -11,7 +11,7 @@ use serde_saphyr::{Location, Spanned};
 use crate::Error;
 use crate::game::{AnyGame, GAMES, GameVisitor, Side};
 use crate::palette::{self, Colour};
-use crate::sheet::{Paper, STICKER_SHEETS, StickerSheet, sticker_sheet};
+use crate::sheet::{LABEL_SIZES, LabelSize, Paper, STICKER_SHEETS, StickerSheet, sticker_sheet};
 
 /// The learning rule applied after each game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -114,34 +114,6 @@ pub enum Numerals {
     /// I, II, III.
     Roman,
 }
-
-/// The printed size of one label.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct LabelSize {
-    /// Width in mm.
-    pub width_mm: f32,
-    /// Height in mm.
-    pub height_mm: f32,
-}
-
-/// Named label sizes: the top of a common matchbox, and the front of the small craft
-/// boxes sold in packs for 304-box MENACE builds.
-pub const LABEL_SIZES: [(&str, LabelSize); 2] = [
-    (
-        "matchbox",
-        LabelSize {
-            width_mm: 52.0,
-            height_mm: 36.0,
-        },
-    ),
-    (
-        "craft-small",
-        LabelSize {
-            width_mm: 35.0,
-            height_mm: 15.0,
-        },
-    ),
-];
 
 /// What `label:` names: a label size cut from plain paper, or a sticker sheet.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -12,7 +12,7 @@ use rustc_hash::FxHashMap;
 
 use crate::Error;
 use crate::boxes::BoxSet;
-use crate::game::{Game, Outcome, Side, solve};
+use crate::game::{Game, Outcome, Side, score};
 use crate::kit::{Reward, Rule};
 
 /// The random number generator of the simulation.
@@ -24,6 +24,55 @@ pub fn rng_for(seed: u64, run: u64) -> SimRng {
     let mut rng = SimRng::seed_from_u64(seed);
     rng.set_stream(run);
     rng
+}
+
+/// More exact positions than this and a game is not played through: the largest
+/// canonical enumeration ([`crate::boxes::POSITION_BUDGET`]) times the largest board
+/// symmetry group (8).
+pub const TREE_BUDGET: usize = 8 * crate::boxes::POSITION_BUDGET;
+
+/// The value of every position for its side to move (1 win, 0 draw, -1 loss) by
+/// minimax, worked backwards from the ends of the game in topological order, without
+/// recursion. `children` of `i` are `children[child_start[i]..child_start[i + 1]]`.
+fn solve<G: Game>(
+    game: &G,
+    positions: &[G::Position],
+    child_start: &[u32],
+    children: &[Node],
+) -> Vec<i8> {
+    let n = positions.len();
+    let kids = |i: usize| &children[child_start[i] as usize..child_start[i + 1] as usize];
+    let mut parents_left = vec![0u32; n];
+    for &c in children {
+        parents_left[c as usize] += 1;
+    }
+    // Kahn's order from the start: every position before its children (games end).
+    let mut order = Vec::with_capacity(n);
+    order.push(0usize);
+    let mut head = 0;
+    while head < order.len() {
+        let i = order[head];
+        head += 1;
+        for &c in kids(i) {
+            parents_left[c as usize] -= 1;
+            if parents_left[c as usize] == 0 {
+                order.push(c as usize);
+            }
+        }
+    }
+    let mut value = vec![0i8; n];
+    for &i in order.iter().rev() {
+        let position = &positions[i];
+        value[i] = match game.outcome(position) {
+            Some(outcome) => score(outcome, game.to_move(position)),
+            None => kids(i)
+                .iter()
+                .map(|&c| -value[c as usize])
+                .max()
+                .unwrap_or(-1),
+        };
+    }
+    value
 }
 
 /// A position index in a [`Tree`]; 0 is the start.
@@ -49,8 +98,10 @@ pub struct Tree<G: Game> {
 }
 
 impl<G: Game> Tree<G> {
-    /// Enumerates every position reachable from the start and solves the game.
-    pub fn build(game: &G) -> Tree<G> {
+    /// Enumerates every position reachable from the start, breadth first, and solves
+    /// the game backwards from its ends; refuses a game of more than [`TREE_BUDGET`]
+    /// positions.
+    pub fn build(game: &G) -> Result<Tree<G>, Error> {
         let start = game.start();
         let mut ids: FxHashMap<G::Position, Node> = FxHashMap::default();
         ids.insert(start.clone(), 0);
@@ -64,21 +115,27 @@ impl<G: Game> Tree<G> {
             game.legal_moves(&position, &mut legal);
             for &mv in &legal {
                 let child = game.play(&position, mv);
-                let id = *ids.entry(child.clone()).or_insert_with(|| {
-                    positions.push(child);
-                    (positions.len() - 1) as Node
-                });
+                let id = match ids.get(&child) {
+                    Some(&id) => id,
+                    None => {
+                        if positions.len() >= TREE_BUDGET {
+                            return Err(Error::Input(format!(
+                                "this {} game has more than {TREE_BUDGET} positions to play through: too many to simulate; choose a smaller game",
+                                game.name()
+                            )));
+                        }
+                        ids.insert(child.clone(), positions.len() as Node);
+                        positions.push(child);
+                        (positions.len() - 1) as Node
+                    }
+                };
                 children.push(id);
                 moves.push(mv);
             }
             child_start.push(children.len() as u32);
             next += 1;
         }
-        let mut memo = FxHashMap::default();
-        let value: Vec<i8> = positions
-            .iter()
-            .map(|p| solve::value(game, p, &mut memo))
-            .collect();
+        let value = solve(game, &positions, &child_start, &children);
         let mut best_start = vec![0u32];
         let mut best = Vec::new();
         for i in 0..positions.len() {
@@ -87,7 +144,7 @@ impl<G: Game> Tree<G> {
             best.extend(kids.iter().filter(|&&c| Some(-value[c as usize]) == top));
             best_start.push(best.len() as u32);
         }
-        Tree {
+        Ok(Tree {
             to_move: positions.iter().map(|p| game.to_move(p)).collect(),
             outcome: positions.iter().map(|p| game.outcome(p)).collect(),
             positions,
@@ -97,7 +154,7 @@ impl<G: Game> Tree<G> {
             value,
             best_start,
             best,
-        }
+        })
     }
 
     /// How many positions there are.
@@ -748,7 +805,7 @@ mod tests {
         rule: Rule,
     ) -> (Stones, Tree<Stones>, BoxSet<Stones>, Machine) {
         let (game, kit) = fixtures::stones(preset);
-        let tree = Tree::build(&game);
+        let tree = Tree::build(&game).unwrap();
         let set = BoxSet::build(&game, &kit).unwrap();
         let machine = Machine::compile(&game, &tree, &set, rule, kit.reward, false).unwrap();
         (game, tree, set, machine)
@@ -947,7 +1004,7 @@ mod tests {
     #[test]
     fn the_tree_holds_every_exact_position_and_its_value() {
         let (game, _) = fixtures::pawns(HER);
-        let tree = Tree::build(&game);
+        let tree = Tree::build(&game).unwrap();
         assert_eq!(tree.value(0), -1, "White loses on 3 x 3");
         // Every opening of White is equally lost, so all are best.
         assert_eq!(tree.best_children(0).len(), 3);

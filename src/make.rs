@@ -16,6 +16,7 @@ use crate::draw::{pdf, png};
 use crate::game::{Game, GameVisitor};
 use crate::instructions::{Expected, Findings, instruction_pages};
 use crate::kit::{Kit, Rule};
+use crate::machine::Tree;
 use crate::output::replace_dir;
 use crate::palette::Colour;
 use crate::sheet::{self, Page};
@@ -70,6 +71,8 @@ impl GameVisitor for Build<'_> {
     type Output = Result<KitFiles, Error>;
     fn visit<G: Game>(self, game: &G) -> Self::Output {
         let kit = self.kit;
+        // The one compiled machine: boxes, the exact positions and the beads on them,
+        // for the labels, the pages and the figures alike.
         let set = BoxSet::build(game, kit)?;
         if set.boxes.len() > MAX_LABELS {
             return Err(kit.places.error(&kit.game_keys(), format!(
@@ -97,11 +100,12 @@ impl GameVisitor for Build<'_> {
             pdf: labels_pdf,
         } = LabelSheets::make(game, kit, &set)?;
         let label_pages = sheets.len();
+        let setup = Setup::compile(game, kit, kit.rule, set, Tree::build(game)?, false)?;
+        let set = &setup.set;
         // Quoted only when every simulated machine learnt.
-        let expected = expected_losses(game, kit, EXPECTATION_RUNS)?
+        let expected = expected_losses(game, kit, &setup, EXPECTATION_RUNS)?
             .as_ref()
             .and_then(Expected::from_training);
-        let setup = Setup::new(game, kit, kit.rule, false)?;
         let exact = SheetFigures::of(game, &setup.tree, &setup.machine);
         // A machine that never stops losing gets figures to watch instead.
         let watch = if expected.is_none() && kit.rule == Rule::Menace {
@@ -114,7 +118,7 @@ impl GameVisitor for Build<'_> {
             exact,
             watch,
         };
-        let mut kit_pages = instruction_pages(game, kit, &set, &findings)?;
+        let mut kit_pages = instruction_pages(game, kit, set, &findings)?;
         kit_pages.extend(sheets);
         let kit_pages = sheet::finish(kit, kit_pages);
         let kit_pdf = pdf::to_pdf(&kit_pages)?;

@@ -8,8 +8,36 @@ use serde::{Deserialize, Serialize};
 
 use crate::draw::scene::{Anchor, GREY, INK, Rect, Rgb, Scene, Stroke, TextStyle, pt};
 use crate::i18n::strings;
-use crate::kit::{Kit, LabelSize};
+use crate::kit::Kit;
 use crate::palette::Colour;
+
+/// The printed size of one label.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct LabelSize {
+    /// Width in mm.
+    pub width_mm: f32,
+    /// Height in mm.
+    pub height_mm: f32,
+}
+
+/// Named label sizes: the top of a common matchbox, and the front of the small craft
+/// boxes sold in packs for 304-box MENACE builds.
+pub const LABEL_SIZES: [(&str, LabelSize); 2] = [
+    (
+        "matchbox",
+        LabelSize {
+            width_mm: 52.0,
+            height_mm: 36.0,
+        },
+    ),
+    (
+        "craft-small",
+        LabelSize {
+            width_mm: 35.0,
+            height_mm: 15.0,
+        },
+    ),
+];
 
 /// Paper margin around the label grid, in mm.
 pub const SHEET_MARGIN_MM: f32 = 10.0;

@@ -184,6 +184,27 @@ pub trait Notation: Rules {
     fn say_move(&self, position: &Self::Position, mv: Self::Move, _words: &Strings) -> String {
         self.format_move(position, mv)
     }
+
+    /// Which of `moves` (legal at `position`) `text` names: the move's words, or its
+    /// words before the comma (`take 2`), whatever the case and spacing.
+    fn read_move(
+        &self,
+        position: &Self::Position,
+        moves: &[Self::Move],
+        text: &str,
+    ) -> Option<usize> {
+        let words = |t: &str| {
+            t.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase()
+        };
+        let wanted = words(text);
+        moves.iter().position(|&m| {
+            let said = words(&self.format_move(position, m));
+            said == wanted || said.split(',').next() == Some(wanted.as_str())
+        })
+    }
 }
 
 /// How the game is drawn: positions with the machine's moves on labels and pages, and
@@ -382,44 +403,12 @@ pub mod notation {
     }
 }
 
-/// Exact game values (from the view of the side to move) by memoised minimax.
-pub mod solve {
-    use super::{Game, Outcome, Side};
-    use rustc_hash::FxHashMap;
-
-    /// The value of a position for the side to move: 1 win, 0 draw, -1 loss.
-    pub fn value<G: Game>(
-        game: &G,
-        position: &G::Position,
-        memo: &mut FxHashMap<G::Position, i8>,
-    ) -> i8 {
-        if let Some(v) = memo.get(position) {
-            return *v;
-        }
-        let me = game.to_move(position);
-        let v = match game.outcome(position) {
-            Some(outcome) => score(outcome, me),
-            None => {
-                let mut moves = Vec::new();
-                game.legal_moves(position, &mut moves);
-                moves
-                    .iter()
-                    .map(|&m| -value(game, &game.play(position, m), memo))
-                    .max()
-                    .unwrap_or(-1)
-            }
-        };
-        memo.insert(position.clone(), v);
-        v
-    }
-
-    /// An outcome scored for `side`: 1 win, 0 draw, -1 loss.
-    pub fn score(outcome: Outcome, side: Side) -> i8 {
-        match outcome {
-            Outcome::Draw => 0,
-            Outcome::Win(s) if s == side => 1,
-            Outcome::Win(_) => -1,
-        }
+/// An outcome scored for `side`: 1 win, 0 draw, -1 loss.
+pub fn score(outcome: Outcome, side: Side) -> i8 {
+    match outcome {
+        Outcome::Draw => 0,
+        Outcome::Win(s) if s == side => 1,
+        Outcome::Win(_) => -1,
     }
 }
 

@@ -915,17 +915,13 @@ mod tests {
 
     #[test]
     fn eight_stones_is_lost_for_the_first_player() {
-        let game = Nim::new(vec![8], vec![1, 2, 3], true);
-        let mut memo = Default::default();
-        assert_eq!(
-            super::super::solve::value(&game, &game.start(), &mut memo),
-            -1
-        );
-        let nine = Nim::new(vec![9], vec![1, 2, 3], true);
-        let mut memo = Default::default();
-        assert_eq!(
-            super::super::solve::value(&nine, &nine.start(), &mut memo),
-            1
-        );
+        let value = |stones| {
+            let game = Nim::new(vec![stones], vec![1, 2, 3], true);
+            crate::machine::Tree::build(&game).unwrap().value(0)
+        };
+        assert_eq!(value(8), -1);
+        assert_eq!(value(9), 1);
+        let marienbad = crate::machine::Tree::build(&marienbad()).unwrap();
+        assert_eq!(marienbad.value(0), -1, "the nim-sum of 1, 3, 5 and 7 is 0");
     }
 }

@@ -391,11 +391,7 @@ mod tests {
 
     #[test]
     fn the_game_value_is_a_draw() {
-        let game = TicTacToe;
-        let mut memo = Default::default();
-        assert_eq!(
-            super::super::solve::value(&game, &game.start(), &mut memo),
-            0
-        );
+        let tree = crate::machine::Tree::build(&TicTacToe).unwrap();
+        assert_eq!(tree.value(0), 0);
     }
 }

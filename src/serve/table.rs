@@ -546,16 +546,20 @@ impl Live {
         let tree = &fixed.setup.tree;
         let position = &tree.positions[replay.node as usize];
         let wanted = text.trim();
-        // The notation, or the kit's words for the move.
-        let legal: Vec<Said> = tree
-            .moves(replay.node)
-            .iter()
-            .map(|&m| fixed.said(position, m))
-            .collect();
-        let Some(at) = legal
-            .iter()
-            .position(|m| m.mv == wanted || m.words == wanted)
-        else {
+        let moves = tree.moves(replay.node);
+        let legal: Vec<Said> = moves.iter().map(|&m| fixed.said(position, m)).collect();
+        // As `play` reads it, or the kit's words for it, whatever the case and spacing.
+        let words = |t: &str| {
+            t.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase()
+        };
+        let found = fixed.game.read_move(position, moves, wanted).or_else(|| {
+            let wanted = words(wanted);
+            legal.iter().position(|m| words(&m.words) == wanted)
+        });
+        let Some(at) = found else {
             let words: Vec<&str> = legal.iter().map(|m| m.words.as_str()).collect();
             return Err(ApiError::bad(Problem::Illegal {
                 mv: wanted.chars().take(40).collect(),

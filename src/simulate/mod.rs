@@ -299,7 +299,7 @@ impl<G: Game> Setup<G> {
             kit,
             rule,
             BoxSet::build(game, kit)?,
-            Tree::build(game),
+            Tree::build(game)?,
             rival,
         )
     }
@@ -453,8 +453,15 @@ pub const EXPECTATION_MAX_GAMES: u32 = 10_000;
 ///
 /// `None`, without training, when the machine's side loses under perfect play: such a
 /// machine can never stop losing to a perfect opponent (HIM, octapawn's second player).
-pub fn expected_losses<G: Game>(game: &G, kit: &Kit, runs: u32) -> Result<Option<Training>, Error> {
-    let setup = Setup::new(game, kit, kit.rule, false)?;
+/// `None` too when the first run does not learn: a sheet quotes the figures only when
+/// every run learnt, and the runs are independent, so the others need not be played
+/// (MENACE then costs one run instead of `runs`).
+pub fn expected_losses<G: Game>(
+    game: &G,
+    kit: &Kit,
+    setup: &Setup<G>,
+    runs: u32,
+) -> Result<Option<Training>, Error> {
     // The tree's exact value at the start (node 0) is for the side to move there.
     let at_start = setup.tree.value(0);
     let for_machine = if game.to_move(&game.start()) == kit.machine {
@@ -465,8 +472,17 @@ pub fn expected_losses<G: Game>(game: &G, kit: &Kit, runs: u32) -> Result<Option
     if for_machine < 0 {
         return Ok(None);
     }
+    let first = train_one(
+        setup,
+        OpponentKind::Perfect,
+        EXPECTATION_MAX_GAMES,
+        rng_for(EXPECTATION_SEED, 0),
+    )?;
+    if first.is_none() {
+        return Ok(None);
+    }
     train(
-        &setup,
+        setup,
         OpponentKind::Perfect,
         runs,
         EXPECTATION_MAX_GAMES,
@@ -762,7 +778,8 @@ mod tests {
     #[test]
     fn expectations_for_the_sheets_are_cheap_for_small_kits() {
         let (game, kit) = fixtures::stones("bachet");
-        let t = expected_losses(&game, &kit, 100)
+        let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
+        let t = expected_losses(&game, &kit, &setup, 100)
             .unwrap()
             .expect("Bachet's second player can learn");
         assert_eq!((t.runs, t.unfinished), (100, 0));

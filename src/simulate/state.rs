@@ -283,7 +283,7 @@ pub fn to_json<G: Game>(
         format: FORMAT.into(),
         version: VERSION,
         kit: kit.name.clone(),
-        game: serde_json::to_value(&kit.game).map_err(|e| Error::Internal(e.to_string()))?,
+        game: serde_json::to_value(&kit.game)?,
         machine: kit.machine,
         games: saved.games,
         boxes: describe(game, kit, set, machine, &saved.beads),
@@ -293,9 +293,7 @@ pub fn to_json<G: Game>(
         }),
         undo: undo_steps(saved),
     };
-    serde_json::to_string_pretty(&file)
-        .map(|s| s + "\n")
-        .map_err(|e| Error::Internal(e.to_string()))
+    Ok(serde_json::to_string_pretty(&file)? + "\n")
 }
 
 /// Reads the state file's text, refusing a damaged file or one of another kit.
@@ -331,7 +329,7 @@ pub fn from_json<G: Game>(
             "{shown} holds the beads of another kit ({why}); {keep}"
         ))
     };
-    let game_here = serde_json::to_value(&kit.game).map_err(|e| Error::Internal(e.to_string()))?;
+    let game_here = serde_json::to_value(&kit.game)?;
     if file.game != game_here || file.machine != kit.machine {
         return Err(foreign(format!(
             "the kit `{}`, machine playing {}",

@@ -247,7 +247,7 @@ pub fn verify<G: Game>(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Verdict, Error> {
     let set = BoxSet::build(game, kit)?;
-    let tree = Tree::build(game);
+    let tree = Tree::build(game)?;
     let checks = checks(game, kit, &set, &tree);
     let opponent = OpponentKind::Perfect;
     let (mut proof, mut measured, mut not_exact, mut watched) = (None, None, None, None);
@@ -349,7 +349,7 @@ mod tests {
     #[test]
     fn the_checks_catch_wrong_beads_and_a_missing_box() {
         let (game, kit) = fixtures::pawns(HER);
-        let tree = Tree::build(&game);
+        let tree = Tree::build(&game).unwrap();
         let mut set = BoxSet::build(&game, &kit).unwrap();
         assert!(checks(&game, &kit, &set, &tree).iter().all(|c| c.ok));
         set.boxes[2].moves[0].beads = 5;
