@@ -42,24 +42,8 @@ fn solve<G: Game>(
 ) -> Vec<i8> {
     let n = positions.len();
     let kids = |i: usize| &children[child_start[i] as usize..child_start[i + 1] as usize];
-    let mut parents_left = vec![0u32; n];
-    for &c in children {
-        parents_left[c as usize] += 1;
-    }
-    // Kahn's order from the start: every position before its children (games end).
-    let mut order = Vec::with_capacity(n);
-    order.push(0usize);
-    let mut head = 0;
-    while head < order.len() {
-        let i = order[head];
-        head += 1;
-        for &c in kids(i) {
-            parents_left[c as usize] -= 1;
-            if parents_left[c as usize] == 0 {
-                order.push(c as usize);
-            }
-        }
-    }
+    // Every position before its children (games end), so values go backwards.
+    let order = crate::boxes::topological_order(n, children, kids);
     let mut value = vec![0i8; n];
     for &i in order.iter().rev() {
         let position = &positions[i];

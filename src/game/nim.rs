@@ -560,17 +560,7 @@ impl Descriptor for Nim {
                         ),
                     ));
                 }
-                let mut heaps = Vec::new();
-                for &n in &h.value {
-                    if !(1..=MAX_STONES).contains(&n) {
-                        return Err(text.at(
-                            h,
-                            format!("every heap must hold from 1 to {MAX_STONES} stones, not {n}"),
-                        ));
-                    }
-                    heaps.push(n as u16);
-                }
-                heaps
+                stone_counts(text, h, "every heap must hold")?
             }
             (None, None) => vec![8],
         };
@@ -582,19 +572,7 @@ impl Descriptor for Nim {
             Some(t) if t.value.is_empty() => {
                 return Err(text.at(t, "take needs at least one count, e.g. [1, 2, 3]"));
             }
-            Some(t) => {
-                let mut out = Vec::new();
-                for &n in &t.value {
-                    if !(1..=MAX_STONES).contains(&n) {
-                        return Err(text.at(
-                            t,
-                            format!("every count in take must be from 1 to {MAX_STONES}, not {n}"),
-                        ));
-                    }
-                    out.push(n as u16);
-                }
-                out
-            }
+            Some(t) => stone_counts(text, t, "every count in take must be")?,
         };
         if let Some(&big) = take.iter().find(|&&n| n > most) {
             let what = if heaps.len() == 1 {
@@ -737,6 +715,22 @@ impl Descriptor for Nim {
     }
 }
 
+/// A list of stone counts from kit.yaml, each checked to be from 1 to [`MAX_STONES`];
+/// `rule` begins the message about one that is not.
+fn stone_counts(
+    text: &KitText,
+    list: &serde_saphyr::Spanned<Vec<i64>>,
+    rule: &str,
+) -> Result<Vec<u16>, Error> {
+    list.value
+        .iter()
+        .map(|&n| match u16::try_from(n) {
+            Ok(count) if (1..=MAX_STONES).contains(&n) => Ok(count),
+            _ => Err(text.at(list, format!("{rule} from 1 to {MAX_STONES}, not {n}"))),
+        })
+        .collect()
+}
+
 impl Nim {
     /// The heaps of the film: 1, 3, 5 and 7, any count from one heap, last stone loses.
     fn is_marienbad(&self) -> bool {
@@ -802,7 +796,10 @@ mod tests {
             err("game: nim\nheaps: [1, 2, 3, 4, 5, 6]\n")
                 .starts_with("kit.yaml:2:8: heaps: from 1 to 5 heaps")
         );
-        assert!(err("game: nim\nheaps: [1, 0]\n").contains("from 1 to 1000 stones, not 0"));
+        assert!(
+            err("game: nim\nheaps: [1, 0]\n")
+                .contains("every heap must hold from 1 to 1000, not 0")
+        );
         assert!(
             err("game: nim\nheaps: [2, 3]\ntake: [4]\n")
                 .contains("more than the 3 stones of the largest heap")
