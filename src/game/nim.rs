@@ -352,6 +352,15 @@ impl Notation for Nim {
 }
 
 impl Picture for Nim {
+    /// An arrow per move on one heap, a coloured stone on several.
+    fn bead_line(&self) -> &'static str {
+        if self.several() {
+            "label.beads.nim-heaps"
+        } else {
+            "label.beads.nim"
+        }
+    }
+
     const EXAMPLE_CELL_MM: f32 = 8.0;
 
     /// A pile is drawn wider than high; heaps as rows of stones.
