@@ -661,6 +661,24 @@ impl Beads {
 }
 
 impl Rule {
+    /// Whether [`Rule::apply`] may change any bead after a game that ended as `end` with
+    /// the slots `used` played: when not, the beads need not even be copied.
+    pub fn may_change(self, machine: &Machine, used: &[u32], end: End) -> bool {
+        !used.is_empty()
+            && match self {
+                Rule::Gardner | Rule::Relay => end.is_loss(),
+                Rule::GardnerReward => end.is_loss() || end == End::Won,
+                Rule::Menace => {
+                    let delta = match end {
+                        End::Won => machine.reward.win,
+                        End::Drew => machine.reward.draw,
+                        End::Lost | End::Resigned => machine.reward.loss,
+                    };
+                    delta != 0
+                }
+            }
+    }
+
     /// Applies the rule after a game in which the machine played the slots `used`, in
     /// order, and ended as `end`. Returns whether some move lost its last bead, which is
     /// the only way the machine's possible play changes.

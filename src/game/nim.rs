@@ -352,6 +352,23 @@ impl Notation for Nim {
 }
 
 impl Picture for Nim {
+    /// Several heaps: the first stone the move takes, as a label marks it.
+    fn move_spot(&self, position: &Pile, mv: Take, area: Rect) -> Option<Rect> {
+        if !self.several() {
+            return None;
+        }
+        let rows = self.rows(area);
+        let left = position.heaps[usize::from(mv.heap)];
+        let centre = rows.stone(area, usize::from(mv.heap), left - mv.count);
+        let half = rows.pitch / 2.0;
+        Some(Rect {
+            x: centre.x - half,
+            y: centre.y - half,
+            w: rows.pitch,
+            h: rows.pitch,
+        })
+    }
+
     /// An arrow per move on one heap, a coloured stone on several.
     fn bead_line(&self) -> &'static str {
         if self.several() {
@@ -485,7 +502,39 @@ impl Picture for Nim {
     }
 }
 
+/// How several heaps are laid out in an area: a row per heap, its count at the left.
+struct Rows {
+    /// Height of a row.
+    height: f32,
+    /// Width of the counts' column.
+    count_w: f32,
+    /// From one stone's centre to the next.
+    pitch: f32,
+}
+
+impl Rows {
+    /// The centre of stone `i` (from the left) of row `heap`.
+    fn stone(&self, area: Rect, heap: usize, i: u16) -> crate::draw::scene::Pt {
+        pt(
+            area.x + self.count_w + self.pitch * (f32::from(i) + 0.5),
+            area.y + self.height * (heap as f32 + 0.5),
+        )
+    }
+}
+
 impl Nim {
+    /// The rows of several heaps in `area`, sized for the largest heap at the start.
+    fn rows(&self, area: Rect) -> Rows {
+        let most = f32::from(self.heaps.iter().copied().max().unwrap_or(1));
+        let height = area.h / self.heaps.len() as f32;
+        let count_w = height.min(area.w * 0.16);
+        Rows {
+            height,
+            count_w,
+            pitch: ((area.w - count_w) / most).min(height * 1.1),
+        }
+    }
+
     /// Several heaps: one row of stones per heap, its count at the left. A move is a
     /// stone in the bead's colour, with the bead's letter: take that stone and every
     /// stone to its right.
@@ -496,21 +545,19 @@ impl Nim {
         area: Rect,
         scene: &mut Scene,
     ) {
-        let rows = self.heaps.len() as f32;
-        let most = f32::from(self.heaps.iter().copied().max().unwrap_or(1));
-        let row_h = area.h / rows;
-        let count_w = row_h.min(area.w * 0.16);
-        let pitch = ((area.w - count_w) / most).min(row_h * 1.1);
-        let r = pitch * 0.42;
+        let rows = self.rows(area);
+        let r = rows.pitch * 0.42;
         for (heap, &left) in position.heaps[..self.heaps.len()].iter().enumerate() {
-            let y = area.y + row_h * (heap as f32 + 0.5);
+            let y = area.y + rows.height * (heap as f32 + 0.5);
             scene.styled_text(
-                pt(area.x + count_w * 0.5, y + row_h * 0.18),
+                pt(area.x + rows.count_w * 0.5, y + rows.height * 0.18),
                 left.to_string(),
-                TextStyle::new(row_h * 0.5).bold().anchored(Anchor::Middle),
+                TextStyle::new(rows.height * 0.5)
+                    .bold()
+                    .anchored(Anchor::Middle),
             );
             for i in 0..left {
-                let centre = pt(area.x + count_w + pitch * (f32::from(i) + 0.5), y);
+                let centre = rows.stone(area, heap, i);
                 let taken_from_here = moves
                     .iter()
                     .find(|m| usize::from(m.mv.heap) == heap && m.mv.count == left - i);

@@ -377,14 +377,17 @@ impl<G: Game> Walk<'_, G> {
         end: End,
         intern: &mut dyn FnMut(Beads) -> Result<u32, Refusal>,
     ) -> Result<u32, Refusal> {
-        let mut after = self.beads.clone();
-        self.machine
-            .rule
-            .apply(self.machine, &mut after, &self.used, end);
-        let state = if after == *self.beads {
-            self.state
+        let rule = self.machine.rule;
+        let state = if rule.may_change(self.machine, &self.used, end) {
+            let mut after = self.beads.clone();
+            rule.apply(self.machine, &mut after, &self.used, end);
+            if after == *self.beads {
+                self.state
+            } else {
+                intern(after)?
+            }
         } else {
-            intern(after)?
+            self.state
         };
         let loss = end.is_loss();
         if let Some(&step) = self.ends.get(&(state, loss)) {
