@@ -411,7 +411,7 @@ impl GameVisitor for FindCommand<'_> {
         Ok(format!(
             "box {}, {}\n\n{}",
             b.id,
-            game.describe_symmetry(symmetry),
+            crate::i18n::strings(crate::kit::Language::En).get(game.describe_symmetry(symmetry)),
             report::box_text(game, self.kit, b)
         ))
     }
@@ -549,10 +549,7 @@ impl GameVisitor for PlayCommand<'_> {
         let setup = Setup::new(game, self.kit, self.rule, false)?;
         let saved = match self.state {
             Some(path) => state::load(path, game, self.kit, &setup)?,
-            None => state::Saved {
-                beads: setup.machine.fresh_beads(),
-                games: 0,
-            },
+            None => state::Saved::fresh(&setup.machine),
         };
         let save = |now: &state::Saved| match self.state {
             Some(path) => {

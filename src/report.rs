@@ -9,7 +9,7 @@ use crate::kit::{Kit, Rule};
 use crate::make::KitReport;
 use crate::simulate::exact::{Arithmetic, Distribution, Figure, RATIONAL_STATES};
 use crate::simulate::verify::{Proof, Verdict};
-use crate::simulate::watch::{Estimate, STREAK, WINDOWS, Watch};
+use crate::simulate::watch::{STREAK, WINDOWS, Watch};
 use crate::simulate::{OpponentKind, Session, Training};
 
 /// The box set as the JSON object `matchbox boxes --json` prints.
@@ -135,15 +135,17 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
     };
     if let Some(why) = &verdict.not_exact {
         out.push_str(&format!(
-            "\nMethod: sampled, since the exact path does not apply ({why}); 95% confidence intervals: normal approximation over the runs for means and shares\n"
+            "\nMethod: sampled, since the exact path does not apply ({why}); {}\n",
+            verdict.intervals.unwrap_or_default()
         ));
     }
     let trained = format!(
-        "{} machines against a {} opponent (seed {}); {} could still lose at the end",
+        "{} machines against a {} opponent (seed {}); {} could still lose at the end, {}",
         measured.runs,
         verdict.opponent.name(),
         verdict.seed,
-        measured.unfinished
+        measured.unfinished,
+        measured.unfinished_share.text(100.0, "%")
     );
     match &verdict.claim {
         Some(c) => out.push_str(&format!(
@@ -156,9 +158,14 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
     }
     out.push_str(&learning_text(measured));
     if let (Some(losses), Some(games)) = (&measured.losses_to_learn, &measured.games_to_learn) {
-        let ((l0, l1), (g0, g1)) = (losses.mean_interval(), games.mean_interval());
+        let (l, g) = (&losses.mean_interval, &games.mean_interval);
         out.push_str(&format!(
-            "  95% CI of the means: losses {l0:.2} to {l1:.2}, games {g0:.2} to {g1:.2}\n"
+            "  95% CI of the means: losses {:.2} to {:.2}, games {:.2} to {:.2}; the shares are of the {} machines that learnt\n",
+            l.low,
+            l.high,
+            g.low,
+            g.high,
+            measured.runs - measured.unfinished
         ));
     }
     if let Some(c) = &verdict.claim {
@@ -170,38 +177,29 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
     out
 }
 
-/// An estimate with its interval, e.g. `41.2 (95% CI 39.8 to 42.6)`.
-fn estimate(e: &Estimate, scale: f64) -> String {
-    format!(
-        "{:.1} (95% CI {:.1} to {:.1})",
-        e.mean * scale,
-        e.low * scale,
-        e.high * scale
-    )
-}
-
 /// What a teacher can watch of a machine that may never stop losing.
 fn watch_text(w: &Watch) -> String {
     let mut out = format!(
-        "\nWhat to watch: {} fresh machines, {} games each against a {} opponent\n",
+        "\nWhat to watch: {} fresh machines, {} games each against a {} opponent (a share of draws is the mean of the machines' shares)\n",
         w.runs,
         WINDOWS[WINDOWS.len() - 1].1,
         w.opponent.name()
     );
     for win in &w.windows {
         out.push_str(&format!(
-            "  draws in games {}-{}: {}%\n",
+            "  draws in games {}-{}: {}\n",
             win.from,
             win.to,
-            estimate(&win.draws, 100.0)
+            win.draws.text(100.0, "%")
         ));
     }
     match &w.stopped_losing {
         Some(e) => out.push_str(&format!(
-            "  the game after which it did not lose for {STREAK} in a row: {} ({} of {} machines got there)\n",
-            estimate(e, 1.0),
+            "  the game after which it did not lose for {STREAK} in a row: {}, over the {} of {} machines that got there, {}\n",
+            e.text(1.0, ""),
             w.stopped_runs,
-            w.runs
+            w.runs,
+            w.stopped_share.text(100.0, "%")
         )),
         None => out.push_str(&format!(
             "  no machine went {STREAK} games in a row without a loss\n"
@@ -211,7 +209,7 @@ fn watch_text(w: &Watch) -> String {
         out.push_str(&format!(
             "  beads in the first box: {} at the start, {} after the last game\n",
             w.first_box_start,
-            estimate(e, 1.0)
+            e.text(1.0, "")
         ));
     }
     out

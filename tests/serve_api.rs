@@ -195,6 +195,69 @@ fn errors_are_in_the_kits_language() {
     assert_eq!(kit["words"]["page.new_game"], "Nowa partia");
 }
 
+/// Every `words` and `turn` text in a JSON value.
+fn shown_words(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, v) in map {
+                match (key.as_str(), v) {
+                    ("words" | "turn", Value::String(text)) => out.push(text.clone()),
+                    _ => shown_words(v, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| shown_words(v, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn polish_and_russian_screens_say_moves_and_turns_in_their_language() {
+    let dir = tempdir();
+    let english = [
+        "top", "left", "right", "bottom", "centre", "take", "leave", "drawn", "mirrored", "turned",
+        "swap",
+    ];
+    for (preset, language) in [
+        ("menace", "pl"),
+        ("menace", "ru"),
+        ("bachet", "pl"),
+        ("bachet", "ru"),
+    ] {
+        let kit = dir.join(format!("{preset}-{language}.yaml"));
+        std::fs::write(&kit, format!("preset: {preset}\nlanguage: {language}\n")).unwrap();
+        let server = Server::start(&["--kit", kit.to_str().unwrap()], None);
+        let mut words = Vec::new();
+        for _ in 0..3 {
+            loop {
+                let (_, game) = server.anyone("GET", "/api/game", None);
+                shown_words(&game, &mut words);
+                if !game["end"].is_null() {
+                    break;
+                }
+                // The kit's words name a move as well as its notation does.
+                let said = game["moves"][0]["words"].as_str().unwrap();
+                let body = serde_json::json!({ "move": said }).to_string();
+                let (status, answer) = server.teacher("POST", "/api/game/move", Some(&body));
+                assert_eq!(status, 200, "{said}: {answer}");
+            }
+            assert_eq!(server.teacher("POST", "/api/game/new", None).0, 200);
+        }
+        shown_words(&server.anyone("GET", "/api/boxes", None).1, &mut words);
+        shown_words(&server.anyone("GET", "/api/box/1", None).1, &mut words);
+        assert!(words.iter().any(|w| !w.is_empty()), "{preset} {language}");
+        for text in &words {
+            let lower = text.to_lowercase();
+            for word in english {
+                assert!(
+                    !lower.contains(word),
+                    "{preset} {language}: `{word}` in `{text}`"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn a_damaged_state_file_is_refused_at_start() {
     let dir = tempdir();
@@ -256,6 +319,61 @@ fn undo_reset_and_training_keep_the_beads_and_the_file_in_step() {
     assert_eq!((status, score["games"].as_u64()), (200, Some(0)));
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
     assert_eq!(saved["games"], 0);
+}
+
+/// The score and the beads.
+fn score_kept(server: &Server) -> Value {
+    let (_, score) = server.anyone("GET", "/api/score", None);
+    serde_json::json!([score, server.anyone("GET", "/api/boxes", None).1])
+}
+
+#[test]
+fn the_score_the_curve_and_undo_survive_a_restart() {
+    let dir = tempdir();
+    let state = dir.join("her.json");
+    let (two, three) = {
+        let server = Server::start(&["--preset", "hexapawn"], Some(&state));
+        let mut kept = Vec::new();
+        for _ in 0..3 {
+            finish_game(&server);
+            assert_eq!(server.teacher("POST", "/api/game/new", None).0, 200);
+            kept.push(score_kept(&server));
+        }
+        (kept[1].clone(), kept[2].clone())
+    };
+    assert_eq!(three[0]["games"], 3);
+    assert_eq!(three[0]["rows"].as_array().unwrap().len(), 3, "{three}");
+    assert_eq!(three[0]["curve"].as_array().unwrap().len(), 4, "{three}");
+    assert_eq!(three[0]["can_undo"], true);
+    // Started again from the file: the same score sheet, curve and beads.
+    let server = Server::start(&["--preset", "hexapawn"], Some(&state));
+    assert_eq!(score_kept(&server), three);
+    // A fourth game, taken back: the score is as it was, in the file too.
+    finish_game(&server);
+    assert_eq!(score_kept(&server)[0]["games"], 4);
+    let (status, _) = server.teacher("POST", "/api/undo", None);
+    assert_eq!(status, 200);
+    assert_eq!(score_kept(&server), three);
+    drop(server);
+    // The third game, played before the restart, can be taken back after it.
+    let server = Server::start(&["--preset", "hexapawn"], Some(&state));
+    assert_eq!(score_kept(&server), three);
+    assert_eq!(server.teacher("POST", "/api/undo", None).0, 200);
+    assert_eq!(score_kept(&server), two);
+    drop(server);
+
+    // A file written before the score was kept: its games count, the score starts there.
+    let mut saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    let object = saved.as_object_mut().unwrap();
+    object.remove("score");
+    object.remove("undo");
+    object.insert("version".into(), 1.into());
+    std::fs::write(&state, saved.to_string()).unwrap();
+    let server = Server::start(&["--preset", "hexapawn"], Some(&state));
+    let score = &score_kept(&server)[0];
+    assert_eq!(score["games"], 2);
+    assert_eq!(score["rows"], serde_json::json!([]));
+    assert_eq!(score["curve"], serde_json::json!([[2, 0]]));
 }
 
 #[test]

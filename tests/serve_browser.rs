@@ -429,6 +429,25 @@ fn journeys(preset: &str) {
         "the view-only page changed nothing"
     );
     browser.screenshot(&format!("{preset}-view-only"));
+
+    // It follows the teacher: a new game started and a move made elsewhere appear on
+    // it within its polling interval.
+    server.teacher("POST", "/api/game/new", None);
+    let (_, game) = server.anyone("GET", "/api/game", None);
+    if let Some(mv) = game["moves"][0]["move"].as_str() {
+        let body = json!({ "move": mv }).to_string();
+        assert_eq!(server.teacher("POST", "/api/game/move", Some(&body)).0, 200);
+    }
+    let (_, game) = server.anyone("GET", "/api/game", None);
+    assert!(game["version"].as_u64().unwrap() > version, "{game}");
+    browser.wait(&format!(
+        "Number(document.body.dataset.version) === {}",
+        game["version"]
+    ));
+    assert_eq!(
+        browser.script("return document.querySelectorAll('#turns li').length;"),
+        json!(game["turns"].as_array().unwrap().len())
+    );
 }
 
 #[test]

@@ -258,6 +258,61 @@ fn verify_proves_the_claims_exactly_with_fractions_in_json() {
 }
 
 #[test]
+fn sampled_verify_gives_every_mean_and_share_a_confidence_interval() {
+    // Rewards add beads: no exact path, so HER under gardner-reward is sampled.
+    let dir = temp_dir("sampled-verify");
+    let kit = dir.join("kit.yaml");
+    std::fs::write(&kit, "preset: hexapawn\nrule: gardner-reward\n").unwrap();
+    let kit = kit.to_str().unwrap();
+    let o = run(&["verify", "--kit", kit, "--runs", "300"]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}{}", stderr(&o));
+    assert!(
+        text.contains("Method: sampled")
+            && text.contains("Student's t interval for every mean")
+            && text.contains("Wilson score interval for every share"),
+        "{text}"
+    );
+    // Each loss count's share, the unfinished share, the means: each with its interval.
+    let histogram: Vec<&str> = text.lines().filter(|l| l.contains(" | #")).collect();
+    assert!(histogram.len() >= 2, "{text}");
+    for line in histogram.iter().chain(
+        text.lines()
+            .filter(|l| l.contains("could still lose at the end") || l.contains("draws in games"))
+            .collect::<Vec<_>>()
+            .iter(),
+    ) {
+        assert!(line.contains("% (95% CI "), "{line}");
+    }
+    assert!(text.contains("95% CI of the means: losses "), "{text}");
+    let v = json(&run(&["verify", "--kit", kit, "--runs", "300", "--json"]));
+    assert_eq!(v["method"], "sampled");
+    assert!(v["intervals"].as_str().unwrap().contains("Wilson"), "{v}");
+    let m = &v["measured"];
+    let within = |e: &Value| {
+        let (low, mean, high) = (e["low"].as_f64(), e["mean"].as_f64(), e["high"].as_f64());
+        low <= mean && mean <= high && low < high
+    };
+    assert!(
+        within(&m["unfinished_share"]) || m["unfinished"] == 0,
+        "{m}"
+    );
+    for stats in [&m["losses_to_learn"], &m["games_to_learn"]] {
+        assert!(within(&stats["mean_interval"]), "{stats}");
+        let shares = stats["shares"].as_object().unwrap();
+        assert_eq!(shares.len(), stats["histogram"].as_object().unwrap().len());
+        let total: f64 = shares.values().map(|e| e["mean"].as_f64().unwrap()).sum();
+        assert!((total - 1.0).abs() < 1e-9, "{stats}");
+        assert!(shares.values().all(within), "{stats}");
+    }
+    assert!(within(&v["watch"]["stopped_share"]) || v["watch"]["stopped_runs"] == 300);
+    assert!(within(&v["watch"]["stopped_losing"]), "{v}");
+    // On the exact path there is nothing sampled to give an interval to.
+    let v = json(&run(&["verify", "--preset", "bachet-relay", "--json"]));
+    assert!(v["intervals"].is_null(), "{v}");
+}
+
+#[test]
 fn verify_gives_menace_figures_to_watch_with_confidence_intervals() {
     let o = run(&["verify", "--preset", "menace", "--runs", "40"]);
     let text = stdout(&o);

@@ -206,8 +206,8 @@ impl Rules for Hexapawn {
 impl Notation for Hexapawn {
     fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str {
         match symmetry {
-            0 => "as drawn",
-            _ => "mirrored left-right: swap the arrows' sides",
+            0 => "symmetry.as_drawn",
+            _ => "symmetry.mirror_left_right",
         }
     }
 

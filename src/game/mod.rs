@@ -170,7 +170,8 @@ pub trait Rules: Clone + Send + Sync + 'static {
 
 /// How positions and moves are written: by `boxes` and `find`, and typed in `play`.
 pub trait Notation: Rules {
-    /// How a pupil turns a label to match a board that is this symmetry's image of it.
+    /// How a pupil turns a label to match a board that is this symmetry's image of it:
+    /// the key of its words in `strings.yaml` (`symmetry.as_drawn`).
     fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str;
     /// The position in one line of text (rows separated by `/`), as `boxes` prints it.
     fn format_position(&self, position: &Self::Position) -> String;
@@ -178,6 +179,11 @@ pub trait Notation: Rules {
     fn parse_position(&self, text: &str, to_move: Side) -> Result<Self::Position, String>;
     /// A move in words a pupil can follow, e.g. `b1-b2` or `take 2`.
     fn format_move(&self, position: &Self::Position, mv: Self::Move) -> String;
+    /// The move in the words of `words`' language, for a page to show; the notation
+    /// unless a game's moves are words (`centre`, `take 2`).
+    fn say_move(&self, position: &Self::Position, mv: Self::Move, _words: &Strings) -> String {
+        self.format_move(position, mv)
+    }
 
     /// Which of `moves` (legal at `position`) `text` names: the move's words, or its
     /// words before the comma (`take 2`), whatever the case and spacing.

@@ -273,8 +273,8 @@ impl Rules for Nim {
 impl Notation for Nim {
     fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str {
         match symmetry {
-            0 => "as drawn",
-            _ => "the same heaps in another order: match them by their sizes",
+            0 => "symmetry.as_drawn",
+            _ => "symmetry.heaps_reordered",
         }
     }
 
@@ -334,6 +334,19 @@ impl Notation for Nim {
             )
         } else {
             format!("take {}, leave {}", mv.count, after.stones())
+        }
+    }
+
+    fn say_move(&self, position: &Pile, mv: Take, words: &Strings) -> String {
+        let after = self.play(position, mv);
+        let count = mv.count.to_string();
+        if self.several() {
+            let (heap, leave) = ((mv.heap + 1).to_string(), self.format_position(&after));
+            let values = [("take", &count), ("heap", &heap), ("leave", &leave)];
+            words.fill("move.nim_heaps", &values.map(|(k, v)| (k, v.as_str())))
+        } else {
+            let leave = after.stones().to_string();
+            words.fill("move.nim", &[("take", &count), ("leave", &leave)])
         }
     }
 }

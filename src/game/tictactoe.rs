@@ -80,14 +80,14 @@ const fn build_symmetries() -> [[u8; 9]; 8] {
 }
 
 const DESCRIPTIONS: [&str; 8] = [
-    "as drawn",
-    "turned a quarter turn clockwise: turn the box a quarter turn anticlockwise to match",
-    "turned upside down: turn the box half a turn to match",
-    "turned a quarter turn anticlockwise: turn the box a quarter turn clockwise to match",
-    "mirrored left-right: swap the arrows' sides",
-    "mirrored along the diagonal from top-left to bottom-right",
-    "mirrored top-bottom: swap the top and bottom rows",
-    "mirrored along the diagonal from top-right to bottom-left",
+    "symmetry.as_drawn",
+    "symmetry.quarter_clockwise",
+    "symmetry.half_turn",
+    "symmetry.quarter_anticlockwise",
+    "symmetry.mirror_left_right",
+    "symmetry.mirror_diagonal",
+    "symmetry.mirror_top_bottom",
+    "symmetry.mirror_antidiagonal",
 ];
 
 fn permute(bits: u16, map: &[u8; 9]) -> u16 {
@@ -230,6 +230,11 @@ impl Notation for TicTacToe {
             "bottom right",
         ];
         NAMES[mv as usize].to_string()
+    }
+
+    fn say_move(&self, position: &Grid, mv: u8, words: &Strings) -> String {
+        let key = format!("move.{}", self.format_move(position, mv).replace(' ', "_"));
+        words.get(&key).to_string()
     }
 }
 

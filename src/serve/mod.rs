@@ -311,10 +311,7 @@ impl GameVisitor for Build<'_> {
             .or_else(|_| Setup::new(game, kit, options.rule, false))?;
         let saved = match &options.state {
             Some(path) => state::load(path, game, kit, &setup)?,
-            None => state::Saved {
-                beads: setup.machine.fresh_beads(),
-                games: 0,
-            },
+            None => state::Saved::fresh(&setup.machine),
         };
         let token = format!("{:032x}", rand::random::<u128>());
         let shared = Arc::new(Shared {
@@ -347,7 +344,7 @@ fn close<G: Game>(shared: &Shared<G>) -> Result<(), Error> {
             let live = shared.lock();
             match &live.training {
                 Some(run) => run.cancel.store(true, std::sync::atomic::Ordering::Relaxed),
-                None => return shared.fixed.save(&live.beads, live.games),
+                None => return shared.fixed.save(&live.saved),
             }
         }
         std::thread::sleep(Duration::from_millis(10));

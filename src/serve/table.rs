@@ -23,9 +23,6 @@ use crate::palette::hex;
 use crate::simulate::state::{self, Saved};
 use crate::simulate::{Opponent, Setup, Turn, play_game};
 
-/// Undo steps kept: far more than a lesson needs.
-const UNDO_DEPTH: usize = 200;
-
 /// What does not change while the server runs.
 pub struct Fixed<G: Game> {
     /// The rules.
@@ -46,17 +43,21 @@ impl<G: Game> Fixed<G> {
         strings(self.kit.language)
     }
 
-    /// Writes the beads to the state file, if there is one, atomically.
-    pub fn save(&self, beads: &Beads, games: u64) -> Result<(), Error> {
+    /// Writes the beads and the score to the state file, if there is one, atomically.
+    pub fn save(&self, saved: &Saved) -> Result<(), Error> {
         let Some(path) = &self.state else {
             return Ok(());
         };
-        let saved = Saved {
-            beads: beads.clone(),
-            games,
-        };
-        let text = state::to_json(&self.game, &self.kit, &self.setup, &saved)?;
+        let text = state::to_json(&self.game, &self.kit, &self.setup, saved)?;
         write_atomic(path, text.as_bytes())
+    }
+
+    /// A move in the game's notation and in the kit's words.
+    fn said(&self, position: &G::Position, mv: G::Move) -> Said {
+        Said {
+            mv: self.game.format_move(position, mv),
+            words: self.game.say_move(position, mv, self.words()),
+        }
     }
 
     fn colour(&self, colour: usize) -> BeadColour {
@@ -79,7 +80,7 @@ pub struct Row {
     pub end: &'static str,
     /// Beads added (+) or taken out (-) by the rule; `None` for a training game.
     pub change: Option<i64>,
-    /// The machine's losses so far, counted from when this screen started.
+    /// The machine's losses so far, counted from the first game of the score kept.
     pub losses: u64,
 }
 
@@ -99,22 +100,11 @@ pub struct Board {
     pub ply: Option<usize>,
 }
 
-/// The beads before a change, for undo.
-struct Snapshot {
-    beads: Beads,
-    games: u64,
-    rows: usize,
-}
-
 /// What changes: the beads, the games, the game in progress.
 pub struct Live {
-    /// The beads now.
-    pub beads: Beads,
-    /// Games the beads have played (the state file's count).
-    pub games: u64,
-    /// Every game finished since this screen started.
-    pub rows: Vec<Row>,
-    undo: Vec<Snapshot>,
+    /// The beads now, the games they have played and the score, as the state file keeps
+    /// them.
+    pub saved: Saved,
     /// The human's moves in the game in progress, as tree nodes reached.
     human: Vec<Node>,
     /// The game just finished, shown until the next one starts.
@@ -136,6 +126,17 @@ pub struct BeadColour {
     pub rgb: String,
 }
 
+/// A move in the game's notation, which requests use, and in the kit's words, which the
+/// page shows (the same for a game whose notation is squares, `b1-b2`).
+#[derive(Debug, Serialize)]
+pub struct Said {
+    /// In the game's notation, as `play` and `find` write it.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// In the words of the kit's language.
+    pub words: String,
+}
+
 /// One move of a box with its beads.
 #[derive(Debug, Serialize)]
 pub struct BeadCount {
@@ -145,10 +146,10 @@ pub struct BeadCount {
     pub count: u32,
     /// Beads of it a fresh box holds.
     pub start: u32,
-    /// The move it means, in the game's notation, as the board stands (for a box of
-    /// the game in progress) or as the label is drawn.
-    #[serde(rename = "move")]
-    pub mv: String,
+    /// The move it means, as the board stands (for a box of the game in progress) or
+    /// as the label is drawn.
+    #[serde(flatten)]
+    pub said: Said,
 }
 
 /// One box for the box index.
@@ -184,24 +185,26 @@ pub struct BoxView {
 pub enum TurnView {
     /// The human moved.
     Human {
-        /// In the game's notation.
-        #[serde(rename = "move")]
-        mv: String,
+        /// The move.
+        #[serde(flatten)]
+        said: Said,
     },
     /// The machine moved, resigned, or played its only move without a box.
     Machine {
         /// The box found, by printed id; `None` when it had no box (a forced move).
         #[serde(rename = "box")]
         box_id: Option<usize>,
-        /// How the label is turned to match the board.
+        /// How the label is turned to match the board, in the kit's words.
         turn: Option<String>,
         /// The beads in the box, each with its move as the board stands.
         beads: Vec<BeadCount>,
         /// Index into `beads` of the bead drawn; `None` if it resigned or was forced.
         drawn: Option<usize>,
-        /// The move played, in the game's notation; `None` if it resigned.
+        /// The move played in the game's notation; `None` if it resigned.
         #[serde(rename = "move")]
         mv: Option<String>,
+        /// The move played in the kit's words; `None` if it resigned.
+        words: Option<String>,
         /// The board it faced, in the game's notation.
         position: String,
     },
@@ -210,9 +213,9 @@ pub enum TurnView {
 /// A move the human may make now.
 #[derive(Debug, Serialize)]
 pub struct Choice {
-    /// In the game's notation, as `play` and `find` write it.
-    #[serde(rename = "move")]
-    pub mv: String,
+    /// The move.
+    #[serde(flatten)]
+    pub said: Said,
     /// The places on the board picture that the move changes: clicking them all plays it.
     pub spots: Vec<Spot>,
 }
@@ -226,8 +229,8 @@ pub struct Change {
     /// The bead colour.
     pub colour: BeadColour,
     /// The move, as the label shows it.
-    #[serde(rename = "move")]
-    pub mv: String,
+    #[serde(flatten)]
+    pub said: Said,
     /// Beads before the game.
     pub before: u32,
     /// Beads after the rule.
@@ -265,7 +268,7 @@ pub struct GameView {
 pub struct Score {
     /// Games the beads have played.
     pub games: u64,
-    /// Since this screen started: wins, draws, losses (resignations included).
+    /// Over the score kept (see [`state::History`]): wins, draws, losses (resignations included).
     pub wins: u64,
     /// See `wins`.
     pub draws: u64,
@@ -273,8 +276,8 @@ pub struct Score {
     pub losses: u64,
     /// The latest rows, oldest first.
     pub rows: Vec<Row>,
-    /// `[game, losses so far]`, at most [`CURVE_POINTS`] points from the first game on
-    /// this screen to the last.
+    /// `[game, losses so far]`, at most [`CURVE_POINTS`] points from the first game of
+    /// the score kept (see [`state::History`]) to the last.
     pub curve: Vec<[u64; 2]>,
     /// Whether there is a game to undo.
     pub can_undo: bool,
@@ -318,13 +321,10 @@ struct Replay {
 }
 
 impl Live {
-    /// A fresh screen with these beads.
+    /// A fresh screen with these beads and this score.
     pub fn new(saved: Saved) -> Live {
         Live {
-            beads: saved.beads,
-            games: saved.games,
-            rows: Vec::new(),
-            undo: Vec::new(),
+            saved,
             human: Vec::new(),
             finished: None,
             version: 0,
@@ -337,7 +337,7 @@ impl Live {
     fn on_board(&self) -> (&Beads, u64, &[Node]) {
         match &self.finished {
             Some(f) => (&f.beads, f.games, &f.human),
-            None => (&self.beads, self.games, &self.human),
+            None => (&self.saved.beads, self.saved.games, &self.human),
         }
     }
 
@@ -361,33 +361,13 @@ impl Live {
         })
     }
 
-    /// Remembers the state before a change, for undo.
-    fn remember(&mut self) {
-        if self.undo.len() == UNDO_DEPTH {
-            self.undo.remove(0);
-        }
-        self.undo.push(Snapshot {
-            beads: self.beads.clone(),
-            games: self.games,
-            rows: self.rows.len(),
-        });
-    }
-
     /// Counts games finished elsewhere (training) into the beads and the score.
     pub fn record(&mut self, beads: Beads, ends: &[End], change: Option<i64>) {
-        self.remember();
-        let mut losses = self.rows.last().map_or(0, |r| r.losses);
+        self.saved.remember();
         for &end in ends {
-            self.games += 1;
-            losses += u64::from(end.is_loss());
-            self.rows.push(Row {
-                game: self.games,
-                end: end.name(),
-                change,
-                losses,
-            });
+            self.saved.record(end, change);
         }
-        self.beads = beads;
+        self.saved.beads = beads;
         self.human.clear();
         self.finished = None;
         self.version += 1;
@@ -418,7 +398,7 @@ impl Live {
                 .moves(replay.node)
                 .iter()
                 .map(|&mv| Choice {
-                    mv: game.format_move(position, mv),
+                    said: fixed.said(position, mv),
                     spots: board::spots(game, position, mv),
                 })
                 .collect(),
@@ -450,18 +430,22 @@ fn turn_view<G: Game>(fixed: &Fixed<G>, held: &Beads, turn: Turn) -> TurnView {
         Turn::Opponent { node, child } => {
             let mv = tree.move_to(node, child);
             return TurnView::Human {
-                mv: mv.map_or_else(String::new, |m| {
-                    game.format_move(&tree.positions[node as usize], m)
-                }),
+                said: mv.map_or_else(
+                    || Said {
+                        mv: String::new(),
+                        words: String::new(),
+                    },
+                    |m| fixed.said(&tree.positions[node as usize], m),
+                ),
             };
         }
         Turn::Machine { node, draw } => (node, draw),
     };
     let position = &tree.positions[node as usize];
     let played = match draw {
-        Draw::Bead { child, .. } | Draw::Forced { child } => tree
-            .move_to(node, child)
-            .map(|m| game.format_move(position, m)),
+        Draw::Bead { child, .. } | Draw::Forced { child } => {
+            tree.move_to(node, child).map(|m| fixed.said(position, m))
+        }
         Draw::Resign { .. } => None,
     };
     let mut view = TurnView::Machine {
@@ -469,7 +453,8 @@ fn turn_view<G: Game>(fixed: &Fixed<G>, held: &Beads, turn: Turn) -> TurnView {
         turn: None,
         beads: Vec::new(),
         drawn: None,
-        mv: played,
+        mv: played.as_ref().map(|p| p.mv.clone()),
+        words: played.map(|p| p.words),
         position: game.format_position(position),
     };
     let (
@@ -489,7 +474,12 @@ fn turn_view<G: Game>(fixed: &Fixed<G>, held: &Beads, turn: Turn) -> TurnView {
     let back = game.inverse(symmetry);
     let slots = setup.machine.slots(b as u32);
     *box_id = Some(mbox.id);
-    *turn = Some(game.describe_symmetry(symmetry).to_string());
+    *turn = Some(
+        fixed
+            .words()
+            .get(game.describe_symmetry(symmetry))
+            .to_string(),
+    );
     *beads = mbox
         .moves
         .iter()
@@ -498,7 +488,7 @@ fn turn_view<G: Game>(fixed: &Fixed<G>, held: &Beads, turn: Turn) -> TurnView {
             colour: fixed.colour(m.colour),
             count: held.count(slot),
             start: m.beads,
-            mv: game.format_move(position, game.transform_move(m.mv, back)),
+            said: fixed.said(position, game.transform_move(m.mv, back)),
         })
         .collect();
     if let Draw::Bead { slot, .. } = draw {
@@ -509,7 +499,7 @@ fn turn_view<G: Game>(fixed: &Fixed<G>, held: &Beads, turn: Turn) -> TurnView {
 
 /// What the rule changed from `before` to `after`, one line per move.
 fn changes<G: Game>(fixed: &Fixed<G>, before: &Beads, after: &Beads) -> Vec<Change> {
-    let (game, setup) = (&fixed.game, &fixed.setup);
+    let setup = &fixed.setup;
     let machine = &setup.machine;
     (0u32..)
         .zip(before.counts().iter().zip(after.counts()))
@@ -521,7 +511,7 @@ fn changes<G: Game>(fixed: &Fixed<G>, before: &Beads, after: &Beads) -> Vec<Chan
             Change {
                 box_id: mbox.id,
                 colour: fixed.colour(m.colour),
-                mv: game.format_move(&mbox.position, m.mv),
+                said: fixed.said(&mbox.position, m.mv),
                 before,
                 after,
             }
@@ -530,7 +520,8 @@ fn changes<G: Game>(fixed: &Fixed<G>, before: &Beads, after: &Beads) -> Vec<Chan
 }
 
 impl Live {
-    /// Plays the human's move, given in the game's notation, and the machine's answer.
+    /// Plays the human's move, given in the game's notation or the kit's words, and the
+    /// machine's answer.
     /// `board`, if given, must be the game's number and its count of moves so far, so
     /// that a move meant for another board is refused. When the move ends the game the
     /// rule is applied and the beads saved.
@@ -552,18 +543,27 @@ impl Live {
                 Problem::NotYourTurn
             }));
         }
-        let (game, tree) = (&fixed.game, &fixed.setup.tree);
+        let tree = &fixed.setup.tree;
         let position = &tree.positions[replay.node as usize];
         let wanted = text.trim();
-        let legal: Vec<String> = tree
-            .moves(replay.node)
-            .iter()
-            .map(|&m| game.format_move(position, m))
-            .collect();
-        let Some(at) = game.read_move(position, tree.moves(replay.node), wanted) else {
+        let moves = tree.moves(replay.node);
+        let legal: Vec<Said> = moves.iter().map(|&m| fixed.said(position, m)).collect();
+        // As `play` reads it, or the kit's words for it, whatever the case and spacing.
+        let words = |t: &str| {
+            t.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase()
+        };
+        let found = fixed.game.read_move(position, moves, wanted).or_else(|| {
+            let wanted = words(wanted);
+            legal.iter().position(|m| words(&m.words) == wanted)
+        });
+        let Some(at) = found else {
+            let words: Vec<&str> = legal.iter().map(|m| m.words.as_str()).collect();
             return Err(ApiError::bad(Problem::Illegal {
                 mv: wanted.chars().take(40).collect(),
-                legal: legal.join(", "),
+                legal: words.join(", "),
             }));
         };
         self.human.push(tree.children(replay.node)[at]);
@@ -587,15 +587,15 @@ impl Live {
             return Ok(());
         };
         let change = i64::from(after.counts().iter().sum::<u32>())
-            - i64::from(self.beads.counts().iter().sum::<u32>());
+            - i64::from(self.saved.beads.counts().iter().sum::<u32>());
         let finished = Finished {
-            beads: self.beads.clone(),
-            games: self.games,
+            beads: self.saved.beads.clone(),
+            games: self.saved.games,
             human: std::mem::take(&mut self.human),
         };
         self.record(after, &[end], Some(change));
         self.finished = Some(finished);
-        fixed.save(&self.beads, self.games)
+        fixed.save(&self.saved)
     }
 
     /// Starts the next game once the last one is over (the machine moves first if it
@@ -613,28 +613,24 @@ impl Live {
     /// progress.
     pub fn undo<G: Game>(&mut self, fixed: &Fixed<G>) -> Result<(), ApiError> {
         self.idle()?;
-        let last = self.undo.pop().ok_or(ApiError::conflict(Problem::NoUndo))?;
-        self.beads = last.beads;
-        self.games = last.games;
-        self.rows.truncate(last.rows);
+        if !self.saved.undo() {
+            return Err(ApiError::conflict(Problem::NoUndo));
+        }
         self.human.clear();
         self.finished = None;
         self.version += 1;
-        fixed.save(&self.beads, self.games)?;
+        fixed.save(&self.saved)?;
         Ok(self.settle(fixed)?)
     }
 
     /// Refills every box as new and forgets the games.
     pub fn reset<G: Game>(&mut self, fixed: &Fixed<G>) -> Result<(), ApiError> {
         self.idle()?;
-        self.beads = fixed.setup.machine.fresh_beads();
-        self.games = 0;
-        self.rows.clear();
-        self.undo.clear();
+        self.saved = Saved::fresh(&fixed.setup.machine);
         self.human.clear();
         self.finished = None;
         self.version += 1;
-        fixed.save(&self.beads, self.games)?;
+        fixed.save(&self.saved)?;
         Ok(self.settle(fixed)?)
     }
 
@@ -646,12 +642,12 @@ impl Live {
     }
 
     fn summary<G: Game>(&self, fixed: &Fixed<G>, b: usize) -> BoxSummary {
-        let (game, kit, setup) = (&fixed.game, &fixed.kit, &fixed.setup);
+        let (kit, setup) = (&fixed.kit, &fixed.setup);
         let mbox = &setup.set.boxes[b];
         BoxSummary {
             id: mbox.id,
             tag: crate::boxes::tag(&mbox.move_numbers, kit.machine, kit.tags, kit.numerals),
-            beads: self.beads.total(b as u32),
+            beads: self.saved.beads.total(b as u32),
             start: mbox.beads(),
             moves: mbox
                 .moves
@@ -659,9 +655,9 @@ impl Live {
                 .zip(setup.machine.slots(b as u32))
                 .map(|(m, slot)| BeadCount {
                     colour: fixed.colour(m.colour),
-                    count: self.beads.count(slot),
+                    count: self.saved.beads.count(slot),
                     start: m.beads,
-                    mv: game.format_move(&mbox.position, m.mv),
+                    said: fixed.said(&mbox.position, m.mv),
                 })
                 .collect(),
         }
@@ -687,26 +683,39 @@ impl Live {
 
     /// The score sheet and the curve.
     pub fn score(&self) -> Score {
-        let count = |name: &str| self.rows.iter().filter(|r| r.end == name).count() as u64;
-        let losses = self.rows.last().map_or(0, |r| r.losses);
-        let first = self.rows.first().map_or(self.games, |r| r.game - 1);
-        let step = self.rows.len().div_ceil(CURVE_POINTS).max(1);
-        let mut curve = vec![[first, 0]];
+        let history = &self.saved.history;
+        let mut losses = 0;
+        let rows: Vec<Row> = history
+            .games
+            .iter()
+            .zip(history.from + 1..)
+            .map(|(&(end, change), game)| {
+                losses += u64::from(end.is_loss());
+                Row {
+                    game,
+                    end: end.name(),
+                    change,
+                    losses,
+                }
+            })
+            .collect();
+        let count = |end: End| history.games.iter().filter(|g| g.0 == end).count() as u64;
+        let step = rows.len().div_ceil(CURVE_POINTS).max(1);
+        let mut curve = vec![[history.from, 0]];
         curve.extend(
-            self.rows
-                .iter()
+            rows.iter()
                 .enumerate()
-                .filter(|(i, _)| (i + 1) % step == 0 || i + 1 == self.rows.len())
+                .filter(|(i, _)| (i + 1) % step == 0 || i + 1 == rows.len())
                 .map(|(_, r)| [r.game, r.losses]),
         );
         Score {
-            games: self.games,
-            wins: count("win"),
-            draws: count("draw"),
+            games: self.saved.games,
+            wins: count(End::Won),
+            draws: count(End::Drew),
             losses,
-            rows: self.rows[self.rows.len().saturating_sub(SCORE_ROWS)..].to_vec(),
+            rows: rows[rows.len().saturating_sub(SCORE_ROWS)..].to_vec(),
             curve,
-            can_undo: !self.undo.is_empty(),
+            can_undo: !self.saved.undo.is_empty(),
         }
     }
 }

@@ -91,7 +91,7 @@ pub fn start<G: Game>(
             cancel: Arc::clone(&cancel),
         });
         live.version += 1;
-        (live.beads.clone(), live.games)
+        (live.saved.beads.clone(), live.saved.games)
     };
     let shared = Arc::clone(shared);
     tokio::task::spawn_blocking(move || {
@@ -119,7 +119,7 @@ pub fn start<G: Game>(
         }
         live.version += 1;
         let saved = played
-            .and_then(|()| fixed.save(&live.beads, live.games))
+            .and_then(|()| fixed.save(&live.saved))
             .and_then(|()| live.settle(fixed));
         if let Err(e) = saved {
             eprintln!("matchbox: training: {e}");

@@ -1090,24 +1090,128 @@ impl Teaching {
                 "the teacher was asked at the machine's turn".into(),
             ));
         };
-        let best = match &self.games {
-            Worths::Rational(games) => best_moves(&lines, state, games, moves),
-            Worths::Interval(games) => best_moves(&lines, state, games, moves),
+        let mut picks = match &self.games {
+            Worths::Rational(games) => fastest_picks(&lines, state, games),
+            Worths::Interval(games) => fastest_picks(&lines, state, games),
         };
+        let best = picks.pop().unwrap_or_default();
         Ok(best.into_iter().map(|k| moves[k].0).collect())
     }
 }
 
-/// The fastest teacher's equally good moves among `moves`, the root of `lines`.
-fn best_moves<N: Number>(
-    lines: &Lines,
-    state: u32,
-    games: &[N],
-    moves: &[(Node, u32)],
-) -> Vec<usize> {
+/// What the fastest teacher does, counted over every decision it meets with some chance,
+/// in every game from every bead state it can bring the machine to: the principle of its
+/// strategy, as the teacher's sheet words it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Principle {
+    /// Decisions after a mistake of the machine, where the teacher can force a win.
+    pub chances_to_win: u32,
+    /// Of those, the ones where every move it picks wins.
+    pub wins_taken: u32,
+    /// Decisions where it cannot force a win, and some move leaves the machine a chance
+    /// to lose this game (a box ahead still holds a losing bead).
+    pub chances_to_teach: u32,
+    /// Of those, the ones where every move it picks leaves the machine that chance.
+    pub steered: u32,
+    /// Decisions where no move leaves the machine any chance to lose this game: whatever
+    /// the teacher plays, the machine wins (or draws).
+    pub nothing_to_teach: u32,
+}
+
+impl Teaching {
+    /// The principle of the fastest teacher's strategy (see [`Principle`]).
+    pub fn principle<G: Game>(
+        &self,
+        tree: &Tree<G>,
+        machine: &Machine,
+    ) -> Result<Principle, Refusal> {
+        let index = &self.states.index;
+        let outside = || Refusal("the machine's beads left the solved states".into());
+        let mut principle = Principle::default();
+        let mut seen = vec![false; self.states.beads.len()];
+        seen[0] = true;
+        let mut queue = vec![0u32];
+        while let Some(state) = queue.pop() {
+            if self.states.learnt[state as usize] {
+                continue;
+            }
+            let lines = Lines::walk(
+                tree,
+                machine,
+                Mover::Free,
+                &self.states.beads[state as usize],
+                state,
+                0,
+                &[],
+                &mut |b| index.get(&b).copied().ok_or_else(outside),
+            )?;
+            let picks = match &self.games {
+                Worths::Rational(games) => fastest_picks(&lines, state, games),
+                Worths::Interval(games) => fastest_picks(&lines, state, games),
+            };
+            // Whether the machine can still lose from each step (children come first).
+            let mut can_lose: Vec<bool> = Vec::with_capacity(lines.steps.len());
+            for step in &lines.steps {
+                let here = match step {
+                    Step::End { loss, .. } => *loss,
+                    Step::Chance(parts) => parts.iter().any(|p| can_lose[p.1 as usize]),
+                    Step::Choice(moves) => moves.iter().any(|m| can_lose[m.1 as usize]),
+                };
+                can_lose.push(here);
+            }
+            let mut reached = vec![false; lines.steps.len()];
+            reached[lines.steps.len() - 1] = true;
+            for i in (0..lines.steps.len()).rev() {
+                if !reached[i] {
+                    continue;
+                }
+                match &lines.steps[i] {
+                    Step::End { state: next, .. } => {
+                        if !seen[*next as usize] {
+                            seen[*next as usize] = true;
+                            queue.push(*next);
+                        }
+                    }
+                    Step::Chance(parts) => parts.iter().for_each(|p| reached[p.1 as usize] = true),
+                    Step::Choice(moves) => {
+                        let picked = &picks[i];
+                        let best = moves.iter().map(|m| -tree.value(m.0)).max();
+                        let all =
+                            |f: &dyn Fn(&(Node, u32)) -> bool| picked.iter().all(|&k| f(&moves[k]));
+                        if best.is_some_and(|b| b > 0) {
+                            principle.chances_to_win += 1;
+                            let wins = all(&|m| Some(-tree.value(m.0)) == best);
+                            principle.wins_taken += u32::from(wins);
+                        } else if moves.iter().any(|m| can_lose[m.1 as usize]) {
+                            principle.chances_to_teach += 1;
+                            principle.steered += u32::from(all(&|m| can_lose[m.1 as usize]));
+                        } else {
+                            principle.nothing_to_teach += 1;
+                        }
+                        picked
+                            .iter()
+                            .for_each(|&k| reached[moves[k].1 as usize] = true);
+                    }
+                }
+            }
+        }
+        Ok(principle)
+    }
+}
+
+/// The fastest teacher's equally good moves at every free choice of `lines` (empty at the
+/// other steps), the game played from `state`.
+fn fastest_picks<N: Number>(lines: &Lines, state: u32, games: &[N]) -> Vec<Vec<usize>> {
     let value = &games[state as usize];
     let (steps, _) = lines.affine(state, games, Goal::FewestGames, Some(value));
-    Lines::fastest(&steps, moves, value)
+    lines
+        .steps
+        .iter()
+        .map(|step| match step {
+            Step::Choice(moves) => Lines::fastest(&steps, moves, value),
+            _ => Vec::new(),
+        })
+        .collect()
 }
 
 /// What the teacher's sheet quotes of the exact figures: whole numbers, so that every
@@ -1133,6 +1237,10 @@ pub struct SheetFigures {
     /// The positions those first moves lead to, in the game's
     /// position notation (for a game whose move words are English, such as the stones left).
     pub first_positions: Vec<String>,
+    /// Whether those first moves are all the first moves there are.
+    pub any_first_move: bool,
+    /// What the fastest teacher does, the principle the sheet words.
+    pub principle: Principle,
     /// Most losses any opponent can inflict, draws as unlucky as can be.
     pub worst_losses: u32,
 }
@@ -1158,6 +1266,7 @@ impl SheetFigures {
             }
             openings.sort();
         }
+        let any_first_move = !openings.is_empty() && openings.len() == tree.children(0).len();
         let (first_moves, first_positions) = openings.into_iter().unzip();
         Some(SheetFigures {
             perfect: perfect
@@ -1174,6 +1283,8 @@ impl SheetFigures {
             fewest_losses: fastest.max_losses() <= perfect.min_losses(),
             first_moves,
             first_positions,
+            any_first_move,
+            principle: teaching.principle(tree, machine).ok()?,
             worst_losses: teaching.worst_losses(),
         })
     }
@@ -1183,7 +1294,7 @@ impl SheetFigures {
 mod tests {
     use super::*;
     use crate::game::fixtures::{self, HER, Pawns, Stones};
-    use crate::simulate::{Setup, Stats, train};
+    use crate::simulate::{Estimate, Setup, Stats, train};
 
     fn her() -> Setup<Pawns> {
         let (game, kit) = fixtures::pawns(HER);
@@ -1228,20 +1339,57 @@ mod tests {
         let d = distribution(&s.tree, &s.machine, OpponentKind::Perfect).unwrap();
         let t = train(&s, OpponentKind::Perfect, 10_000, 10_000, 12, &|_| {}).unwrap();
         let sampled: Stats = t.losses_to_learn.unwrap();
-        for (k, n) in &sampled.histogram {
-            let (low, high) = super::super::stats::wilson(*n, 10_000);
-            let p = d.losses.get(k).map_or(0.0, Figure::to_f64);
+        assert_eq!(t.unfinished, 0);
+        // Every number of losses either side saw: a chance the sampling never met must
+        // be small enough for its interval from 0 hits.
+        let counts: std::collections::BTreeSet<u32> = d
+            .losses
+            .keys()
+            .chain(sampled.histogram.keys())
+            .copied()
+            .collect();
+        for k in counts {
+            let hits = sampled.histogram.get(&k).copied().unwrap_or(0);
+            let e = Estimate::share(hits, 10_000);
+            let p = d.losses.get(&k).map_or(0.0, Figure::to_f64);
+            assert!(e.low <= p && p <= e.high, "{k} losses: {p} outside {e:?}");
+        }
+        for (exact, sampled) in [
+            (&d.mean_losses, &sampled.mean_interval),
+            (&d.mean_games, &t.games_to_learn.unwrap().mean_interval),
+        ] {
+            let mean = exact.as_ref().unwrap().to_f64();
             assert!(
-                low <= p && p <= high,
-                "{k} losses: {p} outside {low}..{high}"
+                sampled.low <= mean && mean <= sampled.high,
+                "{mean} outside {sampled:?}"
             );
         }
-        let (low, high) = t.games_to_learn.unwrap().mean_interval();
-        let mean = d.mean_games.unwrap().to_f64();
+    }
+
+    #[test]
+    fn the_fastest_teachers_principle_is_read_off_its_strategy() {
+        let principle = |s: &Setup<_>| {
+            let t = Teaching::solve(&s.tree, &s.machine).unwrap();
+            t.principle(&s.tree, &s.machine).unwrap()
+        };
+        // HER: it wins at every mistake, and otherwise always leaves the machine a chance
+        // to go wrong, until no box ahead holds a losing bead.
+        let p = principle(&her());
         assert!(
-            low <= mean && mean <= high,
-            "games {mean} outside {low}..{high}"
+            p.chances_to_win > 0 && p.wins_taken == p.chances_to_win,
+            "{p:?}"
         );
+        assert!(
+            p.chances_to_teach > 0 && p.steered == p.chances_to_teach,
+            "{p:?}"
+        );
+        assert!(p.nothing_to_teach > 0, "{p:?}");
+        // The relay unwires the move that lost: winning later, at a second mistake, is as
+        // fast as winning at the first, so it does not always win at once.
+        let s = nim_setup("bachet-relay");
+        let t = Teaching::solve(&s.tree, &s.machine).unwrap();
+        let p = t.principle(&s.tree, &s.machine).unwrap();
+        assert!(0 < p.wins_taken && p.wins_taken < p.chances_to_win, "{p:?}");
     }
 
     #[test]

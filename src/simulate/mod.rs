@@ -24,7 +24,7 @@ use crate::game::Game;
 use crate::kit::{Kit, Rule};
 use crate::machine::{Beads, Draw, End, Learner, Machine, Node, SimRng, Tree, rng_for};
 use exact::Teaching;
-pub use stats::Stats;
+pub use stats::{Estimate, Stats};
 
 /// Who the machine plays against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -362,6 +362,8 @@ pub struct Training {
     pub runs: u32,
     /// Machines that could still lose after the last game allowed.
     pub unfinished: u32,
+    /// Their share of the machines trained.
+    pub unfinished_share: Estimate,
     /// Games lost (resignations included) until a machine could no longer lose, over the
     /// machines that got there.
     pub losses_to_learn: Option<Stats>,
@@ -422,6 +424,7 @@ pub fn train<G: Game>(
     Ok(Training {
         runs,
         unfinished: runs - learnt.len() as u32,
+        unfinished_share: Estimate::share(runs - learnt.len() as u32, runs),
         losses_to_learn: Stats::of(&losses),
         games_to_learn: Stats::of(&games),
     })

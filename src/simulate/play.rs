@@ -8,7 +8,8 @@ use std::io::{BufRead, Write};
 
 use crate::Error;
 use crate::game::Game;
-use crate::kit::{Kit, Rule};
+use crate::i18n::strings;
+use crate::kit::{Kit, Language, Rule};
 use crate::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rng_for};
 use crate::report::board_text;
 use crate::simulate::state::Saved;
@@ -211,8 +212,8 @@ pub fn session<G: Game, R: BufRead, W: Write>(
         machine.rule.name()
     ))?;
     let turn = Cell::new(0);
-    let mut me = Learner::with_beads(machine, saved.beads);
-    let mut games = saved.games;
+    let mut me = Learner::with_beads(machine, saved.beads.clone());
+    let mut now = saved;
     let mut human = Human {
         game,
         input,
@@ -222,7 +223,7 @@ pub fn session<G: Game, R: BufRead, W: Write>(
     loop {
         turn.set(0);
         let before = me.beads.clone();
-        let mut rng = rng_for(options.seed, games);
+        let mut rng = rng_for(options.seed, now.games);
         // The watcher cannot return an error: keep the first, report it after the game.
         let mut failed = None;
         let played = play_game(&setup.tree, &mut me, &mut human, &mut rng, |t| {
@@ -246,7 +247,6 @@ pub fn session<G: Game, R: BufRead, W: Write>(
         if let Some(e) = failed {
             return Err(e);
         }
-        games = games.saturating_add(1);
         write(&format!(
             "\n{}{}\n{}",
             board_text(game, &setup.tree.positions[played.last as usize]),
@@ -258,10 +258,10 @@ pub fn session<G: Game, R: BufRead, W: Write>(
             },
             changes(game, kit, setup, &before, &me.beads)
         ))?;
-        let now = Saved {
-            beads: me.beads.clone(),
-            games,
-        };
+        let change = |b: &Beads| i64::from(b.counts().iter().sum::<u32>());
+        now.remember();
+        now.record(played.end, Some(change(&me.beads) - change(&before)));
+        now.beads = me.beads.clone();
         save(&now)?;
         write("\nAnother game? (y/n)\n> ")?;
         let again = loop {
@@ -312,7 +312,7 @@ fn narrate<G: Game>(
     text.push_str(&format!(
         "Box {} ({}) holds:\n",
         mbox.id,
-        game.describe_symmetry(symmetry)
+        strings(Language::En).get(game.describe_symmetry(symmetry))
     ));
     let slots = setup.machine.slots(b as u32);
     for (m, slot) in mbox.moves.iter().zip(slots) {
@@ -391,10 +391,7 @@ mod tests {
         let (game, kit, setup) = bachet();
         let mut out = Vec::new();
         let mut saves = 0;
-        let fresh = Saved {
-            beads: setup.machine.fresh_beads(),
-            games: 0,
-        };
+        let fresh = Saved::fresh(&setup.machine);
         let options = Options { colour, seed: 4 };
         let console = Console {
             input: input.as_ref(),
@@ -431,6 +428,8 @@ mod tests {
         assert!(out.contains("● red x1"), "{out}");
         assert!(!out.contains('\x1b'));
         assert_eq!((saved.games, saves), (1, 1));
+        // The game joins the score, with the beads the rule changed, for `serve` to show.
+        assert_eq!(saved.history.games, [(End::Won, Some(0))], "{out}");
         assert!(out.contains("Rule gardner"), "{out}");
     }
 

@@ -11,13 +11,13 @@ use crate::Error;
 use crate::boxes::BoxSet;
 use crate::game::{Game, Side};
 use crate::kit::Kit;
-use crate::machine::{Beads, Machine};
+use crate::machine::{Beads, End, Machine};
 use crate::simulate::Setup;
 
 /// What the first field of every state file says.
 const FORMAT: &str = "matchbox-state";
-/// The layout of the file this program writes.
-const VERSION: u32 = 1;
+/// The layout of the file this program writes: 2 adds the score; it reads 1 as well.
+const VERSION: u32 = 2;
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -29,6 +29,29 @@ struct StateFile {
     machine: Side,
     games: u64,
     boxes: Vec<StateBox>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    score: Option<ScoreFile>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    undo: Vec<UndoFile>,
+}
+
+/// An undo step as the file writes it, oldest first: the games played before the
+/// change, and the bead counts that differ from the state after it, as
+/// `[move's place in the file's order, count]`.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UndoFile {
+    games: u64,
+    beads: Vec<[u32; 2]>,
+}
+
+/// The score as the file writes it: a game a line, `loss -1`, `win 0`, or `win` alone
+/// for a training game, whose beads are not counted.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScoreFile {
+    from: u64,
+    games: Vec<String>,
 }
 
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
@@ -48,12 +71,122 @@ struct StateMove {
     beads: u32,
 }
 
-/// The machine's beads and how many games it has played.
+/// The machine's beads, how many games it has played, and its score.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Saved {
     /// The beads.
     pub beads: Beads,
     /// Games played so far with these beads.
     pub games: u64,
+    /// The games behind the score sheet and the learning curve.
+    pub history: History,
+    /// The states before the latest changes, oldest first, for undo.
+    pub undo: Vec<Step>,
+}
+
+/// The beads and the games played before a change (a game, a training run), for undo.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    /// The beads before it.
+    pub beads: Beads,
+    /// The games played before it.
+    pub games: u64,
+}
+
+/// Undo steps kept: far more than a lesson needs.
+pub const UNDO_STEPS: usize = 200;
+
+impl Saved {
+    /// A machine with the kit's starting beads and no games.
+    pub fn fresh(machine: &Machine) -> Saved {
+        Saved {
+            beads: machine.fresh_beads(),
+            games: 0,
+            history: History::default(),
+            undo: Vec::new(),
+        }
+    }
+
+    /// Remembers the beads and games now, before a change, for [`Saved::undo`].
+    pub fn remember(&mut self) {
+        if self.undo.len() == UNDO_STEPS {
+            self.undo.remove(0);
+        }
+        self.undo.push(Step {
+            beads: self.beads.clone(),
+            games: self.games,
+        });
+    }
+
+    /// Goes back to before the latest change remembered; `false` if there is none.
+    pub fn undo(&mut self) -> bool {
+        let Some(step) = self.undo.pop() else {
+            return false;
+        };
+        self.take_back(step.beads, step.games);
+        true
+    }
+
+    /// Counts one more game: `change` is the beads the rule added (+) or took (-), `None`
+    /// when they were not counted (a training game).
+    pub fn record(&mut self, end: End, change: Option<i64>) {
+        self.games = self.games.saturating_add(1);
+        let history = &mut self.history;
+        history.games.push((end, change));
+        // Dropped a tenth at a time, so that long training stays linear.
+        if history.games.len() > HISTORY_GAMES + HISTORY_GAMES / 10 {
+            let drop = history.games.len() - HISTORY_GAMES;
+            history.games.drain(..drop);
+            history.from += drop as u64;
+        }
+    }
+
+    /// Takes back the games after the `games`-th: the beads become `beads`.
+    fn take_back(&mut self, beads: Beads, games: u64) {
+        let history = &mut self.history;
+        history.from = history.from.min(games);
+        history.games.truncate((games - history.from) as usize);
+        self.beads = beads;
+        self.games = games;
+    }
+}
+
+/// Games the score keeps at most, the latest: a learning curve of any length a class
+/// plays or trains, in a file of about 1.5 MB at most.
+pub const HISTORY_GAMES: usize = 100_000;
+
+/// The games kept for the score sheet and the learning curve: the last ones the beads
+/// have played, up to [`HISTORY_GAMES`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct History {
+    /// Games the beads had played before the first game kept (a file written before the
+    /// score was kept starts there).
+    pub from: u64,
+    /// Each game kept, in order: how it ended, and the beads the rule added (+) or took
+    /// (-), `None` when they were not counted (a training game).
+    pub games: Vec<(End, Option<i64>)>,
+}
+
+/// A game of the score as the file writes it.
+fn score_line((end, change): &(End, Option<i64>)) -> String {
+    match change {
+        Some(c) => format!("{} {c}", end.name()),
+        None => end.name().to_string(),
+    }
+}
+
+/// A game of the score read back, or `None` if the line is not one.
+fn read_score_line(line: &str) -> Option<(End, Option<i64>)> {
+    let mut words = line.split(' ');
+    let name = words.next()?;
+    let end = [End::Won, End::Drew, End::Lost, End::Resigned]
+        .into_iter()
+        .find(|e| e.name() == name)?;
+    let change = match words.next() {
+        Some(c) => Some(c.parse().ok()?),
+        None => None,
+    };
+    words.next().is_none().then_some((end, change))
 }
 
 fn describe<G: Game>(
@@ -83,6 +216,61 @@ fn describe<G: Game>(
         .collect()
 }
 
+/// The undo steps as the file writes them: each step's counts that differ from the
+/// state after it.
+fn undo_steps(saved: &Saved) -> Vec<UndoFile> {
+    let mut after = &saved.beads;
+    let mut steps: Vec<UndoFile> = saved
+        .undo
+        .iter()
+        .rev()
+        .map(|step| {
+            let counts = step.beads.counts().iter().zip(after.counts());
+            let beads = (0u32..)
+                .zip(counts)
+                .filter(|(_, (was, is))| was != is)
+                .map(|(slot, (&was, _))| [slot, was])
+                .collect();
+            after = &step.beads;
+            UndoFile {
+                games: step.games,
+                beads,
+            }
+        })
+        .collect();
+    steps.reverse();
+    steps
+}
+
+/// The undo steps read back, newest last; `None` if one names a move that is not there,
+/// too many beads, or games out of order.
+fn read_undo(
+    machine: &Machine,
+    beads: &Beads,
+    games: u64,
+    steps: &[UndoFile],
+) -> Option<Vec<Step>> {
+    let mut after = (beads.clone(), games);
+    let mut undo = Vec::with_capacity(steps.len());
+    for step in steps.iter().rev() {
+        let mut counts = after.0.counts().to_vec();
+        for &[slot, count] in &step.beads {
+            *counts.get_mut(slot as usize)? = count;
+        }
+        if step.games > after.1 {
+            return None;
+        }
+        let back = Step {
+            beads: Beads::from_counts(machine, counts)?,
+            games: step.games,
+        };
+        after = (back.beads.clone(), back.games);
+        undo.push(back);
+    }
+    undo.reverse();
+    Some(undo)
+}
+
 /// The file's text for these beads.
 pub fn to_json<G: Game>(
     game: &G,
@@ -99,6 +287,11 @@ pub fn to_json<G: Game>(
         machine: kit.machine,
         games: saved.games,
         boxes: describe(game, kit, set, machine, &saved.beads),
+        score: Some(ScoreFile {
+            from: saved.history.from,
+            games: saved.history.games.iter().map(score_line).collect(),
+        }),
+        undo: undo_steps(saved),
     };
     Ok(serde_json::to_string_pretty(&file)? + "\n")
 }
@@ -125,7 +318,7 @@ pub fn from_json<G: Game>(
             "{shown} is not a matchbox state file, or it is damaged ({place}); {keep}"
         ))
     })?;
-    if file.format != FORMAT || file.version != VERSION {
+    if file.format != FORMAT || !(1..=VERSION).contains(&file.version) {
         return Err(Error::Input(format!(
             "{shown} is not a matchbox state file of version {VERSION} (it says {} version {}); {keep}",
             file.format, file.version
@@ -171,9 +364,49 @@ pub fn from_json<G: Game>(
             crate::machine::MAX_BEADS
         ))
     })?;
+    let history = match file.score {
+        // A file from before the score was kept: the score starts now.
+        None => History {
+            from: file.games,
+            games: Vec::new(),
+        },
+        Some(score) => {
+            let games = score
+                .games
+                .iter()
+                .map(|line| {
+                    read_score_line(line).ok_or_else(|| {
+                        Error::Input(format!(
+                            "{shown}: `{}` in the score is not a game such as `loss -1`; {keep}",
+                            line.chars().take(40).collect::<String>()
+                        ))
+                    })
+                })
+                .collect::<Result<Vec<_>, Error>>()?;
+            if score.from.checked_add(games.len() as u64) != Some(file.games) {
+                return Err(Error::Input(format!(
+                    "{shown}: the score does not add up: {} games before it and {} in it, but the beads have played {}; {keep}",
+                    score.from,
+                    games.len(),
+                    file.games
+                )));
+            }
+            History {
+                from: score.from,
+                games,
+            }
+        }
+    };
+    let undo = read_undo(machine, &beads, file.games, &file.undo).ok_or_else(|| {
+        Error::Input(format!(
+            "{shown}: the undo steps do not fit the boxes or the games; {keep}"
+        ))
+    })?;
     Ok(Saved {
         beads,
         games: file.games,
+        history,
+        undo,
     })
 }
 
@@ -181,10 +414,7 @@ pub fn from_json<G: Game>(
 pub fn load<G: Game>(path: &Path, game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Saved, Error> {
     match std::fs::read_to_string(path) {
         Ok(text) => from_json(&text, path, game, kit, setup),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Saved {
-            beads: setup.machine.fresh_beads(),
-            games: 0,
-        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Saved::fresh(&setup.machine)),
         Err(e) => Err(Error::Input(format!(
             "{}: cannot read the state file: {e}",
             path.display()
@@ -210,24 +440,76 @@ mod tests {
         let mut beads = machine.fresh_beads();
         beads.set(machine, 3, 0);
         beads.set(machine, 5, 7);
-        let saved = Saved {
+        let mut saved = Saved {
             beads: beads.clone(),
             games: 12,
+            history: History {
+                from: 9,
+                games: vec![(End::Lost, Some(-1)), (End::Won, None), (End::Won, Some(0))],
+            },
+            undo: Vec::new(),
         };
+        // Two more games remembered for undo: a bead out, then nothing changed.
+        saved.remember();
+        saved.record(End::Lost, Some(-1));
+        saved.beads.set(machine, 5, 6);
+        saved.remember();
+        saved.record(End::Won, Some(0));
         let text = to_json(&game, &kit, &setup, &saved).unwrap();
+        assert!(text.contains("\"loss -1\""), "{text}");
         let back = from_json(&text, Path::new("s.json"), &game, &kit, &setup).unwrap();
-        assert_eq!(back.beads, beads);
-        assert_eq!(back.games, 12);
+        assert_eq!(back, saved);
+        // Undone after reading: the beads and the score as before the two games.
+        let mut back = back;
+        assert!(back.undo() && back.undo() && !back.undo());
+        assert_eq!((back.beads.count(5), back.games), (7, 12));
+        assert_eq!(back.history.games.len(), 3);
+    }
+
+    #[test]
+    fn the_score_keeps_the_latest_games_and_takes_games_back() {
+        let (_, _, setup) = compiled(HER);
+        let mut saved = Saved::fresh(&setup.machine);
+        let total = HISTORY_GAMES as u64 * 2;
+        for g in 0..total {
+            let end = if g % 2 == 0 { End::Won } else { End::Lost };
+            saved.record(end, None);
+        }
+        let history = &saved.history;
+        assert!((HISTORY_GAMES..=HISTORY_GAMES * 11 / 10).contains(&history.games.len()));
+        assert_eq!(history.from + history.games.len() as u64, total);
+        assert_eq!(history.games.last(), Some(&(End::Lost, None)));
+        let beads = setup.machine.fresh_beads();
+        saved.take_back(beads.clone(), total - 3);
+        assert_eq!(
+            saved.history.from + saved.history.games.len() as u64,
+            total - 3
+        );
+        // Back beyond the games kept: the score starts there.
+        saved.take_back(beads, 5);
+        assert_eq!((saved.games, saved.history.from), (5, 5));
+        assert!(saved.history.games.is_empty());
+    }
+
+    #[test]
+    fn a_file_from_before_the_score_is_read_with_its_score_starting_now() {
+        let (game, kit, setup) = compiled(HER);
+        let mut saved = Saved::fresh(&setup.machine);
+        saved.games = 7;
+        saved.history.from = 7;
+        let text = to_json(&game, &kit, &setup, &saved).unwrap();
+        let start = text.find(",\n  \"score\"").unwrap();
+        let old = format!("{}\n}}\n", &text[..start]).replace("\"version\": 2", "\"version\": 1");
+        assert!(!old.contains("score"), "{old}");
+        let back = from_json(&old, Path::new("s.json"), &game, &kit, &setup).unwrap();
+        assert_eq!(back, saved);
     }
 
     #[test]
     fn damaged_and_foreign_files_are_refused() {
         let (game, kit, setup) = compiled(HER);
         let path = Path::new("s.json");
-        let fresh = |setup: &Setup<Pawns>| Saved {
-            beads: setup.machine.fresh_beads(),
-            games: 0,
-        };
+        let fresh = |setup: &Setup<Pawns>| Saved::fresh(&setup.machine);
         let text = to_json(&game, &kit, &setup, &fresh(&setup)).unwrap();
         let err = |t: &str| match from_json(t, path, &game, &kit, &setup) {
             Err(Error::Input(m)) => m,
@@ -239,7 +521,27 @@ mod tests {
         assert!(err("[]").contains("at line 1, column 2"), "{}", err("[]"));
         assert!(!err("[]").contains("StateFile"), "{}", err("[]"));
         assert!(err("").contains("it ends too early"), "{}", err(""));
-        assert!(err(&text.replace("matchbox-state", "other")).contains("version 1"));
+        assert!(err(&text.replace("matchbox-state", "other")).contains("version 2"));
+        assert!(err(&text.replace("\"version\": 2", "\"version\": 3")).contains("version 2"));
+        let mut played = fresh(&setup);
+        played.record(End::Lost, Some(-1));
+        let text = to_json(&game, &kit, &setup, &played).unwrap();
+        assert!(err(&text.replace("loss -1", "lost -1")).contains("`lost -1` in the score"));
+        assert!(
+            err(&text.replace("\"games\": 1,", "\"games\": 2,"))
+                .contains("the score does not add up")
+        );
+        let mut changed = fresh(&setup);
+        changed.remember();
+        changed.beads.set(&setup.machine, 0, 0);
+        changed.record(End::Lost, Some(-1));
+        let text = to_json(&game, &kit, &setup, &changed).unwrap();
+        assert!(text.contains("\"undo\""), "{text}");
+        let far = text.replace(
+            "[\n          0,\n          1\n",
+            "[\n          999,\n          1\n",
+        );
+        assert!(err(&far).contains("undo steps"), "{far}");
         assert!(err(&text.replace("\"second\"", "\"first\"")).contains("another kit"));
         assert!(err(&text.replacen("BBB/W../.WW", "BBB/.W./W.W", 1)).contains("box 1 differs"));
         let (_, him, him_setup) = compiled(HIM);

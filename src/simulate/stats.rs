@@ -4,20 +4,96 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-/// The normal quantile of a two-sided 95% interval.
-pub(crate) const Z95: f64 = 1.959_963_984_540_054;
+/// How the sampled figures' intervals are computed, as `verify` states it.
+pub const INTERVALS: &str = "95% confidence intervals: Student's t interval for every mean (the sample's standard deviation), Wilson score interval for every share of runs";
 
-/// The Wilson 95% confidence interval of a proportion: `hits` of `n`.
-pub fn wilson(hits: u32, n: u32) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
+/// The normal quantile of a two-sided 95% interval.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// Student's t quantile of a two-sided 95% interval for 1 to 30 degrees of freedom.
+const T95: [f64; 30] = [
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+    2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056,
+    2.052, 2.048, 2.045, 2.042,
+];
+
+/// Student's t quantile of a two-sided 95% interval with `df` degrees of freedom: the
+/// table up to 30, beyond it the Cornish-Fisher expansion around the normal quantile
+/// (within 1e-5 there).
+fn t95(df: usize) -> f64 {
+    if (1..=T95.len()).contains(&df) {
+        return T95[df - 1];
     }
-    let (k, n) = (f64::from(hits), f64::from(n));
-    let p = k / n;
-    let z2 = Z95 * Z95;
-    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
-    let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    let (z, v) = (Z95, df as f64);
+    z + (z.powi(3) + z) / (4.0 * v)
+        + (5.0 * z.powi(5) + 16.0 * z.powi(3) + 3.0 * z) / (96.0 * v * v)
+        + (3.0 * z.powi(7) + 19.0 * z.powi(5) + 17.0 * z.powi(3) - 15.0 * z) / (384.0 * v.powi(3))
+}
+
+/// A sampled figure, a mean or a share of runs, with its 95% confidence interval.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    /// The mean (for a share, the share from 0 to 1).
+    pub mean: f64,
+    /// The interval's lower end.
+    pub low: f64,
+    /// The interval's upper end.
+    pub high: f64,
+}
+
+impl Estimate {
+    /// The mean of `values` with Student's t interval, or `None` if there are none. With
+    /// one value the interval is unbounded.
+    pub fn mean_of(values: impl ExactSizeIterator<Item = f64> + Clone) -> Option<Estimate> {
+        let n = values.len();
+        if n == 0 {
+            return None;
+        }
+        let mean = values.clone().sum::<f64>() / n as f64;
+        let half = if n > 1 {
+            let var = values.map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
+            t95(n - 1) * (var / n as f64).sqrt()
+        } else {
+            f64::INFINITY
+        };
+        Some(Estimate {
+            mean,
+            low: mean - half,
+            high: mean + half,
+        })
+    }
+
+    /// The share `hits` of `n` runs with its Wilson score interval.
+    pub fn share(hits: u32, n: u32) -> Estimate {
+        if n == 0 {
+            return Estimate {
+                mean: 0.0,
+                low: 0.0,
+                high: 1.0,
+            };
+        }
+        let (k, n) = (f64::from(hits), f64::from(n));
+        let p = k / n;
+        let z2 = Z95 * Z95;
+        let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+        let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+        Estimate {
+            mean: p,
+            low: (centre - half).max(0.0),
+            high: (centre + half).min(1.0),
+        }
+    }
+
+    /// `41.2 (95% CI 39.8 to 42.6)`, the figures multiplied by `scale` and followed by
+    /// `unit`.
+    pub fn text(&self, scale: f64, unit: &str) -> String {
+        format!(
+            "{:.1}{unit} (95% CI {:.1}{unit} to {:.1}{unit})",
+            self.mean * scale,
+            self.low * scale,
+            self.high * scale
+        )
+    }
 }
 
 /// Minimum, maximum, mean, median and histogram of counts.
@@ -33,6 +109,10 @@ pub struct Stats {
     pub median: f64,
     /// Count -> how many runs had it.
     pub histogram: BTreeMap<u32, u32>,
+    /// The mean with its 95% confidence interval.
+    pub mean_interval: Estimate,
+    /// Count -> the share of runs that had it, with its 95% confidence interval.
+    pub shares: BTreeMap<u32, Estimate>,
 }
 
 impl Stats {
@@ -51,30 +131,20 @@ impl Stats {
         for &v in &sorted {
             *histogram.entry(v).or_insert(0) += 1;
         }
+        let mean_interval = Estimate::mean_of(sorted.iter().map(|&v| f64::from(v)))?;
+        let shares = histogram
+            .iter()
+            .map(|(&v, &c)| (v, Estimate::share(c, n as u32)))
+            .collect();
         Some(Stats {
             min,
             max,
-            mean: sorted.iter().map(|&v| f64::from(v)).sum::<f64>() / n as f64,
+            mean: mean_interval.mean,
             median,
             histogram,
+            mean_interval,
+            shares,
         })
-    }
-
-    /// The 95% confidence interval of the mean (normal approximation, with the sample's
-    /// standard deviation; the runs are hundreds or more).
-    pub fn mean_interval(&self) -> (f64, f64) {
-        let n: f64 = self.histogram.values().map(|&c| f64::from(c)).sum();
-        let squares: f64 = self
-            .histogram
-            .iter()
-            .map(|(&v, &c)| f64::from(c) * (f64::from(v) - self.mean).powi(2))
-            .sum();
-        let half = if n > 1.0 {
-            Z95 * (squares / (n - 1.0)).sqrt() / n.sqrt()
-        } else {
-            f64::INFINITY
-        };
-        (self.mean - half, self.mean + half)
     }
 
     /// `min 4, max 11, mean 7.93, median 8`.
@@ -85,7 +155,8 @@ impl Stats {
         )
     }
 
-    /// The histogram as rows of `#`, the longest `width` wide.
+    /// The histogram as rows of `#`, the longest `width` wide, each with its share of the
+    /// runs and that share's 95% confidence interval.
     pub fn histogram_text(&self, width: usize) -> String {
         let most = self.histogram.values().copied().max().unwrap_or(1).max(1);
         let digits = self.max.to_string().len();
@@ -93,7 +164,11 @@ impl Stats {
             .iter()
             .map(|(value, n)| {
                 let bar = (*n as usize * width).div_ceil(most as usize);
-                format!("  {value:>digits$} | {} {n}\n", "#".repeat(bar))
+                format!(
+                    "  {value:>digits$} | {:<width$} {n}: {}\n",
+                    "#".repeat(bar),
+                    self.shares[value].text(100.0, "%")
+                )
             })
             .collect()
     }
@@ -116,14 +191,25 @@ mod tests {
     }
 
     #[test]
-    fn confidence_intervals_of_a_mean_and_a_proportion() {
+    fn confidence_intervals_of_a_mean_and_a_share() {
         let s = Stats::of(&[9, 11, 9, 11]).unwrap();
-        let (low, high) = s.mean_interval();
-        // sd 1.1547, n 4: half-width 1.96 * 1.1547 / 2.
-        assert!((high - 10.0 - 1.1316).abs() < 1e-3 && (10.0 - low - 1.1316).abs() < 1e-3);
-        let (low, high) = wilson(50, 100);
-        assert!((low - 0.4038).abs() < 1e-3 && (high - 0.5962).abs() < 1e-3);
-        assert_eq!(wilson(0, 10).0, 0.0);
+        let e = &s.mean_interval;
+        // sd 1.1547, n 4, t(3) 3.182: half-width 3.182 * 1.1547 / 2.
+        assert!((e.high - 10.0 - 1.8372).abs() < 1e-3 && (10.0 - e.low - 1.8372).abs() < 1e-3);
+        // Student's t quantiles beyond the table (31 and 1000 degrees of freedom).
+        assert!((t95(31) - 2.0395).abs() < 1e-4, "{}", t95(31));
+        assert!((t95(1000) - 1.9623).abs() < 1e-4, "{}", t95(1000));
+        assert!(
+            Estimate::mean_of([4.0].into_iter())
+                .unwrap()
+                .high
+                .is_infinite()
+        );
+        let e = Estimate::share(50, 100);
+        assert!((e.low - 0.4038).abs() < 1e-3 && (e.high - 0.5962).abs() < 1e-3);
+        assert_eq!(Estimate::share(0, 10).low, 0.0);
+        // Each count's share of the runs, with its Wilson interval.
+        assert_eq!(s.shares[&9], Estimate::share(2, 4));
     }
 
     #[test]
@@ -132,12 +218,16 @@ mod tests {
         let json = serde_json::to_value(&s).unwrap();
         assert_eq!(json["histogram"]["9"], 2);
         assert_eq!(json["histogram"]["10"], 1);
+        assert!((json["shares"]["9"]["mean"].as_f64().unwrap() - 2.0 / 3.0).abs() < 1e-9);
     }
 
     #[test]
     fn histogram_bars_scale_to_the_most_common_count() {
         let s = Stats::of(&[3, 3, 3, 3, 5]).unwrap();
         let text = s.histogram_text(8);
-        assert_eq!(text, "  3 | ######## 4\n  5 | ## 1\n");
+        assert_eq!(
+            text,
+            "  3 | ######## 4: 80.0% (95% CI 37.6% to 96.4%)\n  5 | ##       1: 20.0% (95% CI 3.6% to 62.4%)\n"
+        );
     }
 }

@@ -9,6 +9,7 @@ use crate::game::{Bound, Claim, Game};
 use crate::kit::Kit;
 use crate::machine::{Node, Tree};
 use crate::simulate::exact::{self, Distribution, Figure, Teaching};
+use crate::simulate::stats::INTERVALS;
 use crate::simulate::watch::{Watch, watch};
 use crate::simulate::{OpponentKind, Setup, Training, train};
 
@@ -167,6 +168,8 @@ pub struct Verdict {
     pub method: Method,
     /// Why the exact path was not taken, on the sampled path.
     pub not_exact: Option<String>,
+    /// How the sampled figures' confidence intervals are computed, on the sampled path.
+    pub intervals: Option<&'static str>,
     /// The exact figures, on the exact path.
     pub exact: Option<Proof>,
     /// The opponent trained against, on the sampled path.
@@ -278,6 +281,7 @@ pub fn verify<G: Game>(
         } else {
             Method::Sampled
         },
+        intervals: measured.is_some().then_some(INTERVALS),
         not_exact,
         exact: proof,
         opponent,
@@ -293,7 +297,7 @@ mod tests {
     use crate::game::GameVisitor;
     use crate::game::Side;
     use crate::game::fixtures::{self, HER, HIM};
-    use crate::simulate::Stats;
+    use crate::simulate::{Estimate, Stats};
 
     struct ClaimOf<'a>(&'a Kit);
 
@@ -330,6 +334,7 @@ mod tests {
         let training = |values: &[u32], unfinished| Training {
             runs: values.len() as u32 + unfinished,
             unfinished,
+            unfinished_share: Estimate::share(unfinished, values.len() as u32 + unfinished),
             losses_to_learn: Stats::of(values),
             games_to_learn: Stats::of(values),
         };

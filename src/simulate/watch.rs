@@ -5,7 +5,7 @@
 use rayon::prelude::*;
 use serde::Serialize;
 
-use super::stats::Stats;
+pub use super::stats::Estimate;
 use super::{Automatic, OpponentKind, Setup, play_game};
 use crate::Error;
 use crate::game::Game;
@@ -17,34 +17,6 @@ pub const WINDOWS: [(u32, u32); 4] = [(1, 20), (21, 50), (51, 100), (101, 200)];
 /// Games in a row without a loss that count as "it has stopped losing".
 pub const STREAK: u32 = 20;
 
-/// A mean over the runs with its 95% confidence interval (normal approximation).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Estimate {
-    /// The mean.
-    pub mean: f64,
-    /// The interval's lower end.
-    pub low: f64,
-    /// The interval's upper end.
-    pub high: f64,
-}
-
-impl Estimate {
-    fn of(values: &[f64]) -> Option<Estimate> {
-        let n = values.len() as f64;
-        if values.is_empty() {
-            return None;
-        }
-        let mean = values.iter().sum::<f64>() / n;
-        let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-        let half = super::stats::Z95 * (var / n).sqrt();
-        Some(Estimate {
-            mean,
-            low: mean - half,
-            high: mean + half,
-        })
-    }
-}
-
 /// The share of drawn games in one window of games.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Window {
@@ -52,7 +24,7 @@ pub struct Window {
     pub from: u32,
     /// The last game.
     pub to: u32,
-    /// The machines' mean share of draws there.
+    /// The machines' mean share of draws there (a mean over the machines).
     pub draws: Estimate,
 }
 
@@ -72,6 +44,8 @@ pub struct Watch {
     pub stopped_losing: Option<Estimate>,
     /// Machines that got there.
     pub stopped_runs: u32,
+    /// Their share of the machines followed.
+    pub stopped_share: Estimate,
     /// Beads in the first box at the start.
     pub first_box_start: u32,
     /// Beads in the first box after the last game.
@@ -113,7 +87,7 @@ pub fn watch<G: Game>(setup: &Setup<G>, runs: u32, seed: u64) -> Result<Watch, E
                     window.iter().filter(|e| **e == End::Drew).count() as f64 / window.len() as f64
                 })
                 .collect();
-            Estimate::of(&shares).map(|draws| Window { from, to, draws })
+            Estimate::mean_of(shares.into_iter()).map(|draws| Window { from, to, draws })
         })
         .collect();
     // The game after which the next STREAK games were not lost.
@@ -125,22 +99,15 @@ pub fn watch<G: Game>(setup: &Setup<G>, runs: u32, seed: u64) -> Result<Watch, E
                 .map(|g| g as f64)
         })
         .collect();
-    let beads: Vec<u32> = played.iter().map(|p| p.1).collect();
     Ok(Watch {
         opponent: OpponentKind::Perfect,
         runs,
         windows,
         streak: STREAK,
-        stopped_losing: Estimate::of(&stopped),
+        stopped_share: Estimate::share(stopped.len() as u32, runs),
         stopped_runs: stopped.len() as u32,
+        stopped_losing: Estimate::mean_of(stopped.into_iter()),
         first_box_start: first_box(&Learner::new(&setup.machine)),
-        first_box: Stats::of(&beads).map(|s| {
-            let (low, high) = s.mean_interval();
-            Estimate {
-                mean: s.mean,
-                low,
-                high,
-            }
-        }),
+        first_box: Estimate::mean_of(played.iter().map(|p| f64::from(p.1))),
     })
 }

@@ -61,7 +61,7 @@ function dot(colour) {
 function beadLine(bead, drawn) {
   return element('li', { class: 'bead-line' + (drawn ? ' drawn' : '') },
     dot(bead.colour), element('span', { class: 'count', text: '× ' + bead.count }),
-    element('span', { text: bead.colour.name + ' · ' + bead.move }));
+    element('span', { text: bead.colour.name + ' · ' + bead.words }));
 }
 
 // ---- the board ---------------------------------------------------------------
@@ -136,10 +136,10 @@ function renderGame() {
   const canMove = teacher && !game.end;
   $('prompt').textContent = game.end ? '' : (teacher ? say('page.your_move') : '');
   $('moves').replaceChildren(...(canMove ? game.moves.map((m) =>
-    element('button', { class: 'move', 'data-move': m.move, text: m.move, type: 'button', onclick: () => play(m.move) })) : []));
+    element('button', { class: 'move', 'data-move': m.move, text: m.words, type: 'button', onclick: () => play(m.move) })) : []));
   $('typed').hidden = !canMove;
   const turns = game.turns.map((t) => element('li', {
-    text: (t.who === 'human' ? say('page.human') : say('page.machine')) + ': ' + (t.move || '—'),
+    text: (t.who === 'human' ? say('page.human') : say('page.machine')) + ': ' + (t.words || '—'),
   }));
   $('turns').replaceChildren(...turns);
   renderEnd();
@@ -153,7 +153,7 @@ function renderEnd() {
   end.className = 'end ' + game.end;
   const lines = game.changes.map((c) => element('li', {
     text: say(c.after < c.before ? 'page.change_out' : 'page.change_in',
-      { box: c.box, colour: c.colour.name, before: c.before, after: c.after }) + ' · ' + c.move,
+      { box: c.box, colour: c.colour.name, before: c.before, after: c.after }) + ' · ' + c.words,
   }));
   end.replaceChildren(
     element('p', { class: 'result', text: say('page.end.' + game.end) }),
@@ -174,13 +174,13 @@ async function renderMachine() {
   }
   const step = (key, ...content) => element('div', { class: 'step' }, element('h3', { text: say(key) }), ...content);
   if (turn.box === null) {
-    steps.replaceChildren(element('p', { id: 'drawn', text: say('page.forced', { move: turn.move }) }));
+    steps.replaceChildren(element('p', { id: 'drawn', text: say('page.forced', { move: turn.words }) }));
     return;
   }
   const label = element('div', { class: 'label', id: 'machine-label' });
-  const drawnText = turn.move === null ? say('page.resigned')
-    : kit.rule === 'relay' ? say('page.relay', { move: turn.move })
-    : say('page.drawn', { colour: turn.beads[turn.drawn].colour.name, move: turn.move });
+  const drawnText = turn.move == null ? say('page.resigned')
+    : kit.rule === 'relay' ? say('page.relay', { move: turn.words })
+    : say('page.drawn', { colour: turn.beads[turn.drawn].colour.name, move: turn.words });
   steps.replaceChildren(
     step('page.step_box', element('p', { class: 'count', id: 'machine-box', text: say('page.box', { id: turn.box }) }), label),
     step('page.step_turn', element('p', { text: turn.turn })),
@@ -306,7 +306,9 @@ function setUp() {
   $('typed').addEventListener('submit', (e) => {
     e.preventDefault();
     const typed = $('typed-move').value.trim().toLowerCase().replace(/\s+/g, ' ');
-    const found = game.moves.find((m) => m.move.toLowerCase() === typed || m.move.toLowerCase().split(',')[0] === typed);
+    // The notation or the kit's words, whole or before the comma (`take 2`, `weź 2`).
+    const fits = (w) => w.toLowerCase() === typed || w.toLowerCase().split(',')[0] === typed;
+    const found = game.moves.find((m) => fits(m.move) || fits(m.words));
     $('typed-move').value = '';
     play(found ? found.move : typed);
   });
