@@ -3,7 +3,8 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use matchbox::boxes::BoxSet;
 use matchbox::game::Game;
-use matchbox::kit::{GameVisitor, Kit};
+use matchbox::game::GameVisitor;
+use matchbox::kit::Kit;
 
 struct Count<'a>(&'a Kit);
 

@@ -5,8 +5,8 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use matchbox::game::AnyGame;
 use matchbox::game::hexapawn::Hexapawn;
-use matchbox::game::nim::Nim;
 use matchbox::kit::Kit;
 use matchbox::simulate::exact::{Teaching, distribution};
 use matchbox::simulate::{OpponentKind, Setup};
@@ -21,8 +21,10 @@ fn exact_figures(c: &mut Criterion) {
     });
     for preset in ["bachet", "bachet-relay"] {
         let kit = Kit::from_preset(preset).expect("preset");
-        let game = Nim::new(8, vec![1, 2, 3], true).with_wiring(kit.allowed.clone());
-        let setup = Setup::new(&game, &kit, kit.rule, false).expect("setup");
+        let AnyGame::Nim(game) = &kit.game else {
+            panic!("{preset} is a nim kit")
+        };
+        let setup = Setup::new(game, &kit, kit.rule, false).expect("setup");
         group.bench_function(format!("{preset} against perfect"), |b| {
             b.iter(|| {
                 black_box(distribution(&setup.tree, &setup.machine, OpponentKind::Perfect).ok())

@@ -4,7 +4,8 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use matchbox::boxes::BoxSet;
 use matchbox::game::Game;
-use matchbox::kit::{GameVisitor, Kit};
+use matchbox::game::GameVisitor;
+use matchbox::kit::Kit;
 use matchbox::make::{DEFAULT_DPI, LabelSheets, make_files, previews};
 
 /// labels.pdf alone: enumerate, draw every label, lay out the sheets, write the PDF
@@ -44,8 +45,8 @@ fn big_kits(c: &mut Criterion) {
     let mut group = c.benchmark_group("nim labels.pdf and previews");
     group.sample_size(10);
     for stones in [63, 250, 1000] {
-        let kit = Kit::from_yaml(&format!("preset: bachet\nstones: {stones}\n"), "bench")
-            .expect("kit");
+        let kit =
+            Kit::from_yaml(&format!("preset: bachet\nstones: {stones}\n"), "bench").expect("kit");
         group.throughput(Throughput::Elements(stones - 1));
         group.bench_with_input(BenchmarkId::from_parameter(stones), &kit, |b, kit| {
             b.iter(|| kit.visit(LabelsPdf(kit, Some(DEFAULT_DPI))))

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::game::{Game, Side, Symmetry, canonical};
-use crate::kit::{GAME_SETTINGS, Kit, Numerals, Tags};
+use crate::kit::{Kit, Numerals, Tags};
 
 /// More positions than this and enumeration stops: no class builds such a kit.
 pub const POSITION_BUDGET: usize = 1_000_000;
@@ -135,7 +135,7 @@ impl<G: Game> BoxSet<G> {
             1
         };
         let graph =
-            Graph::explore(game, symmetries).map_err(|e| kit.places.error(&GAME_SETTINGS, e))?;
+            Graph::explore(game, symmetries).map_err(|e| kit.places.error(&kit.game_keys(), e))?;
         let depths = graph.move_numbers();
 
         let mut boxes = Vec::new();
@@ -167,7 +167,8 @@ impl<G: Game> BoxSet<G> {
             for (rank, mv) in wired.iter().enumerate() {
                 let colour = game.colour_slot(position, *mv).unwrap_or(rank);
                 if colour >= kit.palette.len() {
-                    return Err(kit.places.error(&["palette", "take", "cols", "rows", "game", "preset"], format!(
+                    let keys: Vec<&str> = ["palette"].into_iter().chain(kit.game_keys()).collect();
+                    return Err(kit.places.error(&keys, format!(
                         "this kit needs at least {} bead colours but its palette has {}: add colours to `palette`",
                         colour + 1,
                         kit.palette.len()
@@ -228,21 +229,8 @@ impl<G: Game> BoxSet<G> {
                 ),
             ));
         }
-        for at in kit.allowed.keys() {
-            let faced = self
-                .boxes
-                .iter()
-                .any(|b| game.format_position(&b.position) == at.to_string());
-            if !faced {
-                return Err(kit.places.error(
-                    &["allowed"],
-                    format!(
-                        "allowed: the machine never faces {at} stones (playing {}), so it has no box to wire",
-                        kit.machine.name()
-                    ),
-                ));
-            }
-        }
+        let faced: Vec<G::Position> = self.boxes.iter().map(|b| b.position.clone()).collect();
+        game.check_boxes(kit, &faced)?;
         Ok(())
     }
 

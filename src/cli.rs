@@ -10,7 +10,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::Error;
 use crate::boxes::BoxSet;
 use crate::game::Game;
-use crate::kit::{GameVisitor, Kit, Rule, presets};
+use crate::game::GameVisitor;
+use crate::kit::{Kit, Rule, presets};
 use crate::output::{check_file_path, write_atomic};
 use crate::report;
 use crate::simulate::{self, OpponentKind, Setup, play, state, verify};
@@ -85,7 +86,7 @@ enum Command {
     Find {
         #[command(flatten)]
         kit: KitChoice,
-        /// The position, e.g. `BBB/.W./W.W` (hexapawn), `X.O/.X./...` or `5` (nim).
+        /// The position as `matchbox boxes` prints it, e.g. `BBB/.W./W.W`, `X.O/.X./...` or `5`.
         position: String,
     },
     /// Train the machine by simulation: many fresh machines until each can no longer
@@ -118,7 +119,7 @@ enum Command {
         #[command(flatten)]
         kit: KitChoice,
         /// The learning rule [default: the kit's].
-        #[arg(long, value_enum)]
+        #[arg(long, value_parser = by_name(&Rule::ALL, Rule::name))]
         rule: Option<Rule>,
         /// Keep the machine's beads in this JSON file between games and runs.
         #[arg(long, value_name = "FILE")]
@@ -144,7 +145,7 @@ enum Command {
         #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
         listen: String,
         /// The learning rule [default: the kit's].
-        #[arg(long, value_enum)]
+        #[arg(long, value_parser = by_name(&Rule::ALL, Rule::name))]
         rule: Option<Rule>,
         /// Seed of the machine's draws [default: from the clock].
         #[arg(long)]
@@ -163,14 +164,27 @@ enum Colour {
     Never,
 }
 
+/// A parser for one of the library's values by its name: the library stays free of clap.
+fn by_name<T: Copy + Send + Sync + 'static>(
+    all: &'static [T],
+    name: fn(T) -> &'static str,
+) -> impl clap::builder::TypedValueParser<Value = T> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(all.iter().map(|&v| name(v))).map(move |chosen| {
+        *all.iter()
+            .find(|&&v| name(v) == chosen)
+            .expect("clap checked the name against the same list")
+    })
+}
+
 /// The flags of `simulate`.
 #[derive(Args, Debug, Clone)]
 pub struct SimulateArgs {
     /// The learning rule [default: the kit's].
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = by_name(&Rule::ALL, Rule::name))]
     rule: Option<Rule>,
     /// Who the machine plays.
-    #[arg(long, value_enum, default_value_t = OpponentKind::Perfect)]
+    #[arg(long, value_parser = by_name(&OpponentKind::ALL, OpponentKind::name), default_value = "perfect")]
     opponent: OpponentKind,
     /// Seed of the random draws: the same seed gives the same figures.
     #[arg(long, default_value_t = simulate::EXPECTATION_SEED)]
@@ -316,29 +330,11 @@ fn run(cli: Cli) -> Result<i32, Error> {
             let dir = out.unwrap_or_else(|| crate::make::default_dir(&kit));
             let report = crate::make::write_kit(&kit, &dir, dpi)?;
             if json {
-                let text = serde_json::to_string_pretty(&report)
-                    .map_err(|e| Error::Internal(e.to_string()))?;
+                let text = serde_json::to_string_pretty(&report)?;
                 print(&(text + "\n"))?;
                 return Ok(0);
             }
-            let pages = |n: usize| format!("{n} page{}", if n == 1 { "" } else { "s" });
-            let mut text = format!(
-                "{}: {} boxes\n  {}  ({})\n  {}  ({})\n",
-                kit.name,
-                report.boxes,
-                dir.join("labels.pdf").display(),
-                pages(report.label_pages),
-                dir.join("kit.pdf").display(),
-                pages(report.kit_pages)
-            );
-            if report.previews > 0 {
-                text.push_str(&format!(
-                    "  {}  ({} previews)\n",
-                    dir.join("previews").display(),
-                    report.previews
-                ));
-            }
-            print(&text)?;
+            print(&crate::report::kit_text(&kit, &dir, &report))?;
         }
         Command::Find { kit, position } => {
             let kit = kit.load()?;
@@ -369,9 +365,7 @@ fn progress_bar(total: u64) -> ProgressBar {
 }
 
 fn to_json(value: &impl serde::Serialize) -> Result<String, Error> {
-    serde_json::to_string_pretty(value)
-        .map(|s| s + "\n")
-        .map_err(|e| Error::Internal(e.to_string()))
+    Ok(serde_json::to_string_pretty(value)? + "\n")
 }
 
 /// Writes to stdout; a closed pipe (`| head`) is not an error.
@@ -396,7 +390,7 @@ impl GameVisitor for BoxesCommand<'_> {
         let set = BoxSet::build(game, self.kit)?;
         Ok(if self.json {
             let value = report::boxes_json(game, self.kit, &set);
-            serde_json::to_string_pretty(&value).map_err(|e| Error::Internal(e.to_string()))? + "\n"
+            serde_json::to_string_pretty(&value)? + "\n"
         } else {
             report::boxes_text(game, self.kit, &set)
         })

@@ -4,125 +4,17 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::de::{self, DeserializeOwned, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_saphyr::{Location, Spanned};
 
 use crate::Error;
-use crate::game::hexapawn::Hexapawn;
-use crate::game::nim::Nim;
-use crate::game::tictactoe::TicTacToe;
-use crate::game::{Game, Side};
+use crate::game::{AnyGame, GAMES, GameVisitor, Side};
 use crate::palette::{self, Colour};
-use crate::sheet::{Paper, STICKER_SHEETS, StickerSheet, sticker_sheet};
-
-/// The game a kit is for, with its settings.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
-pub enum GameSpec {
-    /// Hexapawn on `rows` x `cols`.
-    Hexapawn {
-        /// Rows, 3 to 8.
-        rows: u8,
-        /// Columns, 3 to 8.
-        cols: u8,
-    },
-    /// Bachet's game.
-    Nim {
-        /// Stones at the start, 1 to 1000.
-        stones: u16,
-        /// The counts a player may take, smallest first.
-        take: Vec<u16>,
-        /// Whether taking the last stone wins or loses.
-        last_stone: LastStone,
-    },
-    /// Noughts and crosses.
-    #[serde(rename = "tictactoe")]
-    TicTacToe,
-}
-
-/// A game as the kit knows it before it is built: its kit.yaml name and its presets.
-pub struct GameEntry {
-    /// The name after `game:` in kit.yaml.
-    pub name: &'static str,
-    /// Its built-in kits.
-    pub presets: &'static [Preset],
-}
-
-/// The games, in the order they are listed: with [`GameSpec`] and [`GameSpec::visit`],
-/// where a new game is registered.
-pub const GAMES: [GameEntry; 3] = [
-    GameEntry {
-        name: "hexapawn",
-        presets: crate::game::hexapawn::PRESETS,
-    },
-    GameEntry {
-        name: "nim",
-        presets: crate::game::nim::PRESETS,
-    },
-    GameEntry {
-        name: "tictactoe",
-        presets: crate::game::tictactoe::PRESETS,
-    },
-];
-
-/// Code that works for any game: [`GameSpec::visit`] calls it with the kit's game.
-pub trait GameVisitor {
-    /// What the visit returns.
-    type Output;
-    /// Runs with the concrete game.
-    fn visit<G: Game>(self, game: &G) -> Self::Output;
-}
-
-impl GameSpec {
-    /// Builds the game, with `wiring` of the machine's boxes (nim), and hands it to
-    /// `visitor`. This is where a new game is registered.
-    pub fn visit<V: GameVisitor>(&self, wiring: &BTreeMap<u16, Vec<u16>>, visitor: V) -> V::Output {
-        match self {
-            GameSpec::Hexapawn { rows, cols } => visitor.visit(&Hexapawn::new(*rows, *cols)),
-            GameSpec::Nim {
-                stones,
-                take,
-                last_stone,
-            } => visitor.visit(
-                &Nim::new(*stones, take.clone(), *last_stone == LastStone::Wins)
-                    .with_wiring(wiring.clone()),
-            ),
-            GameSpec::TicTacToe => visitor.visit(&TicTacToe),
-        }
-    }
-
-    /// The kit.yaml name of the game.
-    pub fn name(&self) -> &'static str {
-        match self {
-            GameSpec::Hexapawn { .. } => "hexapawn",
-            GameSpec::Nim { .. } => "nim",
-            GameSpec::TicTacToe => "tictactoe",
-        }
-    }
-}
-
-/// Which game kit.yaml names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum GameName {
-    Hexapawn,
-    Nim,
-    Tictactoe,
-}
-
-/// Whether taking the last stone wins or loses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum LastStone {
-    /// Whoever takes the last stone wins.
-    Wins,
-    /// Whoever takes the last stone loses.
-    Loses,
-}
+use crate::sheet::{LABEL_SIZES, LabelSize, Paper, STICKER_SHEETS, StickerSheet, sticker_sheet};
 
 /// The learning rule applied after each game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Rule {
     /// Gardner: on a loss remove the bead of the last move.
@@ -136,6 +28,14 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// Every rule, in the order the help lists them.
+    pub const ALL: [Rule; 4] = [
+        Rule::Gardner,
+        Rule::GardnerReward,
+        Rule::Menace,
+        Rule::Relay,
+    ];
+
     /// The kit.yaml name.
     pub fn name(self) -> &'static str {
         match self {
@@ -214,34 +114,6 @@ pub enum Numerals {
     /// I, II, III.
     Roman,
 }
-
-/// The printed size of one label.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct LabelSize {
-    /// Width in mm.
-    pub width_mm: f32,
-    /// Height in mm.
-    pub height_mm: f32,
-}
-
-/// Named label sizes: the top of a common matchbox, and the front of the small craft
-/// boxes sold in packs for 304-box MENACE builds.
-pub const LABEL_SIZES: [(&str, LabelSize); 2] = [
-    (
-        "matchbox",
-        LabelSize {
-            width_mm: 52.0,
-            height_mm: 36.0,
-        },
-    ),
-    (
-        "craft-small",
-        LabelSize {
-            width_mm: 35.0,
-            height_mm: 15.0,
-        },
-    ),
-];
 
 /// What `label:` names: a label size cut from plain paper, or a sticker sheet.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -389,7 +261,7 @@ impl<'de> Deserialize<'de> for BeadSchedule {
 fn beads_expected(n: impl fmt::Display) -> String {
     format!(
         "expected {}, found `{n}`",
-        allowed("beads").unwrap_or("a number of beads")
+        allowed("beads").unwrap_or_else(|| "a number of beads".into())
     )
 }
 
@@ -407,7 +279,7 @@ pub struct Kit {
     /// Printed at the top of every sheet.
     pub name: String,
     /// The game and its settings.
-    pub game: GameSpec,
+    pub game: AnyGame,
     /// Which side the matchboxes play.
     pub machine: Side,
     /// Merge positions under the board's symmetries.
@@ -416,8 +288,6 @@ pub struct Kit {
     pub skip_forced: bool,
     /// Beads per move in each box.
     pub beads: BeadSchedule,
-    /// Nim only: the moves wired into given boxes, by stones left.
-    pub allowed: BTreeMap<u16, Vec<u16>>,
     /// Bead colours, handed out in order.
     pub palette: Vec<Colour>,
     /// The learning rule.
@@ -484,28 +354,40 @@ pub fn presets() -> impl Iterator<Item = &'static Preset> {
     GAMES.iter().flat_map(|game| game.presets.iter())
 }
 
-/// Declares the fields of kit.yaml once: the file struct and how a file overrides a preset.
-macro_rules! kit_fields {
-    ($($field:ident: $ty:ty),* $(,)?) => {
-        /// kit.yaml as written: every field optional and with its position.
-        #[derive(Debug, Default, Deserialize)]
-        #[serde(deny_unknown_fields)]
-        struct KitFile {
-            $(#[serde(default)] $field: Option<Spanned<$ty>>,)*
+/// A part of kit.yaml read with the place of every key: the kit's own keys, or one
+/// game's (see [`settings_file!`]).
+pub trait SettingsFile: DeserializeOwned + Default {
+    /// Its keys, in the order of the struct.
+    const KEYS: &'static [&'static str];
+    /// The fields of `top`, and of `self` where `top` leaves them out.
+    fn overlay(self, top: Self) -> Self;
+    /// Where each key given in the file is written.
+    fn places(&self) -> BTreeMap<&'static str, Location>;
+}
+
+/// Declares a part of kit.yaml once: a struct with every field optional and with its
+/// place, and how a file overrides a preset.
+macro_rules! settings_file {
+    ($(#[$meta:meta])* $vis:vis $name:ident { $($field:ident: $ty:ty),* $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Default, serde::Deserialize)]
+        $vis struct $name {
+            $(
+                #[doc = concat!("`", stringify!($field), "`, where it is written.")]
+                #[serde(default)]
+                $vis $field: Option<serde_saphyr::Spanned<$ty>>,
+            )*
         }
 
-        impl KitFile {
-            /// The fields of `top`, and of `self` where `top` leaves them out.
-            fn overlay(self, top: KitFile) -> KitFile {
-                KitFile { $($field: top.$field.or(self.$field),)* }
+        impl $crate::kit::SettingsFile for $name {
+            const KEYS: &'static [&'static str] = &[$(stringify!($field)),*];
+
+            fn overlay(self, top: $name) -> $name {
+                $name { $($field: top.$field.or(self.$field),)* }
             }
 
-            /// Every key of kit.yaml, in the order of the struct.
-            const KEYS: [&'static str; [$(stringify!($field)),*].len()] = [$(stringify!($field)),*];
-
-            /// Where each key given in the file is written.
-            fn places(&self) -> BTreeMap<&'static str, Location> {
-                let mut places = BTreeMap::new();
+            fn places(&self) -> std::collections::BTreeMap<&'static str, serde_saphyr::Location> {
+                let mut places = std::collections::BTreeMap::new();
                 $(if let Some(f) = &self.$field {
                     places.insert(stringify!($field), f.referenced);
                 })*
@@ -514,37 +396,99 @@ macro_rules! kit_fields {
         }
     };
 }
+pub(crate) use settings_file;
 
-kit_fields! {
-    preset: String,
-    name: String,
-    game: GameName,
-    rows: i64,
-    cols: i64,
-    stones: i64,
-    take: Vec<i64>,
-    last_stone: LastStone,
-    machine: Side,
-    symmetry: bool,
-    skip_forced: bool,
-    beads: BeadSchedule,
-    allowed: BTreeMap<i64, Vec<i64>>,
-    palette: Vec<PaletteEntry>,
-    rule: Rule,
-    reward: Reward,
-    language: Language,
-    paper: Paper,
-    label: LabelChoice,
-    start_at: i64,
-    move_colours: bool,
-    tags: Tags,
-    numerals: Numerals,
-    show_beads: bool,
-    previews: bool,
+settings_file! {
+    /// kit.yaml's own keys as written (each game reads its own keys beside them).
+    KitFile {
+        preset: String,
+        name: String,
+        game: String,
+        machine: Side,
+        symmetry: bool,
+        skip_forced: bool,
+        beads: BeadSchedule,
+        palette: Vec<PaletteEntry>,
+        rule: Rule,
+        reward: Reward,
+        language: Language,
+        paper: Paper,
+        label: LabelChoice,
+        start_at: i64,
+        move_colours: bool,
+        tags: Tags,
+        numerals: Numerals,
+        show_beads: bool,
+        previews: bool,
+    }
+}
+
+/// The keys of a kit file, each with its place and the place of its value, in order.
+struct TopKeys(Vec<(Spanned<String>, Location)>);
+
+impl<'de> Deserialize<'de> for TopKeys {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Keys;
+        impl<'de> Visitor<'de> for Keys {
+            type Value = TopKeys;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of `key: value` settings")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<TopKeys, A::Error> {
+                let mut keys = Vec::new();
+                while let Some(key) = map.next_key::<Spanned<String>>()? {
+                    let value: Spanned<IgnoredAny> = map.next_value()?;
+                    keys.push((key, value.referenced));
+                }
+                Ok(TopKeys(keys))
+            }
+        }
+        deserializer.deserialize_map(Keys)
+    }
+}
+
+/// The kit's text as a game reads its own keys from it: a preset's text (when the file
+/// keeps the preset's game), then the file's, with the file's places for errors.
+pub struct KitText<'a> {
+    src: &'a Source<'a>,
+    layers: Vec<&'a str>,
+    places: &'a Places,
+}
+
+impl KitText<'_> {
+    /// The keys of `F` as the file and its preset give them, the file's over the preset's.
+    pub fn settings<F: SettingsFile>(&self) -> Result<F, Error> {
+        let mut merged = F::default();
+        for layer in &self.layers {
+            merged = merged.overlay(self.src.parse(layer)?);
+        }
+        Ok(merged)
+    }
+
+    /// An input error pointing at a value of the kit.
+    pub fn at<T>(&self, spanned: &Spanned<T>, message: impl fmt::Display) -> Error {
+        self.src.at(spanned, message)
+    }
+
+    /// A whole number of the kit, checked to be from `low` to `high`.
+    pub fn ranged<T: TryFrom<i64>>(
+        &self,
+        value: &Spanned<i64>,
+        what: &str,
+        low: i64,
+        high: i64,
+    ) -> Result<T, Error> {
+        ranged(self.src, value, what, low, high)
+    }
+
+    /// An input error pointing at the first of `keys` that the file gives.
+    pub fn error(&self, keys: &[&str], message: impl fmt::Display) -> Error {
+        self.places.error(keys, message)
+    }
 }
 
 /// Where a kit's text came from, for error messages.
-struct Source<'a> {
+pub struct Source<'a> {
     name: &'a str,
 }
 
@@ -559,12 +503,13 @@ impl Source<'_> {
         self.at_location(&spanned.referenced, message)
     }
 
-    fn parse(&self, text: &str) -> Result<KitFile, Error> {
-        match serde_saphyr::from_str::<Option<KitFile>>(text) {
+    fn parse<T: DeserializeOwned>(&self, text: &str) -> Result<T, Error> {
+        match serde_saphyr::from_str::<Option<T>>(text) {
             Ok(Some(file)) => Ok(file),
             Ok(None) => Err(Error::Input(format!(
-                "{}:1:1: the kit is empty: write at least `game: hexapawn`, `game: nim`, `game: tictactoe` or `preset: NAME` ({})",
+                "{}:1:1: the kit is empty: write at least {} or `preset: NAME` ({})",
                 self.name,
+                game_choices(),
                 preset_names()
             ))),
             Err(e) => Err(self.explain(text, &e)),
@@ -585,14 +530,14 @@ impl Source<'_> {
         let key = key_at(text, loc.line());
         let found = found_at(text, &loc, key);
         let expected = |key: &str| {
-            let allowed = allowed(key).unwrap_or("another value");
+            let allowed = allowed(key).unwrap_or_else(|| "another value".into());
             format!("{key}: expected {allowed}, found {found}")
         };
         let message = match (error, key) {
             (E::SerdeUnknownField { field, .. }, Some(key)) if key != field => {
                 format!(
                     "{key}: unknown key `{field}`; {key} takes {}",
-                    allowed(key).unwrap_or("other keys")
+                    allowed(key).unwrap_or_else(|| "other keys".into())
                 )
             }
             (E::SerdeUnknownField { field, .. }, _) => format!(
@@ -609,7 +554,7 @@ impl Source<'_> {
             }
             (E::SerdeMissingField { field, .. }, Some(key)) => format!(
                 "{key}: `{field}` is missing; {key} takes {}",
-                allowed(key).unwrap_or("more")
+                allowed(key).unwrap_or_else(|| "more".into())
             ),
             (E::ExternalMessage { msg, .. }, _) => {
                 format!("this is not valid YAML ({})", first_line(msg))
@@ -624,7 +569,7 @@ impl Source<'_> {
             ) => whole_file_problem(error),
             (_, Some(key)) => expected(key),
             (_, None) => format!(
-                "a kit is a list of `key: value` settings, one a line, such as `game: hexapawn`; found {found}"
+                "a kit is a list of `key: value` settings, one a line, such as `machine: second`; found {found}"
             ),
         };
         self.at_location(&loc, message)
@@ -660,29 +605,18 @@ fn whole_file_problem(error: &serde_saphyr::Error) -> String {
     }
 }
 
-/// What each key of kit.yaml takes, in the words of the error messages.
-const ALLOWED: [(&str, &str); 25] = [
+/// What each of kit.yaml's own keys takes, in the words of the error messages (each
+/// game says the same of its own keys; `game` lists the games).
+const ALLOWED: [(&str, &str); 19] = [
     ("preset", "the name of a preset (see `matchbox presets`)"),
     ("name", "a line of text"),
-    ("game", "hexapawn, nim or tictactoe"),
-    ("rows", "a whole number from 3 to 8"),
-    ("cols", "a whole number from 3 to 8"),
-    ("stones", "a whole number from 1 to 1000"),
-    (
-        "take",
-        "a list of whole numbers from 1 to 1000, e.g. [1, 2, 3]",
-    ),
-    ("last_stone", "wins or loses"),
+    ("game", ""),
     ("machine", "first or second"),
     ("symmetry", "true or false"),
     ("skip_forced", "true or false"),
     (
         "beads",
         "a whole number from 1 to 100, or move numbers with beads, e.g. {1: 4, 3: 3, 5: 2, 7: 1}",
-    ),
-    (
-        "allowed",
-        "stones left with the counts wired for them, e.g. {7: [1, 3], 6: [1, 2]}",
     ),
     (
         "palette",
@@ -710,9 +644,39 @@ const ALLOWED: [(&str, &str); 25] = [
     ("previews", "true or false"),
 ];
 
-/// What `key` takes, if it is a key of kit.yaml.
-fn allowed(key: &str) -> Option<&'static str> {
-    ALLOWED.iter().find(|(k, _)| *k == key).map(|(_, a)| *a)
+/// The games' names as a choice: `a, b or c`.
+fn game_names() -> String {
+    let names: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
+    match names.split_last() {
+        Some((last, [])) => (*last).to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// The ways a kit names its game: `` `game: a`, `game: b` or `game: c` ``.
+fn game_choices() -> String {
+    let choices: Vec<String> = GAMES
+        .iter()
+        .map(|g| format!("`game: {}`", g.name))
+        .collect();
+    match choices.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// What `key` takes, if it is a key of kit.yaml or of one of its games.
+fn allowed(key: &str) -> Option<String> {
+    if key == "game" {
+        return Some(game_names());
+    }
+    ALLOWED
+        .iter()
+        .chain(GAMES.iter().flat_map(|g| g.keys))
+        .find(|(k, _)| *k == key)
+        .map(|(_, a)| (*a).to_string())
 }
 
 /// The top-level key whose value holds line `line` (the last `key:` at the start of a
@@ -768,10 +732,6 @@ fn first_line(text: &str) -> String {
     }
 }
 
-/// The keys that set the game's size, where errors about the number of positions or
-/// boxes point.
-pub const GAME_SETTINGS: [&str; 6] = ["rows", "cols", "stones", "take", "game", "preset"];
-
 /// The largest kit file read: a kit is a few dozen lines.
 pub const MAX_KIT_BYTES: u64 = 1 << 20;
 
@@ -792,7 +752,7 @@ fn unknown_preset(name: &str) -> String {
 impl Kit {
     /// Runs `visitor` with this kit's game.
     pub fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
-        self.game.visit(&self.allowed, visitor)
+        self.game.visit(visitor)
     }
 
     /// A built-in preset as a kit.
@@ -842,29 +802,106 @@ impl Kit {
     /// Reads kit.yaml text; `source` names it in error messages.
     pub fn from_yaml(text: &str, source: &str) -> Result<Kit, Error> {
         let src = Source { name: source };
-        let file = src.parse(text)?;
-        let places = Places {
+        let file: KitFile = src.parse(text)?;
+        let mut places = Places {
             source: source.to_string(),
             keys: file.places(),
         };
+        let mut layers = Vec::new();
         let merged = match &file.preset {
             Some(name) => {
                 let preset =
                     preset(&name.value).ok_or_else(|| src.at(name, unknown_preset(&name.value)))?;
-                let mut base = Source { name: preset.name }.parse(preset.yaml)?;
+                let mut base: KitFile = Source { name: preset.name }.parse(preset.yaml)?;
                 if file.game.is_some() {
-                    // A different game: the preset's game settings no longer apply.
-                    base = KitFile {
-                        name: base.name,
-                        ..KitFile::default()
-                    };
+                    // A different game: the preset's settings no longer apply.
+                    base = KitFile::default();
+                } else {
+                    layers.push(preset.yaml);
                 }
                 base.overlay(file)
             }
             None => file,
         };
-        merged.resolve(&src, places)
+        layers.push(text);
+        let Some(game_name) = &merged.game else {
+            return Err(Error::Input(format!(
+                "{}: say which game the kit is for: {}, or start from `preset: NAME` ({})",
+                src.name,
+                game_choices(),
+                preset_names()
+            )));
+        };
+        places
+            .keys
+            .extend(check_keys(&src, text, &game_name.value)?);
+        let kit_text = KitText {
+            src: &src,
+            layers,
+            places: &places,
+        };
+        let game = AnyGame::read(&game_name.value, &kit_text).ok_or_else(|| {
+            src.at(
+                game_name,
+                format!(
+                    "game: expected {}, found `{}`",
+                    game_names(),
+                    game_name.value
+                ),
+            )
+        })??;
+        merged.resolve(&src, game, places)
     }
+
+    /// The keys that set the game's size, where errors about the number of positions or
+    /// boxes point.
+    pub fn game_keys(&self) -> Vec<&'static str> {
+        let own = AnyGame::entry(self.game.name()).map_or(&[][..], |g| g.keys);
+        own.iter()
+            .map(|(k, _)| *k)
+            .chain(["game", "preset"])
+            .collect()
+    }
+}
+
+/// Refuses keys that are no kit's (at the key) and keys of another game (at the value);
+/// gives where the file writes each of the game's own keys.
+fn check_keys(
+    src: &Source,
+    text: &str,
+    game: &str,
+) -> Result<BTreeMap<&'static str, Location>, Error> {
+    let mut places = BTreeMap::new();
+    let Some(entry) = AnyGame::entry(game) else {
+        return Ok(places);
+    };
+    let TopKeys(keys) = src.parse(text)?;
+    for (key, value_at) in keys {
+        let name = key.value.as_str();
+        if KitFile::KEYS.contains(&name) {
+            continue;
+        }
+        if let Some((own, _)) = entry.keys.iter().find(|(k, _)| *k == name) {
+            places.insert(*own, value_at);
+            continue;
+        }
+        if GAMES.iter().any(|g| g.keys.iter().any(|(k, _)| *k == name)) {
+            return Err(src.at_location(&value_at, format!("`{name}` does not apply to {game}")));
+        }
+        let keys: Vec<&str> = KitFile::KEYS
+            .iter()
+            .copied()
+            .chain(entry.keys.iter().map(|(k, _)| *k))
+            .collect();
+        return Err(src.at(
+            &key,
+            format!(
+                "unknown key `{name}`: a {game} kit's keys are {}",
+                keys.join(", ")
+            ),
+        ));
+    }
+    Ok(places)
 }
 
 fn ranged<T: TryFrom<i64>>(
@@ -884,145 +921,7 @@ fn ranged<T: TryFrom<i64>>(
 }
 
 impl KitFile {
-    fn resolve(self, src: &Source, places: Places) -> Result<Kit, Error> {
-        let Some(game_name) = &self.game else {
-            return Err(Error::Input(format!(
-                "{}: say which game the kit is for: `game: hexapawn`, `game: nim` or `game: tictactoe`, or start from `preset: NAME` ({})",
-                src.name,
-                preset_names()
-            )));
-        };
-        let kind = game_name.value;
-        // Settings of one game given for another are mistakes worth pointing at.
-        let settings: [(&str, Option<Location>, GameName); 6] = [
-            (
-                "rows",
-                self.rows.as_ref().map(|f| f.referenced),
-                GameName::Hexapawn,
-            ),
-            (
-                "cols",
-                self.cols.as_ref().map(|f| f.referenced),
-                GameName::Hexapawn,
-            ),
-            (
-                "stones",
-                self.stones.as_ref().map(|f| f.referenced),
-                GameName::Nim,
-            ),
-            (
-                "take",
-                self.take.as_ref().map(|f| f.referenced),
-                GameName::Nim,
-            ),
-            (
-                "last_stone",
-                self.last_stone.as_ref().map(|f| f.referenced),
-                GameName::Nim,
-            ),
-            (
-                "allowed",
-                self.allowed.as_ref().map(|f| f.referenced),
-                GameName::Nim,
-            ),
-        ];
-        for (field, loc, owner) in settings {
-            if let (Some(loc), true) = (loc, owner != kind) {
-                return Err(src.at_location(
-                    &loc,
-                    format!("`{field}` does not apply to {}", game_label(kind)),
-                ));
-            }
-        }
-
-        let game = match kind {
-            GameName::Hexapawn => GameSpec::Hexapawn {
-                rows: self
-                    .rows
-                    .as_ref()
-                    .map_or(Ok(3), |v| ranged(src, v, "rows", 3, 8))?,
-                cols: self
-                    .cols
-                    .as_ref()
-                    .map_or(Ok(3), |v| ranged(src, v, "cols", 3, 8))?,
-            },
-            GameName::Nim => {
-                let stones = self
-                    .stones
-                    .as_ref()
-                    .map_or(Ok(8), |v| ranged(src, v, "stones", 1, 1000))?;
-                let take = match &self.take {
-                    None => vec![1, 2, 3],
-                    Some(t) if t.value.is_empty() => {
-                        return Err(src.at(t, "take needs at least one count, e.g. [1, 2, 3]"));
-                    }
-                    Some(t) => {
-                        let mut out = Vec::new();
-                        for &n in &t.value {
-                            if !(1..=1000).contains(&n) {
-                                return Err(src.at(
-                                    t,
-                                    format!("every count in take must be from 1 to 1000, not {n}"),
-                                ));
-                            }
-                            out.push(n as u16);
-                        }
-                        out.sort_unstable();
-                        out.dedup();
-                        out
-                    }
-                };
-                if let Some(&big) = take.iter().find(|&&n| n > stones) {
-                    return Err(places.error(
-                        &["take", "stones"],
-                        format!(
-                            "take: {big} is more than the {stones} stones of the pile, so it can never be taken: every count must be at most `stones`"
-                        ),
-                    ));
-                }
-                GameSpec::Nim {
-                    stones,
-                    take,
-                    last_stone: self
-                        .last_stone
-                        .as_ref()
-                        .map_or(LastStone::Wins, |v| v.value),
-                }
-            }
-            GameName::Tictactoe => GameSpec::TicTacToe,
-        };
-
-        let mut allowed = BTreeMap::new();
-        if let (Some(a), GameSpec::Nim { stones, take, .. }) = (&self.allowed, &game) {
-            for (&at, moves) in &a.value {
-                if at < 1 || at > i64::from(*stones) {
-                    return Err(src.at(
-                        a,
-                        format!("allowed: {at} stones cannot occur in a game of {stones}"),
-                    ));
-                }
-                let mut wired = Vec::new();
-                for &m in moves {
-                    if m < 1 || m > at || !take.contains(&(m as u16)) {
-                        return Err(src.at(
-                            a,
-                            format!("allowed: at {at} stones, taking {m} is not a legal move"),
-                        ));
-                    }
-                    wired.push(m as u16);
-                }
-                if wired.is_empty() {
-                    return Err(src.at(
-                        a,
-                        format!("allowed: the box for {at} stones needs at least one move"),
-                    ));
-                }
-                wired.sort_unstable();
-                wired.dedup();
-                allowed.insert(at as u16, wired);
-            }
-        }
-
+    fn resolve(self, src: &Source, game: AnyGame, places: Places) -> Result<Kit, Error> {
         let beads = self
             .beads
             .as_ref()
@@ -1153,10 +1052,6 @@ impl KitFile {
             ranged(src, v, "start_at", 1, i64::from(per_sheet))
         })?;
 
-        let default_rule = match game {
-            GameSpec::TicTacToe => Rule::Menace,
-            _ => Rule::Gardner,
-        };
         let language = self.language.as_ref().map_or(Language::En, |v| v.value);
         let words = crate::i18n::strings(language);
         let name = match (&self.name, &self.preset) {
@@ -1175,19 +1070,7 @@ impl KitFile {
                 name
             }
             (None, Some(p)) => words.get(&format!("preset.{}", p.value)).to_string(),
-            // A hexapawn board without a name of its own says its size.
-            (None, None) => match &game {
-                GameSpec::Hexapawn { rows, cols } => {
-                    match crate::game::hexapawn::Hexapawn::new(*rows, *cols).known_name() {
-                        Some(known) => words.get(&format!("name.{known}")).to_string(),
-                        None => words.fill(
-                            "name.pawns",
-                            &[("rows", &rows.to_string()), ("cols", &cols.to_string())],
-                        ),
-                    }
-                }
-                _ => words.get(&format!("name.{}", game_label(kind))).to_string(),
-            },
+            (None, None) => game.visit(DefaultName(words)),
         };
         if name.is_empty() {
             return Err(src.at(
@@ -1195,6 +1078,10 @@ impl KitFile {
                 "the kit's name is empty",
             ));
         }
+        let rule = self
+            .rule
+            .as_ref()
+            .map_or_else(|| game.visit(DefaultRule), |v| v.value);
         Ok(Kit {
             name,
             game,
@@ -1202,9 +1089,8 @@ impl KitFile {
             symmetry: self.symmetry.as_ref().is_none_or(|v| v.value),
             skip_forced: self.skip_forced.as_ref().is_some_and(|v| v.value),
             beads,
-            allowed,
             palette,
-            rule: self.rule.as_ref().map_or(default_rule, |v| v.value),
+            rule,
             reward: self
                 .reward
                 .as_ref()
@@ -1255,11 +1141,32 @@ fn check_printable<T>(src: &Source, at: &Spanned<T>, key: &str, text: &str) -> R
     }
 }
 
-fn game_label(kind: GameName) -> &'static str {
-    match kind {
-        GameName::Hexapawn => "hexapawn",
-        GameName::Nim => "nim",
-        GameName::Tictactoe => "tictactoe",
+/// The kit's name when kit.yaml gives none: the game's own.
+struct DefaultName<'a>(&'a crate::i18n::Strings);
+
+impl GameVisitor for DefaultName<'_> {
+    type Output = String;
+    fn visit<G: crate::game::Game>(self, game: &G) -> String {
+        game.default_name(self.0)
+    }
+}
+
+/// The learning rule of a kit that names none: the game's own.
+struct DefaultRule;
+
+impl GameVisitor for DefaultRule {
+    type Output = Rule;
+    fn visit<G: crate::game::Game>(self, game: &G) -> Rule {
+        game.default_rule()
+    }
+}
+
+/// The one-line input error a kit text gives, for the tests of every game's keys.
+#[cfg(test)]
+pub(crate) fn input_error(yaml: &str) -> String {
+    match Kit::from_yaml(yaml, "kit.yaml") {
+        Err(Error::Input(m)) => m,
+        other => panic!("expected an input error, got {other:?}"),
     }
 }
 
@@ -1267,11 +1174,10 @@ fn game_label(kind: GameName) -> &'static str {
 mod tests {
     use super::*;
 
+    use crate::game::GAMES;
+
     fn err(yaml: &str) -> String {
-        match Kit::from_yaml(yaml, "kit.yaml") {
-            Err(Error::Input(m)) => m,
-            other => panic!("expected an input error, got {other:?}"),
-        }
+        input_error(yaml)
     }
 
     #[test]
@@ -1287,36 +1193,25 @@ mod tests {
         let kit = Kit::from_yaml("preset: bachet\nstones: 12\nlanguage: ru\n", "kit.yaml").unwrap();
         assert_eq!(kit.language, Language::Ru);
         assert_eq!(kit.tags, Tags::MachineMove);
-        match kit.game {
-            GameSpec::Nim { stones, .. } => assert_eq!(stones, 12),
-            other => panic!("{other:?}"),
-        }
+        assert_eq!(serde_json::to_value(&kit.game).unwrap()["stones"], 12);
     }
 
     #[test]
     fn changing_the_game_drops_the_presets_game_settings() {
-        let kit = Kit::from_yaml("preset: hexapawn\ngame: nim\n", "kit.yaml").unwrap();
-        assert_eq!(kit.game.name(), "nim");
+        let (from, to) = (&GAMES[0], &GAMES[1]);
+        let yaml = format!("preset: {}\ngame: {}\n", from.presets[0].name, to.name);
+        let kit = Kit::from_yaml(&yaml, "kit.yaml").unwrap();
+        assert_eq!(kit.game.name(), to.name);
     }
 
     #[test]
     fn mistakes_name_the_line_and_column() {
-        assert!(
-            err("game: hexapawn\nrows: 2\n")
-                .starts_with("kit.yaml:2:7: rows must be from 3 to 8, not 2")
-        );
-        assert!(
-            err("game: nim\nstones: 0\n")
-                .starts_with("kit.yaml:2:9: stones must be from 1 to 1000")
-        );
-        assert!(err("game: nim\ntake: []\n").starts_with("kit.yaml:2:7:"));
-        assert!(err("game: nim\ntake: [0, 1]\n").contains("from 1 to 1000, not 0"));
-        let unknown = err("game: hexapawn\ncolour: red\n");
+        let unknown = err("preset: menace\ncolour: red\n");
         assert!(unknown.starts_with("kit.yaml:2:1:"), "{unknown}");
         assert!(unknown.contains("colour"), "{unknown}");
         let game = err("game: chess\n");
         assert!(
-            game.starts_with("kit.yaml:1:7:") && game.contains("hexapawn"),
+            game.starts_with("kit.yaml:1:7:") && GAMES.iter().all(|g| game.contains(g.name)),
             "{game}"
         );
         let preset = err("preset: chess\n");
@@ -1324,14 +1219,26 @@ mod tests {
             preset.starts_with("kit.yaml:1:9:") && preset.contains("menace"),
             "{preset}"
         );
-        let wrong_type = err("game: hexapawn\nrows: three\n");
-        assert!(wrong_type.starts_with("kit.yaml:2:7:"), "{wrong_type}");
-        assert!(err("game: hexapawn\nstones: 8\n").contains("does not apply to hexapawn"));
-        assert!(
-            err("game: tictactoe\ntake: [1]\n")
-                .starts_with("kit.yaml:2:7: `take` does not apply to tictactoe")
-        );
-        assert!(err("language: fr\ngame: nim\n").contains("pl"));
+        assert!(err("language: fr\npreset: bachet\n").contains("pl"));
+    }
+
+    #[test]
+    fn a_key_of_another_game_is_pointed_at() {
+        for game in GAMES {
+            let other = GAMES
+                .iter()
+                .find(|g| !g.keys.is_empty() && g.name != game.name);
+            let Some((key, _)) = other.map(|g| g.keys[0]) else {
+                continue;
+            };
+            let m = err(&format!("game: {}\n{key}: 3\n", game.name));
+            let at = format!(
+                "kit.yaml:2:{}: `{key}` does not apply to {}",
+                key.len() + 3,
+                game.name
+            );
+            assert!(m.starts_with(&at), "{m}");
+        }
     }
 
     #[test]
@@ -1340,11 +1247,14 @@ mod tests {
             assert!(allowed(key).is_some(), "{key}");
         }
         assert_eq!(ALLOWED.len(), KitFile::KEYS.len());
+        for game in GAMES {
+            assert!(game.keys.iter().all(|(_, takes)| !takes.is_empty()));
+        }
     }
 
     #[test]
     fn a_label_larger_than_the_paper_is_refused() {
-        let m = err("game: nim\nlabel: {width_mm: 300, height_mm: 40}\n");
+        let m = err("preset: bachet\nlabel: {width_mm: 300, height_mm: 40}\n");
         assert!(
             m.starts_with("kit.yaml:2:8:") && m.contains("does not fit"),
             "{m}"
@@ -1357,7 +1267,7 @@ mod tests {
         assert!(err("name: HER\n").contains("say which game"));
         assert!(err("[1, 2]").starts_with("kit.yaml:1:1:"));
         assert!(
-            err("game: nim\nbeads: -1\n")
+            err("preset: bachet\nbeads: -1\n")
                 .starts_with("kit.yaml:2:8: beads: expected a whole number from 1 to 100")
         );
     }

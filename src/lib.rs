@@ -5,6 +5,8 @@
 //! (enumeration) -> [`draw`] (one display list per label) -> outputs; the simulation
 //! uses the same boxes.
 
+#![warn(missing_docs)]
+
 pub mod boxes;
 pub mod cli;
 pub mod draw;
@@ -21,15 +23,22 @@ pub mod serve;
 pub mod sheet;
 pub mod simulate;
 
-use std::fmt;
-
 /// What went wrong, split by whose mistake it is.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// A mistake in the user's input (kit, flags, positions): exit status 2.
+    #[error("{0}")]
     Input(String),
     /// A failure of the program or the machine (disk full, a bug): exit status 1.
+    #[error("{0}")]
     Internal(String),
+}
+
+/// JSON is written only from the program's own values: failing to is a bug.
+impl From<serde_json::Error> for Error {
+    fn from(e: serde_json::Error) -> Error {
+        Error::Internal(e.to_string())
+    }
 }
 
 impl Error {
@@ -41,13 +50,3 @@ impl Error {
         }
     }
 }
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Error::Input(m) | Error::Internal(m) => f.write_str(m),
-        }
-    }
-}
-
-impl std::error::Error for Error {}

@@ -12,7 +12,7 @@ use rustc_hash::FxHashMap;
 
 use crate::Error;
 use crate::boxes::BoxSet;
-use crate::game::{Game, Outcome, Side, solve};
+use crate::game::{Game, Outcome, Side, score};
 use crate::kit::{Reward, Rule};
 
 /// The random number generator of the simulation.
@@ -24,6 +24,55 @@ pub fn rng_for(seed: u64, run: u64) -> SimRng {
     let mut rng = SimRng::seed_from_u64(seed);
     rng.set_stream(run);
     rng
+}
+
+/// More exact positions than this and a game is not played through: the largest
+/// canonical enumeration ([`crate::boxes::POSITION_BUDGET`]) times the largest board
+/// symmetry group (8).
+pub const TREE_BUDGET: usize = 8 * crate::boxes::POSITION_BUDGET;
+
+/// The value of every position for its side to move (1 win, 0 draw, -1 loss) by
+/// minimax, worked backwards from the ends of the game in topological order, without
+/// recursion. `children` of `i` are `children[child_start[i]..child_start[i + 1]]`.
+fn solve<G: Game>(
+    game: &G,
+    positions: &[G::Position],
+    child_start: &[u32],
+    children: &[Node],
+) -> Vec<i8> {
+    let n = positions.len();
+    let kids = |i: usize| &children[child_start[i] as usize..child_start[i + 1] as usize];
+    let mut parents_left = vec![0u32; n];
+    for &c in children {
+        parents_left[c as usize] += 1;
+    }
+    // Kahn's order from the start: every position before its children (games end).
+    let mut order = Vec::with_capacity(n);
+    order.push(0usize);
+    let mut head = 0;
+    while head < order.len() {
+        let i = order[head];
+        head += 1;
+        for &c in kids(i) {
+            parents_left[c as usize] -= 1;
+            if parents_left[c as usize] == 0 {
+                order.push(c as usize);
+            }
+        }
+    }
+    let mut value = vec![0i8; n];
+    for &i in order.iter().rev() {
+        let position = &positions[i];
+        value[i] = match game.outcome(position) {
+            Some(outcome) => score(outcome, game.to_move(position)),
+            None => kids(i)
+                .iter()
+                .map(|&c| -value[c as usize])
+                .max()
+                .unwrap_or(-1),
+        };
+    }
+    value
 }
 
 /// A position index in a [`Tree`]; 0 is the start.
@@ -49,8 +98,10 @@ pub struct Tree<G: Game> {
 }
 
 impl<G: Game> Tree<G> {
-    /// Enumerates every position reachable from the start and solves the game.
-    pub fn build(game: &G) -> Tree<G> {
+    /// Enumerates every position reachable from the start, breadth first, and solves
+    /// the game backwards from its ends; refuses a game of more than [`TREE_BUDGET`]
+    /// positions.
+    pub fn build(game: &G) -> Result<Tree<G>, Error> {
         let start = game.start();
         let mut ids: FxHashMap<G::Position, Node> = FxHashMap::default();
         ids.insert(start.clone(), 0);
@@ -64,21 +115,27 @@ impl<G: Game> Tree<G> {
             game.legal_moves(&position, &mut legal);
             for &mv in &legal {
                 let child = game.play(&position, mv);
-                let id = *ids.entry(child.clone()).or_insert_with(|| {
-                    positions.push(child);
-                    (positions.len() - 1) as Node
-                });
+                let id = match ids.get(&child) {
+                    Some(&id) => id,
+                    None => {
+                        if positions.len() >= TREE_BUDGET {
+                            return Err(Error::Input(format!(
+                                "this {} game has more than {TREE_BUDGET} positions to play through: too many to simulate; choose a smaller game",
+                                game.name()
+                            )));
+                        }
+                        ids.insert(child.clone(), positions.len() as Node);
+                        positions.push(child);
+                        (positions.len() - 1) as Node
+                    }
+                };
                 children.push(id);
                 moves.push(mv);
             }
             child_start.push(children.len() as u32);
             next += 1;
         }
-        let mut memo = FxHashMap::default();
-        let value: Vec<i8> = positions
-            .iter()
-            .map(|p| solve::value(game, p, &mut memo))
-            .collect();
+        let value = solve(game, &positions, &child_start, &children);
         let mut best_start = vec![0u32];
         let mut best = Vec::new();
         for i in 0..positions.len() {
@@ -87,7 +144,7 @@ impl<G: Game> Tree<G> {
             best.extend(kids.iter().filter(|&&c| Some(-value[c as usize]) == top));
             best_start.push(best.len() as u32);
         }
-        Tree {
+        Ok(Tree {
             to_move: positions.iter().map(|p| game.to_move(p)).collect(),
             outcome: positions.iter().map(|p| game.outcome(p)).collect(),
             positions,
@@ -97,7 +154,7 @@ impl<G: Game> Tree<G> {
             value,
             best_start,
             best,
-        }
+        })
     }
 
     /// How many positions there are.
@@ -198,18 +255,17 @@ impl End {
     }
 }
 
-/// Marks a node where the machine's only legal move is played without a box.
-const FORCED: u32 = u32::MAX;
-/// Marks a node where the machine does not move.
-const OTHER: u32 = u32::MAX - 1;
-
-/// Where the machine stands at one node: its box, and where that node's slot children start.
+/// What the machine has at one node: nothing (the opponent moves or the game is over),
+/// a forced move played without a box, or a box. `first` indexes `slot_child`: the child
+/// reached by the forced move, or by the box's first slot.
 #[derive(Clone, Copy, Debug)]
-struct Seat {
-    /// Box index, [`FORCED`] or [`OTHER`].
-    box_index: u32,
-    /// Index into `slot_child` of the child reached by the box's first slot.
-    first: u32,
+enum Seat {
+    /// The machine does not move here.
+    Other,
+    /// The machine's only legal move, played without a box.
+    Forced { first: u32 },
+    /// The machine draws a bead from a box.
+    Box { index: u32, first: u32 },
 }
 
 /// A kit's boxes compiled for one side of a [`Tree`]: which box each position uses, the
@@ -303,10 +359,7 @@ impl Machine {
         for node in 0..tree.len() as Node {
             let position = &tree.positions[node as usize];
             if tree.to_move(node) != set.machine || tree.outcome(node).is_some() {
-                seats.push(Seat {
-                    box_index: OTHER,
-                    first: 0,
-                });
+                seats.push(Seat::Other);
                 continue;
             }
             let first = slot_child.len() as u32;
@@ -329,17 +382,14 @@ impl Machine {
                             })?;
                         slot_child.push(tree.children(node)[at]);
                     }
-                    seats.push(Seat {
-                        box_index: b as u32,
+                    seats.push(Seat::Box {
+                        index: b as u32,
                         first,
                     });
                 }
                 None if skip_forced && tree.children(node).len() == 1 => {
                     slot_child.push(tree.children(node)[0]);
-                    seats.push(Seat {
-                        box_index: FORCED,
-                        first,
-                    });
+                    seats.push(Seat::Forced { first });
                 }
                 None => {
                     return Err(Error::Internal(format!(
@@ -381,14 +431,39 @@ impl Machine {
 
     /// The box used at `node`, if the machine moves there with a box.
     pub fn box_at(&self, node: Node) -> Option<u32> {
-        let b = self.seats[node as usize].box_index;
-        (b != FORCED && b != OTHER).then_some(b)
+        match self.seats[node as usize] {
+            Seat::Box { index, .. } => Some(index),
+            Seat::Other | Seat::Forced { .. } => None,
+        }
     }
 
     /// The position reached at `node` by the move of `slot` (a slot of the node's box).
     pub fn child(&self, node: Node, slot: u32) -> Node {
-        let seat = self.seats[node as usize];
-        self.slot_child[(seat.first + slot - self.slot_start[seat.box_index as usize]) as usize]
+        let (b, first) = self.box_seat(node);
+        self.slot_child_of(b, first, slot)
+    }
+
+    /// The box at `node` and where its slot children start; only for nodes with a box.
+    fn box_seat(&self, node: Node) -> (u32, u32) {
+        match self.seats[node as usize] {
+            Seat::Box { index, first } => (index, first),
+            seat => unreachable!("node {node} has no box: {seat:?}"),
+        }
+    }
+
+    /// The child reached by `slot` of box `b`, whose slot children start at `first`.
+    fn slot_child_of(&self, b: u32, first: u32, slot: u32) -> Node {
+        self.slot_child[(first + slot - self.slot_start[b as usize]) as usize]
+    }
+
+    /// The forced move at `node`, if the machine plays one there without a box.
+    fn forced(&self, node: Node) -> Option<Draw> {
+        match self.seats[node as usize] {
+            Seat::Forced { first } => Some(Draw::Forced {
+                child: self.slot_child[first as usize],
+            }),
+            Seat::Box { .. } | Seat::Other => None,
+        }
     }
 
     /// A fresh set of beads, as the kit fills the boxes.
@@ -414,11 +489,10 @@ impl Machine {
     /// What the machine does at `node` with these beads: the slot it plays, as the rule
     /// draws it, or resignation at an empty box.
     pub fn choose(&self, beads: &Beads, node: Node, rng: &mut SimRng) -> Draw {
-        let seat = self.seats[node as usize];
-        if seat.box_index == FORCED {
-            return self.draw(seat, None);
+        if let Some(forced) = self.forced(node) {
+            return forced;
         }
-        let b = seat.box_index;
+        let (b, first) = self.box_seat(node);
         let slot = if self.rule == Rule::Relay {
             self.relay_slot(beads, b)
         } else {
@@ -434,43 +508,38 @@ impl Machine {
                 s
             })
         };
-        self.draw(seat, slot)
+        self.draw(b, first, slot)
     }
 
     /// Every draw [`Machine::choose`] can make at `node` with these beads, each with its
     /// chance as `weight` out of `total`: the exact counterpart of the random draw.
     pub fn draws(&self, beads: &Beads, node: Node, mut each: impl FnMut(Draw, u32, u32)) {
-        let seat = self.seats[node as usize];
-        let b = seat.box_index;
-        if b == FORCED {
-            return each(self.draw(seat, None), 1, 1);
+        if let Some(forced) = self.forced(node) {
+            return each(forced, 1, 1);
         }
+        let (b, first) = self.box_seat(node);
         if self.rule == Rule::Relay {
-            return each(self.draw(seat, self.relay_slot(beads, b)), 1, 1);
+            return each(self.draw(b, first, self.relay_slot(beads, b)), 1, 1);
         }
         let total = beads.totals[b as usize];
         if total == 0 {
-            return each(self.draw(seat, None), 1, 1);
+            return each(self.draw(b, first, None), 1, 1);
         }
         for slot in self.slots(b) {
             let weight = beads.counts[slot as usize];
             if weight > 0 {
-                each(self.draw(seat, Some(slot)), weight, total);
+                each(self.draw(b, first, Some(slot)), weight, total);
             }
         }
     }
 
-    /// The draw of `slot` at a seat, resignation without one (or the forced move).
-    fn draw(&self, seat: Seat, slot: Option<u32>) -> Draw {
-        let b = seat.box_index;
+    /// The draw of `slot` of box `b`, or resignation without one.
+    fn draw(&self, b: u32, first: u32, slot: Option<u32>) -> Draw {
         match slot {
-            _ if b == FORCED => Draw::Forced {
-                child: self.slot_child[seat.first as usize],
-            },
             Some(slot) => Draw::Bead {
                 box_index: b,
                 slot,
-                child: self.slot_child[(seat.first + slot - self.slot_start[b as usize]) as usize],
+                child: self.slot_child_of(b, first, slot),
             },
             None => Draw::Resign { box_index: b },
         }
@@ -524,17 +593,18 @@ impl Machine {
         let safe = if let Some(outcome) = tree.outcome(node) {
             End::of(outcome, self.side) != End::Lost
         } else {
-            let seat = self.seats[node as usize];
-            match seat.box_index {
-                OTHER => tree
+            match self.seats[node as usize] {
+                Seat::Other => tree
                     .children(node)
                     .iter()
                     .all(|&c| self.safe(tree, beads, c, memo)),
-                FORCED => self.safe(tree, beads, self.slot_child[seat.first as usize], memo),
-                b if self.rule == Rule::Relay => self
+                Seat::Forced { first } => {
+                    self.safe(tree, beads, self.slot_child[first as usize], memo)
+                }
+                Seat::Box { index: b, .. } if self.rule == Rule::Relay => self
                     .relay_slot(beads, b)
                     .is_some_and(|s| self.safe(tree, beads, self.child(node, s), memo)),
-                b => {
+                Seat::Box { index: b, .. } => {
                     beads.totals[b as usize] > 0
                         && self.slots(b).all(|s| {
                             beads.counts[s as usize] == 0
@@ -727,39 +797,35 @@ impl<'m> Learner<'m> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::hexapawn::Hexapawn;
-    use crate::game::nim::{Nim, Pile};
-    use crate::kit::Kit;
+    use crate::game::Notation;
+    use crate::game::fixtures::{self, HER, Stones};
 
-    pub(crate) fn nim_machine(preset: &str, rule: Rule) -> (Nim, Tree<Nim>, BoxSet<Nim>, Machine) {
-        let kit = Kit::from_preset(preset).unwrap();
-        let game = Nim::new(8, vec![1, 2, 3], true).with_wiring(kit.allowed.clone());
-        let tree = Tree::build(&game);
+    pub(crate) fn nim_machine(
+        preset: &str,
+        rule: Rule,
+    ) -> (Stones, Tree<Stones>, BoxSet<Stones>, Machine) {
+        let (game, kit) = fixtures::stones(preset);
+        let tree = Tree::build(&game).unwrap();
         let set = BoxSet::build(&game, &kit).unwrap();
         let machine = Machine::compile(&game, &tree, &set, rule, kit.reward, false).unwrap();
         (game, tree, set, machine)
     }
 
     /// The node of `stones` left with the machine (second) to move, and its box.
-    fn at(tree: &Tree<Nim>, machine: &Machine, stones: u16) -> (Node, u32) {
+    fn at(tree: &Tree<Stones>, machine: &Machine, stones: u16) -> (Node, u32) {
         let node = tree
             .positions
             .iter()
-            .position(|p| {
-                *p == Pile {
-                    stones,
-                    to_move: Side::Second,
-                }
-            })
+            .position(|p| *p == fixtures::heap(stones, Side::Second))
             .unwrap() as Node;
         (node, machine.box_at(node).unwrap())
     }
 
-    fn slot_taking(tree: &Tree<Nim>, machine: &Machine, stones: u16, take: u16) -> u32 {
+    fn slot_taking(tree: &Tree<Stones>, machine: &Machine, stones: u16, take: u16) -> u32 {
         let (node, b) = at(tree, machine, stones);
         machine
             .slots(b)
-            .find(|&s| tree.positions[machine.child(node, s) as usize].stones == stones - take)
+            .find(|&s| tree.positions[machine.child(node, s) as usize].stones() == stones - take)
             .unwrap()
     }
 
@@ -866,7 +932,7 @@ mod tests {
         let mut beads = machine.fresh_beads();
         let (node, b) = at(&tree, &machine, 3);
         let take = |beads: &Beads| match machine.choose(beads, node, &mut rng_for(0, 0)) {
-            Draw::Bead { child, .. } => 3 - tree.positions[child as usize].stones,
+            Draw::Bead { child, .. } => 3 - tree.positions[child as usize].stones(),
             other => panic!("{other:?}"),
         };
         assert_eq!(take(&beads), 1, "fewest stones first");
@@ -937,9 +1003,9 @@ mod tests {
 
     #[test]
     fn the_tree_holds_every_exact_position_and_its_value() {
-        let game = Hexapawn::new(3, 3);
-        let tree = Tree::build(&game);
-        assert_eq!(tree.value(0), -1, "White loses hexapawn");
+        let (game, _) = fixtures::pawns(HER);
+        let tree = Tree::build(&game).unwrap();
+        assert_eq!(tree.value(0), -1, "White loses on 3 x 3");
         // Every opening of White is equally lost, so all are best.
         assert_eq!(tree.best_children(0).len(), 3);
         assert_eq!(tree.children(0).len(), 3);

@@ -13,9 +13,10 @@ use crate::boxes::BoxSet;
 use crate::draw::label::{MOVE_EDGE_COUNT, draw_label};
 use crate::draw::scene::Scene;
 use crate::draw::{pdf, png};
-use crate::game::Game;
+use crate::game::{Game, GameVisitor};
 use crate::instructions::{Expected, Findings, instruction_pages};
-use crate::kit::{GAME_SETTINGS, GameVisitor, Kit, Rule};
+use crate::kit::{Kit, Rule};
+use crate::machine::Tree;
 use crate::output::replace_dir;
 use crate::palette::Colour;
 use crate::sheet::{self, Page};
@@ -23,7 +24,7 @@ use crate::simulate::exact::SheetFigures;
 use crate::simulate::watch::watch;
 use crate::simulate::{EXPECTATION_RUNS, EXPECTATION_SEED, Setup, expected_losses};
 
-/// The most labels a kit prints (octapawn has 2,791; a hexapawn 7 x 4 kit would have
+/// The most labels a kit prints (octapawn has 2,791; a kit for a 7 x 4 pawn board would have
 /// 241,314, far past any classroom and any printer).
 pub const MAX_LABELS: usize = 20_000;
 
@@ -70,9 +71,11 @@ impl GameVisitor for Build<'_> {
     type Output = Result<KitFiles, Error>;
     fn visit<G: Game>(self, game: &G) -> Self::Output {
         let kit = self.kit;
+        // The one compiled machine: boxes, the exact positions and the beads on them,
+        // for the labels, the pages and the figures alike.
         let set = BoxSet::build(game, kit)?;
         if set.boxes.len() > MAX_LABELS {
-            return Err(kit.places.error(&GAME_SETTINGS, format!(
+            return Err(kit.places.error(&kit.game_keys(), format!(
                 "this kit has {} boxes: more labels than matchbox prints ({MAX_LABELS}); `matchbox boxes` still lists them",
                 set.boxes.len()
             )));
@@ -97,11 +100,12 @@ impl GameVisitor for Build<'_> {
             pdf: labels_pdf,
         } = LabelSheets::make(game, kit, &set)?;
         let label_pages = sheets.len();
+        let setup = Setup::compile(game, kit, kit.rule, set, Tree::build(game)?, false)?;
+        let set = &setup.set;
         // Quoted only when every simulated machine learnt.
-        let expected = expected_losses(game, kit, EXPECTATION_RUNS)?
+        let expected = expected_losses(game, kit, &setup, EXPECTATION_RUNS)?
             .as_ref()
             .and_then(Expected::from_training);
-        let setup = Setup::new(game, kit, kit.rule, false)?;
         let exact = SheetFigures::of(game, &setup.tree, &setup.machine);
         // A machine that never stops losing gets figures to watch instead.
         let watch = if expected.is_none() && kit.rule == Rule::Menace {
@@ -114,13 +118,13 @@ impl GameVisitor for Build<'_> {
             exact,
             watch,
         };
-        let mut kit_pages = instruction_pages(game, kit, &set, &findings)?;
+        let mut kit_pages = instruction_pages(game, kit, set, &findings)?;
         kit_pages.extend(sheets);
         let kit_pages = sheet::finish(kit, kit_pages);
         // kit.pdf is written while the previews are drawn (rayon shares the cores).
         let (kit_pdf, previews) = rayon::join(
             || pdf::to_pdf(&kit_pages),
-            || previews(&labels, &set, self.dpi),
+            || previews(&labels, set, self.dpi),
         );
         let (kit_pdf, previews) = (kit_pdf?, previews?);
         Ok(KitFiles {

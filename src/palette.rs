@@ -15,21 +15,25 @@ pub struct Colour {
 impl Colour {
     /// `#rrggbb`.
     pub fn hex(&self) -> String {
-        let [r, g, b] = self.rgb;
-        format!("#{r:02x}{g:02x}{b:02x}")
+        hex(self.rgb)
     }
 }
 
+/// A colour as `#rrggbb`: the one way the program writes one (kit.yaml, SVG, JSON).
+pub fn hex([r, g, b]: [u8; 3]) -> String {
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
 fn serialize_hex<S: serde::Serializer>(rgb: &[u8; 3], s: S) -> Result<S::Ok, S::Error> {
-    let [r, g, b] = rgb;
-    s.serialize_str(&format!("#{r:02x}{g:02x}{b:02x}"))
+    s.serialize_str(&hex(*rgb))
 }
 
 /// Craft-bead colours that stay distinct in print, in the order they are handed out.
-/// The first three (nim), the first four (hexapawn) and the first nine (noughts and
-/// crosses) were chosen to be told apart also by pupils with red-green colour blindness,
+/// The first three (Bachet's game), the first four (HER) and the first nine (MENACE)
+/// were chosen to be told apart also by pupils with red-green colour blindness,
 /// helped by the letter printed beside every arrow.
-pub const DEFAULT_PALETTE: [(&str, [u8; 3]); 12] = [
+/// The last four serve machines with many moves in one box (Marienbad's heaps).
+pub const DEFAULT_PALETTE: [(&str, [u8; 3]); 16] = [
     ("red", [0xd7, 0x26, 0x1e]),
     ("blue", [0x1f, 0x5f, 0xc4]),
     ("yellow", [0xf2, 0xb8, 0x00]),
@@ -42,6 +46,10 @@ pub const DEFAULT_PALETTE: [(&str, [u8; 3]); 12] = [
     ("grey", [0x8e, 0x8e, 0x8e]),
     ("turquoise", [0x10, 0xb0, 0xb8]),
     ("white", [0xff, 0xff, 0xff]),
+    ("navy", [0x1a, 0x26, 0x66]),
+    ("lime", [0x9c, 0xd0, 0x2c]),
+    ("maroon", [0x7a, 0x1c, 0x2c]),
+    ("beige", [0xe3, 0xcc, 0x9a]),
 ];
 
 /// The default palette as colours.

@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 use crate::boxes::{BoxSet, MatchBox, tag};
 use crate::game::Game;
 use crate::kit::{Kit, Rule};
+use crate::make::KitReport;
 use crate::simulate::exact::{Arithmetic, Distribution, Figure, RATIONAL_STATES};
 use crate::simulate::verify::{Proof, Verdict};
 use crate::simulate::watch::{Estimate, STREAK, WINDOWS, Watch};
@@ -389,9 +390,31 @@ pub fn session_text(
 }
 
 /// The label sizes and sticker sheets `label:` accepts, a line each, as `matchbox labels`
+/// What `matchbox kit` wrote, as it tells the user: the files and their pages.
+pub fn kit_text(kit: &Kit, dir: &std::path::Path, report: &KitReport) -> String {
+    let pages = |n: usize| format!("{n} page{}", if n == 1 { "" } else { "s" });
+    let mut text = format!(
+        "{}: {} boxes\n  {}  ({})\n  {}  ({})\n",
+        kit.name,
+        report.boxes,
+        dir.join("labels.pdf").display(),
+        pages(report.label_pages),
+        dir.join("kit.pdf").display(),
+        pages(report.kit_pages)
+    );
+    if report.previews > 0 {
+        text.push_str(&format!(
+            "  {}  ({} previews)\n",
+            dir.join("previews").display(),
+            report.previews
+        ));
+    }
+    text
+}
+
 /// prints them.
 pub fn label_stocks() -> String {
-    use crate::kit::LABEL_SIZES;
+    use crate::sheet::LABEL_SIZES;
     use crate::sheet::{Paper, STICKER_SHEETS, cut_grid};
     let mut out =
         String::from("Labels cut from plain paper (label: NAME, or {width_mm, height_mm}):\n");

@@ -8,8 +8,36 @@ use serde::{Deserialize, Serialize};
 
 use crate::draw::scene::{Anchor, GREY, INK, Rect, Rgb, Scene, Stroke, TextStyle, pt};
 use crate::i18n::strings;
-use crate::kit::{Kit, LabelSize};
+use crate::kit::Kit;
 use crate::palette::Colour;
+
+/// The printed size of one label.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct LabelSize {
+    /// Width in mm.
+    pub width_mm: f32,
+    /// Height in mm.
+    pub height_mm: f32,
+}
+
+/// Named label sizes: the top of a common matchbox, and the front of the small craft
+/// boxes sold in packs for 304-box MENACE builds.
+pub const LABEL_SIZES: [(&str, LabelSize); 2] = [
+    (
+        "matchbox",
+        LabelSize {
+            width_mm: 52.0,
+            height_mm: 36.0,
+        },
+    ),
+    (
+        "craft-small",
+        LabelSize {
+            width_mm: 35.0,
+            height_mm: 15.0,
+        },
+    ),
+];
 
 /// Paper margin around the label grid, in mm.
 pub const SHEET_MARGIN_MM: f32 = 10.0;
@@ -664,7 +692,7 @@ mod tests {
     #[test]
     fn every_sticker_label_lies_on_its_die_cut_grid() {
         for sheet in STICKER_SHEETS {
-            let kit = kit(&format!("game: nim\nlabel: {}\n", sheet.code));
+            let kit = kit(&format!("preset: bachet\nlabel: {}\n", sheet.code));
             assert_eq!(kit.paper, sheet.paper, "{}", sheet.code);
             let per_sheet = (sheet.across * sheet.down) as usize;
             let labels = vec![marker(&kit); per_sheet + 1];
@@ -724,12 +752,12 @@ mod tests {
 
     #[test]
     fn plain_sheets_have_cut_lines_and_the_readme_figures() {
-        let kit = kit("game: nim\n");
+        let kit = kit("preset: bachet\n");
         let grid = grid(&kit);
         // The README's figures: 21 matchbox labels (3 x 7) on A4; MENACE on 15 sheets.
         assert_eq!((grid.across, grid.down), (3, 7));
         assert_eq!(sheet_count(&kit, 304), 15);
-        let craft = self::kit("game: nim\nlabel: craft-small\n");
+        let craft = self::kit("preset: bachet\nlabel: craft-small\n");
         assert_eq!(grid_of(&craft), (5, 16));
         assert_eq!(sheet_count(&craft, 304), 4);
         let pages = label_pages(&kit, &vec![marker(&kit); 22], &no_legend());
@@ -754,7 +782,7 @@ mod tests {
 
     #[test]
     fn start_at_leaves_the_first_slots_of_the_first_sheet_empty() {
-        let kit = kit("game: nim\nlabel: L7160\nstart_at: 20\n");
+        let kit = kit("preset: bachet\nlabel: L7160\nstart_at: 20\n");
         let labels = vec![marker(&kit); 5];
         let pages = label_pages(&kit, &labels, &no_legend());
         assert_eq!(pages.len(), 2);
@@ -770,9 +798,9 @@ mod tests {
     #[test]
     fn every_label_sheet_carries_a_50_mm_calibration_bar() {
         for yaml in [
-            "game: nim\n",
-            "game: nim\nlabel: L7651\n",
-            "game: nim\nlabel: 5160\n",
+            "preset: bachet\n",
+            "preset: bachet\nlabel: L7651\n",
+            "preset: bachet\nlabel: 5160\n",
         ] {
             let kit = kit(yaml);
             let pages = label_pages(&kit, &[marker(&kit)], &no_legend());

@@ -1,11 +1,12 @@
 //! The enumeration reproduces the historic figures, and canonical forms respect symmetry.
 
 use matchbox::boxes::{BoxSet, tag};
+use matchbox::game::GameVisitor;
 use matchbox::game::hexapawn::Hexapawn;
 use matchbox::game::nim::Nim;
 use matchbox::game::tictactoe::TicTacToe;
 use matchbox::game::{Game, canonical};
-use matchbox::kit::{GameVisitor, Kit};
+use matchbox::kit::Kit;
 use proptest::prelude::*;
 
 fn kit(yaml: &str) -> Kit {
@@ -116,6 +117,48 @@ fn a_nim_pile_arises_at_several_move_numbers() {
     assert!(tags.iter().any(|t| t.starts_with("6:3–5")), "{tags:?}");
 }
 
+/// The positions a nim machine faces, counted independently of the library: every
+/// position reachable from `heaps` (any count from any heap) with stones left and the
+/// machine (second) to move, as sorted heap sizes, so that orders of the heaps merge.
+fn nim_boxes_by_hand(heaps: &[u16]) -> usize {
+    use std::collections::BTreeSet;
+    let mut start = heaps.to_vec();
+    start.sort_unstable();
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![(start, 0u32)];
+    let mut boxes = BTreeSet::new();
+    while let Some((position, ply)) = todo.pop() {
+        if !seen.insert((position.clone(), ply % 2)) || position.iter().all(|&h| h == 0) {
+            continue;
+        }
+        if ply % 2 == 1 {
+            boxes.insert(position.clone());
+        }
+        for (i, &h) in position.iter().enumerate() {
+            for take in 1..=h {
+                let mut next = position.clone();
+                next[i] -= take;
+                next.sort_unstable();
+                todo.push((next, ply + 1));
+            }
+        }
+    }
+    boxes.len()
+}
+
+#[test]
+fn marienbad_has_134_boxes_and_3_4_5_has_45_as_counted_by_hand() {
+    let (boxes, beads, _, _) = figures("preset: marienbad");
+    assert_eq!((boxes, beads), (134, 1052));
+    assert_eq!(boxes, nim_boxes_by_hand(&[1, 3, 5, 7]));
+    let (boxes, _, _, _) = figures("game: nim\nheaps: [3, 4, 5]\nlast_stone: wins");
+    assert_eq!(boxes, 45);
+    assert_eq!(boxes, nim_boxes_by_hand(&[3, 4, 5]));
+    // Without merging, the heaps keep their places on the table.
+    let (apart, _, _, _) = figures("preset: marienbad\nsymmetry: false");
+    assert!(apart > 134, "{apart}");
+}
+
 #[test]
 fn beads_follow_the_schedule_by_earliest_move() {
     // MENACE: the first box holds 3 merged moves x 4 beads.
@@ -212,7 +255,15 @@ proptest! {
     #[test]
     fn nim_boxes_hold_legal_moves(choices in proptest::collection::vec(0usize..3, 0..8)) {
         let kit = kit("preset: bachet");
-        let game = Nim::new(8, vec![1, 2, 3], true);
+        let game = Nim::new(vec![8], vec![1, 2, 3], true);
+        let set = BoxSet::build(&game, &kit).unwrap();
+        check_symmetry(&game, &kit, &set, &choices);
+    }
+
+    #[test]
+    fn marienbad_boxes_are_merged_under_every_order_of_the_heaps(choices in proptest::collection::vec(0usize..16, 0..16)) {
+        let kit = kit("preset: marienbad");
+        let game = Nim::new(vec![1, 3, 5, 7], Vec::new(), false);
         let set = BoxSet::build(&game, &kit).unwrap();
         check_symmetry(&game, &kit, &set, &choices);
     }

@@ -3,8 +3,9 @@
 
 use matchbox::boxes::BoxSet;
 use matchbox::game::Game;
+use matchbox::game::GameVisitor;
 use matchbox::instructions::{Findings, SECTIONS, TemplateContext, instruction_pages, render};
-use matchbox::kit::{GameVisitor, Kit, Language, presets};
+use matchbox::kit::{Kit, Language, presets};
 use matchbox::simulate::Setup;
 use matchbox::simulate::exact::SheetFigures;
 
@@ -208,10 +209,11 @@ fn page_text(pdf: &[u8], page: u32) -> String {
 #[test]
 fn the_teachers_sheet_quotes_the_simulation_or_nothing() {
     use matchbox::instructions::Expected;
-    use matchbox::simulate::{EXPECTATION_RUNS, expected_losses};
+    use matchbox::simulate::{EXPECTATION_RUNS, Setup, expected_losses};
     let her = kit("hexapawn", Language::En);
     let game = matchbox::game::hexapawn::Hexapawn::new(3, 3);
-    let training = expected_losses(&game, &her, EXPECTATION_RUNS).unwrap();
+    let setup = Setup::new(&game, &her, her.rule, false).unwrap();
+    let training = expected_losses(&game, &her, &setup, EXPECTATION_RUNS).unwrap();
     let measured = training
         .as_ref()
         .and_then(Expected::from_training)

@@ -12,10 +12,7 @@ fn num(v: f32) -> String {
     if s == "-0" { "0".into() } else { s.into() }
 }
 
-/// A colour as `#rrggbb`.
-pub fn hex(c: Rgb) -> String {
-    format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2])
-}
+use crate::palette::hex;
 
 fn points(pts: &[Pt]) -> String {
     pts.iter()

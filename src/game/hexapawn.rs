@@ -5,16 +5,17 @@
 //! the far row, by capturing every enemy pawn, or when the opponent cannot move.
 
 use super::{
-    Bound, Claim, DrawnMove, Game, GamesClaim, Historic, Outcome, Side, Symmetry,
-    as_in_the_articles, notation, one_bead_each,
+    Bound, Claim, Descriptor, DrawnMove, GamesClaim, Historic, Notation, Outcome, Picture, Rules,
+    Side, Symmetry, as_in_the_articles, notation, one_bead_each,
 };
+use crate::Error;
 use crate::draw::scene::{Anchor, INK, Rect, Scene, Shape, Stroke, TextStyle, WHITE, pt};
 use crate::i18n::Strings;
 use crate::instructions::drawings::{CAPTION, CUT};
-use crate::kit::{Kit, Preset, Rule};
+use crate::kit::{Kit, KitText, Preset, Rule, settings_file};
 
 /// The built-in kits of this game: Gardner's HER and HIM, and octapawn.
-pub const PRESETS: &[Preset] = &[
+const PRESETS: &[Preset] = &[
     Preset {
         name: "hexapawn",
         about: "Gardner's HER (1962): hexapawn 3 x 3, the machine plays Black, second",
@@ -32,8 +33,16 @@ pub const PRESETS: &[Preset] = &[
     },
 ];
 
+settings_file! {
+    /// The board's keys in kit.yaml.
+    HexapawnFile {
+        rows: i64,
+        cols: i64,
+    }
+}
+
 /// A hexapawn board of a given size.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Hexapawn {
     rows: u8,
     cols: u8,
@@ -95,13 +104,10 @@ impl Hexapawn {
     }
 }
 
-impl Game for Hexapawn {
+impl Rules for Hexapawn {
     type Position = Board;
-    type Move = Step;
 
-    fn name(&self) -> &'static str {
-        "hexapawn"
-    }
+    type Move = Step;
 
     fn start(&self) -> Board {
         Board {
@@ -188,6 +194,16 @@ impl Game for Hexapawn {
         symmetry
     }
 
+    fn colour_slot(&self, _position: &Board, _mv: Step) -> Option<usize> {
+        None
+    }
+
+    fn relay_order(&self, mv: Step) -> u32 {
+        u32::from(mv.from) * 64 + u32::from(mv.to)
+    }
+}
+
+impl Notation for Hexapawn {
     fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str {
         match symmetry {
             0 => "as drawn",
@@ -248,47 +264,9 @@ impl Game for Hexapawn {
             self.square_name(mv.to)
         )
     }
+}
 
-    fn colour_slot(&self, _position: &Board, _mv: Step) -> Option<usize> {
-        None
-    }
-
-    fn relay_order(&self, mv: Step) -> u32 {
-        u32::from(mv.from) * 64 + u32::from(mv.to)
-    }
-
-    /// Gardner's HER (second) and HIM (first) play on 3 x 3.
-    fn historic(&self, kit: &Kit) -> Option<Historic> {
-        if (self.rows, self.cols) != (3, 3) {
-            return None;
-        }
-        let described = as_in_the_articles(kit) && kit.rule == Rule::Gardner && one_bead_each(kit);
-        Some(Historic {
-            name: match kit.machine {
-                Side::First => "him",
-                Side::Second => "her",
-            },
-            claim: described.then_some(Claim {
-                source: "Gardner, Scientific American, March 1962; the Polish classroom sheet",
-                text: "HER learns after at most 11 lost games (the Polish sheet: exactly 11)",
-                bound: Bound::AtMost(11),
-                games: Some(GamesClaim {
-                    source: "the Polish classroom sheet",
-                    text: "about 40 games against an opponent who thinks",
-                    games: 40,
-                }),
-            }),
-        })
-    }
-
-    fn can_draw(&self) -> bool {
-        false
-    }
-
-    fn template_vars(&self) -> minijinja::Value {
-        minijinja::context! { rows => self.rows, cols => self.cols, known_as => self.known_name() }
-    }
-
+impl Picture for Hexapawn {
     fn picture_size(&self, cell: f32) -> (f32, f32) {
         (cell * f32::from(self.cols), cell * f32::from(self.rows))
     }
@@ -409,6 +387,76 @@ impl Game for Hexapawn {
     }
 }
 
+impl Descriptor for Hexapawn {
+    const NAME: &'static str = "hexapawn";
+    const KEYS: &'static [(&'static str, &'static str)] = &[
+        ("rows", "a whole number from 3 to 8"),
+        ("cols", "a whole number from 3 to 8"),
+    ];
+    const PRESETS: &'static [Preset] = PRESETS;
+
+    fn read(text: &KitText) -> Result<Hexapawn, Error> {
+        let file: HexapawnFile = text.settings()?;
+        let size = |key: &Option<serde_saphyr::Spanned<i64>>, what| {
+            key.as_ref().map_or(Ok(3), |v| text.ranged(v, what, 3, 8))
+        };
+        Ok(Hexapawn::new(
+            size(&file.rows, "rows")?,
+            size(&file.cols, "cols")?,
+        ))
+    }
+
+    fn default_rule(&self) -> Rule {
+        Rule::Gardner
+    }
+
+    /// A board without a name of its own says its size.
+    fn default_name(&self, words: &Strings) -> String {
+        match self.known_name() {
+            Some(known) => words.get(&format!("name.{known}")).to_string(),
+            None => words.fill(
+                "name.pawns",
+                &[
+                    ("rows", &self.rows.to_string()),
+                    ("cols", &self.cols.to_string()),
+                ],
+            ),
+        }
+    }
+
+    /// Gardner's HER (second) and HIM (first) play on 3 x 3.
+    fn historic(&self, kit: &Kit) -> Option<Historic> {
+        if (self.rows, self.cols) != (3, 3) {
+            return None;
+        }
+        let described = as_in_the_articles(kit) && kit.rule == Rule::Gardner && one_bead_each(kit);
+        Some(Historic {
+            name: match kit.machine {
+                Side::First => "him",
+                Side::Second => "her",
+            },
+            claim: described.then_some(Claim {
+                source: "Gardner, Scientific American, March 1962; the Polish classroom sheet",
+                text: "HER learns after at most 11 lost games (the Polish sheet: exactly 11)",
+                bound: Bound::AtMost(11),
+                games: Some(GamesClaim {
+                    source: "the Polish classroom sheet",
+                    text: "about 40 games against an opponent who thinks",
+                    games: 40,
+                }),
+            }),
+        })
+    }
+
+    fn can_draw(&self) -> bool {
+        false
+    }
+
+    fn template_vars(&self) -> minijinja::Value {
+        minijinja::context! { rows => self.rows, cols => self.cols, known_as => self.known_name() }
+    }
+}
+
 fn pawn_moves(game: &Hexapawn, position: &Board, out: &mut Vec<Step>) {
     let (mine, theirs, forward): (u64, u64, i16) = match position.to_move {
         Side::First => (position.white, position.black, 1),
@@ -470,6 +518,21 @@ fn draw_pawn(scene: &mut Scene, centre: crate::draw::scene::Pt, cell: f32, fill:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn its_keys_are_checked_where_they_are_written() {
+        use crate::kit::input_error as err;
+        assert!(
+            err("game: hexapawn\nrows: 2\n")
+                .starts_with("kit.yaml:2:7: rows must be from 3 to 8, not 2")
+        );
+        let wrong_type = err("game: hexapawn\nrows: three\n");
+        assert!(
+            wrong_type.starts_with("kit.yaml:2:7: rows: expected a whole number from 3 to 8"),
+            "{wrong_type}"
+        );
+        assert!(err("game: hexapawn\nstones: 8\n").contains("does not apply to hexapawn"));
+    }
 
     fn moves(game: &Hexapawn, board: &Board) -> Vec<String> {
         let mut out = Vec::new();

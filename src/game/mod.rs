@@ -1,7 +1,8 @@
-//! The rules of each game behind one trait, so the rest of the program is written once.
+//! Each game behind four traits (rules, notation, picture, descriptor), so the rest of
+//! the program is written once.
 //!
-//! A new game is one module here plus its line in [`crate::kit::GameSpec`] and
-//! [`crate::kit::GameSpec::visit`].
+//! A new game is one module here plus its line in the [`games!`] list below; nothing
+//! outside this folder names a game.
 
 pub mod hexapawn;
 pub mod nim;
@@ -12,9 +13,10 @@ use std::hash::Hash;
 
 use serde::Serialize;
 
+use crate::Error;
 use crate::draw::scene::{Rect, Scene};
 use crate::i18n::Strings;
-use crate::kit::{BeadSchedule, Kit};
+use crate::kit::{BeadSchedule, Kit, KitText, Preset, Rule};
 
 /// One of the two players.
 #[derive(
@@ -128,14 +130,12 @@ pub fn one_bead_each(kit: &Kit) -> bool {
 ///
 /// Positions carry the side to move, so one position is one situation of the game.
 /// A game is a small owned value, so a server can keep it for as long as it runs.
-pub trait Game: Clone + Send + Sync + 'static {
+pub trait Rules: Clone + Send + Sync + 'static {
     /// A position of the game, including whose turn it is.
     type Position: Clone + Eq + Hash + Ord + Debug + Send + Sync;
     /// A move from some position.
     type Move: Copy + Eq + Hash + Ord + Debug + Send + Sync;
 
-    /// Short name of the game, as in kit.yaml.
-    fn name(&self) -> &'static str;
     /// The starting position.
     fn start(&self) -> Self::Position;
     /// Whose turn it is.
@@ -155,15 +155,6 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn transform_move(&self, mv: Self::Move, symmetry: Symmetry) -> Self::Move;
     /// The symmetry that undoes `symmetry`.
     fn inverse(&self, symmetry: Symmetry) -> Symmetry;
-    /// How a pupil turns a label to match a board that is this symmetry's image of it.
-    fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str;
-
-    /// The position in one line of text (rows separated by `/`), as `boxes` prints it.
-    fn format_position(&self, position: &Self::Position) -> String;
-    /// Reads the text notation; `to_move` is used where the board does not tell.
-    fn parse_position(&self, text: &str, to_move: Side) -> Result<Self::Position, String>;
-    /// A move in words a pupil can follow, e.g. `b1-b2` or `take 2`.
-    fn format_move(&self, position: &Self::Position, mv: Self::Move) -> String;
 
     /// Whether the kit wires this move into the machine's box (the relay automaton
     /// leaves some moves out); every legal move unless a game says otherwise.
@@ -175,14 +166,44 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn colour_slot(&self, position: &Self::Position, mv: Self::Move) -> Option<usize>;
     /// The order in which a relay machine tries moves: lower first.
     fn relay_order(&self, mv: Self::Move) -> u32;
+}
 
-    /// The historic machine this kit is, if it is one the articles describe.
-    fn historic(&self, kit: &Kit) -> Option<Historic>;
-    /// Whether a game can end in a draw (the sheets then say what to do after one).
-    fn can_draw(&self) -> bool;
-    /// The game's settings as template variables, for its own partials.
-    fn template_vars(&self) -> minijinja::Value;
+/// How positions and moves are written: by `boxes` and `find`, and typed in `play`.
+pub trait Notation: Rules {
+    /// How a pupil turns a label to match a board that is this symmetry's image of it.
+    fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str;
+    /// The position in one line of text (rows separated by `/`), as `boxes` prints it.
+    fn format_position(&self, position: &Self::Position) -> String;
+    /// Reads the text notation; `to_move` is used where the board does not tell.
+    fn parse_position(&self, text: &str, to_move: Side) -> Result<Self::Position, String>;
+    /// A move in words a pupil can follow, e.g. `b1-b2` or `take 2`.
+    fn format_move(&self, position: &Self::Position, mv: Self::Move) -> String;
 
+    /// Which of `moves` (legal at `position`) `text` names: the move's words, or its
+    /// words before the comma (`take 2`), whatever the case and spacing.
+    fn read_move(
+        &self,
+        position: &Self::Position,
+        moves: &[Self::Move],
+        text: &str,
+    ) -> Option<usize> {
+        let words = |t: &str| {
+            t.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase()
+        };
+        let wanted = words(text);
+        moves.iter().position(|&m| {
+            let said = words(&self.format_move(position, m));
+            said == wanted || said.split(',').next() == Some(wanted.as_str())
+        })
+    }
+}
+
+/// How the game is drawn: positions with the machine's moves on labels and pages, and
+/// the board and pieces a class cuts out.
+pub trait Picture: Rules {
     /// Draws the position and the machine's moves into `area` of a label.
     fn draw(
         &self,
@@ -197,6 +218,130 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn picture_size(&self, cell: f32) -> (f32, f32);
     /// The board and pieces to cut out, `width` mm wide and at most `max_height` tall.
     fn cut_outs(&self, width: f32, max_height: f32, words: &Strings) -> Scene;
+}
+
+/// What the kit knows of a game: its name and keys in kit.yaml, its presets, and what
+/// follows from its settings (the default rule and name, its history, its template words).
+pub trait Descriptor: Rules + Serialize + PartialEq + Debug {
+    /// The name after `game:` in kit.yaml.
+    const NAME: &'static str;
+    /// Its own keys in kit.yaml, each with what it takes in the words of error messages.
+    const KEYS: &'static [(&'static str, &'static str)];
+    /// Its built-in kits.
+    const PRESETS: &'static [Preset];
+
+    /// Reads and checks its keys from the kit's text (a preset's, then the file's).
+    fn read(text: &KitText) -> Result<Self, Error>;
+    /// The learning rule of a kit that names none.
+    fn default_rule(&self) -> Rule;
+    /// The kit's name when kit.yaml gives none, in the kit's language.
+    fn default_name(&self, words: &Strings) -> String {
+        words.get(&format!("name.{}", Self::NAME)).to_string()
+    }
+    /// Refuses settings that name positions the machine never faces (`faced` are its
+    /// boxes' positions).
+    fn check_boxes(&self, _kit: &Kit, _faced: &[Self::Position]) -> Result<(), Error> {
+        Ok(())
+    }
+    /// The historic machine this kit is, if it is one the articles describe.
+    fn historic(&self, kit: &Kit) -> Option<Historic>;
+    /// Whether a game can end in a draw (the sheets then say what to do after one).
+    fn can_draw(&self) -> bool;
+    /// The game's settings as template variables, for its own partials.
+    fn template_vars(&self) -> minijinja::Value;
+}
+
+/// A game in full: its rules, notation, pictures and description.
+pub trait Game: Rules + Notation + Picture + Descriptor {
+    /// Short name of the game, as in kit.yaml.
+    fn name(&self) -> &'static str {
+        Self::NAME
+    }
+}
+
+impl<G: Rules + Notation + Picture + Descriptor> Game for G {}
+
+/// Code that works for any game: [`AnyGame::visit`] calls it with the kit's game.
+pub trait GameVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs with the concrete game.
+    fn visit<G: Game>(self, game: &G) -> Self::Output;
+}
+
+/// A game as the kit knows it before it is built: its kit.yaml name, keys and presets.
+pub struct GameEntry {
+    /// The name after `game:` in kit.yaml.
+    pub name: &'static str,
+    /// Its own keys in kit.yaml, with what each takes.
+    pub keys: &'static [(&'static str, &'static str)],
+    /// Its built-in kits.
+    pub presets: &'static [Preset],
+}
+
+/// Declares the games: the one list where a game is registered.
+macro_rules! games {
+    ($($variant:ident($ty:ty)),* $(,)?) => {
+        /// One of the games, with its settings.
+        #[derive(Clone, Debug, PartialEq, Serialize)]
+        #[serde(tag = "kind", rename_all = "lowercase")]
+        pub enum AnyGame {
+            $(#[doc = concat!("A kit for ", stringify!($variant), ".")] $variant($ty),)*
+        }
+
+        /// Every game, in the order `matchbox presets` lists them.
+        pub const GAMES: &[GameEntry] = &[$(GameEntry {
+            name: <$ty as Descriptor>::NAME,
+            keys: <$ty as Descriptor>::KEYS,
+            presets: <$ty as Descriptor>::PRESETS,
+        },)*];
+
+        impl AnyGame {
+            /// Runs `visitor` with the concrete game.
+            pub fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
+                match self {
+                    $(AnyGame::$variant(game) => visitor.visit(game),)*
+                }
+            }
+
+            /// Reads the settings of the game named `name` from the kit's text; `None`
+            /// if no game has that name.
+            pub fn read(name: &str, text: &KitText) -> Option<Result<AnyGame, Error>> {
+                $(if name == <$ty as Descriptor>::NAME {
+                    return Some(<$ty as Descriptor>::read(text).map(AnyGame::$variant));
+                })*
+                None
+            }
+        }
+    };
+}
+
+games! {
+    Hexapawn(hexapawn::Hexapawn),
+    Nim(nim::Nim),
+    TicTacToe(tictactoe::TicTacToe),
+}
+
+/// The visits [`AnyGame`] answers for every game alike.
+struct NameOf;
+
+impl GameVisitor for NameOf {
+    type Output = &'static str;
+    fn visit<G: Game>(self, game: &G) -> &'static str {
+        game.name()
+    }
+}
+
+impl AnyGame {
+    /// The kit.yaml name of the game.
+    pub fn name(&self) -> &'static str {
+        self.visit(NameOf)
+    }
+
+    /// The entry of the game named `name`.
+    pub fn entry(name: &str) -> Option<&'static GameEntry> {
+        GAMES.iter().find(|g| g.name == name)
+    }
 }
 
 /// The canonical form of a position under the enabled symmetries, and the symmetry
@@ -252,43 +397,74 @@ pub mod notation {
     }
 }
 
-/// Exact game values (from the view of the side to move) by memoised minimax.
-pub mod solve {
-    use super::{Game, Outcome, Side};
-    use rustc_hash::FxHashMap;
+/// An outcome scored for `side`: 1 win, 0 draw, -1 loss.
+pub fn score(outcome: Outcome, side: Side) -> i8 {
+    match outcome {
+        Outcome::Draw => 0,
+        Outcome::Win(s) if s == side => 1,
+        Outcome::Win(_) => -1,
+    }
+}
 
-    /// The value of a position for the side to move: 1 win, 0 draw, -1 loss.
-    pub fn value<G: Game>(
-        game: &G,
-        position: &G::Position,
-        memo: &mut FxHashMap<G::Position, i8>,
-    ) -> i8 {
-        if let Some(v) = memo.get(position) {
-            return *v;
-        }
-        let me = game.to_move(position);
-        let v = match game.outcome(position) {
-            Some(outcome) => score(outcome, me),
-            None => {
-                let mut moves = Vec::new();
-                game.legal_moves(position, &mut moves);
-                moves
-                    .iter()
-                    .map(|&m| -value(game, &game.play(position, m), memo))
-                    .max()
-                    .unwrap_or(-1)
-            }
-        };
-        memo.insert(position.clone(), v);
-        v
+/// The games of the presets, for the tests of modules outside this folder, which name
+/// no game.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::AnyGame;
+    use crate::kit::Kit;
+
+    /// The game of HER, HIM and octapawn.
+    pub type Pawns = super::hexapawn::Hexapawn;
+    /// The game of Bachet's machines and Marienbad.
+    pub type Stones = super::nim::Nim;
+    /// MENACE's game.
+    pub type Grid = super::tictactoe::TicTacToe;
+    /// A position of [`Stones`].
+    pub type Heaps = super::nim::Pile;
+
+    /// The preset of Gardner's HER.
+    pub const HER: &str = "hexapawn";
+    /// The preset of Gardner's HIM.
+    pub const HIM: &str = "hexapawn-first";
+
+    /// A preset's kit and its game, which must be `G`.
+    fn preset<G>(name: &str, game: impl Fn(&AnyGame) -> Option<&G>) -> (G, Kit)
+    where
+        G: Clone,
+    {
+        let kit = Kit::from_preset(name).expect("a preset");
+        let game = game(&kit.game).expect("the preset's game").clone();
+        (game, kit)
     }
 
-    /// An outcome scored for `side`: 1 win, 0 draw, -1 loss.
-    pub fn score(outcome: Outcome, side: Side) -> i8 {
-        match outcome {
-            Outcome::Draw => 0,
-            Outcome::Win(s) if s == side => 1,
-            Outcome::Win(_) => -1,
-        }
+    /// A preset of [`Pawns`].
+    pub fn pawns(name: &str) -> (Pawns, Kit) {
+        preset(name, |g| match g {
+            AnyGame::Hexapawn(g) => Some(g),
+            _ => None,
+        })
+    }
+
+    /// A preset of [`Stones`].
+    pub fn stones(name: &str) -> (Stones, Kit) {
+        preset(name, |g| match g {
+            AnyGame::Nim(g) => Some(g),
+            _ => None,
+        })
+    }
+
+    /// A preset of [`Grid`].
+    pub fn grid(name: &str) -> (Grid, Kit) {
+        preset(name, |g| match g {
+            AnyGame::TicTacToe(g) => Some(g),
+            _ => None,
+        })
+    }
+
+    /// One heap of `stones` with `to_move` to move.
+    pub fn heap(stones: u16, to_move: super::Side) -> Heaps {
+        let mut heaps = [0; super::nim::MAX_HEAPS];
+        heaps[0] = stones;
+        Heaps { heaps, to_move }
     }
 }

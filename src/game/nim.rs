@@ -1,13 +1,27 @@
-//! Bachet's game, a one-pile nim: take one of the allowed counts of stones in turn.
+//! Nim: take stones from heaps in turn. One heap is Bachet's game; heaps of 1, 3, 5 and 7
+//! are the game of the film *Last Year at Marienbad*.
 //!
-//! With `last_stone: wins` whoever takes the last stone wins; with `loses` they lose.
-//! A player who cannot take any allowed count (fewer stones left than the smallest
-//! count) has no move and loses.
+//! A move takes one of the allowed counts (`take`, or any count when it is not given)
+//! from one heap. With `last_stone: wins` whoever takes the last stone wins; with `loses`
+//! they lose. A player who cannot take any allowed count has no move and loses.
 
 use std::collections::BTreeMap;
 
-/// The built-in kits of this game: Bachet's game: the matchbox machine and the relay automaton.
-pub const PRESETS: &[Preset] = &[
+use serde::{Deserialize, Serialize};
+
+use super::{
+    Bound, Claim, Descriptor, DrawnMove, Historic, Notation, Outcome, Picture, Rules, Side,
+    Symmetry, as_in_the_articles, one_bead_each,
+};
+use crate::Error;
+use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, pt};
+use crate::i18n::Strings;
+use crate::instructions::drawings::{CAPTION, CUT};
+use crate::kit::{Kit, KitText, Preset, Rule, settings_file};
+
+/// The built-in kits of this game: Bachet's game (the matchbox machine and the relay
+/// automaton) and Marienbad.
+const PRESETS: &[Preset] = &[
     Preset {
         name: "bachet",
         about: "Bachet's game: 8 stones, take 1 to 3, last stone wins; 7 boxes, tags I to IV",
@@ -18,42 +32,116 @@ pub const PRESETS: &[Preset] = &[
         about: "the relay automaton for Bachet's game: only some moves wired (7: 1 or 3, 6: 1 or 2, 5: 1)",
         yaml: "game: nim\nstones: 8\ntake: [1, 2, 3]\nlast_stone: wins\nmachine: second\nbeads: 1\nrule: relay\ntags: machine-move\nnumerals: roman\nallowed: {7: [1, 3], 6: [1, 2], 5: [1]}\n",
     },
+    Preset {
+        name: "marienbad",
+        about: "Marienbad: heaps of 1, 3, 5 and 7, take any number from one heap, last stone loses; the machine plays second",
+        yaml: "game: nim\nheaps: [1, 3, 5, 7]\nlast_stone: loses\nmachine: second\nbeads: 1\nrule: gardner\n",
+    },
 ];
 
-use super::{
-    Bound, Claim, DrawnMove, Game, Historic, Outcome, Side, Symmetry, as_in_the_articles,
-    one_bead_each,
-};
-use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, pt};
-use crate::i18n::Strings;
-use crate::instructions::drawings::{CAPTION, CUT};
-use crate::kit::{Kit, Preset, Rule};
+/// The most heaps a kit may have: the symmetries are every order of the heaps.
+pub const MAX_HEAPS: usize = 5;
 
-/// A one-pile nim game.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Nim {
-    stones: u16,
-    take: Vec<u16>,
-    last_stone_wins: bool,
-    wiring: BTreeMap<u16, Vec<u16>>,
+/// The most stones in a heap.
+const MAX_STONES: i64 = 1000;
+
+/// Whether taking the last stone wins or loses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LastStone {
+    /// Whoever takes the last stone wins.
+    Wins,
+    /// Whoever takes the last stone loses.
+    Loses,
 }
 
-/// A nim position: stones left and whose turn it is.
+settings_file! {
+    /// The game's keys in kit.yaml.
+    NimFile {
+        stones: i64,
+        heaps: Vec<i64>,
+        take: Vec<i64>,
+        last_stone: LastStone,
+        allowed: BTreeMap<i64, Vec<i64>>,
+    }
+}
+
+/// A nim game: its heaps, the counts a player may take, and who wins.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Nim {
+    /// Stones in each heap at the start.
+    heaps: Vec<u16>,
+    /// The counts a player may take, smallest first.
+    take: Vec<u16>,
+    last_stone_wins: bool,
+    /// One heap only: stones left -> counts its box is wired for (the relay automaton).
+    wiring: BTreeMap<u16, Vec<u16>>,
+    /// Every order of the heaps, identity first: the game's symmetries.
+    orders: Vec<[u8; MAX_HEAPS]>,
+}
+
+/// A nim position: stones left in each heap and whose turn it is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Pile {
-    /// Stones left (ordered first, so more stones sort after fewer).
-    pub stones: u16,
+    /// Stones left in each heap, unused places 0 (ordered first, so more stones sort
+    /// after fewer).
+    pub heaps: [u16; MAX_HEAPS],
     /// Whose turn it is.
     pub to_move: Side,
 }
 
+impl Pile {
+    /// Stones left in all heaps.
+    pub fn stones(&self) -> u16 {
+        self.heaps.iter().sum()
+    }
+}
+
+/// Taking stones from one heap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Take {
+    /// The heap, counted from 0 (the top row on a label).
+    pub heap: u8,
+    /// Stones taken.
+    pub count: u16,
+}
+
+/// Every order of `n` places, identity first, in lexicographic order.
+fn orders(n: usize) -> Vec<[u8; MAX_HEAPS]> {
+    fn extend(prefix: &mut Vec<u8>, n: usize, out: &mut Vec<[u8; MAX_HEAPS]>) {
+        if prefix.len() == n {
+            let mut order = [0u8; MAX_HEAPS];
+            for (i, slot) in order.iter_mut().enumerate() {
+                *slot = prefix.get(i).copied().unwrap_or(i as u8);
+            }
+            out.push(order);
+            return;
+        }
+        for h in 0..n as u8 {
+            if !prefix.contains(&h) {
+                prefix.push(h);
+                extend(prefix, n, out);
+                prefix.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    extend(&mut Vec::new(), n, &mut out);
+    out
+}
+
 impl Nim {
-    /// A pile of `stones` with the allowed counts `take` (positive, checked by the kit).
-    pub fn new(stones: u16, mut take: Vec<u16>, last_stone_wins: bool) -> Nim {
+    /// Heaps of the given sizes (1 to [`MAX_HEAPS`] of them) with the allowed counts
+    /// `take` (positive; empty for any count), checked by the kit.
+    pub fn new(heaps: Vec<u16>, mut take: Vec<u16>, last_stone_wins: bool) -> Nim {
+        if take.is_empty() {
+            take = (1..=heaps.iter().copied().max().unwrap_or(1)).collect();
+        }
         take.sort_unstable();
         take.dedup();
         Nim {
-            stones,
+            orders: orders(heaps.len()),
+            heaps,
             take,
             last_stone_wins,
             wiring: BTreeMap::new(),
@@ -61,7 +149,7 @@ impl Nim {
     }
 
     /// The same game with the machine's boxes wired for only some moves: stones left ->
-    /// counts the box may take (the relay automaton).
+    /// counts the box may take (the relay automaton; one heap only).
     pub fn with_wiring(mut self, wiring: BTreeMap<u16, Vec<u16>>) -> Nim {
         self.wiring = wiring;
         self
@@ -71,19 +159,27 @@ impl Nim {
     pub fn take(&self) -> &[u16] {
         &self.take
     }
-}
 
-impl Game for Nim {
-    type Position = Pile;
-    type Move = u16;
-
-    fn name(&self) -> &'static str {
-        "nim"
+    /// Whether the game has more than one heap.
+    fn several(&self) -> bool {
+        self.heaps.len() > 1
     }
 
+    /// Stones at the start, in all heaps.
+    fn stones(&self) -> u16 {
+        self.heaps.iter().sum()
+    }
+}
+
+impl Rules for Nim {
+    type Position = Pile;
+    type Move = Take;
+
     fn start(&self) -> Pile {
+        let mut heaps = [0; MAX_HEAPS];
+        heaps[..self.heaps.len()].copy_from_slice(&self.heaps);
         Pile {
-            stones: self.stones,
+            heaps,
             to_move: Side::First,
         }
     }
@@ -92,95 +188,497 @@ impl Game for Nim {
         position.to_move
     }
 
-    fn legal_moves(&self, position: &Pile, out: &mut Vec<u16>) {
-        if self.outcome(position).is_none() {
-            out.extend(self.take.iter().filter(|&&t| t <= position.stones));
+    fn legal_moves(&self, position: &Pile, out: &mut Vec<Take>) {
+        if self.outcome(position).is_some() {
+            return;
+        }
+        for (heap, &left) in position.heaps[..self.heaps.len()].iter().enumerate() {
+            out.extend(self.take.iter().filter(|&&t| t <= left).map(|&count| Take {
+                heap: heap as u8,
+                count,
+            }));
         }
     }
 
-    fn play(&self, position: &Pile, mv: u16) -> Pile {
-        Pile {
-            stones: position.stones - mv,
-            to_move: position.to_move.other(),
-        }
+    fn play(&self, position: &Pile, mv: Take) -> Pile {
+        let mut next = *position;
+        next.heaps[usize::from(mv.heap)] -= mv.count;
+        next.to_move = position.to_move.other();
+        next
     }
 
     fn outcome(&self, position: &Pile) -> Option<Outcome> {
         let mover = position.to_move;
-        if position.stones == 0 {
+        if position.stones() == 0 {
             // The player who just moved took the last stone.
             let taker = mover.other();
             let winner = if self.last_stone_wins { taker } else { mover };
             return Some(Outcome::Win(winner));
         }
-        if self.take[0] > position.stones {
+        if position.heaps.iter().all(|&left| self.take[0] > left) {
             return Some(Outcome::Win(mover.other()));
         }
         None
     }
 
     fn symmetry_count(&self) -> usize {
-        1
+        self.orders.len()
     }
 
-    fn transform(&self, position: &Pile, _symmetry: Symmetry) -> Pile {
-        *position
+    /// Heap `i` of the image is heap `order[i]` of the position.
+    fn transform(&self, position: &Pile, symmetry: Symmetry) -> Pile {
+        let order = &self.orders[symmetry];
+        let mut image = *position;
+        for (i, &from) in order.iter().enumerate() {
+            image.heaps[i] = position.heaps[usize::from(from)];
+        }
+        image
     }
 
-    fn transform_move(&self, mv: u16, _symmetry: Symmetry) -> u16 {
-        mv
+    fn transform_move(&self, mv: Take, symmetry: Symmetry) -> Take {
+        let order = &self.orders[symmetry];
+        let heap = order.iter().position(|&from| from == mv.heap).unwrap_or(0) as u8;
+        Take { heap, ..mv }
     }
 
     fn inverse(&self, symmetry: Symmetry) -> Symmetry {
-        symmetry
+        let order = &self.orders[symmetry];
+        let mut inverse = *order;
+        for (i, &from) in order.iter().enumerate() {
+            inverse[usize::from(from)] = i as u8;
+        }
+        self.orders.iter().position(|o| *o == inverse).unwrap_or(0)
     }
 
-    fn describe_symmetry(&self, _symmetry: Symmetry) -> &'static str {
-        "as drawn"
+    fn wired(&self, position: &Pile, mv: Take) -> bool {
+        self.wiring
+            .get(&position.stones())
+            .is_none_or(|counts| counts.contains(&mv.count))
     }
 
+    /// One heap: a colour per count taken. Several: colours in the box's order, since
+    /// the same count from two heaps are two moves.
+    fn colour_slot(&self, _position: &Pile, mv: Take) -> Option<usize> {
+        if self.several() {
+            return None;
+        }
+        self.take.iter().position(|&t| t == mv.count)
+    }
+
+    fn relay_order(&self, mv: Take) -> u32 {
+        u32::from(mv.heap) * 1024 + u32::from(mv.count)
+    }
+}
+
+impl Notation for Nim {
+    fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str {
+        match symmetry {
+            0 => "as drawn",
+            _ => "the same heaps in another order: match them by their sizes",
+        }
+    }
+
+    /// One heap: the stones left; several: the heaps, separated by dashes (`1-3-5-7`).
     fn format_position(&self, position: &Pile) -> String {
-        position.stones.to_string()
+        position.heaps[..self.heaps.len()]
+            .iter()
+            .map(u16::to_string)
+            .collect::<Vec<_>>()
+            .join("-")
     }
 
     fn parse_position(&self, text: &str, to_move: Side) -> Result<Pile, String> {
-        let stones: u16 = text.trim().parse().map_err(|_| {
+        let most = self.heaps.iter().copied().max().unwrap_or(0);
+        let expected = if self.several() {
             format!(
-                "a nim position is the number of stones left, from 0 to {}",
-                self.stones
+                "a nim position is the stones left in each of the {} heaps, separated by dashes, e.g. {}",
+                self.heaps.len(),
+                self.format_position(&self.start())
             )
-        })?;
-        if stones > self.stones {
-            return Err(format!(
-                "this game starts with {} stones, so {stones} cannot occur",
-                self.stones
+        } else {
+            format!("a nim position is the number of stones left, from 0 to {most}")
+        };
+        let counts: Vec<&str> = text
+            .split(|c: char| c == '-' || c == ',' || c.is_whitespace())
+            .filter(|t| !t.is_empty())
+            .collect();
+        if counts.len() != self.heaps.len() {
+            return Err(expected);
+        }
+        let mut heaps = [0; MAX_HEAPS];
+        for (slot, count) in heaps.iter_mut().zip(counts) {
+            let stones: u16 = count.parse().map_err(|_| expected.clone())?;
+            if stones > most {
+                return Err(if self.several() {
+                    format!(
+                        "no heap of this game starts with more than {most} stones, so {stones} cannot occur"
+                    )
+                } else {
+                    format!("this game starts with {most} stones, so {stones} cannot occur")
+                });
+            }
+            *slot = stones;
+        }
+        Ok(Pile { heaps, to_move })
+    }
+
+    /// `take 2, leave 6`; with several heaps `take 2 from heap 3, leave 1-3-3-7`.
+    fn format_move(&self, position: &Pile, mv: Take) -> String {
+        let after = self.play(position, mv);
+        if self.several() {
+            format!(
+                "take {} from heap {}, leave {}",
+                mv.count,
+                mv.heap + 1,
+                self.format_position(&after)
+            )
+        } else {
+            format!("take {}, leave {}", mv.count, after.stones())
+        }
+    }
+}
+
+impl Picture for Nim {
+    const EXAMPLE_CELL_MM: f32 = 8.0;
+
+    /// A pile is drawn wider than high; heaps as rows of stones.
+    fn picture_size(&self, cell: f32) -> (f32, f32) {
+        if self.several() {
+            let most = self.heaps.iter().copied().max().unwrap_or(1);
+            (
+                cell * (f32::from(most) + 1.5),
+                cell * self.heaps.len() as f32,
+            )
+        } else {
+            (cell * 5.0, cell * 3.6)
+        }
+    }
+
+    /// The stones to cut out: at most 60 are drawn; a bigger pile is better played
+    /// with coins.
+    fn cut_outs(&self, width: f32, _max_height: f32, words: &Strings) -> Scene {
+        let n = usize::from(self.stones()).min(60);
+        let size = 18.0;
+        let across = (width / size).floor() as usize;
+        let rows = n.div_ceil(across);
+        let mut scene = Scene::new(width, rows as f32 * size + 10.0);
+        let x0 = (width - across.min(n) as f32 * size) / 2.0;
+        for i in 0..n {
+            let r = Rect {
+                x: x0 + (i % across) as f32 * size,
+                y: (i / across) as f32 * size,
+                w: size,
+                h: size,
+            };
+            scene.rect(r, None, Some(CUT));
+            scene.circle(
+                r.centre(),
+                size * 0.38,
+                Some([0xb8, 0xb8, 0xb8]),
+                Some(Stroke::solid(INK, 0.3)),
+            );
+        }
+        let text = words.fill("board.stones", &[("n", &self.stones().to_string())]);
+        let style = TextStyle::new(CAPTION).anchored(Anchor::Middle);
+        scene.fitted_text(
+            pt(width / 2.0, rows as f32 * size + 6.0),
+            text,
+            style,
+            width,
+        );
+        scene
+    }
+
+    /// One heap: the stones left, circled at the top, with a row of stones beneath; then
+    /// one arrow per move fanning out, marked with the count taken and pointing at the
+    /// count left. Several heaps: see [`Nim::draw_heaps`].
+    fn draw(&self, position: &Pile, moves: &[DrawnMove<Take>], area: Rect, scene: &mut Scene) {
+        if self.several() {
+            return self.draw_heaps(position, moves, area, scene);
+        }
+        let stones = position.stones();
+        let unit = area.h.min(area.w * 0.8);
+        let centre_x = area.x + area.w / 2.0;
+        let circle_r = unit * 0.15;
+        let top = pt(centre_x, area.y + circle_r + unit * 0.01);
+        scene.circle(top, circle_r, None, Some(Stroke::solid(INK, unit * 0.022)));
+        let count = stones.to_string();
+        let size = circle_r * if count.len() > 2 { 0.95 } else { 1.3 };
+        scene.styled_text(
+            pt(top.x, top.y + size * 0.36),
+            count,
+            TextStyle::new(size).bold().anchored(Anchor::Middle),
+        );
+
+        // A row of stones when they fit legibly; a larger pile is shown by its number alone.
+        let mut y = top.y + circle_r + unit * 0.02;
+        let stone_r = (area.w * 0.9 / (f32::from(stones.max(1)) * 2.5)).min(unit * 0.035);
+        if stone_r > unit * 0.012 {
+            let pitch = stone_r * 2.5;
+            let first = centre_x - (f32::from(stones) - 1.0) * pitch / 2.0;
+            for i in 0..stones {
+                let c = pt(first + f32::from(i) * pitch, y + stone_r);
+                scene.circle(
+                    c,
+                    stone_r,
+                    Some(GREY),
+                    Some(Stroke::solid(INK, stone_r * 0.2)),
+                );
+            }
+            y += stone_r * 2.0;
+        }
+
+        let left_size = unit * 0.13;
+        let start = pt(centre_x, y + unit * 0.04);
+        let end_y = area.y + area.h - left_size * 1.15;
+        let slot = area.w / moves.len().max(1) as f32;
+        let tag_r = (unit * 0.06).min(slot * 0.16);
+        for (i, m) in moves.iter().enumerate() {
+            let x = area.x + slot * (i as f32 + 0.5);
+            let end = pt(x, end_y);
+            scene.arrow(start, end, m.colour, unit * 0.022);
+            let along = |t: f32| pt(start.x + (x - start.x) * t, start.y + (end_y - start.y) * t);
+            scene.bead_tag(along(0.42), tag_r, m.colour, &m.code);
+            // The count taken sits beside the arrow's lower part, on its outer side.
+            let low = along(0.8);
+            let (at_x, anchor) = if x < centre_x - 0.1 {
+                (low.x - unit * 0.05, Anchor::End)
+            } else {
+                (low.x + unit * 0.05, Anchor::Start)
+            };
+            scene.styled_text(
+                pt(at_x, low.y + unit * 0.03),
+                format!("−{}", m.mv.count),
+                TextStyle::new(unit * 0.11)
+                    .bold()
+                    .coloured(m.colour)
+                    .anchored(anchor),
+            );
+            scene.styled_text(
+                pt(x, end_y + left_size * 1.05),
+                (stones - m.mv.count).to_string(),
+                TextStyle::new(left_size).anchored(Anchor::Middle),
+            );
+        }
+    }
+}
+
+impl Nim {
+    /// Several heaps: one row of stones per heap, its count at the left. A move is a
+    /// stone in the bead's colour, with the bead's letter: take that stone and every
+    /// stone to its right.
+    fn draw_heaps(
+        &self,
+        position: &Pile,
+        moves: &[DrawnMove<Take>],
+        area: Rect,
+        scene: &mut Scene,
+    ) {
+        let rows = self.heaps.len() as f32;
+        let most = f32::from(self.heaps.iter().copied().max().unwrap_or(1));
+        let row_h = area.h / rows;
+        let count_w = row_h.min(area.w * 0.16);
+        let pitch = ((area.w - count_w) / most).min(row_h * 1.1);
+        let r = pitch * 0.42;
+        for (heap, &left) in position.heaps[..self.heaps.len()].iter().enumerate() {
+            let y = area.y + row_h * (heap as f32 + 0.5);
+            scene.styled_text(
+                pt(area.x + count_w * 0.5, y + row_h * 0.18),
+                left.to_string(),
+                TextStyle::new(row_h * 0.5).bold().anchored(Anchor::Middle),
+            );
+            for i in 0..left {
+                let centre = pt(area.x + count_w + pitch * (f32::from(i) + 0.5), y);
+                let taken_from_here = moves
+                    .iter()
+                    .find(|m| usize::from(m.mv.heap) == heap && m.mv.count == left - i);
+                match taken_from_here {
+                    Some(m) => scene.bead_tag(centre, r, m.colour, &m.code),
+                    None => scene.circle(
+                        centre,
+                        r * 0.8,
+                        Some(GREY),
+                        Some(Stroke::solid(INK, r * 0.12)),
+                    ),
+                }
+            }
+        }
+    }
+}
+
+impl Descriptor for Nim {
+    const NAME: &'static str = "nim";
+    /// `take` first: errors about too many moves in a box point there.
+    const KEYS: &'static [(&'static str, &'static str)] = &[
+        (
+            "take",
+            "a list of whole numbers from 1 to 1000, e.g. [1, 2, 3]",
+        ),
+        ("stones", "a whole number from 1 to 1000"),
+        (
+            "heaps",
+            "a list of 1 to 5 whole numbers from 1 to 1000, the stones of each heap, e.g. [1, 3, 5, 7]",
+        ),
+        ("last_stone", "wins or loses"),
+        (
+            "allowed",
+            "stones left with the counts wired for them, e.g. {7: [1, 3], 6: [1, 2]}",
+        ),
+    ];
+    const PRESETS: &'static [Preset] = PRESETS;
+
+    fn read(text: &KitText) -> Result<Nim, Error> {
+        let file: NimFile = text.settings()?;
+        let heaps = match (&file.stones, &file.heaps) {
+            (Some(_), Some(h)) => {
+                return Err(text.at(
+                    h,
+                    "give either `stones` (one heap) or `heaps` (a list of heaps), not both",
+                ));
+            }
+            (Some(stones), None) => vec![text.ranged(stones, "stones", 1, MAX_STONES)?],
+            (None, Some(h)) => {
+                if h.value.is_empty() || h.value.len() > MAX_HEAPS {
+                    return Err(text.at(
+                        h,
+                        format!(
+                            "heaps: from 1 to {MAX_HEAPS} heaps, e.g. [1, 3, 5, 7]; found {}",
+                            h.value.len()
+                        ),
+                    ));
+                }
+                let mut heaps = Vec::new();
+                for &n in &h.value {
+                    if !(1..=MAX_STONES).contains(&n) {
+                        return Err(text.at(
+                            h,
+                            format!("every heap must hold from 1 to {MAX_STONES} stones, not {n}"),
+                        ));
+                    }
+                    heaps.push(n as u16);
+                }
+                heaps
+            }
+            (None, None) => vec![8],
+        };
+        let most = heaps.iter().copied().max().unwrap_or(1);
+        let take = match &file.take {
+            // One heap takes 1 to 3 by default, as Bachet's game; several take any count.
+            None if heaps.len() == 1 => vec![1, 2, 3],
+            None => Vec::new(),
+            Some(t) if t.value.is_empty() => {
+                return Err(text.at(t, "take needs at least one count, e.g. [1, 2, 3]"));
+            }
+            Some(t) => {
+                let mut out = Vec::new();
+                for &n in &t.value {
+                    if !(1..=MAX_STONES).contains(&n) {
+                        return Err(text.at(
+                            t,
+                            format!("every count in take must be from 1 to {MAX_STONES}, not {n}"),
+                        ));
+                    }
+                    out.push(n as u16);
+                }
+                out
+            }
+        };
+        if let Some(&big) = take.iter().find(|&&n| n > most) {
+            let what = if heaps.len() == 1 {
+                format!(
+                    "the {most} stones of the pile, so it can never be taken: every count must be at most `stones`"
+                )
+            } else {
+                format!("the {most} stones of the largest heap, so it can never be taken")
+            };
+            return Err(text.error(
+                &["take", "stones", "heaps"],
+                format!("take: {big} is more than {what}"),
             ));
         }
-        Ok(Pile { stones, to_move })
+        let last_stone_wins = file
+            .last_stone
+            .as_ref()
+            .is_none_or(|v| v.value == LastStone::Wins);
+        let game = Nim::new(heaps, take, last_stone_wins);
+        let mut wiring = BTreeMap::new();
+        if let Some(a) = &file.allowed {
+            if game.several() {
+                return Err(text.at(a, "allowed: a box can be wired only in a game of one heap"));
+            }
+            let stones = game.stones();
+            for (&at, moves) in &a.value {
+                if at < 1 || at > i64::from(stones) {
+                    return Err(text.at(
+                        a,
+                        format!("allowed: {at} stones cannot occur in a game of {stones}"),
+                    ));
+                }
+                let mut wired = Vec::new();
+                for &m in moves {
+                    if m < 1 || m > at || !game.take.contains(&(m as u16)) {
+                        return Err(text.at(
+                            a,
+                            format!("allowed: at {at} stones, taking {m} is not a legal move"),
+                        ));
+                    }
+                    wired.push(m as u16);
+                }
+                if wired.is_empty() {
+                    return Err(text.at(
+                        a,
+                        format!("allowed: the box for {at} stones needs at least one move"),
+                    ));
+                }
+                wired.sort_unstable();
+                wired.dedup();
+                wiring.insert(at as u16, wired);
+            }
+        }
+        Ok(game.with_wiring(wiring))
     }
 
-    fn format_move(&self, position: &Pile, mv: u16) -> String {
-        format!("take {mv}, leave {}", position.stones - mv)
+    fn default_rule(&self) -> Rule {
+        Rule::Gardner
     }
 
-    fn wired(&self, position: &Pile, mv: u16) -> bool {
-        self.wiring
-            .get(&position.stones)
-            .is_none_or(|counts| counts.contains(&mv))
+    /// Marienbad's heaps have a name of their own.
+    fn default_name(&self, words: &Strings) -> String {
+        let name = if self.is_marienbad() {
+            "marienbad"
+        } else {
+            "nim"
+        };
+        words.get(&format!("name.{name}")).to_string()
     }
 
-    fn colour_slot(&self, _position: &Pile, mv: u16) -> Option<usize> {
-        self.take.iter().position(|&t| t == mv)
-    }
-
-    fn relay_order(&self, mv: u16) -> u32 {
-        u32::from(mv)
+    /// Every wired box must be one the machine faces.
+    fn check_boxes(&self, kit: &Kit, faced: &[Pile]) -> Result<(), Error> {
+        for &at in self.wiring.keys() {
+            if !faced.iter().any(|p| p.stones() == at) {
+                return Err(kit.places.error(
+                    &["allowed"],
+                    format!(
+                        "allowed: the machine never faces {at} stones (playing {}), so it has no box to wire",
+                        kit.machine.name()
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Bachet's game of 8 stones, taking 1 to 3: the matchbox machine of the Russian
-    /// article, or its relay automaton.
+    /// article, or its relay automaton; and the heaps of Marienbad, of which no article
+    /// claims a figure.
     fn historic(&self, kit: &Kit) -> Option<Historic> {
-        if self.stones != 8 || self.take != [1, 2, 3] {
+        if self.is_marienbad() {
+            return Some(Historic {
+                name: "marienbad",
+                claim: None,
+            });
+        }
+        if self.heaps != [8] || self.take != [1, 2, 3] {
             return None;
         }
         let described = self.last_stone_wins && as_in_the_articles(kit);
@@ -215,178 +713,202 @@ impl Game for Nim {
     }
 
     fn template_vars(&self) -> minijinja::Value {
+        let most = self.heaps.iter().copied().max().unwrap_or(1);
         minijinja::context! {
-            stones => self.stones,
+            stones => self.stones(),
+            heaps => self.heaps.clone(),
             take => self.take.clone(),
+            any_count => self.take.len() == usize::from(most),
             last_stone_wins => self.last_stone_wins,
         }
     }
+}
 
-    const EXAMPLE_CELL_MM: f32 = 8.0;
-
-    /// A pile is drawn wider than high.
-    fn picture_size(&self, cell: f32) -> (f32, f32) {
-        (cell * 5.0, cell * 3.6)
+impl Nim {
+    /// The heaps of the film: 1, 3, 5 and 7, any count from one heap, last stone loses.
+    fn is_marienbad(&self) -> bool {
+        let mut heaps = self.heaps.clone();
+        heaps.sort_unstable();
+        heaps == [1, 3, 5, 7] && self.take == [1, 2, 3, 4, 5, 6, 7] && !self.last_stone_wins
     }
+}
 
-    /// The stones to cut out: at most 60 are drawn; a bigger pile is better played
-    /// with coins.
-    fn cut_outs(&self, width: f32, _max_height: f32, words: &Strings) -> Scene {
-        let n = usize::from(self.stones).min(60);
-        let size = 18.0;
-        let across = (width / size).floor() as usize;
-        let rows = n.div_ceil(across);
-        let mut scene = Scene::new(width, rows as f32 * size + 10.0);
-        let x0 = (width - across.min(n) as f32 * size) / 2.0;
-        for i in 0..n {
-            let r = Rect {
-                x: x0 + (i % across) as f32 * size,
-                y: (i / across) as f32 * size,
-                w: size,
-                h: size,
-            };
-            scene.rect(r, None, Some(CUT));
-            scene.circle(
-                r.centre(),
-                size * 0.38,
-                Some([0xb8, 0xb8, 0xb8]),
-                Some(Stroke::solid(INK, 0.3)),
-            );
+/// As kit.yaml writes it: `stones` for one heap, `heaps` for several.
+impl Serialize for Nim {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut out = serializer.serialize_struct("Nim", 3)?;
+        if self.several() {
+            out.serialize_field("heaps", &self.heaps)?;
+        } else {
+            out.serialize_field("stones", &self.heaps[0])?;
         }
-        let text = words.fill("board.stones", &[("n", &self.stones.to_string())]);
-        let style = TextStyle::new(CAPTION).anchored(Anchor::Middle);
-        scene.fitted_text(
-            pt(width / 2.0, rows as f32 * size + 6.0),
-            text,
-            style,
-            width,
-        );
-        scene
-    }
-
-    /// The stones left, circled at the top, with a row of stones beneath; then one arrow
-    /// per move fanning out, marked with the count taken and pointing at the count left.
-    fn draw(&self, position: &Pile, moves: &[DrawnMove<u16>], area: Rect, scene: &mut Scene) {
-        let unit = area.h.min(area.w * 0.8);
-        let centre_x = area.x + area.w / 2.0;
-        let circle_r = unit * 0.15;
-        let top = pt(centre_x, area.y + circle_r + unit * 0.01);
-        scene.circle(top, circle_r, None, Some(Stroke::solid(INK, unit * 0.022)));
-        let count = position.stones.to_string();
-        let size = circle_r * if count.len() > 2 { 0.95 } else { 1.3 };
-        scene.styled_text(
-            pt(top.x, top.y + size * 0.36),
-            count,
-            TextStyle::new(size).bold().anchored(Anchor::Middle),
-        );
-
-        // A row of stones when they fit legibly; a larger pile is shown by its number alone.
-        let mut y = top.y + circle_r + unit * 0.02;
-        let stone_r = (area.w * 0.9 / (f32::from(position.stones.max(1)) * 2.5)).min(unit * 0.035);
-        if stone_r > unit * 0.012 {
-            let pitch = stone_r * 2.5;
-            let first = centre_x - (f32::from(position.stones) - 1.0) * pitch / 2.0;
-            for i in 0..position.stones {
-                let c = pt(first + f32::from(i) * pitch, y + stone_r);
-                scene.circle(
-                    c,
-                    stone_r,
-                    Some(GREY),
-                    Some(Stroke::solid(INK, stone_r * 0.2)),
-                );
-            }
-            y += stone_r * 2.0;
-        }
-
-        let left_size = unit * 0.13;
-        let start = pt(centre_x, y + unit * 0.04);
-        let end_y = area.y + area.h - left_size * 1.15;
-        let slot = area.w / moves.len().max(1) as f32;
-        let tag_r = (unit * 0.06).min(slot * 0.16);
-        for (i, m) in moves.iter().enumerate() {
-            let x = area.x + slot * (i as f32 + 0.5);
-            let end = pt(x, end_y);
-            scene.arrow(start, end, m.colour, unit * 0.022);
-            let along = |t: f32| pt(start.x + (x - start.x) * t, start.y + (end_y - start.y) * t);
-            scene.bead_tag(along(0.42), tag_r, m.colour, &m.code);
-            // The count taken sits beside the arrow's lower part, on its outer side.
-            let low = along(0.8);
-            let (at_x, anchor) = if x < centre_x - 0.1 {
-                (low.x - unit * 0.05, Anchor::End)
-            } else {
-                (low.x + unit * 0.05, Anchor::Start)
-            };
-            scene.styled_text(
-                pt(at_x, low.y + unit * 0.03),
-                format!("−{}", m.mv),
-                TextStyle::new(unit * 0.11)
-                    .bold()
-                    .coloured(m.colour)
-                    .anchored(anchor),
-            );
-            scene.styled_text(
-                pt(x, end_y + left_size * 1.05),
-                (position.stones - m.mv).to_string(),
-                TextStyle::new(left_size).anchored(Anchor::Middle),
-            );
-        }
+        out.serialize_field("take", &self.take)?;
+        let last = if self.last_stone_wins {
+            LastStone::Wins
+        } else {
+            LastStone::Loses
+        };
+        out.serialize_field("last_stone", &last)?;
+        out.end()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::canonical;
+
+    fn pile(stones: u16, to_move: Side) -> Pile {
+        let mut heaps = [0; MAX_HEAPS];
+        heaps[0] = stones;
+        Pile { heaps, to_move }
+    }
+
+    fn take(heap: u8, count: u16) -> Take {
+        Take { heap, count }
+    }
+
+    fn marienbad() -> Nim {
+        Nim::new(vec![1, 3, 5, 7], Vec::new(), false)
+    }
+
+    #[test]
+    fn its_keys_are_checked_where_they_are_written() {
+        use crate::kit::input_error as err;
+        assert!(
+            err("game: nim\nstones: 0\n")
+                .starts_with("kit.yaml:2:9: stones must be from 1 to 1000")
+        );
+        assert!(err("game: nim\ntake: []\n").starts_with("kit.yaml:2:7:"));
+        assert!(err("game: nim\ntake: [0, 1]\n").contains("from 1 to 1000, not 0"));
+        assert!(
+            err("game: nim\nheaps: [1, 2]\nstones: 3\n").starts_with("kit.yaml:2:8: give either")
+        );
+        assert!(
+            err("game: nim\nheaps: [1, 2, 3, 4, 5, 6]\n")
+                .starts_with("kit.yaml:2:8: heaps: from 1 to 5 heaps")
+        );
+        assert!(err("game: nim\nheaps: [1, 0]\n").contains("from 1 to 1000 stones, not 0"));
+        assert!(
+            err("game: nim\nheaps: [2, 3]\ntake: [4]\n")
+                .contains("more than the 3 stones of the largest heap")
+        );
+        assert!(err("game: nim\nheaps: [2, 3]\nallowed: {3: [1]}\n").contains("one heap"));
+        let wrong = err("game: nim\nheaps: three\n");
+        assert!(
+            wrong.starts_with("kit.yaml:2:8: heaps: expected a list of 1 to 5"),
+            "{wrong}"
+        );
+    }
+
+    #[test]
+    fn the_marienbad_preset_is_the_films_game() {
+        let kit = crate::kit::Kit::from_preset("marienbad").unwrap();
+        let crate::game::AnyGame::Nim(game) = &kit.game else {
+            panic!("{:?}", kit.game)
+        };
+        assert!(game.is_marienbad());
+        assert_eq!(kit.machine, Side::Second);
+        assert_eq!(
+            serde_json::to_value(&kit.game).unwrap(),
+            serde_json::json!({"kind": "nim", "heaps": [1, 3, 5, 7], "take": [1, 2, 3, 4, 5, 6, 7], "last_stone": "loses"})
+        );
+    }
+
+    #[test]
+    fn a_move_takes_any_count_from_one_heap() {
+        let game = marienbad();
+        let mut out = Vec::new();
+        game.legal_moves(&game.start(), &mut out);
+        assert_eq!(out.len(), 1 + 3 + 5 + 7);
+        let after = game.play(&game.start(), take(3, 4));
+        assert_eq!(game.format_position(&after), "1-3-5-3");
+        assert_eq!(after.to_move, Side::Second);
+        assert_eq!(
+            game.format_move(&game.start(), take(3, 4)),
+            "take 4 from heap 4, leave 1-3-5-3"
+        );
+    }
+
+    #[test]
+    fn the_last_stone_loses_at_marienbad() {
+        let game = marienbad();
+        let last = game.parse_position("0-0-1-0", Side::First).unwrap();
+        assert_eq!(game.outcome(&last), None);
+        let after = game.play(&last, take(2, 1));
+        assert_eq!(game.outcome(&after), Some(Outcome::Win(Side::Second)));
+    }
+
+    #[test]
+    fn heaps_are_read_in_any_order_and_merged_by_their_sizes() {
+        let game = marienbad();
+        let a = game.parse_position("7-5-3-1", Side::First).unwrap();
+        let b = game.parse_position("1 3 5 7", Side::First).unwrap();
+        assert_ne!(a, b);
+        let n = game.symmetry_count();
+        assert_eq!(n, 24);
+        assert_eq!(canonical(&game, &a, n).0, canonical(&game, &b, n).0);
+        assert!(game.parse_position("1-3-5", Side::First).is_err());
+        assert!(game.parse_position("1-3-5-9", Side::First).is_err());
+    }
+
+    #[test]
+    fn every_order_of_the_heaps_commutes_with_play_and_has_an_inverse() {
+        let game = marienbad();
+        let position = game.parse_position("1-2-5-6", Side::Second).unwrap();
+        let mut moves = Vec::new();
+        game.legal_moves(&position, &mut moves);
+        for s in 0..game.symmetry_count() {
+            let back = game.inverse(s);
+            assert_eq!(
+                game.transform(&game.transform(&position, s), back),
+                position
+            );
+            for &m in &moves {
+                assert_eq!(
+                    game.transform(&game.play(&position, m), s),
+                    game.play(&game.transform(&position, s), game.transform_move(m, s))
+                );
+                assert_eq!(game.transform_move(game.transform_move(m, s), back), m);
+            }
+        }
+    }
 
     #[test]
     fn moves_are_the_allowed_counts_that_fit() {
-        let game = Nim::new(8, vec![3, 1, 2, 2], true);
+        let game = Nim::new(vec![8], vec![3, 1, 2, 2], true);
         let mut out = Vec::new();
-        game.legal_moves(
-            &Pile {
-                stones: 2,
-                to_move: Side::First,
-            },
-            &mut out,
-        );
-        assert_eq!(out, [1, 2]);
+        game.legal_moves(&pile(2, Side::First), &mut out);
+        assert_eq!(out, [take(0, 1), take(0, 2)]);
         assert_eq!(game.take(), [1, 2, 3]);
     }
 
     #[test]
     fn taking_the_last_stone_wins_or_loses() {
-        let empty = Pile {
-            stones: 0,
-            to_move: Side::Second,
-        };
-        let wins = Nim::new(8, vec![1, 2, 3], true);
+        let empty = pile(0, Side::Second);
+        let wins = Nim::new(vec![8], vec![1, 2, 3], true);
         assert_eq!(wins.outcome(&empty), Some(Outcome::Win(Side::First)));
-        let loses = Nim::new(8, vec![1, 2, 3], false);
+        let loses = Nim::new(vec![8], vec![1, 2, 3], false);
         assert_eq!(loses.outcome(&empty), Some(Outcome::Win(Side::Second)));
     }
 
     #[test]
     fn a_player_who_cannot_take_loses() {
-        let game = Nim::new(8, vec![2, 3], true);
-        let one = Pile {
-            stones: 1,
-            to_move: Side::First,
-        };
+        let game = Nim::new(vec![8], vec![2, 3], true);
+        let one = pile(1, Side::First);
         assert_eq!(game.outcome(&one), Some(Outcome::Win(Side::Second)));
     }
 
     #[test]
     fn eight_stones_is_lost_for_the_first_player() {
-        let game = Nim::new(8, vec![1, 2, 3], true);
-        let mut memo = Default::default();
-        assert_eq!(
-            super::super::solve::value(&game, &game.start(), &mut memo),
-            -1
-        );
-        let nine = Nim::new(9, vec![1, 2, 3], true);
-        let mut memo = Default::default();
-        assert_eq!(
-            super::super::solve::value(&nine, &nine.start(), &mut memo),
-            1
-        );
+        let value = |stones| {
+            let game = Nim::new(vec![stones], vec![1, 2, 3], true);
+            crate::machine::Tree::build(&game).unwrap().value(0)
+        };
+        assert_eq!(value(8), -1);
+        assert_eq!(value(9), 1);
+        let marienbad = crate::machine::Tree::build(&marienbad()).unwrap();
+        assert_eq!(marienbad.value(0), -1, "the nim-sum of 1, 3, 5 and 7 is 0");
     }
 }

@@ -1,13 +1,16 @@
 //! Noughts and crosses on 3 x 3: X moves first, three in a row wins, a full board draws.
 
-use super::{DrawnMove, Game, Historic, Outcome, Side, Symmetry, notation};
+use super::{
+    Descriptor, DrawnMove, Historic, Notation, Outcome, Picture, Rules, Side, Symmetry, notation,
+};
+use crate::Error;
 use crate::draw::scene::{INK, Rect, Scene, Stroke, WHITE, pt};
 use crate::i18n::Strings;
 use crate::instructions::drawings::CUT;
-use crate::kit::{Kit, Preset};
+use crate::kit::{Kit, KitText, Preset, Rule};
 
 /// The built-in kits of this game: Michie's MENACE, playing first or second.
-pub const PRESETS: &[Preset] = &[
+const PRESETS: &[Preset] = &[
     Preset {
         name: "menace",
         about: "Michie's MENACE (1961): noughts and crosses, plays X first, beads 4/3/2/1, 304 boxes",
@@ -21,7 +24,7 @@ pub const PRESETS: &[Preset] = &[
 ];
 
 /// Noughts and crosses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct TicTacToe;
 
 /// A position: one bit per square for each mark, square `row * 3 + col`, row 0 at the top.
@@ -101,13 +104,10 @@ fn has_line(bits: u16) -> bool {
     LINES.iter().any(|line| bits & line == *line)
 }
 
-impl Game for TicTacToe {
+impl Rules for TicTacToe {
     type Position = Grid;
-    type Move = u8;
 
-    fn name(&self) -> &'static str {
-        "tictactoe"
-    }
+    type Move = u8;
 
     fn start(&self) -> Grid {
         Grid { x: 0, o: 0 }
@@ -174,6 +174,16 @@ impl Game for TicTacToe {
             .unwrap_or(0)
     }
 
+    fn colour_slot(&self, _position: &Grid, mv: u8) -> Option<usize> {
+        Some(mv as usize)
+    }
+
+    fn relay_order(&self, mv: u8) -> u32 {
+        u32::from(mv)
+    }
+}
+
+impl Notation for TicTacToe {
     fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str {
         DESCRIPTIONS[symmetry]
     }
@@ -221,33 +231,9 @@ impl Game for TicTacToe {
         ];
         NAMES[mv as usize].to_string()
     }
+}
 
-    fn colour_slot(&self, _position: &Grid, mv: u8) -> Option<usize> {
-        Some(mv as usize)
-    }
-
-    fn relay_order(&self, mv: u8) -> u32 {
-        u32::from(mv)
-    }
-
-    /// The grid with its X and O drawn as strokes, and one coloured bead tag in each
-    /// square the machine may play.
-    /// Michie's MENACE; the articles claim nothing about how fast it learns.
-    fn historic(&self, _kit: &Kit) -> Option<Historic> {
-        Some(Historic {
-            name: "menace",
-            claim: None,
-        })
-    }
-
-    fn can_draw(&self) -> bool {
-        true
-    }
-
-    fn template_vars(&self) -> minijinja::Value {
-        minijinja::context! {}
-    }
-
+impl Picture for TicTacToe {
     fn picture_size(&self, cell: f32) -> (f32, f32) {
         (cell * 3.0, cell * 3.0)
     }
@@ -320,6 +306,40 @@ impl Game for TicTacToe {
     }
 }
 
+impl Descriptor for TicTacToe {
+    const NAME: &'static str = "tictactoe";
+    const KEYS: &'static [(&'static str, &'static str)] = &[];
+    const PRESETS: &'static [Preset] = PRESETS;
+
+    /// The board is always 3 x 3: nothing to read.
+    fn read(_text: &KitText) -> Result<TicTacToe, Error> {
+        Ok(TicTacToe)
+    }
+
+    /// Michie's rule, as MENACE learnt.
+    fn default_rule(&self) -> Rule {
+        Rule::Menace
+    }
+
+    /// The grid with its X and O drawn as strokes, and one coloured bead tag in each
+    /// square the machine may play.
+    /// Michie's MENACE; the articles claim nothing about how fast it learns.
+    fn historic(&self, _kit: &Kit) -> Option<Historic> {
+        Some(Historic {
+            name: "menace",
+            claim: None,
+        })
+    }
+
+    fn can_draw(&self) -> bool {
+        true
+    }
+
+    fn template_vars(&self) -> minijinja::Value {
+        minijinja::context! {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -366,11 +386,7 @@ mod tests {
 
     #[test]
     fn the_game_value_is_a_draw() {
-        let game = TicTacToe;
-        let mut memo = Default::default();
-        assert_eq!(
-            super::super::solve::value(&game, &game.start(), &mut memo),
-            0
-        );
+        let tree = crate::machine::Tree::build(&TicTacToe).unwrap();
+        assert_eq!(tree.value(0), 0);
     }
 }

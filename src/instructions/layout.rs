@@ -346,7 +346,7 @@ mod tests {
 
     #[test]
     fn a_heading_near_the_foot_moves_to_the_next_page_with_its_text() {
-        let kit = Kit::from_preset("hexapawn").unwrap();
+        let kit = Kit::from_preset("octapawn").unwrap();
         let blocks = [
             Block::Heading(2, vec![span("A heading")]),
             Block::Paragraph(vec![span(&"Beads and boxes. ".repeat(12))]),

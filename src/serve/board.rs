@@ -131,12 +131,12 @@ pub fn spots<G: Game>(game: &G, position: &G::Position, mv: G::Move) -> Vec<Spot
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::hexapawn::Hexapawn;
-    use crate::game::tictactoe::TicTacToe;
+    use crate::game::fixtures::{self, HER};
+    use crate::game::{Notation, Rules};
 
     #[test]
     fn a_pawn_move_has_two_spots_and_a_mark_one() {
-        let game = Hexapawn::new(3, 3);
+        let (game, _) = fixtures::pawns(HER);
         let start = game.start();
         let mut moves = Vec::new();
         game.legal_moves(&start, &mut moves);
@@ -146,7 +146,7 @@ mod tests {
             // The pawn leaves one square and reaches the next: a third of the board apart.
             assert!((s[0][1] - s[1][1]).abs() > SIDE_MM / 4.0, "{s:?}");
         }
-        let ttt = TicTacToe;
+        let (ttt, _) = fixtures::grid("menace");
         let start = ttt.start();
         let mut marks = Vec::new();
         ttt.legal_moves(&start, &mut marks);

@@ -31,8 +31,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::Error;
 use crate::game::Game;
+use crate::game::GameVisitor;
 use crate::i18n::Strings;
-use crate::kit::{GameVisitor, Kit, Rule};
+use crate::kit::{Kit, Rule};
 use crate::simulate::{Setup, state};
 use table::{Fixed, Live};
 

@@ -13,12 +13,13 @@ use super::board::{self, Spot};
 use super::{ApiError, Problem};
 use crate::Error;
 use crate::draw::label::draw_label;
-use crate::draw::svg::{hex, to_svg};
+use crate::draw::svg::to_svg;
 use crate::game::Game;
 use crate::i18n::{Strings, strings};
 use crate::kit::Kit;
 use crate::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rng_for};
 use crate::output::write_atomic;
+use crate::palette::hex;
 use crate::simulate::state::{self, Saved};
 use crate::simulate::{Opponent, Setup, Turn, play_game};
 
@@ -559,7 +560,7 @@ impl Live {
             .iter()
             .map(|&m| game.format_move(position, m))
             .collect();
-        let Some(at) = legal.iter().position(|m| m == wanted) else {
+        let Some(at) = game.read_move(position, tree.moves(replay.node), wanted) else {
             return Err(ApiError::bad(Problem::Illegal {
                 mv: wanted.chars().take(40).collect(),
                 legal: legal.join(", "),

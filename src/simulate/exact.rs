@@ -1108,8 +1108,8 @@ pub struct SheetFigures {
     /// The fastest teacher's first moves from fresh beads, when it moves first, in the
     /// game's move notation.
     pub first_moves: Vec<String>,
-    /// The positions those first moves lead to, in the game's position notation (the
-    /// stones left, for nim, whose move words are English).
+    /// The positions those first moves lead to, in the game's
+    /// position notation (for a game whose move words are English, such as the stones left).
     pub first_positions: Vec<String>,
     /// Most losses any opponent can inflict, draws as unlucky as can be.
     pub worst_losses: u32,
@@ -1160,19 +1160,16 @@ impl SheetFigures {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::hexapawn::Hexapawn;
-    use crate::game::nim::Nim;
-    use crate::kit::Kit;
+    use crate::game::fixtures::{self, HER, Pawns, Stones};
     use crate::simulate::{Setup, Stats, train};
 
-    fn her() -> Setup<Hexapawn> {
-        let kit = Kit::from_preset("hexapawn").unwrap();
-        Setup::new(&Hexapawn::new(3, 3), &kit, kit.rule, false).unwrap()
+    fn her() -> Setup<Pawns> {
+        let (game, kit) = fixtures::pawns(HER);
+        Setup::new(&game, &kit, kit.rule, false).unwrap()
     }
 
-    fn nim_setup(preset: &str) -> Setup<Nim> {
-        let kit = Kit::from_preset(preset).unwrap();
-        let game = Nim::new(8, vec![1, 2, 3], true).with_wiring(kit.allowed.clone());
+    fn nim_setup(preset: &str) -> Setup<Stones> {
+        let (game, kit) = fixtures::stones(preset);
         Setup::new(&game, &kit, kit.rule, false).unwrap()
     }
 

@@ -27,7 +27,7 @@ use exact::Teaching;
 pub use stats::Stats;
 
 /// Who the machine plays against.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OpponentKind {
     /// A uniformly random legal move.
@@ -48,6 +48,16 @@ pub enum OpponentKind {
 }
 
 impl OpponentKind {
+    /// Every kind, in the order the help lists them.
+    pub const ALL: [OpponentKind; 6] = [
+        OpponentKind::Random,
+        OpponentKind::Perfect,
+        OpponentKind::Teacher,
+        OpponentKind::Machine,
+        OpponentKind::OptimalTeacher,
+        OpponentKind::Human,
+    ];
+
     /// The name on the command line.
     pub fn name(self) -> &'static str {
         match self {
@@ -289,7 +299,7 @@ impl<G: Game> Setup<G> {
             kit,
             rule,
             BoxSet::build(game, kit)?,
-            Tree::build(game),
+            Tree::build(game)?,
             rival,
         )
     }
@@ -440,8 +450,15 @@ pub const EXPECTATION_MAX_GAMES: u32 = 10_000;
 ///
 /// `None`, without training, when the machine's side loses under perfect play: such a
 /// machine can never stop losing to a perfect opponent (HIM, octapawn's second player).
-pub fn expected_losses<G: Game>(game: &G, kit: &Kit, runs: u32) -> Result<Option<Training>, Error> {
-    let setup = Setup::new(game, kit, kit.rule, false)?;
+/// `None` too when the first run does not learn: a sheet quotes the figures only when
+/// every run learnt, and the runs are independent, so the others need not be played
+/// (MENACE then costs one run instead of `runs`).
+pub fn expected_losses<G: Game>(
+    game: &G,
+    kit: &Kit,
+    setup: &Setup<G>,
+    runs: u32,
+) -> Result<Option<Training>, Error> {
     // The tree's exact value at the start (node 0) is for the side to move there.
     let at_start = setup.tree.value(0);
     let for_machine = if game.to_move(&game.start()) == kit.machine {
@@ -452,8 +469,17 @@ pub fn expected_losses<G: Game>(game: &G, kit: &Kit, runs: u32) -> Result<Option
     if for_machine < 0 {
         return Ok(None);
     }
+    let first = train_one(
+        setup,
+        OpponentKind::Perfect,
+        EXPECTATION_MAX_GAMES,
+        rng_for(EXPECTATION_SEED, 0),
+    )?;
+    if first.is_none() {
+        return Ok(None);
+    }
     train(
-        &setup,
+        setup,
         OpponentKind::Perfect,
         runs,
         EXPECTATION_MAX_GAMES,
@@ -590,20 +616,17 @@ pub fn play_games<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::hexapawn::Hexapawn;
-    use crate::game::nim::Nim;
-    use crate::game::tictactoe::TicTacToe;
+    use crate::game::fixtures::{self, HER, Pawns};
 
-    fn hexapawn_setup(preset: &str, rival: bool) -> (Hexapawn, Setup<Hexapawn>) {
-        let kit = Kit::from_preset(preset).unwrap();
-        let game = Hexapawn::new(3, 3);
+    fn pawns_setup(preset: &str, rival: bool) -> (Pawns, Setup<Pawns>) {
+        let (game, kit) = fixtures::pawns(preset);
         let setup = Setup::new(&game, &kit, kit.rule, rival).unwrap();
         (game, setup)
     }
 
     #[test]
     fn her_learns_against_a_perfect_opponent() {
-        let (_, setup) = hexapawn_setup("hexapawn", false);
+        let (_, setup) = pawns_setup(HER, false);
         let t = train(&setup, OpponentKind::Perfect, 200, 10_000, 5, &|_| {}).unwrap();
         assert_eq!(t.unfinished, 0);
         let losses = t.losses_to_learn.unwrap();
@@ -613,7 +636,7 @@ mod tests {
 
     #[test]
     fn the_same_seed_gives_the_same_figures_whatever_the_threads() {
-        let (_, setup) = hexapawn_setup("hexapawn", false);
+        let (_, setup) = pawns_setup(HER, false);
         let run = |threads| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -630,8 +653,7 @@ mod tests {
 
     #[test]
     fn a_random_opponent_plays_every_legal_move() {
-        let game = TicTacToe;
-        let kit = Kit::from_preset("menace").unwrap();
+        let (game, kit) = fixtures::grid("menace");
         let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
         let me = Learner::new(&setup.machine);
         let start_reply = setup.tree.children(0)[4]; // X in the centre; O has 8 replies
@@ -649,8 +671,7 @@ mod tests {
 
     #[test]
     fn a_perfect_opponent_never_throws_a_game_away() {
-        let game = TicTacToe;
-        let kit = Kit::from_preset("menace").unwrap();
+        let (game, kit) = fixtures::grid("menace");
         let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
         let tree = &setup.tree;
         let me = Learner::new(&setup.machine);
@@ -676,8 +697,7 @@ mod tests {
 
     #[test]
     fn the_teacher_wins_when_it_can_and_otherwise_aims_at_a_blunder() {
-        let kit = Kit::from_preset("bachet").unwrap();
-        let game = Nim::new(8, vec![1, 2, 3], true);
+        let (game, kit) = fixtures::stones("bachet");
         let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
         let tree = &setup.tree;
         let mut me = Learner::new(&setup.machine);
@@ -686,7 +706,7 @@ mod tests {
             let node = tree.children(0)[usize::from(8 - stones - 1)];
             let b = setup.machine.box_at(node).unwrap();
             for s in setup.machine.slots(b) {
-                let left = tree.positions[setup.machine.child(node, s) as usize].stones;
+                let left = tree.positions[setup.machine.child(node, s) as usize].stones();
                 if left != 4 {
                     me.beads.set(&setup.machine, s, 0);
                 }
@@ -699,26 +719,26 @@ mod tests {
                 .choose(tree, 0, &me, &mut rng)
                 .unwrap()
                 .unwrap();
-            assert_eq!(tree.positions[c as usize].stones, 6);
+            assert_eq!(tree.positions[c as usize].stones(), 6);
         }
         // With 5 stones left and its turn, it takes 1 and wins (leaves 4).
         let five = tree
             .positions
             .iter()
-            .position(|p| p.stones == 5 && p.to_move == crate::game::Side::First)
+            .position(|p| p.stones() == 5 && p.to_move == crate::game::Side::First)
             .unwrap();
         let c = Automatic::Teacher
             .choose(tree, five as Node, &me, &mut rng)
             .unwrap()
             .unwrap();
-        assert_eq!(tree.positions[c as usize].stones, 4);
+        assert_eq!(tree.positions[c as usize].stones(), 4);
     }
 
     #[test]
     fn two_machines_learn_against_each_other() {
-        let (_, setup) = hexapawn_setup("hexapawn", true);
+        let (_, setup) = pawns_setup(HER, true);
         let session_a = play_games(
-            &Hexapawn::new(3, 3),
+            &fixtures::pawns(HER).0,
             &setup,
             OpponentKind::Machine,
             500,
@@ -728,7 +748,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(session_a.wins + session_a.losses, 500);
-        // Hexapawn is won by the second player: HER ends up winning nearly every game.
+        // The 3 x 3 pawn game is won by the second player: HER ends up winning nearly every game.
         let last = session_a.curve[session_a.curve.len() - 1];
         let before = session_a.curve[session_a.curve.len() - 11];
         assert_eq!(last.losses, before.losses, "no losses in the last games");
@@ -740,7 +760,7 @@ mod tests {
 
     #[test]
     fn a_session_keeps_running_totals_and_every_game_in_csv() {
-        let (game, setup) = hexapawn_setup("hexapawn", false);
+        let (game, setup) = pawns_setup(HER, false);
         let s = play_games(&game, &setup, OpponentKind::Random, 50, 1, true, &|_| {}).unwrap();
         assert_eq!(s.curve.len(), 51);
         assert_eq!(s.curve[0].first_box_beads, setup.set.boxes[0].beads());
@@ -754,9 +774,9 @@ mod tests {
 
     #[test]
     fn expectations_for_the_sheets_are_cheap_for_small_kits() {
-        let kit = Kit::from_preset("bachet").unwrap();
-        let game = crate::game::nim::Nim::new(8, vec![1, 2, 3], true);
-        let t = expected_losses(&game, &kit, 100)
+        let (game, kit) = fixtures::stones("bachet");
+        let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
+        let t = expected_losses(&game, &kit, &setup, 100)
             .unwrap()
             .expect("Bachet's second player can learn");
         assert_eq!((t.runs, t.unfinished), (100, 0));

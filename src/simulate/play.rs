@@ -111,15 +111,11 @@ impl<G: Game, R: BufRead, W: Write> Human<'_, G, R, W> {
     /// The child of `node` that `line` names: the move's words, its words before the
     /// comma (`take 2`), or its number in the list.
     fn parse(&self, tree: &Tree<G>, node: Node, line: &str) -> Option<Node> {
-        let wanted = normalise(line);
         let position = &tree.positions[node as usize];
         let moves = tree.moves(node);
-        let by_words = moves.iter().position(|&m| {
-            let text = normalise(&self.game.format_move(position, m));
-            text == wanted || text.split(',').next() == Some(wanted.as_str())
-        });
+        let by_words = self.game.read_move(position, moves, line);
         let by_number = || {
-            wanted
+            line.trim()
                 .parse::<usize>()
                 .ok()
                 .filter(|n| (1..=moves.len()).contains(n))
@@ -383,11 +379,10 @@ fn changes<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::nim::Nim;
+    use crate::game::fixtures::{self, Stones};
 
-    fn bachet() -> (Nim, Kit, Setup<Nim>) {
-        let kit = Kit::from_preset("bachet").unwrap();
-        let game = Nim::new(8, vec![1, 2, 3], true);
+    fn bachet() -> (Stones, Kit, Setup<Stones>) {
+        let (game, kit) = fixtures::stones("bachet");
         let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
         (game, kit, setup)
     }

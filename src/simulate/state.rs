@@ -95,14 +95,12 @@ pub fn to_json<G: Game>(
         format: FORMAT.into(),
         version: VERSION,
         kit: kit.name.clone(),
-        game: serde_json::to_value(&kit.game).map_err(|e| Error::Internal(e.to_string()))?,
+        game: serde_json::to_value(&kit.game)?,
         machine: kit.machine,
         games: saved.games,
         boxes: describe(game, kit, set, machine, &saved.beads),
     };
-    serde_json::to_string_pretty(&file)
-        .map(|s| s + "\n")
-        .map_err(|e| Error::Internal(e.to_string()))
+    Ok(serde_json::to_string_pretty(&file)? + "\n")
 }
 
 /// Reads the state file's text, refusing a damaged file or one of another kit.
@@ -138,7 +136,7 @@ pub fn from_json<G: Game>(
             "{shown} holds the beads of another kit ({why}); {keep}"
         ))
     };
-    let game_here = serde_json::to_value(&kit.game).map_err(|e| Error::Internal(e.to_string()))?;
+    let game_here = serde_json::to_value(&kit.game)?;
     if file.game != game_here || file.machine != kit.machine {
         return Err(foreign(format!(
             "the kit `{}`, machine playing {}",
@@ -197,18 +195,17 @@ pub fn load<G: Game>(path: &Path, game: &G, kit: &Kit, setup: &Setup<G>) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::hexapawn::Hexapawn;
+    use crate::game::fixtures::{self, HER, HIM, Pawns};
 
-    fn compiled(preset: &str) -> (Hexapawn, Kit, Setup<Hexapawn>) {
-        let kit = Kit::from_preset(preset).unwrap();
-        let game = Hexapawn::new(3, 3);
+    fn compiled(preset: &str) -> (Pawns, Kit, Setup<Pawns>) {
+        let (game, kit) = fixtures::pawns(preset);
         let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
         (game, kit, setup)
     }
 
     #[test]
     fn beads_round_trip() {
-        let (game, kit, setup) = compiled("hexapawn");
+        let (game, kit, setup) = compiled(HER);
         let machine = &setup.machine;
         let mut beads = machine.fresh_beads();
         beads.set(machine, 3, 0);
@@ -225,9 +222,9 @@ mod tests {
 
     #[test]
     fn damaged_and_foreign_files_are_refused() {
-        let (game, kit, setup) = compiled("hexapawn");
+        let (game, kit, setup) = compiled(HER);
         let path = Path::new("s.json");
-        let fresh = |setup: &Setup<Hexapawn>| Saved {
+        let fresh = |setup: &Setup<Pawns>| Saved {
             beads: setup.machine.fresh_beads(),
             games: 0,
         };
@@ -245,7 +242,7 @@ mod tests {
         assert!(err(&text.replace("matchbox-state", "other")).contains("version 1"));
         assert!(err(&text.replace("\"second\"", "\"first\"")).contains("another kit"));
         assert!(err(&text.replacen("BBB/W../.WW", "BBB/.W./W.W", 1)).contains("box 1 differs"));
-        let (_, him, him_setup) = compiled("hexapawn-first");
+        let (_, him, him_setup) = compiled(HIM);
         let first = to_json(&game, &him, &him_setup, &fresh(&him_setup)).unwrap();
         assert!(err(&first).contains("another kit"));
     }

@@ -244,7 +244,7 @@ pub fn verify<G: Game>(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Verdict, Error> {
     let set = BoxSet::build(game, kit)?;
-    let tree = Tree::build(game);
+    let tree = Tree::build(game)?;
     let checks = checks(game, kit, &set, &tree);
     let opponent = OpponentKind::Perfect;
     let (mut proof, mut measured, mut not_exact, mut watched) = (None, None, None, None);
@@ -290,9 +290,9 @@ pub fn verify<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::GameVisitor;
     use crate::game::Side;
-    use crate::game::hexapawn::Hexapawn;
-    use crate::kit::GameVisitor;
+    use crate::game::fixtures::{self, HER, HIM};
     use crate::simulate::Stats;
 
     struct ClaimOf<'a>(&'a Kit);
@@ -311,14 +311,17 @@ mod tests {
             kit.visit(ClaimOf(&kit))
         };
         assert_eq!(
-            claim("preset: hexapawn\nlanguage: pl\n"),
+            claim(&format!("preset: {HER}\nlanguage: pl\n")),
             Some(Bound::AtMost(11))
         );
         assert_eq!(claim("preset: bachet\n"), Some(Bound::AtMost(12)));
         assert_eq!(claim("preset: bachet-relay\n"), Some(Bound::Exactly(6)));
-        assert_eq!(claim("preset: hexapawn\nrule: gardner-reward\n"), None);
+        assert_eq!(
+            claim(&format!("preset: {HER}\nrule: gardner-reward\n")),
+            None
+        );
         assert_eq!(claim("preset: bachet\nstones: 9\n"), None);
-        assert_eq!(claim("preset: hexapawn-first\n"), None);
+        assert_eq!(claim(&format!("preset: {HIM}\n")), None);
         assert_eq!(claim("preset: menace\n"), None);
     }
 
@@ -340,9 +343,8 @@ mod tests {
 
     #[test]
     fn the_checks_catch_wrong_beads_and_a_missing_box() {
-        let kit = Kit::from_preset("hexapawn").unwrap();
-        let game = Hexapawn::new(3, 3);
-        let tree = Tree::build(&game);
+        let (game, kit) = fixtures::pawns(HER);
+        let tree = Tree::build(&game).unwrap();
         let mut set = BoxSet::build(&game, &kit).unwrap();
         assert!(checks(&game, &kit, &set, &tree).iter().all(|c| c.ok));
         set.boxes[2].moves[0].beads = 5;
