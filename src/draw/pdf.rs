@@ -10,7 +10,7 @@ use krilla::surface::Surface;
 use krilla::text::{Font, GlyphId, KrillaGlyph};
 
 use super::fonts::{self, font_data};
-use super::scene::{Anchor, Pt, Rgb, Scene, Shape, Stroke, Weight};
+use super::scene::{Pt, Rgb, Scene, Shape, Stroke, Weight};
 use crate::Error;
 
 const PT_PER_MM: f32 = 72.0 / 25.4;
@@ -91,11 +91,7 @@ fn draw(surface: &mut Surface, shape: &Shape, faces: &[Font; 2]) {
         } => {
             let shaped = fonts::shape(text, *weight);
             let width = shaped.width(*size);
-            let x = match anchor {
-                Anchor::Start => at.x,
-                Anchor::Middle => at.x - width / 2.0,
-                Anchor::End => at.x - width,
-            };
+            let x = anchor.start(at.x, width);
             let font = match weight {
                 Weight::Regular => faces[0].clone(),
                 Weight::Bold => faces[1].clone(),

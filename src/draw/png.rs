@@ -12,7 +12,7 @@ use tiny_skia::{
 };
 
 use super::fonts;
-use super::scene::{Anchor, Pt, Rgb, Scene, Shape, Stroke, Weight};
+use super::scene::{Pt, Rgb, Scene, Shape, Stroke, Weight};
 use crate::Error;
 
 /// A glyph's outline, in font units, as a tiny-skia path.
@@ -115,11 +115,7 @@ fn draw(pixmap: &mut Pixmap, shape: &Shape, mm: Transform) {
         } => {
             let shaped = fonts::shape(text, *weight);
             let width = shaped.width(*size);
-            let mut x = match anchor {
-                Anchor::Start => at.x,
-                Anchor::Middle => at.x - width / 2.0,
-                Anchor::End => at.x - width,
-            };
+            let mut x = anchor.start(at.x, width);
             let paint = paint(*colour);
             let em = fonts::face(*weight).map_or(2048.0, |f| f.units_per_em() as f32);
             for g in &shaped.glyphs {
