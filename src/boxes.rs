@@ -463,23 +463,7 @@ impl<P: Clone + Eq + std::hash::Hash> Graph<P> {
     /// acyclic, so path lengths propagate in topological order as bit sets.
     fn move_numbers(&self) -> Vec<Vec<u32>> {
         let n = self.positions.len();
-        let mut indegree = vec![0u32; n];
-        for &s in &self.succ {
-            indegree[s as usize] += 1;
-        }
-        let mut order = Vec::with_capacity(n);
-        order.push(0usize);
-        let mut head = 0;
-        while head < order.len() {
-            let i = order[head];
-            head += 1;
-            for &s in self.successors(i) {
-                indegree[s as usize] -= 1;
-                if indegree[s as usize] == 0 {
-                    order.push(s as usize);
-                }
-            }
-        }
+        let order = topological_order(n, &self.succ, |i| self.successors(i));
         // Longest path first, to size the bit sets.
         let mut longest = vec![0usize; n];
         for &i in &order {
@@ -513,6 +497,33 @@ impl<P: Clone + Eq + std::hash::Hash> Graph<P> {
             })
             .collect()
     }
+}
+
+/// The nodes of an acyclic graph reachable from node 0, each before all its successors
+/// (Kahn's order): `edges` lists every edge's target once, `successors(i)` those of `i`.
+pub(crate) fn topological_order<'a>(
+    n: usize,
+    edges: &[u32],
+    successors: impl Fn(usize) -> &'a [u32],
+) -> Vec<usize> {
+    let mut indegree = vec![0u32; n];
+    for &s in edges {
+        indegree[s as usize] += 1;
+    }
+    let mut order = Vec::with_capacity(n);
+    order.push(0usize);
+    let mut head = 0;
+    while head < order.len() {
+        let i = order[head];
+        head += 1;
+        for &s in successors(i) {
+            indegree[s as usize] -= 1;
+            if indegree[s as usize] == 0 {
+                order.push(s as usize);
+            }
+        }
+    }
+    order
 }
 
 #[cfg(test)]

@@ -42,24 +42,8 @@ fn solve<G: Game>(
 ) -> Vec<i8> {
     let n = positions.len();
     let kids = |i: usize| &children[child_start[i] as usize..child_start[i + 1] as usize];
-    let mut parents_left = vec![0u32; n];
-    for &c in children {
-        parents_left[c as usize] += 1;
-    }
-    // Kahn's order from the start: every position before its children (games end).
-    let mut order = Vec::with_capacity(n);
-    order.push(0usize);
-    let mut head = 0;
-    while head < order.len() {
-        let i = order[head];
-        head += 1;
-        for &c in kids(i) {
-            parents_left[c as usize] -= 1;
-            if parents_left[c as usize] == 0 {
-                order.push(c as usize);
-            }
-        }
-    }
+    // Every position before its children (games end), so values go backwards.
+    let order = crate::boxes::topological_order(n, children, kids);
     let mut value = vec![0i8; n];
     for &i in order.iter().rev() {
         let position = &positions[i];
@@ -677,6 +661,24 @@ impl Beads {
 }
 
 impl Rule {
+    /// Whether [`Rule::apply`] may change any bead after a game that ended as `end` with
+    /// the slots `used` played: when not, the beads need not even be copied.
+    pub fn may_change(self, machine: &Machine, used: &[u32], end: End) -> bool {
+        !used.is_empty()
+            && match self {
+                Rule::Gardner | Rule::Relay => end.is_loss(),
+                Rule::GardnerReward => end.is_loss() || end == End::Won,
+                Rule::Menace => {
+                    let delta = match end {
+                        End::Won => machine.reward.win,
+                        End::Drew => machine.reward.draw,
+                        End::Lost | End::Resigned => machine.reward.loss,
+                    };
+                    delta != 0
+                }
+            }
+    }
+
     /// Applies the rule after a game in which the machine played the slots `used`, in
     /// order, and ended as `end`. Returns whether some move lost its last bead, which is
     /// the only way the machine's possible play changes.

@@ -144,8 +144,7 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
         && let Some(first) = b.moves.first()
     {
         // Per arrow, per dot: each game names what marks a move on its labels.
-        let key = format!("label.beads.{}", game.name());
-        let beads = s.fill(&key, &[("n", &first.beads.to_string())]);
+        let beads = s.fill(game.bead_line(), &[("n", &first.beads.to_string())]);
         let bead_style = TextStyle::new(small * 0.85).coloured(GREY);
         scene.fitted_text(pt(pad, baseline), beads, bead_style, third * 0.95);
     }

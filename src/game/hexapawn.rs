@@ -267,6 +267,10 @@ impl Notation for Hexapawn {
 }
 
 impl Picture for Hexapawn {
+    fn bead_line(&self) -> &'static str {
+        "label.beads.hexapawn"
+    }
+
     fn picture_size(&self, cell: f32) -> (f32, f32) {
         (cell * f32::from(self.cols), cell * f32::from(self.rows))
     }

@@ -218,6 +218,14 @@ pub trait Picture: Rules {
     fn picture_size(&self, cell: f32) -> (f32, f32);
     /// The board and pieces to cut out, `width` mm wide and at most `max_height` tall.
     fn cut_outs(&self, width: f32, max_height: f32, words: &Strings) -> Scene;
+    /// The strings key of a label's bead line, which names what marks a move
+    /// (`beads: 1 per arrow`).
+    fn bead_line(&self) -> &'static str;
+    /// Where the classroom screen takes a click for `mv` on the position as drawn in
+    /// `area`, when one place says it better than what the move changes in the picture.
+    fn move_spot(&self, _position: &Self::Position, _mv: Self::Move, _area: Rect) -> Option<Rect> {
+        None
+    }
 }
 
 /// What the kit knows of a game: its name and keys in kit.yaml, its presets, and what

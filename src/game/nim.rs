@@ -339,6 +339,32 @@ impl Notation for Nim {
 }
 
 impl Picture for Nim {
+    /// Several heaps: the first stone the move takes, as a label marks it.
+    fn move_spot(&self, position: &Pile, mv: Take, area: Rect) -> Option<Rect> {
+        if !self.several() {
+            return None;
+        }
+        let rows = self.rows(area);
+        let left = position.heaps[usize::from(mv.heap)];
+        let centre = rows.stone(area, usize::from(mv.heap), left - mv.count);
+        let half = rows.pitch / 2.0;
+        Some(Rect {
+            x: centre.x - half,
+            y: centre.y - half,
+            w: rows.pitch,
+            h: rows.pitch,
+        })
+    }
+
+    /// An arrow per move on one heap, a coloured stone on several.
+    fn bead_line(&self) -> &'static str {
+        if self.several() {
+            "label.beads.nim-heaps"
+        } else {
+            "label.beads.nim"
+        }
+    }
+
     const EXAMPLE_CELL_MM: f32 = 8.0;
 
     /// A pile is drawn wider than high; heaps as rows of stones.
@@ -463,7 +489,39 @@ impl Picture for Nim {
     }
 }
 
+/// How several heaps are laid out in an area: a row per heap, its count at the left.
+struct Rows {
+    /// Height of a row.
+    height: f32,
+    /// Width of the counts' column.
+    count_w: f32,
+    /// From one stone's centre to the next.
+    pitch: f32,
+}
+
+impl Rows {
+    /// The centre of stone `i` (from the left) of row `heap`.
+    fn stone(&self, area: Rect, heap: usize, i: u16) -> crate::draw::scene::Pt {
+        pt(
+            area.x + self.count_w + self.pitch * (f32::from(i) + 0.5),
+            area.y + self.height * (heap as f32 + 0.5),
+        )
+    }
+}
+
 impl Nim {
+    /// The rows of several heaps in `area`, sized for the largest heap at the start.
+    fn rows(&self, area: Rect) -> Rows {
+        let most = f32::from(self.heaps.iter().copied().max().unwrap_or(1));
+        let height = area.h / self.heaps.len() as f32;
+        let count_w = height.min(area.w * 0.16);
+        Rows {
+            height,
+            count_w,
+            pitch: ((area.w - count_w) / most).min(height * 1.1),
+        }
+    }
+
     /// Several heaps: one row of stones per heap, its count at the left. A move is a
     /// stone in the bead's colour, with the bead's letter: take that stone and every
     /// stone to its right.
@@ -474,21 +532,19 @@ impl Nim {
         area: Rect,
         scene: &mut Scene,
     ) {
-        let rows = self.heaps.len() as f32;
-        let most = f32::from(self.heaps.iter().copied().max().unwrap_or(1));
-        let row_h = area.h / rows;
-        let count_w = row_h.min(area.w * 0.16);
-        let pitch = ((area.w - count_w) / most).min(row_h * 1.1);
-        let r = pitch * 0.42;
+        let rows = self.rows(area);
+        let r = rows.pitch * 0.42;
         for (heap, &left) in position.heaps[..self.heaps.len()].iter().enumerate() {
-            let y = area.y + row_h * (heap as f32 + 0.5);
+            let y = area.y + rows.height * (heap as f32 + 0.5);
             scene.styled_text(
-                pt(area.x + count_w * 0.5, y + row_h * 0.18),
+                pt(area.x + rows.count_w * 0.5, y + rows.height * 0.18),
                 left.to_string(),
-                TextStyle::new(row_h * 0.5).bold().anchored(Anchor::Middle),
+                TextStyle::new(rows.height * 0.5)
+                    .bold()
+                    .anchored(Anchor::Middle),
             );
             for i in 0..left {
-                let centre = pt(area.x + count_w + pitch * (f32::from(i) + 0.5), y);
+                let centre = rows.stone(area, heap, i);
                 let taken_from_here = moves
                     .iter()
                     .find(|m| usize::from(m.mv.heap) == heap && m.mv.count == left - i);
@@ -547,17 +603,7 @@ impl Descriptor for Nim {
                         ),
                     ));
                 }
-                let mut heaps = Vec::new();
-                for &n in &h.value {
-                    if !(1..=MAX_STONES).contains(&n) {
-                        return Err(text.at(
-                            h,
-                            format!("every heap must hold from 1 to {MAX_STONES} stones, not {n}"),
-                        ));
-                    }
-                    heaps.push(n as u16);
-                }
-                heaps
+                stone_counts(text, h, "every heap must hold")?
             }
             (None, None) => vec![8],
         };
@@ -569,19 +615,7 @@ impl Descriptor for Nim {
             Some(t) if t.value.is_empty() => {
                 return Err(text.at(t, "take needs at least one count, e.g. [1, 2, 3]"));
             }
-            Some(t) => {
-                let mut out = Vec::new();
-                for &n in &t.value {
-                    if !(1..=MAX_STONES).contains(&n) {
-                        return Err(text.at(
-                            t,
-                            format!("every count in take must be from 1 to {MAX_STONES}, not {n}"),
-                        ));
-                    }
-                    out.push(n as u16);
-                }
-                out
-            }
+            Some(t) => stone_counts(text, t, "every count in take must be")?,
         };
         if let Some(&big) = take.iter().find(|&&n| n > most) {
             let what = if heaps.len() == 1 {
@@ -724,6 +758,22 @@ impl Descriptor for Nim {
     }
 }
 
+/// A list of stone counts from kit.yaml, each checked to be from 1 to [`MAX_STONES`];
+/// `rule` begins the message about one that is not.
+fn stone_counts(
+    text: &KitText,
+    list: &serde_saphyr::Spanned<Vec<i64>>,
+    rule: &str,
+) -> Result<Vec<u16>, Error> {
+    list.value
+        .iter()
+        .map(|&n| match u16::try_from(n) {
+            Ok(count) if (1..=MAX_STONES).contains(&n) => Ok(count),
+            _ => Err(text.at(list, format!("{rule} from 1 to {MAX_STONES}, not {n}"))),
+        })
+        .collect()
+}
+
 impl Nim {
     /// The heaps of the film: 1, 3, 5 and 7, any count from one heap, last stone loses.
     fn is_marienbad(&self) -> bool {
@@ -789,7 +839,10 @@ mod tests {
             err("game: nim\nheaps: [1, 2, 3, 4, 5, 6]\n")
                 .starts_with("kit.yaml:2:8: heaps: from 1 to 5 heaps")
         );
-        assert!(err("game: nim\nheaps: [1, 0]\n").contains("from 1 to 1000 stones, not 0"));
+        assert!(
+            err("game: nim\nheaps: [1, 0]\n")
+                .contains("every heap must hold from 1 to 1000, not 0")
+        );
         assert!(
             err("game: nim\nheaps: [2, 3]\ntake: [4]\n")
                 .contains("more than the 3 stones of the largest heap")

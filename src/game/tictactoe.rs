@@ -234,6 +234,10 @@ impl Notation for TicTacToe {
 }
 
 impl Picture for TicTacToe {
+    fn bead_line(&self) -> &'static str {
+        "label.beads.tictactoe"
+    }
+
     fn picture_size(&self, cell: f32) -> (f32, f32) {
         (cell * 3.0, cell * 3.0)
     }

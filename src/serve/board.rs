@@ -18,14 +18,18 @@ pub type Spot = [f32; 4];
 /// The position drawn as on a label, without arrows.
 pub fn picture<G: Game>(game: &G, position: &G::Position) -> Scene {
     let mut scene = Scene::new(SIDE_MM, SIDE_MM);
-    let area = Rect {
+    game.draw(position, &[], picture_area(), &mut scene);
+    scene
+}
+
+/// The whole board picture.
+fn picture_area() -> Rect {
+    Rect {
         x: 0.0,
         y: 0.0,
         w: SIDE_MM,
         h: SIDE_MM,
-    };
-    game.draw(position, &[], area, &mut scene);
-    scene
+    }
 }
 
 /// The bounding box of a shape.
@@ -104,6 +108,9 @@ fn missing<'a>(a: &'a [Shape], b: &[Shape]) -> Vec<&'a Shape> {
 /// Where the picture changes when `mv` is played: one spot per separate change, in
 /// picture order (what leaves first, then what arrives).
 pub fn spots<G: Game>(game: &G, position: &G::Position, mv: G::Move) -> Vec<Spot> {
+    if let Some(r) = game.move_spot(position, mv, picture_area()) {
+        return vec![rounded([r.x, r.y, r.w, r.h])];
+    }
     let before = flat(&picture(game, position));
     let after = flat(&picture(game, &game.play(position, mv)));
     let mut spots: Vec<Spot> = Vec::new();
@@ -118,10 +125,12 @@ pub fn spots<G: Game>(game: &G, position: &G::Position, mv: G::Move) -> Vec<Spot
         }
         spots.push(spot);
     }
-    spots
-        .into_iter()
-        .map(|s| s.map(|v| (v * 10.0).round() / 10.0))
-        .collect()
+    spots.into_iter().map(rounded).collect()
+}
+
+/// A spot to a tenth of a unit, for short JSON.
+fn rounded(spot: Spot) -> Spot {
+    spot.map(|v| (v * 10.0).round() / 10.0)
 }
 
 #[cfg(test)]
@@ -151,6 +160,25 @@ mod tests {
         for (i, a) in all.iter().enumerate() {
             for b in &all[i + 1..] {
                 assert!(!overlap(&a[0], &b[0]), "squares do not overlap");
+            }
+        }
+    }
+
+    #[test]
+    fn a_move_on_several_heaps_is_one_stone_to_click() {
+        let (game, _) = fixtures::stones("marienbad");
+        let start = game.start();
+        let mut moves = Vec::new();
+        game.legal_moves(&start, &mut moves);
+        let all: Vec<Vec<Spot>> = moves.iter().map(|&m| spots(&game, &start, m)).collect();
+        assert!(all.iter().all(|s| s.len() == 1));
+        for (i, a) in all.iter().enumerate() {
+            assert!(
+                a[0][0] >= 0.0 && a[0][0] + a[0][2] <= SIDE_MM + 0.1,
+                "{a:?}"
+            );
+            for b in &all[i + 1..] {
+                assert!(!overlap(&a[0], &b[0]), "stones do not overlap: {a:?} {b:?}");
             }
         }
     }

@@ -75,7 +75,7 @@ impl Serialize for Fraction {
 
 /// The arithmetic of a solution: exact rationals, or intervals of floating-point numbers
 /// that are proven to hold the exact value (used where rationals grow too long).
-pub trait Number: Clone + fmt::Debug {
+pub trait Number: Clone + fmt::Debug + Send + Sync {
     /// The number nearest to `q` (exactly `q` for rationals).
     fn of(q: &Q) -> Self;
     /// `num / den`, without building a rational on the way.
@@ -299,6 +299,23 @@ impl States {
         Ok(self.add(tree, machine, beads))
     }
 
+    /// The states in [`States::backwards`] order, in groups of equal beads: no game
+    /// leads from a state to another of its group, so a group's states can be solved
+    /// side by side once the groups before it are.
+    fn levels(&self) -> Vec<Vec<u32>> {
+        let total = |s: u32| {
+            self.beads[s as usize]
+                .counts()
+                .iter()
+                .map(|&n| u64::from(n))
+                .sum::<u64>()
+        };
+        self.backwards()
+            .chunk_by(|&a, &b| total(a) == total(b))
+            .map(<[u32]>::to_vec)
+            .collect()
+    }
+
     /// State numbers with fewer beads first: every game that changes the beads leads to a
     /// state earlier in this order.
     fn backwards(&self) -> Vec<u32> {
@@ -360,14 +377,17 @@ impl<G: Game> Walk<'_, G> {
         end: End,
         intern: &mut dyn FnMut(Beads) -> Result<u32, Refusal>,
     ) -> Result<u32, Refusal> {
-        let mut after = self.beads.clone();
-        self.machine
-            .rule
-            .apply(self.machine, &mut after, &self.used, end);
-        let state = if after == *self.beads {
-            self.state
+        let rule = self.machine.rule;
+        let state = if rule.may_change(self.machine, &self.used, end) {
+            let mut after = self.beads.clone();
+            rule.apply(self.machine, &mut after, &self.used, end);
+            if after == *self.beads {
+                self.state
+            } else {
+                intern(after)?
+            }
         } else {
-            intern(after)?
+            self.state
         };
         let loss = end.is_loss();
         if let Some(&step) = self.ends.get(&(state, loss)) {
@@ -724,6 +744,9 @@ type Transitions<N> = Vec<(u32, bool, N)>;
 /// uniformly.
 type Picker<'a> = dyn Fn(&[(Node, u32)]) -> Vec<u32> + 'a;
 
+/// The lines of play of one game from a state, by its number.
+type LinesOf<'a> = dyn Fn(usize) -> Result<Lines, Refusal> + Sync + 'a;
+
 /// The fastest teacher's worth of every state, its one-game transitions, and the most
 /// expected losses from the fresh beads.
 type Decided<N> = (Vec<N>, Vec<Transitions<N>>, N);
@@ -899,31 +922,37 @@ pub struct Teaching {
 
 /// The decision problems solved in the arithmetic `N`: the fastest teacher's worth of
 /// every state, its one-game transitions, and the most expected losses from the start.
-fn decide<N: Number>(
-    states: &States,
-    lines_of: &mut dyn FnMut(usize) -> Result<Lines, Refusal>,
-) -> Result<Decided<N>, Refusal> {
+fn decide<N: Number>(states: &States, lines_of: &LinesOf) -> Result<Decided<N>, Refusal> {
+    use rayon::prelude::*;
     let n = states.beads.len();
     let (mut games, mut most) = (vec![zero::<N>(); n], vec![zero::<N>(); n]);
     let mut next: Vec<Transitions<N>> = vec![Vec::new(); n];
-    for s in states.backwards() {
-        let s = s as usize;
-        if states.learnt[s] {
-            continue;
+    // A state's worth needs only the worths of states with fewer beads: each group of
+    // equal beads is solved on every core, with the same result in any order.
+    for level in states.levels() {
+        let solved = level
+            .par_iter()
+            .filter(|&&s| !states.learnt[s as usize])
+            .map(|&id| {
+                let lines = lines_of(id as usize)?;
+                let most = Goal::MostLosses.solve(&lines, id, &most);
+                let value = Goal::FewestGames.solve(&lines, id, &games);
+                // The fastest teacher picks uniformly among its equally good moves.
+                let (steps, _) = lines.affine(id, &games, Goal::FewestGames, Some(&value));
+                let next = lines.ends(&|moves| {
+                    Lines::fastest(&steps, moves, &value)
+                        .into_iter()
+                        .map(|k| moves[k].1)
+                        .collect()
+                });
+                Ok((id as usize, most, value, next))
+            })
+            .collect::<Result<Vec<_>, Refusal>>()?;
+        for (s, most_here, value, next_here) in solved {
+            most[s] = most_here;
+            games[s] = value;
+            next[s] = next_here;
         }
-        let lines = lines_of(s)?;
-        let id = s as u32;
-        most[s] = Goal::MostLosses.solve(&lines, id, &most);
-        let value = Goal::FewestGames.solve(&lines, id, &games);
-        // The fastest teacher picks uniformly among its equally good moves.
-        let (steps, _) = lines.affine(id, &games, Goal::FewestGames, Some(&value));
-        next[s] = lines.ends(&|moves| {
-            Lines::fastest(&steps, moves, &value)
-                .into_iter()
-                .map(|k| moves[k].1)
-                .collect()
-        });
-        games[s] = value;
     }
     let most = most.swap_remove(0);
     Ok((games, next, most))
@@ -970,7 +999,7 @@ impl Teaching {
         drop(worst_ends);
         let beads = states.beads.clone();
         let index = &states.index;
-        let mut lines_of = |s: usize| {
+        let lines_of = |s: usize| {
             Lines::walk(
                 tree,
                 machine,
@@ -985,7 +1014,7 @@ impl Teaching {
         /// The decision problems and the fastest teacher's chain, in the arithmetic `N`.
         fn solved<N: Number>(
             states: &States,
-            lines_of: &mut dyn FnMut(usize) -> Result<Lines, Refusal>,
+            lines_of: &LinesOf,
             arithmetic: Arithmetic,
             keep: fn(Vec<N>) -> Worths,
         ) -> Result<(Worths, Distribution, Figure), Refusal> {
@@ -994,19 +1023,9 @@ impl Teaching {
             Ok((keep(games), fastest, most.figure()))
         }
         let (games, fastest, most) = if states.beads.len() <= RATIONAL_STATES {
-            solved::<Q>(
-                &states,
-                &mut lines_of,
-                Arithmetic::Rational,
-                Worths::Rational,
-            )?
+            solved::<Q>(&states, &lines_of, Arithmetic::Rational, Worths::Rational)?
         } else {
-            solved::<Bounds>(
-                &states,
-                &mut lines_of,
-                Arithmetic::Interval,
-                Worths::Interval,
-            )?
+            solved::<Bounds>(&states, &lines_of, Arithmetic::Interval, Worths::Interval)?
         };
         Ok(Teaching {
             worst: worst[0],
@@ -1229,7 +1248,7 @@ mod tests {
         assert_eq!(t.worst_losses(), 12);
         assert_eq!(t.most_expected_losses(), &exact(12, 1));
         let (tree, machine, states) = (&s.tree, &s.machine, &t.states);
-        let mut lines_of = |i: usize| {
+        let lines_of = |i: usize| {
             let intern = &mut |b| Ok(states.index[&b]);
             Lines::walk(
                 tree,
@@ -1242,8 +1261,8 @@ mod tests {
                 intern,
             )
         };
-        let (rational, _, _) = decide::<Q>(states, &mut lines_of).unwrap();
-        let (bounds, _, most) = decide::<Bounds>(states, &mut lines_of).unwrap();
+        let (rational, _, _) = decide::<Q>(states, &lines_of).unwrap();
+        let (bounds, _, most) = decide::<Bounds>(states, &lines_of).unwrap();
         let games = rational[0].to_f64().unwrap();
         assert!(bounds[0].low <= games && games <= bounds[0].high);
         assert!(most.low <= 12.0 && 12.0 <= most.high);
