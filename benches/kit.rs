@@ -1,25 +1,25 @@
-//! What a kit costs to build: MENACE's labels.pdf alone, and with its 304 previews.
+//! What a kit costs to build: MENACE's labels.pdf alone, and with its 304 previews; and
+//! the drawing side of nim kits at 1x, 4x and 16x the boxes, which must grow linearly.
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use matchbox::boxes::BoxSet;
 use matchbox::game::Game;
 use matchbox::game::GameVisitor;
 use matchbox::kit::Kit;
-use matchbox::make::{DEFAULT_DPI, LabelSheets, make_files};
+use matchbox::make::{DEFAULT_DPI, LabelSheets, make_files, previews};
 
 /// labels.pdf alone: enumerate, draw every label, lay out the sheets, write the PDF
-/// (the library's own first half of `matchbox kit`).
-struct LabelsPdf<'a>(&'a Kit);
+/// (the library's own first half of `matchbox kit`); with `dpi`, the previews too.
+struct LabelsPdf<'a>(&'a Kit, Option<f32>);
 
 impl GameVisitor for LabelsPdf<'_> {
     type Output = usize;
     fn visit<G: Game>(self, game: &G) -> usize {
-        let kit = self.0;
+        let LabelsPdf(kit, dpi) = self;
         let set = BoxSet::build(game, kit).expect("enumerates");
-        LabelSheets::make(game, kit, &set)
-            .expect("writes")
-            .pdf
-            .len()
+        let sheets = LabelSheets::make(game, kit, &set).expect("writes");
+        let pngs = previews(&sheets.labels, &set, dpi).expect("renders");
+        sheets.pdf.len() + pngs.len()
     }
 }
 
@@ -28,7 +28,7 @@ fn kit(c: &mut Criterion) {
     let mut group = c.benchmark_group("menace kit");
     group.sample_size(10);
     group.bench_function("labels.pdf alone", |b| {
-        b.iter(|| menace.visit(LabelsPdf(&menace)))
+        b.iter(|| menace.visit(LabelsPdf(&menace, None)))
     });
     group.bench_function("pdfs without previews", |b| {
         b.iter(|| make_files(&menace, None).expect("builds"))
@@ -39,5 +39,21 @@ fn kit(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, kit);
+/// Nim with 63, 250 and 1,000 stones: 62, 249 and 999 boxes. The simulations behind the
+/// teacher's sheet are left out: this is labels, sheets, labels.pdf and the previews.
+fn big_kits(c: &mut Criterion) {
+    let mut group = c.benchmark_group("nim labels.pdf and previews");
+    group.sample_size(10);
+    for stones in [63, 250, 1000] {
+        let kit =
+            Kit::from_yaml(&format!("preset: bachet\nstones: {stones}\n"), "bench").expect("kit");
+        group.throughput(Throughput::Elements(stones - 1));
+        group.bench_with_input(BenchmarkId::from_parameter(stones), &kit, |b, kit| {
+            b.iter(|| kit.visit(LabelsPdf(kit, Some(DEFAULT_DPI))))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, kit, big_kits);
 criterion_main!(benches);

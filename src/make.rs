@@ -121,21 +121,12 @@ impl GameVisitor for Build<'_> {
         let mut kit_pages = instruction_pages(game, kit, set, &findings)?;
         kit_pages.extend(sheets);
         let kit_pages = sheet::finish(kit, kit_pages);
-        let kit_pdf = pdf::to_pdf(&kit_pages)?;
-        let width = set.boxes.len().to_string().len();
-        let previews = match self.dpi {
-            Some(dpi) => labels
-                .par_iter()
-                .zip(&set.boxes)
-                .map(|(label, b)| {
-                    Ok((
-                        format!("box-{:0width$}.png", b.id),
-                        png::to_png(label, dpi)?,
-                    ))
-                })
-                .collect::<Result<Vec<_>, Error>>()?,
-            None => Vec::new(),
-        };
+        // kit.pdf is written while the previews are drawn (rayon shares the cores).
+        let (kit_pdf, previews) = rayon::join(
+            || pdf::to_pdf(&kit_pages),
+            || previews(&labels, set, self.dpi),
+        );
+        let (kit_pdf, previews) = (kit_pdf?, previews?);
         Ok(KitFiles {
             labels_pdf,
             kit_pdf,
@@ -144,6 +135,29 @@ impl GameVisitor for Build<'_> {
             boxes: set.boxes.len(),
         })
     }
+}
+
+/// One PNG per label at `dpi` (none when `None`), named by box id, on all cores; the
+/// order, and so every byte, does not depend on the number of threads.
+pub fn previews<G: Game>(
+    labels: &[Arc<Scene>],
+    set: &BoxSet<G>,
+    dpi: Option<f32>,
+) -> Result<Vec<(String, Vec<u8>)>, Error> {
+    let Some(dpi) = dpi else {
+        return Ok(Vec::new());
+    };
+    let width = set.boxes.len().to_string().len();
+    labels
+        .par_iter()
+        .zip(&set.boxes)
+        .map(|(label, b)| {
+            Ok((
+                format!("box-{:0width$}.png", b.id),
+                png::to_png(label, dpi)?,
+            ))
+        })
+        .collect()
 }
 
 /// The labels of a kit and labels.pdf: the first half of `matchbox kit`.

@@ -105,15 +105,19 @@ fn two_runs_give_identical_bytes_whatever_the_threads() {
     let (a, b) = (out_dir("run-a"), out_dir("run-b"));
     make(&["--preset", "menace"], &a, "1");
     make(&["--preset", "menace"], &b, "2");
-    for file in [
-        "labels.pdf",
-        "kit.pdf",
-        "previews/box-001.png",
-        "previews/box-304.png",
-    ] {
+    // Every preview, too: each thread keeps its own shaping plans and glyph outlines.
+    let previews = std::fs::read_dir(a.join("previews"))
+        .unwrap()
+        .map(|e| format!("previews/{}", e.unwrap().file_name().to_string_lossy()));
+    let files: Vec<String> = ["labels.pdf".to_string(), "kit.pdf".to_string()]
+        .into_iter()
+        .chain(previews)
+        .collect();
+    assert_eq!(files.len(), 2 + 304);
+    for file in files {
         let (x, y) = (
-            std::fs::read(a.join(file)).unwrap(),
-            std::fs::read(b.join(file)).unwrap(),
+            std::fs::read(a.join(&file)).unwrap(),
+            std::fs::read(b.join(&file)).unwrap(),
         );
         assert!(x == y, "{file} differs between runs");
     }

@@ -1,7 +1,14 @@
 //! The one typeface of every kit, DejaVu Sans (regular and bold, from the `dejavu` crate:
-//! Latin, Polish and Cyrillic), and text measurement with its real glyph widths.
+//! Latin, Polish and Cyrillic), and text shaped with it (rustybuzz: glyphs, kerning).
+//!
+//! Layout, the PDF and the PNG previews all place the glyphs [`shape`] returns, so a
+//! text is as wide on paper and in a preview as the layout measured it.
 
+use std::cell::RefCell;
+use std::ops::Range;
 use std::sync::OnceLock;
+
+use rustybuzz::{Direction, Face, Script, ShapePlan, UnicodeBuffer};
 
 use super::scene::Weight;
 
@@ -16,59 +23,118 @@ pub fn font_data(weight: Weight) -> &'static [u8] {
 /// The family name the SVG output uses, matching the embedded font.
 pub const FAMILY: &str = "DejaVu Sans";
 
-struct Metrics {
-    units_per_em: f32,
-    /// Advance widths of the first 1,280 code points (Latin, Greek, Cyrillic), by char.
-    advances: Vec<u16>,
-    fallback: u16,
-}
-
-fn metrics(weight: Weight) -> &'static Metrics {
-    static CELLS: [OnceLock<Metrics>; 2] = [OnceLock::new(), OnceLock::new()];
-    let i = match weight {
+fn index(weight: Weight) -> usize {
+    match weight {
         Weight::Regular => 0,
         Weight::Bold => 1,
-    };
-    CELLS[i].get_or_init(|| {
-        let face = ttf_parser::Face::parse(font_data(weight), 0).ok();
-        let advance = |c: char| -> Option<u16> {
-            let face = face.as_ref()?;
-            face.glyph_hor_advance(face.glyph_index(c)?)
-        };
-        let fallback = advance('0').unwrap_or(1300);
-        Metrics {
-            units_per_em: face
-                .as_ref()
-                .map_or(2048.0, |f| f32::from(f.units_per_em())),
-            advances: (0..1280u32)
-                .map(|c| char::from_u32(c).and_then(advance).unwrap_or(fallback))
-                .collect(),
-            fallback,
-        }
-    })
+    }
+}
+
+/// The parsed face of a weight, parsed once per process.
+pub fn face(weight: Weight) -> Option<&'static Face<'static>> {
+    static FACES: OnceLock<[Option<Face<'static>>; 2]> = OnceLock::new();
+    FACES.get_or_init(|| [Weight::Regular, Weight::Bold].map(|w| Face::from_slice(font_data(w), 0)))
+        [index(weight)]
+    .as_ref()
 }
 
 /// Whether both weights of the embedded font have a glyph for `c`: anything else would
 /// print as an empty box.
 pub fn printable(c: char) -> bool {
-    static FACES: OnceLock<[Option<ttf_parser::Face<'static>>; 2]> = OnceLock::new();
-    let faces = FACES.get_or_init(|| {
-        [Weight::Regular, Weight::Bold].map(|w| ttf_parser::Face::parse(font_data(w), 0).ok())
-    });
     c == ' '
-        || faces
+        || [Weight::Regular, Weight::Bold]
             .iter()
-            .all(|f| f.as_ref().is_some_and(|f| f.glyph_index(c).is_some()))
+            .all(|&w| face(w).is_some_and(|f| f.glyph_index(c).is_some()))
+}
+
+/// One glyph of a shaped text; lengths in em (font units over units per em).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Glyph {
+    /// The glyph's id in the font.
+    pub id: u16,
+    /// How far the pen moves after it (kerning included).
+    pub advance: f32,
+    /// Shift right from the pen position.
+    pub x_offset: f32,
+    /// Shift up from the baseline.
+    pub y_offset: f32,
+    /// The bytes of the text it draws.
+    pub text: Range<usize>,
+}
+
+/// A line of text shaped in one weight, left to right.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Shaped {
+    /// The glyphs in drawing order.
+    pub glyphs: Vec<Glyph>,
+}
+
+impl Shaped {
+    /// The width in mm when set at `size` mm.
+    pub fn width(&self, size: f32) -> f32 {
+        self.glyphs.iter().map(|g| g.advance).sum::<f32>() * size
+    }
+}
+
+thread_local! {
+    /// Shaping plans by weight and script. Building a plan costs far more than shaping
+    /// one short text with it; each thread keeps its own, as plans are not shared.
+    static PLANS: RefCell<Vec<(Weight, Script, ShapePlan)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `text` shaped in `weight`: glyphs and their positions, with the font's kerning.
+pub fn shape(text: &str, weight: Weight) -> Shaped {
+    let Some(face) = face(weight) else {
+        return Shaped::default();
+    };
+    let mut buffer = UnicodeBuffer::new();
+    buffer.push_str(text);
+    buffer.guess_segment_properties();
+    // Every script the font prints (Latin, Cyrillic) runs left to right.
+    buffer.set_direction(Direction::LeftToRight);
+    let script = buffer.script();
+    let output = PLANS.with_borrow_mut(|plans| {
+        let at = match plans
+            .iter()
+            .position(|(w, s, _)| *w == weight && *s == script)
+        {
+            Some(at) => at,
+            None => {
+                let plan = ShapePlan::new(face, Direction::LeftToRight, Some(script), None, &[]);
+                plans.push((weight, script, plan));
+                plans.len() - 1
+            }
+        };
+        rustybuzz::shape_with_plan(face, &plans[at].2, buffer)
+    });
+    let em = face.units_per_em() as f32;
+    let infos = output.glyph_infos();
+    let glyphs = infos
+        .iter()
+        .zip(output.glyph_positions())
+        .enumerate()
+        .map(|(i, (info, pos))| {
+            let start = info.cluster as usize;
+            // A cluster ends where the next one starts.
+            let end = infos[i..]
+                .iter()
+                .find(|next| next.cluster != info.cluster)
+                .map_or(text.len(), |next| next.cluster as usize);
+            Glyph {
+                id: u16::try_from(info.glyph_id).unwrap_or(0),
+                advance: pos.x_advance as f32 / em,
+                x_offset: pos.x_offset as f32 / em,
+                y_offset: pos.y_offset as f32 / em,
+                text: start..end,
+            }
+        })
+        .collect();
+    Shaped { glyphs }
 }
 
 /// The width in mm of `text` set at `size` mm.
 pub fn text_width(text: &str, size: f32, weight: Weight) -> f32 {
-    let m = metrics(weight);
-    let units: u32 = text
-        .chars()
-        .map(|c| u32::from(*m.advances.get(c as usize).unwrap_or(&m.fallback)))
-        .sum();
-    units as f32 / m.units_per_em * size
+    shape(text, weight).width(size)
 }
 
 /// The largest size up to `size` at which `text` fits in `width` mm.

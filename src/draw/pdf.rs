@@ -7,10 +7,10 @@ use krilla::geom::{PathBuilder, Point, Transform};
 use krilla::page::PageSettings;
 use krilla::paint::{Fill, LineCap, LineJoin, Stroke as PdfStroke, StrokeDash};
 use krilla::surface::Surface;
-use krilla::text::{Font, TextDirection};
+use krilla::text::{Font, GlyphId, KrillaGlyph};
 
-use super::fonts::{font_data, text_width};
-use super::scene::{Anchor, Pt, Rgb, Scene, Shape, Stroke, Weight};
+use super::fonts::{self, font_data};
+use super::scene::{Pt, Rgb, Scene, Shape, Stroke, Weight};
 use crate::Error;
 
 const PT_PER_MM: f32 = 72.0 / 25.4;
@@ -67,7 +67,7 @@ fn circle(centre: Pt, r: f32) -> Option<krilla::geom::Path> {
     pb.finish()
 }
 
-fn draw(surface: &mut Surface, shape: &Shape, fonts: &[Font; 2]) {
+fn draw(surface: &mut Surface, shape: &Shape, faces: &[Font; 2]) {
     let (path, f, s) = match shape {
         Shape::Line { points, stroke: st } => (polyline(points, false), None, Some(*st)),
         Shape::Polygon {
@@ -89,26 +89,32 @@ fn draw(surface: &mut Surface, shape: &Shape, fonts: &[Font; 2]) {
             anchor,
             weight,
         } => {
-            let width = text_width(text, *size, *weight);
-            let x = match anchor {
-                Anchor::Start => at.x,
-                Anchor::Middle => at.x - width / 2.0,
-                Anchor::End => at.x - width,
-            };
+            let shaped = fonts::shape(text, *weight);
+            let width = shaped.width(*size);
+            let x = anchor.start(at.x, width);
             let font = match weight {
-                Weight::Regular => fonts[0].clone(),
-                Weight::Bold => fonts[1].clone(),
+                Weight::Regular => faces[0].clone(),
+                Weight::Bold => faces[1].clone(),
             };
+            // The glyphs the layout measured, not shaped again by the PDF writer.
+            let glyphs: Vec<KrillaGlyph> = shaped
+                .glyphs
+                .into_iter()
+                .map(|g| {
+                    KrillaGlyph::new(
+                        GlyphId::new(u32::from(g.id)),
+                        g.advance,
+                        g.x_offset,
+                        g.y_offset,
+                        0.0,
+                        g.text,
+                        None,
+                    )
+                })
+                .collect();
             surface.set_fill(fill(Some(*c)));
             surface.set_stroke(None);
-            surface.draw_text(
-                Point::from_xy(x, at.y),
-                font,
-                *size,
-                text,
-                false,
-                TextDirection::Auto,
-            );
+            surface.draw_glyphs(Point::from_xy(x, at.y), &glyphs, font, text, *size, false);
             return;
         }
         // `Scene::paint` opens every group.

@@ -79,6 +79,17 @@ pub enum Anchor {
     End,
 }
 
+impl Anchor {
+    /// Where a text `width` mm wide starts when anchored at `x`.
+    pub fn start(self, x: f32, width: f32) -> f32 {
+        match self {
+            Anchor::Start => x,
+            Anchor::Middle => x - width / 2.0,
+            Anchor::End => x - width,
+        }
+    }
+}
+
 /// Regular or bold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Weight {

@@ -1,4 +1,4 @@
-//! A scene as SVG, in millimetres: for previews (via [`super::png`]) and slides.
+//! A scene as SVG, in millimetres: for the classroom screen (`matchbox serve`) and plots.
 
 use std::fmt::Write;
 

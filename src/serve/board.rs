@@ -6,7 +6,7 @@
 //! appears) are the move's spots. A new game needs nothing here.
 
 use crate::draw::fonts::text_width;
-use crate::draw::scene::{Anchor, Rect, Scene, Shape};
+use crate::draw::scene::{Rect, Scene, Shape};
 use crate::game::Game;
 
 /// Side of the board picture, in mm (the SVG's own units; the page scales it).
@@ -60,11 +60,7 @@ fn bounds(shape: &Shape) -> Spot {
             ..
         } => {
             let w = text_width(text, *size, *weight);
-            let left = match anchor {
-                Anchor::Start => at.x,
-                Anchor::Middle => at.x - w / 2.0,
-                Anchor::End => at.x - w,
-            };
+            let left = anchor.start(at.x, w);
             [left, at.y - size * 0.8, w, *size]
         }
         // Never met: the shapes come from `Scene::paint`, which opens groups.
