@@ -3,24 +3,17 @@
 //! has a place for the mistake, and nothing written.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+
 use std::time::Instant;
 
-/// A fresh folder for one test (tests run at once: each has its own).
+mod support;
+
+/// A fresh folder for one test of this file.
 fn scratch(what: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("matchbox-bad-kits-{what}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::scratch(&format!("bad-kits-{what}"))
 }
 
-fn matchbox(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_matchbox"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap()
-}
+use support::run as matchbox;
 
 /// Words of the YAML and serde libraries that mean nothing to a teacher.
 const LIBRARY_WORDS: [&str; 16] = [

@@ -1,15 +1,11 @@
 //! The `matchbox` command as a user runs it: presets, boxes, find, and bad input.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn matchbox(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_matchbox"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("runs")
-}
+mod support;
+
+use support::run as matchbox;
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()

@@ -7,26 +7,17 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn matchbox() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_matchbox"));
-    command.current_dir(env!("CARGO_MANIFEST_DIR"));
-    command
-}
+mod support;
 
-fn run(args: &[&str]) -> Output {
-    matchbox().args(args).output().expect("runs")
-}
+use support::{matchbox, run};
 
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// A fresh scratch folder for one test.
+/// A fresh scratch folder for one test of this file.
 fn scratch(what: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("matchbox-failed-{what}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::scratch(&format!("failed-{what}"))
 }
 
 /// Every file under `dir` by its path inside, with a hash of its bytes.

@@ -2,13 +2,14 @@
 //! give the same bytes.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod support;
 
 fn matchbox(args: &[&str], threads: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_matchbox"))
+    support::matchbox()
         .args(args)
         .env("RAYON_NUM_THREADS", threads)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("runs")
 }

@@ -6,8 +6,10 @@ use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
 
+mod support;
+
 fn matchbox(args: &[&str]) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_matchbox"));
+    let mut cmd = support::matchbox();
     cmd.args(args)
         .env_remove("NO_COLOR")
         .env_remove("RAYON_NUM_THREADS");
@@ -49,10 +51,7 @@ fn json(o: &Output) -> Value {
 }
 
 fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("matchbox-sim-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::scratch(&format!("sim-{name}"))
 }
 
 #[test]

@@ -3,23 +3,16 @@
 //! the PDF and the previews, and a sheet that cannot be is refused at its place.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 const PT_PER_MM: f32 = 72.0 / 25.4;
 
-fn matchbox(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_matchbox"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("runs")
-}
+mod support;
+
+use support::run as matchbox;
 
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("matchbox-stickers-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    support::scratch(&format!("stickers-{name}"))
 }
 
 /// Writes `yaml` as a kit and runs `matchbox kit` on it into `dir/out`.

@@ -1,12 +1,34 @@
-//! Shared by the `serve` tests: the server as a child process, and plain HTTP/1.1 over
-//! a socket (nothing to download, nothing to build).
+//! Shared by the tests: the `matchbox` binary, a scratch folder per test, and for the
+//! `serve` tests the server as a child process and plain HTTP/1.1 over a socket (nothing
+//! to download, nothing to build).
 
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+
+/// The `matchbox` binary, to be run from the project folder.
+pub fn matchbox() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_matchbox"));
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    command
+}
+
+/// `matchbox ARGS`, run to its end.
+pub fn run(args: &[&str]) -> Output {
+    matchbox().args(args).output().expect("runs")
+}
+
+/// A fresh, empty folder for one test, `matchbox-WHAT-PID` in the temporary folder
+/// (tests run at once: each names its own).
+pub fn scratch(what: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("matchbox-{what}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
 
 /// `matchbox serve` on an ephemeral port, killed when dropped.
 pub struct Server {
