@@ -646,21 +646,22 @@ const ALLOWED: [(&str, &str); 19] = [
 
 /// The games' names as a choice: `a, b or c`.
 fn game_names() -> String {
-    let names: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
-    match names.split_last() {
-        Some((last, [])) => (*last).to_string(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        None => String::new(),
-    }
+    or_list(GAMES.iter().map(|g| g.name.to_string()).collect())
 }
 
 /// The ways a kit names its game: `` `game: a`, `game: b` or `game: c` ``.
 fn game_choices() -> String {
-    let choices: Vec<String> = GAMES
-        .iter()
-        .map(|g| format!("`game: {}`", g.name))
-        .collect();
-    match choices.split_last() {
+    or_list(
+        GAMES
+            .iter()
+            .map(|g| format!("`game: {}`", g.name))
+            .collect(),
+    )
+}
+
+/// `a, b or c`.
+fn or_list(items: Vec<String>) -> String {
+    match items.split_last() {
         Some((last, [])) => last.clone(),
         Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
         None => String::new(),

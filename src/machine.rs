@@ -668,14 +668,7 @@ impl Rule {
             && match self {
                 Rule::Gardner | Rule::Relay => end.is_loss(),
                 Rule::GardnerReward => end.is_loss() || end == End::Won,
-                Rule::Menace => {
-                    let delta = match end {
-                        End::Won => machine.reward.win,
-                        End::Drew => machine.reward.draw,
-                        End::Lost | End::Resigned => machine.reward.loss,
-                    };
-                    delta != 0
-                }
+                Rule::Menace => menace_beads(machine, end) != 0,
             }
     }
 
@@ -700,11 +693,7 @@ impl Rule {
                 }
             }
             Rule::Menace => {
-                let delta = match end {
-                    End::Won => machine.reward.win,
-                    End::Drew => machine.reward.draw,
-                    End::Lost | End::Resigned => machine.reward.loss,
-                };
+                let delta = menace_beads(machine, end);
                 for &s in used {
                     let count = i64::from(beads.count(s)) + i64::from(delta);
                     emptied |= beads.set(machine, s, count.clamp(0, i64::from(u32::MAX)) as u32);
@@ -722,6 +711,16 @@ impl Rule {
             }
         }
         emptied
+    }
+}
+
+/// The beads Michie's rule adds to (or, negative, takes from) each box used in a game
+/// that ended as `end`.
+fn menace_beads(machine: &Machine, end: End) -> i32 {
+    match end {
+        End::Won => machine.reward.win,
+        End::Drew => machine.reward.draw,
+        End::Lost | End::Resigned => machine.reward.loss,
     }
 }
 
