@@ -574,31 +574,36 @@ impl Machine {
             Safety::Unsafe => return false,
             Safety::Unknown => {}
         }
-        let safe = if let Some(outcome) = tree.outcome(node) {
-            End::of(outcome, self.side) != End::Lost
-        } else {
-            match self.seats[node as usize] {
-                Seat::Other => tree
-                    .children(node)
-                    .iter()
-                    .all(|&c| self.safe(tree, beads, c, memo)),
-                Seat::Forced { first } => {
-                    self.safe(tree, beads, self.slot_child[first as usize], memo)
-                }
-                Seat::Box { index: b, .. } if self.rule == Rule::Relay => self
-                    .relay_slot(beads, b)
-                    .is_some_and(|s| self.safe(tree, beads, self.child(node, s), memo)),
-                Seat::Box { index: b, .. } => {
-                    beads.totals[b as usize] > 0
-                        && self.slots(b).all(|s| {
-                            beads.counts[s as usize] == 0
-                                || self.safe(tree, beads, self.child(node, s), memo)
-                        })
-                }
-            }
-        };
+        let safe = self.safe_here(tree, beads, node, |c| self.safe(tree, beads, c, memo));
         memo[node as usize] = if safe { Safety::Safe } else { Safety::Unsafe };
         safe
+    }
+
+    /// Whether the machine cannot lose from `node`, given `child`: whether it cannot from
+    /// a child (asked only of the children that decide it).
+    fn safe_here<G: Game>(
+        &self,
+        tree: &Tree<G>,
+        beads: &Beads,
+        node: Node,
+        mut child: impl FnMut(Node) -> bool,
+    ) -> bool {
+        if let Some(outcome) = tree.outcome(node) {
+            return End::of(outcome, self.side) != End::Lost;
+        }
+        match self.seats[node as usize] {
+            Seat::Other => tree.children(node).iter().all(|&c| child(c)),
+            Seat::Forced { first } => child(self.slot_child[first as usize]),
+            Seat::Box { index: b, .. } if self.rule == Rule::Relay => self
+                .relay_slot(beads, b)
+                .is_some_and(|s| child(self.child(node, s))),
+            Seat::Box { index: b, .. } => {
+                beads.totals[b as usize] > 0
+                    && self
+                        .slots(b)
+                        .all(|s| beads.counts[s as usize] == 0 || child(self.child(node, s)))
+            }
+        }
     }
 }
 
@@ -607,6 +612,101 @@ enum Safety {
     Unknown,
     Safe,
     Unsafe,
+}
+
+/// Whether the machine can still lose, kept from game to game: the simulator's test after
+/// every game that emptied a move ([`Machine::cannot_lose`] answers it from scratch).
+/// Whether a position is safe depends only on which moves still have beads, so after a
+/// game only the positions of the boxes it emptied, and those above them, are looked at
+/// again.
+pub struct LossCheck {
+    /// Per node: whether the machine cannot lose from there with its beads now.
+    safe: Vec<bool>,
+    /// The positions one move above node `n`: `parents[parent_start[n]..parent_start[n + 1]]`.
+    parent_start: Vec<u32>,
+    parents: Vec<Node>,
+    /// The positions where box `b` is used: `box_nodes[box_start[b]..box_start[b + 1]]`.
+    box_start: Vec<u32>,
+    box_nodes: Vec<Node>,
+    /// Positions to look at again.
+    queue: Vec<Node>,
+}
+
+/// Groups `(key, node)` pairs by key, as offsets and nodes (compressed rows).
+fn grouped(keys: usize, pairs: impl Iterator<Item = (u32, Node)> + Clone) -> (Vec<u32>, Vec<Node>) {
+    let mut start = vec![0u32; keys + 1];
+    for (k, _) in pairs.clone() {
+        start[k as usize + 1] += 1;
+    }
+    for k in 0..keys {
+        start[k + 1] += start[k];
+    }
+    let mut next = start.clone();
+    let mut nodes = vec![0; start[keys] as usize];
+    for (k, node) in pairs {
+        nodes[next[k as usize] as usize] = node;
+        next[k as usize] += 1;
+    }
+    (start, nodes)
+}
+
+impl LossCheck {
+    /// The check for a machine with `beads`, every position worked out once.
+    pub fn new<G: Game>(machine: &Machine, tree: &Tree<G>, beads: &Beads) -> LossCheck {
+        let n = tree.len();
+        let edges = (0..n as Node).flat_map(|p| tree.children(p).iter().map(move |&c| (c, p)));
+        let (parent_start, parents) = grouped(n, edges);
+        let seats = (0..n as Node).filter_map(|node| machine.box_at(node).map(|b| (b, node)));
+        let (box_start, box_nodes) = grouped(machine.box_count(), seats);
+        let mut safe = vec![false; n];
+        let order =
+            crate::boxes::topological_order(n, &tree.children, |i| tree.children(i as Node));
+        for &node in order.iter().rev() {
+            safe[node] = machine.safe_here(tree, beads, node as Node, |c| safe[c as usize]);
+        }
+        LossCheck {
+            safe,
+            parent_start,
+            parents,
+            box_start,
+            box_nodes,
+            queue: Vec::new(),
+        }
+    }
+
+    /// Whether the machine can no longer lose (see [`Machine::cannot_lose`]).
+    pub fn cannot_lose(&self) -> bool {
+        self.safe[0]
+    }
+
+    /// Brings the check up to `beads`, which differ from the beads it last saw only in
+    /// that the moves `emptied` lost their last bead; returns [`LossCheck::cannot_lose`].
+    pub fn update<G: Game>(
+        &mut self,
+        machine: &Machine,
+        tree: &Tree<G>,
+        beads: &Beads,
+        emptied: &[u32],
+    ) -> bool {
+        for &slot in emptied {
+            let b = machine.box_of(slot) as usize;
+            let nodes = &self.box_nodes[self.box_start[b] as usize..self.box_start[b + 1] as usize];
+            self.queue.extend_from_slice(nodes);
+        }
+        // A position is looked at again whenever one below it changed, so the values
+        // settle where a check from scratch would put them.
+        while let Some(node) = self.queue.pop() {
+            let now = machine.safe_here(tree, beads, node, |c| self.safe[c as usize]);
+            if now != self.safe[node as usize] {
+                self.safe[node as usize] = now;
+                let i = node as usize;
+                let above =
+                    &self.parents[self.parent_start[i] as usize..self.parent_start[i + 1] as usize];
+                self.queue.extend_from_slice(above);
+            }
+        }
+        self.safe[0]
+    }
 }
 
 /// Most beads one move can hold: far more than a box does, and small enough that a box
@@ -672,11 +772,28 @@ impl Rule {
             }
     }
 
+    /// Whether the beads after a lost game depend only on its last move (given the beads
+    /// before it), so that games lost after the same move leave the same beads.
+    pub fn learns_from_last_move(self) -> bool {
+        matches!(self, Rule::Gardner | Rule::Relay)
+    }
+
     /// Applies the rule after a game in which the machine played the slots `used`, in
-    /// order, and ended as `end`. Returns whether some move lost its last bead, which is
+    /// order, and ended as `end`. Adds to `emptied` every move that lost its last bead,
     /// the only way the machine's possible play changes.
-    pub fn apply(self, machine: &Machine, beads: &mut Beads, used: &[u32], end: End) -> bool {
-        let mut emptied = false;
+    pub fn apply(
+        self,
+        machine: &Machine,
+        beads: &mut Beads,
+        used: &[u32],
+        end: End,
+        emptied: &mut Vec<u32>,
+    ) {
+        let mut set = |beads: &mut Beads, slot: u32, count: u32| {
+            if beads.set(machine, slot, count) {
+                emptied.push(slot);
+            }
+        };
         match self {
             Rule::Gardner | Rule::GardnerReward => {
                 // On a resignation the empty box has no bead to take: the move before it
@@ -684,11 +801,11 @@ impl Rule {
                 if end.is_loss()
                     && let Some(&last) = used.last()
                 {
-                    emptied |= beads.set(machine, last, beads.count(last).saturating_sub(1));
+                    set(beads, last, beads.count(last).saturating_sub(1));
                 }
                 if self == Rule::GardnerReward && end == End::Won {
                     for &s in used {
-                        beads.set(machine, s, beads.count(s).saturating_add(1));
+                        set(beads, s, beads.count(s).saturating_add(1));
                     }
                 }
             }
@@ -696,21 +813,19 @@ impl Rule {
                 let delta = menace_beads(machine, end);
                 for &s in used {
                     let count = i64::from(beads.count(s)) + i64::from(delta);
-                    emptied |= beads.set(machine, s, count.clamp(0, i64::from(u32::MAX)) as u32);
+                    set(beads, s, count.clamp(0, i64::from(u32::MAX)) as u32);
                 }
             }
             Rule::Relay => {
                 if end.is_loss()
                     && let Some(&last) = used.last()
+                    && beads.set(machine, last, 0)
                 {
-                    emptied |= beads.set(machine, last, 0);
-                }
-                if emptied {
-                    relay_cascade(machine, beads);
+                    emptied.push(last);
+                    relay_cascade(machine, beads, emptied);
                 }
             }
         }
-        emptied
     }
 }
 
@@ -726,7 +841,7 @@ fn menace_beads(machine: &Machine, end: End) -> i32 {
 
 /// The relay's wiring: a move after which the opponent can reach an empty box with one
 /// reply is unwired, until nothing changes.
-fn relay_cascade(machine: &Machine, beads: &mut Beads) {
+fn relay_cascade(machine: &Machine, beads: &mut Beads, emptied: &mut Vec<u32>) {
     loop {
         let mut changed = false;
         for slot in 0..machine.initial.len() as u32 {
@@ -734,6 +849,7 @@ fn relay_cascade(machine: &Machine, beads: &mut Beads) {
                 ..machine.feeds_start[slot as usize + 1] as usize];
             if beads.count(slot) > 0 && fed.iter().any(|&b| beads.total(b) == 0) {
                 beads.set(machine, slot, 0);
+                emptied.push(slot);
                 changed = true;
             }
         }
@@ -752,6 +868,8 @@ pub struct Learner<'m> {
     pub beads: Beads,
     /// The slots played in the current game, in order.
     used: Vec<u32>,
+    /// The slots the last game's rule emptied.
+    emptied: Vec<u32>,
 }
 
 impl<'m> Learner<'m> {
@@ -766,6 +884,7 @@ impl<'m> Learner<'m> {
             machine,
             beads,
             used: Vec::with_capacity(32),
+            emptied: Vec::new(),
         }
     }
 
@@ -786,12 +905,21 @@ impl<'m> Learner<'m> {
     /// Applies the rule after the game and gets ready for the next; returns whether
     /// some move lost its last bead.
     pub fn finish(&mut self, end: End) -> bool {
-        let emptied = self
-            .machine
-            .rule
-            .apply(self.machine, &mut self.beads, &self.used, end);
+        self.emptied.clear();
+        self.machine.rule.apply(
+            self.machine,
+            &mut self.beads,
+            &self.used,
+            end,
+            &mut self.emptied,
+        );
         self.used.clear();
-        emptied
+        !self.emptied.is_empty()
+    }
+
+    /// The moves that lost their last bead after the last game.
+    pub fn emptied(&self) -> &[u32] {
+        &self.emptied
     }
 }
 
@@ -810,6 +938,13 @@ mod tests {
         let set = BoxSet::build(&game, &kit).unwrap();
         let machine = Machine::compile(&game, &tree, &set, rule, kit.reward, false).unwrap();
         (game, tree, set, machine)
+    }
+
+    /// The rule applied: the moves it emptied.
+    fn apply(rule: Rule, machine: &Machine, beads: &mut Beads, used: &[u32], end: End) -> Vec<u32> {
+        let mut emptied = Vec::new();
+        rule.apply(machine, beads, used, end, &mut emptied);
+        emptied
     }
 
     /// The node of `stones` left with the machine (second) to move, and its box.
@@ -877,17 +1012,32 @@ mod tests {
         let (_, _, _, machine) = nim_machine("bachet", Rule::Gardner);
         let mut beads = machine.fresh_beads();
         let used = [0, 4, 8];
-        assert!(!Rule::Gardner.apply(&machine, &mut beads, &used, End::Won));
+        assert_eq!(
+            apply(Rule::Gardner, &machine, &mut beads, &used, End::Won),
+            [0u32; 0]
+        );
         assert_eq!(beads, machine.fresh_beads());
-        assert!(Rule::Gardner.apply(&machine, &mut beads, &used, End::Lost));
+        assert_eq!(
+            apply(Rule::Gardner, &machine, &mut beads, &used, End::Lost),
+            [8]
+        );
         assert_eq!(beads.count(8), 0);
         assert_eq!(beads.count(4), 1);
         // Resigning punishes the move before the empty box: the last one recorded.
-        Rule::Gardner.apply(&machine, &mut beads, &used[..2], End::Resigned);
+        apply(
+            Rule::Gardner,
+            &machine,
+            &mut beads,
+            &used[..2],
+            End::Resigned,
+        );
         assert_eq!(beads.count(4), 0);
         // A resignation at the first box has nothing to punish.
         let before = beads.clone();
-        assert!(!Rule::Gardner.apply(&machine, &mut beads, &[], End::Resigned));
+        assert_eq!(
+            apply(Rule::Gardner, &machine, &mut beads, &[], End::Resigned),
+            [0u32; 0]
+        );
         assert_eq!(beads, before);
     }
 
@@ -895,13 +1045,19 @@ mod tests {
     fn gardner_reward_adds_a_bead_to_every_move_of_a_won_game() {
         let (_, _, _, machine) = nim_machine("bachet", Rule::GardnerReward);
         let mut beads = machine.fresh_beads();
-        Rule::GardnerReward.apply(&machine, &mut beads, &[0, 4], End::Won);
+        apply(Rule::GardnerReward, &machine, &mut beads, &[0, 4], End::Won);
         assert_eq!((beads.count(0), beads.count(4), beads.count(1)), (2, 2, 1));
         assert_eq!(
             beads.total(machine.box_of(0)),
             machine.fresh_beads().total(machine.box_of(0)) + 1
         );
-        Rule::GardnerReward.apply(&machine, &mut beads, &[0, 4], End::Lost);
+        apply(
+            Rule::GardnerReward,
+            &machine,
+            &mut beads,
+            &[0, 4],
+            End::Lost,
+        );
         assert_eq!((beads.count(0), beads.count(4)), (2, 1));
     }
 
@@ -914,11 +1070,11 @@ mod tests {
             loss: -2,
         };
         let mut beads = machine.fresh_beads();
-        Rule::Menace.apply(&machine, &mut beads, &[0, 4], End::Won);
+        apply(Rule::Menace, &machine, &mut beads, &[0, 4], End::Won);
         assert_eq!((beads.count(0), beads.count(4)), (4, 4));
-        Rule::Menace.apply(&machine, &mut beads, &[0, 4], End::Drew);
+        apply(Rule::Menace, &machine, &mut beads, &[0, 4], End::Drew);
         assert_eq!((beads.count(0), beads.count(4)), (5, 5));
-        Rule::Menace.apply(&machine, &mut beads, &[0, 8], End::Resigned);
+        apply(Rule::Menace, &machine, &mut beads, &[0, 8], End::Resigned);
         assert_eq!((beads.count(0), beads.count(8)), (3, 0));
         let b = machine.box_of(8);
         assert_eq!(
@@ -938,7 +1094,7 @@ mod tests {
         };
         assert_eq!(take(&beads), 1, "fewest stones first");
         let take1 = slot_taking(&tree, &machine, 3, 1);
-        Rule::Relay.apply(&machine, &mut beads, &[take1], End::Lost);
+        apply(Rule::Relay, &machine, &mut beads, &[take1], End::Lost);
         assert_eq!(take(&beads), 2);
         assert!(machine.slots(b).len() == 3);
     }
@@ -950,8 +1106,8 @@ mod tests {
         let (_, four) = at(&tree, &machine, 4);
         let slots: Vec<u32> = machine.slots(four).collect();
         for (i, &s) in slots.iter().enumerate() {
-            let emptied = Rule::Relay.apply(&machine, &mut beads, &[s], End::Lost);
-            assert!(emptied);
+            let emptied = apply(Rule::Relay, &machine, &mut beads, &[s], End::Lost);
+            assert_eq!(emptied[0], s);
             let still_wired =
                 |stones, take| beads.count(slot_taking(&tree, &machine, stones, take)) > 0;
             // Until the box for 4 runs out, the moves leading to it stay.
@@ -992,7 +1148,7 @@ mod tests {
         let mut beads = machine.fresh_beads();
         beads.set(&machine, 0, u32::MAX);
         assert_eq!(beads.count(0), MAX_BEADS);
-        Rule::GardnerReward.apply(&machine, &mut beads, &[0], End::Won);
+        apply(Rule::GardnerReward, &machine, &mut beads, &[0], End::Won);
         assert_eq!(beads.count(0), MAX_BEADS);
         let mut counts = machine.fresh_beads().counts().to_vec();
         assert!(Beads::from_counts(&machine, counts.clone()).is_some());

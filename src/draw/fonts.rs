@@ -8,6 +8,7 @@ use std::cell::RefCell;
 use std::ops::Range;
 use std::sync::OnceLock;
 
+use rustc_hash::FxHashMap;
 use rustybuzz::{Direction, Face, Script, ShapePlan, UnicodeBuffer};
 
 use super::scene::Weight;
@@ -82,8 +83,33 @@ thread_local! {
     static PLANS: RefCell<Vec<(Weight, Script, ShapePlan)>> = const { RefCell::new(Vec::new()) };
 }
 
+thread_local! {
+    /// Texts already shaped, per weight: a kit sets the same words and numbers on label
+    /// after label, and fitting a text to its room measures it more than once.
+    static SHAPED: RefCell<[FxHashMap<Box<str>, Shaped>; 2]> = RefCell::default();
+}
+
+/// Most texts a thread keeps shaped; past it the store starts again (a long `serve`).
+const MAX_SHAPED: usize = 50_000;
+
 /// `text` shaped in `weight`: glyphs and their positions, with the font's kerning.
 pub fn shape(text: &str, weight: Weight) -> Shaped {
+    let known = SHAPED.with_borrow(|shaped| shaped[index(weight)].get(text).cloned());
+    if let Some(shaped) = known {
+        return shaped;
+    }
+    let shaped = shape_anew(text, weight);
+    SHAPED.with_borrow_mut(|store| {
+        let store = &mut store[index(weight)];
+        if store.len() >= MAX_SHAPED {
+            store.clear();
+        }
+        store.insert(text.into(), shaped.clone());
+    });
+    shaped
+}
+
+fn shape_anew(text: &str, weight: Weight) -> Shaped {
     let Some(face) = face(weight) else {
         return Shaped::default();
     };

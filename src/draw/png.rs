@@ -157,27 +157,122 @@ pub fn to_png(scene: &Scene, dpi: f32) -> Result<Vec<u8>, Error> {
     encode(&pixmap)
 }
 
-/// The pixels as an RGB PNG: on white every pixel is opaque, so an alpha channel would
-/// only add a quarter to what deflate reads. Measured on MENACE's 304 previews (one
-/// thread): resvg's RGBA at deflate level 6 with adaptive filters took about 0.6 s for
-/// 2.95 MB; RGB, no row filter and level 2 takes 0.25 s for 2.61 MB. Labels are flat
-/// colours on white, long runs of equal pixels that deflate matches as they are, while
-/// row filters turn every edge into noise.
+/// The pixels as a PNG: indexed when the picture has at most 256 colours, as labels of
+/// flat colours on white do with their anti-aliased edges, and RGB otherwise. Either way
+/// every pixel is kept exactly; on white every pixel is opaque, so there is no alpha
+/// channel. Rows go unfiltered: long runs of equal pixels deflate as they are, while row
+/// filters turn every edge into noise. (Measured on MENACE's 304 previews, one thread:
+/// resvg's RGBA at deflate level 6 with adaptive filters took about 0.6 s for 2.95 MB;
+/// RGB at level 2 without filters took 0.25 s for 2.61 MB.)
 fn encode(pixmap: &Pixmap) -> Result<Vec<u8>, Error> {
-    let rgb: Vec<u8> = pixmap
-        .data()
-        .chunks_exact(4)
-        .flat_map(|px| [px[0], px[1], px[2]])
-        .collect();
+    let (palette, pixels) = match indexed(pixmap.data()) {
+        Some((palette, indices)) => (Some(palette), indices),
+        None => (
+            None,
+            pixmap
+                .data()
+                .chunks_exact(4)
+                .flat_map(|px| [px[0], px[1], px[2]])
+                .collect(),
+        ),
+    };
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
-    encoder.set_color(png::ColorType::Rgb);
     encoder.set_depth(png::BitDepth::Eight);
+    match palette {
+        Some(palette) => {
+            encoder.set_color(png::ColorType::Indexed);
+            encoder.set_palette(palette);
+        }
+        None => encoder.set_color(png::ColorType::Rgb),
+    }
     encoder.set_deflate_compression(png::DeflateCompression::Level(2));
     encoder.set_filter(png::Filter::NoFilter);
     encoder
         .write_header()
-        .and_then(|mut writer| writer.write_image_data(&rgb))
+        .and_then(|mut writer| writer.write_image_data(&pixels))
         .map_err(|e| Error::Internal(format!("cannot encode PNG: {e}")))?;
     Ok(out)
+}
+
+/// The picture's colours in the order they first appear (RGB triples) and each pixel's
+/// colour number, or `None` when it has more than 256 colours.
+fn indexed(rgba: &[u8]) -> Option<(Vec<u8>, Vec<u8>)> {
+    let mut numbers: FxHashMap<[u8; 3], u8> = FxHashMap::default();
+    let mut palette = Vec::new();
+    let mut indices = Vec::with_capacity(rgba.len() / 4);
+    let mut last: Option<([u8; 3], u8)> = None;
+    for px in rgba.chunks_exact(4) {
+        let colour = [px[0], px[1], px[2]];
+        // Runs of one colour are the rule: look up only where the colour changes.
+        let number = match last {
+            Some((c, n)) if c == colour => n,
+            _ => {
+                let n = match numbers.get(&colour) {
+                    Some(&n) => n,
+                    None => {
+                        let n = u8::try_from(numbers.len()).ok()?;
+                        numbers.insert(colour, n);
+                        palette.extend_from_slice(&colour);
+                        n
+                    }
+                };
+                last = Some((colour, n));
+                n
+            }
+        };
+        indices.push(number);
+    }
+    Some((palette, indices))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The RGB pixels a PNG decodes to.
+    fn decoded(bytes: &[u8]) -> (png::ColorType, Vec<u8>) {
+        let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+        decoder.set_transformations(png::Transformations::EXPAND);
+        let mut reader = decoder.read_info().unwrap();
+        let colour = reader.info().color_type;
+        let mut pixels = vec![0; reader.output_buffer_size().unwrap()];
+        let frame = reader.next_frame(&mut pixels).unwrap();
+        pixels.truncate(frame.buffer_size());
+        (colour, pixels)
+    }
+
+    fn rgb(pixmap: &Pixmap) -> Vec<u8> {
+        let px = pixmap.data().chunks_exact(4);
+        px.flat_map(|p| [p[0], p[1], p[2]]).collect()
+    }
+
+    #[test]
+    fn every_pixel_is_kept_indexed_or_not() {
+        // Few colours: indexed.
+        let mut few = Pixmap::new(40, 30).unwrap();
+        few.fill(Color::WHITE);
+        let mut path = PathBuilder::new();
+        path.push_circle(20.0, 15.0, 9.3);
+        let circle = path.finish().unwrap();
+        few.fill_path(
+            &circle,
+            &paint([200, 30, 40]),
+            FillRule::Winding,
+            Transform::identity(),
+            None,
+        );
+        let (colour, pixels) = decoded(&encode(&few).unwrap());
+        assert_eq!(colour, png::ColorType::Indexed);
+        assert_eq!(pixels, rgb(&few));
+        // A gradient of 600 colours: RGB.
+        let mut many = Pixmap::new(600, 2).unwrap();
+        for (i, px) in many.data_mut().chunks_exact_mut(4).enumerate() {
+            let x = (i % 600) as u16;
+            px.copy_from_slice(&[(x % 256) as u8, (x / 256) as u8, 7, 255]);
+        }
+        let (colour, pixels) = decoded(&encode(&many).unwrap());
+        assert_eq!(colour, png::ColorType::Rgb);
+        assert_eq!(pixels, rgb(&many));
+    }
 }

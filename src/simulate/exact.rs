@@ -367,6 +367,10 @@ struct Walk<'a, G: Game> {
     used: Vec<u32>,
     steps: Vec<Step>,
     ends: FxHashMap<(u32, bool), u32>,
+    /// The state after a lost game, by its last move, for a rule that looks at no other
+    /// (see [`Rule::learns_from_last_move`]): a kit of many boxes meets the same few
+    /// bead changes at millions of ends, and builds and numbers each only once.
+    after_loss: FxHashMap<u32, u32>,
 }
 
 impl<G: Game> Walk<'_, G> {
@@ -381,16 +385,24 @@ impl<G: Game> Walk<'_, G> {
         intern: &mut dyn FnMut(Beads) -> Result<u32, Refusal>,
     ) -> Result<u32, Refusal> {
         let rule = self.machine.rule;
-        let state = if rule.may_change(self.machine, &self.used, end) {
+        let last = self.used.last().copied();
+        let known = last.filter(|_| rule.learns_from_last_move() && end.is_loss());
+        let state = if !rule.may_change(self.machine, &self.used, end) {
+            self.state
+        } else if let Some(&state) = known.and_then(|last| self.after_loss.get(&last)) {
+            state
+        } else {
             let mut after = self.beads.clone();
-            rule.apply(self.machine, &mut after, &self.used, end);
-            if after == *self.beads {
+            rule.apply(self.machine, &mut after, &self.used, end, &mut Vec::new());
+            let state = if after == *self.beads {
                 self.state
             } else {
                 intern(after)?
+            };
+            if let Some(last) = known {
+                self.after_loss.insert(last, state);
             }
-        } else {
-            self.state
+            state
         };
         let loss = end.is_loss();
         if let Some(&step) = self.ends.get(&(state, loss)) {
@@ -494,6 +506,7 @@ impl Lines {
             used: used.to_vec(),
             steps: Vec::new(),
             ends: FxHashMap::default(),
+            after_loss: FxHashMap::default(),
         };
         walk.walk(node, intern)?;
         Ok(Lines { steps: walk.steps })

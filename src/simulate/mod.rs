@@ -22,7 +22,7 @@ use crate::Error;
 use crate::boxes::BoxSet;
 use crate::game::Game;
 use crate::kit::{Kit, Rule};
-use crate::machine::{Beads, Draw, End, Learner, Machine, Node, SimRng, Tree, rng_for};
+use crate::machine::{Beads, Draw, End, Learner, LossCheck, Machine, Node, SimRng, Tree, rng_for};
 use exact::Teaching;
 pub use stats::{Estimate, Stats};
 
@@ -379,18 +379,20 @@ fn train_one<G: Game>(
     max_games: u32,
     mut rng: SimRng,
 ) -> Result<Option<(u32, u32)>, Error> {
-    let mut me = Learner::new(&setup.machine);
-    if setup.machine.cannot_lose(&setup.tree, &me.beads) {
+    let (machine, tree) = (&setup.machine, &setup.tree);
+    let mut me = Learner::new(machine);
+    let mut check = LossCheck::new(machine, tree, &me.beads);
+    if check.cannot_lose() {
         return Ok(Some((0, 0)));
     }
     let mut them = Automatic::new(opponent, setup.rival.as_ref(), setup.teaching.as_ref())?;
     let mut losses = 0;
     for game in 1..=max_games {
-        let played = play_game(&setup.tree, &mut me, &mut them, &mut rng, |_| {})?;
+        let played = play_game(tree, &mut me, &mut them, &mut rng, |_| {})?;
         losses += u32::from(played.end.is_loss());
         // Only losing a move's last bead changes what the machine may play; with no
         // losses after that, it keeps every move it has.
-        if played.emptied && setup.machine.cannot_lose(&setup.tree, &me.beads) {
+        if played.emptied && check.update(machine, tree, &me.beads, me.emptied()) {
             return Ok(Some((losses, game)));
         }
     }
@@ -652,6 +654,41 @@ mod tests {
         assert_eq!(one, run(3));
         let other_seed = train(&setup, OpponentKind::Random, 300, 10_000, 43, &|_| {}).unwrap();
         assert_ne!(one, other_seed);
+    }
+
+    /// Plays `games` games against a random opponent and asks, after each, the kept loss
+    /// check and a check from scratch.
+    fn loss_checks_agree<G: Game>(game: &G, kit: &Kit, rule: Rule, games: u32) -> u32 {
+        let setup = Setup::new(game, kit, rule, false).unwrap();
+        let (tree, machine) = (&setup.tree, &setup.machine);
+        let mut me = Learner::new(machine);
+        let mut check = LossCheck::new(machine, tree, &me.beads);
+        let (mut rng, mut learnt) = (rng_for(3, 0), 0);
+        for game in 0..games {
+            play_game(tree, &mut me, &mut Automatic::Random, &mut rng, |_| {}).unwrap();
+            let kept = check.update(machine, tree, &me.beads, me.emptied());
+            assert_eq!(kept, machine.cannot_lose(tree, &me.beads), "game {game}");
+            learnt += u32::from(kept);
+            if me.beads.counts().iter().all(|&n| n == 0) {
+                me = Learner::new(machine);
+                check = LossCheck::new(machine, tree, &me.beads);
+            }
+        }
+        learnt
+    }
+
+    #[test]
+    fn the_kept_loss_check_agrees_with_one_from_scratch_after_every_game() {
+        let (her, kit) = fixtures::pawns(HER);
+        assert!(loss_checks_agree(&her, &kit, Rule::Gardner, 400) > 0);
+        let (bachet, kit) = fixtures::stones("bachet");
+        assert!(loss_checks_agree(&bachet, &kit, Rule::Gardner, 400) > 0);
+        let (relay, kit) = fixtures::stones("bachet-relay");
+        assert!(loss_checks_agree(&relay, &kit, Rule::Relay, 400) > 0);
+        let (menace, kit) = fixtures::grid("menace");
+        loss_checks_agree(&menace, &kit, Rule::Menace, 400);
+        let (hexapawn, kit) = fixtures::pawns(HER);
+        loss_checks_agree(&hexapawn, &kit, Rule::GardnerReward, 400);
     }
 
     #[test]
