@@ -17,9 +17,10 @@ impl GameVisitor for LabelsPdf<'_> {
     fn visit<G: Game>(self, game: &G) -> usize {
         let LabelsPdf(kit, dpi) = self;
         let set = BoxSet::build(game, kit).expect("enumerates");
-        let sheets = LabelSheets::make(game, kit, &set).expect("writes");
+        let sheets = LabelSheets::draw(game, kit, &set);
+        let pdf = sheets.pdf(kit).expect("writes");
         let pngs = previews(&sheets.labels, &set, dpi).expect("renders");
-        sheets.pdf.len() + pngs.len()
+        pdf.len() + pngs.len()
     }
 }
 

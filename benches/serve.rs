@@ -1,15 +1,15 @@
 //! `matchbox serve` over a real socket: loading the page with its assets and first API
 //! calls, a move with the machine's answer, and training 10,000 HER games.
 
-#[path = "../tests/support/mod.rs"]
-mod support;
+#[path = "../tests/support/http.rs"]
+mod http;
 
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use http::request;
 use matchbox::kit::Kit;
 use matchbox::serve::{self, Options};
-use support::request;
 
 /// Serves HER in a background thread; returns its base URL and token.
 fn start() -> (String, String) {

@@ -167,6 +167,11 @@ impl<G: Game> Tree<G> {
         &self.children[self.child_start[i] as usize..self.child_start[i + 1] as usize]
     }
 
+    /// Every node's children, one after another (each node's are [`Tree::children`]).
+    pub fn all_children(&self) -> &[Node] {
+        &self.children
+    }
+
     /// The legal moves at `node`, in the same order as [`Tree::children`].
     pub fn moves(&self, node: Node) -> &[G::Move] {
         let i = node as usize;
@@ -660,7 +665,7 @@ impl LossCheck {
         let (box_start, box_nodes) = grouped(machine.box_count(), seats);
         let mut safe = vec![false; n];
         let order =
-            crate::boxes::topological_order(n, &tree.children, |i| tree.children(i as Node));
+            crate::boxes::topological_order(n, tree.all_children(), |i| tree.children(i as Node));
         for &node in order.iter().rev() {
             safe[node] = machine.safe_here(tree, beads, node as Node, |c| safe[c as usize]);
         }

@@ -94,47 +94,54 @@ impl GameVisitor for Build<'_> {
                 )));
             }
         }
-        let LabelSheets {
-            labels,
-            sheets,
-            pdf: labels_pdf,
-        } = LabelSheets::make(game, kit, &set)?;
+        let label_sheets = LabelSheets::draw(game, kit, &set);
+        let (labels, sheets) = (&label_sheets.labels, &label_sheets.sheets);
         let label_pages = sheets.len();
         let setup = Setup::compile(game, kit, kit.rule, set, Tree::build(game)?, false)?;
         let set = &setup.set;
-        // Quoted only when every simulated machine learnt.
-        let expected = expected_losses(game, kit, &setup, EXPECTATION_RUNS)?
-            .as_ref()
-            .and_then(Expected::from_training);
-        let exact = SheetFigures::of(game, &setup.tree, &setup.machine);
-        // A machine that never stops losing gets figures to watch instead.
-        let watch = if expected.is_none() && kit.rule == Rule::Menace {
-            Some(watch(&setup, EXPECTATION_RUNS, EXPECTATION_SEED)?)
-        } else {
-            None
-        };
-        let findings = Findings {
-            expected,
-            exact,
-            watch,
-        };
-        let mut kit_pages = instruction_pages(game, kit, set, &findings)?;
-        kit_pages.extend(sheets);
-        let kit_pages = sheet::finish(kit, kit_pages);
-        // kit.pdf is written while the previews are drawn (rayon shares the cores).
-        let (kit_pdf, previews) = rayon::join(
-            || pdf::to_pdf(&kit_pages),
-            || previews(&labels, set, self.dpi),
+        // The three PDF and PNG writers and the figures share the cores: labels.pdf and
+        // the previews need only the labels, kit.pdf needs the figures too.
+        let ((labels_pdf, previews), kit) = rayon::join(
+            || rayon::join(|| label_sheets.pdf(kit), || previews(labels, set, self.dpi)),
+            || -> Result<(Vec<u8>, usize), Error> {
+                let findings = findings(game, kit, &setup)?;
+                let mut kit_pages = instruction_pages(game, kit, set, &findings)?;
+                kit_pages.extend(sheets.iter().cloned());
+                let kit_pages = sheet::finish(kit, kit_pages);
+                Ok((pdf::to_pdf(&kit_pages)?, kit_pages.len()))
+            },
         );
-        let (kit_pdf, previews) = (kit_pdf?, previews?);
+        let (kit_pdf, kit_pages) = kit?;
         Ok(KitFiles {
-            labels_pdf,
+            labels_pdf: labels_pdf?,
             kit_pdf,
-            pages: (label_pages, kit_pages.len()),
-            previews,
+            pages: (label_pages, kit_pages),
+            previews: previews?,
             boxes: set.boxes.len(),
         })
     }
+}
+
+/// What the teacher's pages quote: the simulated expectation and the exact figures,
+/// worked out side by side, or what to watch when the machine never stops losing.
+fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findings, Error> {
+    let (expected, exact) = rayon::join(
+        // Quoted only when every simulated machine learnt.
+        || expected_losses(game, kit, setup, EXPECTATION_RUNS),
+        || SheetFigures::of(game, &setup.tree, &setup.machine),
+    );
+    let expected = expected?.as_ref().and_then(Expected::from_training);
+    // A machine that never stops losing gets figures to watch instead.
+    let watch = if expected.is_none() && kit.rule == Rule::Menace {
+        Some(watch(setup, EXPECTATION_RUNS, EXPECTATION_SEED)?)
+    } else {
+        None
+    };
+    Ok(Findings {
+        expected,
+        exact,
+        watch,
+    })
 }
 
 /// One PNG per label at `dpi` (none when `None`), named by box id, on all cores; the
@@ -160,31 +167,29 @@ pub fn previews<G: Game>(
         .collect()
 }
 
-/// The labels of a kit and labels.pdf: the first half of `matchbox kit`.
+/// The labels of a kit on their sheets: the first half of `matchbox kit`.
 pub struct LabelSheets {
     /// Every box's label, in id order.
     pub labels: Vec<Arc<Scene>>,
     /// The label sheets, headers not yet drawn (kit.pdf ends with them too).
     pub sheets: Vec<Page>,
-    /// labels.pdf.
-    pub pdf: Vec<u8>,
 }
 
 impl LabelSheets {
-    /// Draws every label (on all cores), lays them out on sheets and writes labels.pdf.
-    pub fn make<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>) -> Result<LabelSheets, Error> {
+    /// Draws every label (on all cores) and lays them out on sheets.
+    pub fn draw<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>) -> LabelSheets {
         let labels: Vec<_> = set
             .boxes
             .par_iter()
             .map(|b| Arc::new(draw_label(game, kit, b)))
             .collect();
         let sheets = sheet::label_pages(kit, &labels, &legend(kit, set));
-        let pdf = pdf::to_pdf(&sheet::finish(kit, sheets.clone()))?;
-        Ok(LabelSheets {
-            labels,
-            sheets,
-            pdf,
-        })
+        LabelSheets { labels, sheets }
+    }
+
+    /// labels.pdf: the sheets with their headers.
+    pub fn pdf(&self, kit: &Kit) -> Result<Vec<u8>, Error> {
+        pdf::to_pdf(&sheet::finish(kit, self.sheets.clone()))
     }
 }
 

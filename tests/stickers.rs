@@ -144,9 +144,10 @@ fn move_colour_edges_show_in_the_pdf_and_the_previews() {
     // ... and painted along the border of box 1's preview, but not of box 2 (move 3).
     let border_blue = |name: &str| {
         let file = std::fs::File::open(dir.join("out/previews").join(name)).unwrap();
-        let mut reader = png::Decoder::new(std::io::BufReader::new(file))
-            .read_info()
-            .unwrap();
+        let mut decoder = png::Decoder::new(std::io::BufReader::new(file));
+        // Previews of few colours are indexed: read them as RGB.
+        decoder.set_transformations(png::Transformations::EXPAND);
+        let mut reader = decoder.read_info().unwrap();
         let mut buf = vec![0; reader.output_buffer_size().unwrap()];
         let info = reader.next_frame(&mut buf).unwrap();
         let channels = info.line_size / info.width as usize;

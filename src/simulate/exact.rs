@@ -468,6 +468,53 @@ impl<G: Game> Walk<'_, G> {
     }
 }
 
+/// Refuses at once a kit whose first game, from the fresh beads, has more lines of play
+/// than a walk may hold: counting them over the positions costs a moment, where the walk
+/// would take seconds to fill [`MAX_STEPS`] and give up.
+fn lines_fit<G: Game>(tree: &Tree<G>, machine: &Machine, mover: Mover) -> Result<(), Refusal> {
+    let beads = machine.fresh_beads();
+    // Per node: a lower bound on the steps a walk from it stores (its choices and random
+    // draws; the game ends, which it stores once each, are left out).
+    let mut steps = vec![0u64; tree.len()];
+    let order = crate::boxes::topological_order(tree.len(), tree.all_children(), |i| {
+        tree.children(i as Node)
+    });
+    for &node in order.iter().rev() {
+        let node = node as Node;
+        if tree.outcome(node).is_some() {
+            continue;
+        }
+        let below = |child: Node| steps[child as usize];
+        let (mut sum, mut ways) = (0u64, 0u64);
+        if tree.to_move(node) == machine.side {
+            machine.draws(&beads, node, |draw, _, _| {
+                ways += 1;
+                if let Draw::Bead { child, .. } | Draw::Forced { child } = draw {
+                    sum = sum.saturating_add(below(child));
+                }
+            });
+        } else {
+            let moves = match mover {
+                Mover::Follows(kind) => opponent_moves(kind, tree, node, machine, &beads),
+                Mover::Free => tree.children(node).to_vec(),
+            };
+            ways = moves.len() as u64;
+            sum = moves.iter().fold(0u64, |s, &c| s.saturating_add(below(c)));
+            // A free opponent's choice is stored even when it has one move.
+            ways += u64::from(matches!(mover, Mover::Free));
+        }
+        steps[node as usize] = sum.saturating_add(u64::from(ways >= 2));
+    }
+    // A walk gives up on entering a position with more than MAX_STEPS steps stored; at the
+    // last position it enters, all but its own and its ancestors' are.
+    if steps[0] > (MAX_STEPS + tree.len()) as u64 {
+        return Err(Refusal(format!(
+            "a game from one bead state has more than {MAX_STEPS} lines of play"
+        )));
+    }
+    Ok(())
+}
+
 /// The moves a rule-following opponent picks from uniformly: the same sets as the
 /// simulation's [`super::Automatic`] opponents.
 fn opponent_moves<G: Game>(
@@ -872,6 +919,7 @@ pub fn distribution<G: Game>(
     opponent: OpponentKind,
 ) -> Result<Distribution, Refusal> {
     finite_rule(machine)?;
+    lines_fit(tree, machine, Mover::Follows(opponent))?;
     let mut states = States::new(tree, machine);
     let mut lines: Vec<Option<Lines>> = Vec::new();
     let mut s = 0;
@@ -979,6 +1027,7 @@ impl Teaching {
     /// decision problems over them.
     pub fn solve<G: Game>(tree: &Tree<G>, machine: &Machine) -> Result<Teaching, Refusal> {
         finite_rule(machine)?;
+        lines_fit(tree, machine, Mover::Free)?;
         let mut states = States::new(tree, machine);
         let mut worst_ends: Vec<Vec<(u32, bool)>> = Vec::new();
         let mut s = 0;
@@ -1261,9 +1310,17 @@ pub struct SheetFigures {
 impl SheetFigures {
     /// The sheet's figures of a small kit, or `None` when the exact path does not apply.
     pub fn of<G: Game>(game: &G, tree: &Tree<G>, machine: &Machine) -> Option<SheetFigures> {
-        let perfect = distribution(tree, machine, OpponentKind::Perfect).ok()?;
-        let teacher = distribution(tree, machine, OpponentKind::Teacher).ok()?;
-        let teaching = Teaching::solve(tree, machine).ok()?;
+        // Three independent problems, side by side on the cores.
+        let ((perfect, teacher), teaching) = rayon::join(
+            || {
+                rayon::join(
+                    || distribution(tree, machine, OpponentKind::Perfect),
+                    || distribution(tree, machine, OpponentKind::Teacher),
+                )
+            },
+            || Teaching::solve(tree, machine),
+        );
+        let (perfect, teacher, teaching) = (perfect.ok()?, teacher.ok()?, teaching.ok()?);
         let fastest = teaching.fastest();
         let rounded = |f: Option<&Figure>| f.map(|f| f.to_f64().round() as u32);
         let mut openings: Vec<(String, String)> = Vec::new();
@@ -1344,6 +1401,30 @@ mod tests {
         let s = nim_setup("bachet-relay");
         let d = distribution(&s.tree, &s.machine, OpponentKind::Perfect).unwrap();
         assert_eq!(d.losses, BTreeMap::from([(6, exact(1, 1))]));
+    }
+
+    #[test]
+    fn a_game_of_too_many_lines_is_refused_before_any_walk() {
+        let kit = crate::kit::Kit::from_yaml("preset: bachet\nstones: 1000\n", "test").unwrap();
+        let crate::game::AnyGame::Nim(game) = &kit.game else {
+            panic!("a nim kit")
+        };
+        let s = Setup::new(game, &kit, kit.rule, false).unwrap();
+        let too_many =
+            format!("a game from one bead state has more than {MAX_STEPS} lines of play");
+        for opponent in [OpponentKind::Perfect, OpponentKind::Random] {
+            let refusal = distribution(&s.tree, &s.machine, opponent).unwrap_err();
+            assert_eq!(refusal.0, too_many);
+        }
+        assert_eq!(
+            Teaching::solve(&s.tree, &s.machine).err().unwrap().0,
+            too_many
+        );
+        // The small kits fit.
+        let s = her();
+        for mover in [Mover::Free, Mover::Follows(OpponentKind::Teacher)] {
+            assert!(lines_fit(&s.tree, &s.machine, mover).is_ok());
+        }
     }
 
     #[test]
