@@ -302,6 +302,35 @@ impl States {
         Ok(self.add(tree, machine, beads))
     }
 
+    /// Whether the figures over these states are worked out in rationals (see
+    /// [`RATIONAL_STATES`]).
+    fn rational(&self) -> bool {
+        self.beads.len() <= RATIONAL_STATES
+    }
+
+    /// The lines of one game with the beads of `state`, from `node` with the slots `used`
+    /// played so far; every state the game can end in must be known.
+    fn lines<G: Game>(
+        &self,
+        tree: &Tree<G>,
+        machine: &Machine,
+        state: u32,
+        node: Node,
+        used: &[u32],
+    ) -> Result<Lines, Refusal> {
+        let outside = || Refusal("the machine's beads left the solved states".into());
+        Lines::walk(
+            tree,
+            machine,
+            Mover::Free,
+            &self.beads[state as usize],
+            state,
+            node,
+            used,
+            &mut |b| self.index.get(&b).copied().ok_or_else(outside),
+        )
+    }
+
     /// The states in [`States::backwards`] order, in groups of equal beads: no game
     /// leads from a state to another of its group, so a group's states can be solved
     /// side by side once the groups before it are.
@@ -734,8 +763,9 @@ impl Goal {
     }
 
     /// The worth of `state` when the opponent plays its best: policy iteration over the
-    /// opponent's choices in this one game until its choices stop changing.
-    fn solve<N: Number>(self, lines: &Lines, state: u32, values: &[N]) -> N {
+    /// opponent's choices in this one game until its choices stop changing. Also every
+    /// step's worth (see [`Lines::affine`]) under the choices it settled on.
+    fn solve<N: Number>(self, lines: &Lines, state: u32, values: &[N]) -> (N, Vec<Affine<N>>) {
         let mut guess = match self {
             // The opponent that leaves soonest first, so the first worth is finite.
             Goal::FewestGames => None,
@@ -743,8 +773,8 @@ impl Goal {
         };
         let mut before = None;
         for _ in 0..MAX_ROUNDS {
-            let (mut steps, taken) = lines.affine(state, values, self, guess.as_ref());
-            let root = steps.pop().expect("a game has a first step");
+            let (steps, taken) = lines.affine(state, values, self, guess.as_ref());
+            let root = steps.last().expect("a game has a first step");
             // A game that can only stay where it is (no loss, no progress) is worth
             // nothing more to the opponent that wants losses.
             let value = if root.leaves {
@@ -752,13 +782,17 @@ impl Goal {
             } else {
                 zero::<N>()
             };
+            // The same choices as the round before give the same worths, so this round's
+            // guess was `value` itself: `steps` are those of the settled choices.
             if before.as_ref() == Some(&taken) {
-                return value;
+                return (value, steps);
             }
             before = Some(taken);
             guess = Some(value);
         }
-        guess.unwrap_or_else(zero::<N>)
+        let value = guess.unwrap_or_else(zero::<N>);
+        let (steps, _) = lines.affine(state, values, self, Some(&value));
+        (value, steps)
     }
 }
 
@@ -810,9 +844,8 @@ type Picker<'a> = dyn Fn(&[(Node, u32)]) -> Vec<u32> + 'a;
 /// The lines of play of one game from a state, by its number.
 type LinesOf<'a> = dyn Fn(usize) -> Result<Lines, Refusal> + Sync + 'a;
 
-/// The fastest teacher's worth of every state, its one-game transitions, and the most
-/// expected losses from the fresh beads.
-type Decided<N> = (Vec<N>, Vec<Transitions<N>>, N);
+/// The fastest teacher's worth of every state and its one-game transitions.
+type Decided<N> = (Vec<N>, Vec<Transitions<N>>);
 
 /// The Markov chain of the states in `states` under `next`, solved backwards in the
 /// arithmetic `N`.
@@ -958,7 +991,7 @@ pub fn distribution<G: Game>(
             .collect();
         solve_chain(states, &next, opponent, arithmetic)
     }
-    Ok(if states.beads.len() <= RATIONAL_STATES {
+    Ok(if states.rational() {
         chain::<Q>(&states, &lines, opponent, Arithmetic::Rational)
     } else {
         chain::<Bounds>(&states, &lines, opponent, Arithmetic::Interval)
@@ -978,48 +1011,68 @@ pub struct Teaching {
     games: Worths,
     /// The most losses from the fresh beads, draws and opponent both against the machine.
     worst: u32,
-    /// The most expected losses from the fresh beads, the opponent maximising them.
-    most: Figure,
     /// The fastest teacher's figures from the fresh beads.
     fastest: Distribution,
 }
 
-/// The decision problems solved in the arithmetic `N`: the fastest teacher's worth of
-/// every state, its one-game transitions, and the most expected losses from the start.
-fn decide<N: Number>(states: &States, lines_of: &LinesOf) -> Result<Decided<N>, Refusal> {
+/// A decision problem solved for every state that has not learnt, in the arithmetic `N`:
+/// `solve` gets a state's number, its lines of play and the worths of the states solved
+/// before, and returns its worth and what else it finds. A state's worth needs only those
+/// of states with fewer beads, so each group of equal beads is solved on every core, with
+/// the same result in any order.
+fn by_levels<N: Number, T: Send>(
+    states: &States,
+    lines_of: &LinesOf,
+    solve: impl Fn(u32, &Lines, &[N]) -> (N, T) + Sync,
+) -> Result<(Vec<N>, Vec<Option<T>>), Refusal> {
     use rayon::prelude::*;
     let n = states.beads.len();
-    let (mut games, mut most) = (vec![zero::<N>(); n], vec![zero::<N>(); n]);
-    let mut next: Vec<Transitions<N>> = vec![Vec::new(); n];
-    // A state's worth needs only the worths of states with fewer beads: each group of
-    // equal beads is solved on every core, with the same result in any order.
+    let mut worths = vec![zero::<N>(); n];
+    let mut found: Vec<Option<T>> = (0..n).map(|_| None).collect();
     for level in states.levels() {
         let solved = level
             .par_iter()
             .filter(|&&s| !states.learnt[s as usize])
             .map(|&id| {
-                let lines = lines_of(id as usize)?;
-                let most = Goal::MostLosses.solve(&lines, id, &most);
-                let value = Goal::FewestGames.solve(&lines, id, &games);
-                // The fastest teacher picks uniformly among its equally good moves.
-                let (steps, _) = lines.affine(id, &games, Goal::FewestGames, Some(&value));
-                let next = lines.ends(&|moves| {
-                    Lines::fastest(&steps, moves, &value)
-                        .into_iter()
-                        .map(|k| moves[k].1)
-                        .collect()
-                });
-                Ok((id as usize, most, value, next))
+                let (worth, more) = solve(id, &lines_of(id as usize)?, &worths);
+                Ok((id as usize, worth, more))
             })
             .collect::<Result<Vec<_>, Refusal>>()?;
-        for (s, most_here, value, next_here) in solved {
-            most[s] = most_here;
-            games[s] = value;
-            next[s] = next_here;
+        for (s, worth, more) in solved {
+            worths[s] = worth;
+            found[s] = Some(more);
         }
     }
-    let most = most.swap_remove(0);
-    Ok((games, next, most))
+    Ok((worths, found))
+}
+
+/// The fastest teacher's worth of every state and its one-game transitions, in the
+/// arithmetic `N`.
+fn decide<N: Number>(states: &States, lines_of: &LinesOf) -> Result<Decided<N>, Refusal> {
+    let (games, next) = by_levels(states, lines_of, |id, lines, games: &[N]| {
+        let (value, steps) = Goal::FewestGames.solve(lines, id, games);
+        // The fastest teacher picks uniformly among its equally good moves.
+        let next = lines.ends(&|moves| {
+            Lines::fastest(&steps, moves, &value)
+                .into_iter()
+                .map(|k| moves[k].1)
+                .collect()
+        });
+        (value, next)
+    })?;
+    Ok((
+        games,
+        next.into_iter().map(Option::unwrap_or_default).collect(),
+    ))
+}
+
+/// The most expected losses from the fresh beads, the opponent maximising them, in the
+/// arithmetic `N`.
+fn most_losses<N: Number>(states: &States, lines_of: &LinesOf) -> Result<N, Refusal> {
+    let (mut most, _) = by_levels(states, lines_of, |id, lines, most: &[N]| {
+        (Goal::MostLosses.solve(lines, id, most).0, ())
+    })?;
+    Ok(most.swap_remove(0))
 }
 
 impl Teaching {
@@ -1062,32 +1115,19 @@ impl Teaching {
             }
         }
         drop(worst_ends);
-        let beads = states.beads.clone();
-        let index = &states.index;
-        let lines_of = |s: usize| {
-            Lines::walk(
-                tree,
-                machine,
-                Mover::Free,
-                &beads[s],
-                s as u32,
-                0,
-                &[],
-                &mut |b| Ok(index[&b]),
-            )
-        };
+        let lines_of = |s: usize| states.lines(tree, machine, s as u32, 0, &[]);
         /// The decision problems and the fastest teacher's chain, in the arithmetic `N`.
         fn solved<N: Number>(
             states: &States,
             lines_of: &LinesOf,
             arithmetic: Arithmetic,
             keep: fn(Vec<N>) -> Worths,
-        ) -> Result<(Worths, Distribution, Figure), Refusal> {
-            let (games, next, most) = decide::<N>(states, lines_of)?;
+        ) -> Result<(Worths, Distribution), Refusal> {
+            let (games, next) = decide::<N>(states, lines_of)?;
             let fastest = solve_chain(states, &next, OpponentKind::OptimalTeacher, arithmetic);
-            Ok((keep(games), fastest, most.figure()))
+            Ok((keep(games), fastest))
         }
-        let (games, fastest, most) = if states.beads.len() <= RATIONAL_STATES {
+        let (games, fastest) = if states.rational() {
             solved::<Q>(&states, &lines_of, Arithmetic::Rational, Worths::Rational)?
         } else {
             solved::<Bounds>(&states, &lines_of, Arithmetic::Interval, Worths::Interval)?
@@ -1096,7 +1136,6 @@ impl Teaching {
             worst: worst[0],
             states,
             games,
-            most,
             fastest,
         })
     }
@@ -1113,9 +1152,20 @@ impl Teaching {
     }
 
     /// The most expected losses before the machine has learnt, its draws random and the
-    /// opponent choosing every move to maximise them.
-    pub fn most_expected_losses(&self) -> &Figure {
-        &self.most
+    /// opponent choosing every move to maximise them: a decision problem of its own over
+    /// the same states, solved when asked.
+    pub fn most_expected_losses<G: Game>(
+        &self,
+        tree: &Tree<G>,
+        machine: &Machine,
+    ) -> Result<Figure, Refusal> {
+        let states = &self.states;
+        let lines_of = |s: usize| states.lines(tree, machine, s as u32, 0, &[]);
+        Ok(if states.rational() {
+            most_losses::<Q>(states, &lines_of)?.figure()
+        } else {
+            most_losses::<Bounds>(states, &lines_of)?.figure()
+        })
     }
 
     /// The fastest teacher's figures from fresh beads.
@@ -1131,22 +1181,14 @@ impl Teaching {
         node: Node,
         learner: &Learner,
     ) -> Result<Vec<Node>, Error> {
-        let outside = || Refusal("the machine's beads left the solved states".into());
-        let index = &self.states.index;
-        let state = *index
-            .get(&learner.beads)
-            .ok_or_else(|| Error::Internal(outside().0))?;
-        let lines = Lines::walk(
-            tree,
-            learner.machine,
-            Mover::Free,
-            &learner.beads,
-            state,
-            node,
-            learner.used(),
-            &mut |b| index.get(&b).copied().ok_or_else(outside),
-        )
-        .map_err(|r| Error::Internal(r.0))?;
+        let state =
+            *self.states.index.get(&learner.beads).ok_or_else(|| {
+                Error::Internal("the machine's beads left the solved states".into())
+            })?;
+        let lines = self
+            .states
+            .lines(tree, learner.machine, state, node, learner.used())
+            .map_err(|r| Error::Internal(r.0))?;
         let Some(Step::Choice(moves)) = lines.steps.last() else {
             return Err(Error::Internal(
                 "the teacher was asked at the machine's turn".into(),
@@ -1187,8 +1229,6 @@ impl Teaching {
         tree: &Tree<G>,
         machine: &Machine,
     ) -> Result<Principle, Refusal> {
-        let index = &self.states.index;
-        let outside = || Refusal("the machine's beads left the solved states".into());
         let mut principle = Principle::default();
         let mut seen = vec![false; self.states.beads.len()];
         seen[0] = true;
@@ -1197,16 +1237,7 @@ impl Teaching {
             if self.states.learnt[state as usize] {
                 continue;
             }
-            let lines = Lines::walk(
-                tree,
-                machine,
-                Mover::Free,
-                &self.states.beads[state as usize],
-                state,
-                0,
-                &[],
-                &mut |b| index.get(&b).copied().ok_or_else(outside),
-            )?;
+            let lines = self.states.lines(tree, machine, state, 0, &[])?;
             let picks = match &self.games {
                 Worths::Rational(games) => fastest_picks(&lines, state, games),
                 Worths::Interval(games) => fastest_picks(&lines, state, games),
@@ -1491,23 +1522,12 @@ mod tests {
         let s = nim_setup("bachet");
         let t = Teaching::solve(&s.tree, &s.machine).unwrap();
         assert_eq!(t.worst_losses(), 12);
-        assert_eq!(t.most_expected_losses(), &exact(12, 1));
         let (tree, machine, states) = (&s.tree, &s.machine, &t.states);
-        let lines_of = |i: usize| {
-            let intern = &mut |b| Ok(states.index[&b]);
-            Lines::walk(
-                tree,
-                machine,
-                Mover::Free,
-                &states.beads[i],
-                i as u32,
-                0,
-                &[],
-                intern,
-            )
-        };
-        let (rational, _, _) = decide::<Q>(states, &lines_of).unwrap();
-        let (bounds, _, most) = decide::<Bounds>(states, &lines_of).unwrap();
+        assert_eq!(t.most_expected_losses(tree, machine).unwrap(), exact(12, 1));
+        let lines_of = |i: usize| states.lines(tree, machine, i as u32, 0, &[]);
+        let (rational, _) = decide::<Q>(states, &lines_of).unwrap();
+        let (bounds, _) = decide::<Bounds>(states, &lines_of).unwrap();
+        let most = most_losses::<Bounds>(states, &lines_of).unwrap();
         let games = rational[0].to_f64().unwrap();
         assert!(bounds[0].low <= games && games <= bounds[0].high);
         assert!(most.low <= 12.0 && 12.0 <= most.high);

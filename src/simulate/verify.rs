@@ -231,7 +231,7 @@ pub fn prove<G: Game>(
         fastest_teacher: teaching.fastest().clone(),
         states: teaching.states(),
         worst_losses: teaching.worst_losses(),
-        most_expected_losses: teaching.most_expected_losses().clone(),
+        most_expected_losses: teaching.most_expected_losses(tree, machine)?,
     })
 }
 
