@@ -260,6 +260,10 @@ struct States {
     index: FxHashMap<Beads, u32>,
     /// Whether the machine can no longer lose in that state (the simulator's test).
     learnt: Vec<bool>,
+    /// Per state, the state a lost game leads to by its last move, as far as the walks
+    /// met them (see [`Walk::after_loss`]): later walks of the state need not build and
+    /// look up those beads again.
+    after_loss: Vec<Vec<(u32, u32)>>,
 }
 
 impl States {
@@ -268,6 +272,7 @@ impl States {
             beads: Vec::new(),
             index: FxHashMap::default(),
             learnt: Vec::new(),
+            after_loss: Vec::new(),
         };
         states.add(tree, machine, machine.fresh_beads());
         states
@@ -276,6 +281,7 @@ impl States {
     fn add<G: Game>(&mut self, tree: &Tree<G>, machine: &Machine, beads: Beads) -> u32 {
         let id = self.beads.len() as u32;
         self.learnt.push(machine.cannot_lose(tree, &beads));
+        self.after_loss.push(Vec::new());
         self.index.insert(beads.clone(), id);
         self.beads.push(beads);
         id
@@ -327,6 +333,7 @@ impl States {
             state,
             node,
             used,
+            &self.after_loss[state as usize],
             &mut |b| self.index.get(&b).copied().ok_or_else(outside),
         )
     }
@@ -353,7 +360,7 @@ impl States {
     fn backwards(&self) -> Vec<u32> {
         let total = |b: &Beads| b.counts().iter().map(|&n| u64::from(n)).sum::<u64>();
         let mut order: Vec<u32> = (0..self.beads.len() as u32).collect();
-        order.sort_by_key(|&s| total(&self.beads[s as usize]));
+        order.sort_by_cached_key(|&s| total(&self.beads[s as usize]));
         order
     }
 }
@@ -376,6 +383,8 @@ enum Step {
 /// Every line of play of one game: steps stored children first, so the root is the last.
 struct Lines {
     steps: Vec<Step>,
+    /// The state a lost game leads to by its last move, for each last move met.
+    after_loss: Vec<(u32, u32)>,
 }
 
 /// How the opponent moves on a walk: as a rule-following opponent, or free.
@@ -562,6 +571,8 @@ fn opponent_moves<G: Game>(
 
 impl Lines {
     /// The lines of one game from `node`, with `used` played so far in it.
+    /// `after_loss` holds the states lost games lead to, by their last move, already
+    /// known (see [`Walk::after_loss`]).
     #[allow(clippy::too_many_arguments)]
     fn walk<G: Game>(
         tree: &Tree<G>,
@@ -571,6 +582,7 @@ impl Lines {
         state: u32,
         node: Node,
         used: &[u32],
+        after_loss: &[(u32, u32)],
         intern: &mut dyn FnMut(Beads) -> Result<u32, Refusal>,
     ) -> Result<Lines, Refusal> {
         let mut walk = Walk {
@@ -582,10 +594,15 @@ impl Lines {
             used: used.to_vec(),
             steps: Vec::new(),
             ends: FxHashMap::default(),
-            after_loss: FxHashMap::default(),
+            after_loss: after_loss.iter().copied().collect(),
         };
         walk.walk(node, intern)?;
-        Ok(Lines { steps: walk.steps })
+        let mut after_loss: Vec<(u32, u32)> = walk.after_loss.into_iter().collect();
+        after_loss.sort_unstable();
+        Ok(Lines {
+            steps: walk.steps,
+            after_loss,
+        })
     }
 
     /// Every end of the game as `(state, loss)`: each can happen, since the machine draws
@@ -969,6 +986,7 @@ pub fn distribution<G: Game>(
                 s as u32,
                 0,
                 &[],
+                &[],
                 &mut |b| states.intern(tree, machine, b),
             )?;
             shrinking(s as u32, &walk.end_steps())?;
@@ -1096,10 +1114,12 @@ impl Teaching {
                     s as u32,
                     0,
                     &[],
+                    &[],
                     &mut |b| states.intern(tree, machine, b),
                 )?;
                 ends = lines.end_steps();
                 shrinking(s as u32, &ends)?;
+                states.after_loss[s] = lines.after_loss;
             }
             worst_ends.push(ends);
             s += 1;
