@@ -6,7 +6,7 @@
 
 use std::cell::RefCell;
 use std::ops::Range;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use rustc_hash::FxHashMap;
 use rustybuzz::{Direction, Face, Script, ShapePlan, UnicodeBuffer};
@@ -83,29 +83,38 @@ thread_local! {
     static PLANS: RefCell<Vec<(Weight, Script, ShapePlan)>> = const { RefCell::new(Vec::new()) };
 }
 
-thread_local! {
-    /// Texts already shaped, per weight: a kit sets the same words and numbers on label
-    /// after label, and fitting a text to its room measures it more than once.
-    static SHAPED: RefCell<[FxHashMap<Box<str>, Shaped>; 2]> = RefCell::default();
-}
+/// Texts already shaped, per weight, shared by every thread: a kit sets the same words
+/// and numbers on label after label, fitting a text to its room measures it, and the
+/// two PDFs and the previews place it again, each maybe on another thread. Shaping is
+/// deterministic, so which thread shaped a text first does not matter.
+static SHAPED: Mutex<[Option<ShapedTexts>; 2]> = Mutex::new([None, None]);
 
-/// Most texts a thread keeps shaped; past it the store starts again (a long `serve`).
+/// Shaped texts by their text.
+type ShapedTexts = FxHashMap<Box<str>, Shaped>;
+
+/// Most texts kept shaped; past it the store starts again (a long `serve`).
 const MAX_SHAPED: usize = 50_000;
 
 /// `text` shaped in `weight`: glyphs and their positions, with the font's kerning.
 pub fn shape(text: &str, weight: Weight) -> Shaped {
-    let known = SHAPED.with_borrow(|shaped| shaped[index(weight)].get(text).cloned());
+    let store = || {
+        SHAPED
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    };
+    let known = store()[index(weight)]
+        .as_ref()
+        .and_then(|shaped| shaped.get(text).cloned());
     if let Some(shaped) = known {
         return shaped;
     }
     let shaped = shape_anew(text, weight);
-    SHAPED.with_borrow_mut(|store| {
-        let store = &mut store[index(weight)];
-        if store.len() >= MAX_SHAPED {
-            store.clear();
-        }
-        store.insert(text.into(), shaped.clone());
-    });
+    let mut store = store();
+    let texts = store[index(weight)].get_or_insert_with(FxHashMap::default);
+    if texts.len() >= MAX_SHAPED {
+        texts.clear();
+    }
+    texts.insert(text.into(), shaped.clone());
     shaped
 }
 
