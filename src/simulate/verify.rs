@@ -222,9 +222,17 @@ pub fn prove<G: Game>(
     tree: &Tree<G>,
     machine: &crate::machine::Machine,
 ) -> Result<Proof, exact::Refusal> {
-    let perfect = exact::distribution(tree, machine, OpponentKind::Perfect)?;
-    let teacher = exact::distribution(tree, machine, OpponentKind::Teacher)?;
-    let teaching = Teaching::solve(tree, machine)?;
+    // Independent problems, side by side on the cores.
+    let ((perfect, teacher), teaching) = rayon::join(
+        || {
+            rayon::join(
+                || exact::distribution(tree, machine, OpponentKind::Perfect),
+                || exact::distribution(tree, machine, OpponentKind::Teacher),
+            )
+        },
+        || Teaching::solve(tree, machine),
+    );
+    let (perfect, teacher, teaching) = (perfect?, teacher?, teaching?);
     Ok(Proof {
         perfect,
         teacher,
