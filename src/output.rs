@@ -9,7 +9,7 @@
 use std::fs::File;
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, RwLock};
 
 use crate::Error;
 
@@ -95,6 +95,19 @@ fn remove(path: &Path) {
     };
 }
 
+/// Removes `path` as [`remove`] does, a folder's entries on every core: a kit folder
+/// holds thousands of previews. A symbolic link is removed, never followed. Never from
+/// the signal handler, whose pool threads may be waiting for it.
+fn remove_on_every_core(path: &Path) {
+    use rayon::prelude::*;
+    let is_dir = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir());
+    if is_dir && let Ok(entries) = std::fs::read_dir(path) {
+        let inside: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        inside.par_iter().for_each(|p| remove_on_every_core(p));
+    }
+    remove(path);
+}
+
 /// Repairs what killed runs left beside `name` in `parent`: their temporaries and trash
 /// are removed; a complete old folder is put back if the folder itself is missing (a
 /// kill between the two renames of a swap), and removed otherwise.
@@ -120,10 +133,14 @@ fn repair(parent: &Path, name: &str) {
     }
 }
 
-/// The temporaries of this process, removed on SIGINT and SIGTERM. The lock is held
-/// while a file is written and during a swap, so the signal handler never removes
-/// something half-way through a step, and a swap always completes.
+/// The temporaries of this process, removed on SIGINT and SIGTERM.
 static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Held, shared, by every write step (several files are written at once) and by a swap;
+/// taken for good, alone, by the signal handler. So the handler waits for the steps under
+/// way, never removes something half-way through one, a swap always completes, and no
+/// step starts after the handler.
+static STEPS: RwLock<()> = RwLock::new(());
 
 fn temporaries() -> MutexGuard<'static, Vec<PathBuf>> {
     TEMPORARIES.lock().unwrap_or_else(|e| e.into_inner())
@@ -155,6 +172,7 @@ impl Drop for Temporary {
 pub fn clean_up_on_signals() {
     let _ = ctrlc::set_handler(|| {
         // Never released: the process ends with the lock held, so no write starts again.
+        let _steps = STEPS.write().unwrap_or_else(|e| e.into_inner());
         let list = temporaries();
         for path in list.iter() {
             remove(path);
@@ -219,7 +237,7 @@ fn folder_exists(parent: &Path, path: &Path) -> Result<(), Error> {
 /// Runs `step` (a write into a temporary) with the temporaries lock held, so that the
 /// signal handler never removes a temporary that the step then creates again.
 fn locked<T>(step: impl FnOnce() -> T) -> T {
-    let _held = temporaries();
+    let _held = STEPS.read().unwrap_or_else(|e| e.into_inner());
     step()
 }
 
@@ -283,15 +301,27 @@ pub fn replace_dir(dir: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), Error
     let tmp = Temporary::new(sibling(&parent, &name, Kind::Temporary, pid));
     locked(|| std::fs::create_dir(&tmp.path)).map_err(|e| write_error(dir, &e))?;
     let mut folders = vec![tmp.path.clone()];
-    for (relative, bytes) in files {
+    for (relative, _) in files {
         let path = tmp.path.join(relative);
         if let Some(sub) = path.parent().filter(|p| !folders.iter().any(|f| f == p)) {
             locked(|| std::fs::create_dir_all(sub))
                 .map_err(|e| write_error(&dir.join(relative), &e))?;
             folders.push(sub.to_path_buf());
         }
-        write_synced(&path, bytes).map_err(|e| write_error(&dir.join(relative), &e))?;
     }
+    // The files on every core, each written and synced on its own; of several failures
+    // the first in file order is told.
+    let written: Vec<Result<(), Error>> = {
+        use rayon::prelude::*;
+        files
+            .par_iter()
+            .map(|(relative, bytes)| {
+                write_synced(&tmp.path.join(relative), bytes)
+                    .map_err(|e| write_error(&dir.join(relative), &e))
+            })
+            .collect()
+    };
+    written.into_iter().collect::<Result<(), Error>>()?;
     for folder in folders.iter().rev() {
         sync_folder(folder);
     }
@@ -300,7 +330,7 @@ pub fn replace_dir(dir: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), Error
     {
         // The swap: a signal waits for it, so it is never left half-way by SIGINT or
         // SIGTERM; only SIGKILL or a crash can stop it between the renames.
-        let _held = temporaries();
+        let _held = STEPS.read().unwrap_or_else(|e| e.into_inner());
         let had_old = dir.exists();
         if had_old {
             std::fs::rename(dir, &old.path).map_err(|e| write_error(dir, &e))?;
@@ -316,7 +346,9 @@ pub fn replace_dir(dir: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), Error
             let _ = std::fs::rename(&old.path, &trash.path);
         }
     }
-    // Dropping `trash` removes the old folder; `tmp` and `old` no longer exist.
+    // Dropping `trash` removes what is left of the old folder; `tmp` and `old` no longer
+    // exist.
+    remove_on_every_core(&trash.path);
     drop(trash);
     Ok(())
 }
