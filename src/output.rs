@@ -234,8 +234,8 @@ fn folder_exists(parent: &Path, path: &Path) -> Result<(), Error> {
     }
 }
 
-/// Runs `step` (a write into a temporary) with the temporaries lock held, so that the
-/// signal handler never removes a temporary that the step then creates again.
+/// Runs `step` (a write into a temporary) holding [`STEPS`], shared, so that the signal
+/// handler never removes a temporary that the step then creates again.
 fn locked<T>(step: impl FnOnce() -> T) -> T {
     let _held = STEPS.read().unwrap_or_else(|e| e.into_inner());
     step()

@@ -1327,6 +1327,38 @@ fn fastest_picks<N: Number>(lines: &Lines, state: u32, games: &[N]) -> Vec<Vec<u
         .collect()
 }
 
+/// The exact path's three problems: the chains against a perfect opponent and against
+/// the one-move teacher, and what every opponent can do (the fastest teacher).
+pub struct Solved {
+    /// Against a perfect opponent.
+    pub perfect: Distribution,
+    /// Against the one-move-lookahead teacher.
+    pub teacher: Distribution,
+    /// Every opponent's worst and the fastest teacher.
+    pub teaching: Teaching,
+}
+
+impl Solved {
+    /// The three problems, independent, solved side by side on the cores; a refusal is
+    /// the first in the order perfect, teacher, teaching.
+    pub fn all<G: Game>(tree: &Tree<G>, machine: &Machine) -> Result<Solved, Refusal> {
+        let ((perfect, teacher), teaching) = rayon::join(
+            || {
+                rayon::join(
+                    || distribution(tree, machine, OpponentKind::Perfect),
+                    || distribution(tree, machine, OpponentKind::Teacher),
+                )
+            },
+            || Teaching::solve(tree, machine),
+        );
+        Ok(Solved {
+            perfect: perfect?,
+            teacher: teacher?,
+            teaching: teaching?,
+        })
+    }
+}
+
 /// What the teacher's sheet quotes of the exact figures: whole numbers, so that every
 /// language can print them as it writes numbers.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -1361,17 +1393,11 @@ pub struct SheetFigures {
 impl SheetFigures {
     /// The sheet's figures of a small kit, or `None` when the exact path does not apply.
     pub fn of<G: Game>(game: &G, tree: &Tree<G>, machine: &Machine) -> Option<SheetFigures> {
-        // Three independent problems, side by side on the cores.
-        let ((perfect, teacher), teaching) = rayon::join(
-            || {
-                rayon::join(
-                    || distribution(tree, machine, OpponentKind::Perfect),
-                    || distribution(tree, machine, OpponentKind::Teacher),
-                )
-            },
-            || Teaching::solve(tree, machine),
-        );
-        let (perfect, teacher, teaching) = (perfect.ok()?, teacher.ok()?, teaching.ok()?);
+        let Solved {
+            perfect,
+            teacher,
+            teaching,
+        } = Solved::all(tree, machine).ok()?;
         let fastest = teaching.fastest();
         let rounded = |f: Option<&Figure>| f.map(|f| f.to_f64().round() as u32);
         let mut openings: Vec<(String, String)> = Vec::new();

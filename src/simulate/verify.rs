@@ -8,7 +8,7 @@ use crate::boxes::BoxSet;
 use crate::game::{Bound, Claim, Game};
 use crate::kit::Kit;
 use crate::machine::{Node, Tree};
-use crate::simulate::exact::{self, Distribution, Figure, Teaching};
+use crate::simulate::exact::{self, Distribution, Figure};
 use crate::simulate::stats::INTERVALS;
 use crate::simulate::watch::{Watch, watch};
 use crate::simulate::{OpponentKind, Setup, Training, train};
@@ -222,17 +222,11 @@ pub fn prove<G: Game>(
     tree: &Tree<G>,
     machine: &crate::machine::Machine,
 ) -> Result<Proof, exact::Refusal> {
-    // Independent problems, side by side on the cores.
-    let ((perfect, teacher), teaching) = rayon::join(
-        || {
-            rayon::join(
-                || exact::distribution(tree, machine, OpponentKind::Perfect),
-                || exact::distribution(tree, machine, OpponentKind::Teacher),
-            )
-        },
-        || Teaching::solve(tree, machine),
-    );
-    let (perfect, teacher, teaching) = (perfect?, teacher?, teaching?);
+    let exact::Solved {
+        perfect,
+        teacher,
+        teaching,
+    } = exact::Solved::all(tree, machine)?;
     Ok(Proof {
         perfect,
         teacher,
