@@ -326,6 +326,12 @@ fn run(cli: Cli) -> Result<i32, Error> {
             dpi,
             json,
         } => {
+            // A kit folder left in the crash window by a killed run is put back first,
+            // whether or not this run then succeeds.
+            match &out {
+                Some(dir) => crate::output::restore(dir),
+                None => crate::output::restore_all(Path::new(crate::make::OUT)),
+            }
             let kit = kit.load()?;
             let dir = out.unwrap_or_else(|| crate::make::default_dir(&kit));
             let report = crate::make::write_kit(&kit, &dir, dpi)?;

@@ -17,7 +17,7 @@ use crate::game::{Game, GameVisitor};
 use crate::instructions::{Expected, Findings, instruction_pages};
 use crate::kit::{Kit, Rule};
 use crate::machine::Tree;
-use crate::output::replace_dir;
+use crate::output::{check_replaceable, replace_dir};
 use crate::palette::Colour;
 use crate::sheet::{self, Page};
 use crate::simulate::exact::SheetFigures;
@@ -232,43 +232,46 @@ pub fn make_files(kit: &Kit, dpi: Option<f32>) -> Result<KitFiles, Error> {
     kit.visit(Build { kit, dpi })
 }
 
+/// The folder that holds the kit folders by default.
+pub const OUT: &str = "out";
+
 /// The default output folder: `out/<kit name>`.
 pub fn default_dir(kit: &Kit) -> PathBuf {
-    Path::new("out").join(crate::output::slug(&kit.name))
+    Path::new(OUT).join(crate::output::slug(&kit.name))
 }
 
 /// The folder of the PNG previews inside a kit's folder.
 const PREVIEWS: &str = "previews";
 
-/// Whether a file or folder in a kit's folder is one that `matchbox kit` writes (or a
-/// temporary of an older version's run, `.NAME.tmp-PID`).
-fn is_kit_file(name: &str) -> bool {
-    matches!(name, "labels.pdf" | "kit.pdf" | PREVIEWS)
-        || (name.starts_with('.') && name.contains(".tmp-"))
-}
-
-/// The kit's folder is replaced whole: refuse to do that to a folder holding anything
-/// else, so that `--out ~/Documents` cannot delete a user's files.
-fn refuse_foreign_files(dir: &Path) -> Result<(), Error> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Ok(());
+/// The first path inside a kit folder written before kit folders had a manifest that
+/// such a run would not have written: it wrote `labels.pdf`, `kit.pdf` and
+/// `previews/box-N.png`, and a folder lacking either PDF holds no kit at all.
+fn not_an_old_kit(inside: &[(PathBuf, bool)]) -> Option<PathBuf> {
+    let is_preview = |path: &Path| {
+        let mut parts = path.iter().map(|p| p.to_string_lossy());
+        parts.next().as_deref() == Some(PREVIEWS)
+            && parts.next().is_some_and(|file| {
+                file.strip_prefix("box-")
+                    .and_then(|f| f.strip_suffix(".png"))
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            })
+            && parts.next().is_none()
     };
-    let foreign: Vec<String> = entries
-        .flatten()
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|name| !is_kit_file(name))
-        .collect();
-    match foreign.first() {
-        None => Ok(()),
-        Some(first) => Err(Error::Input(format!(
-            "{} holds files that are not part of a kit ({first}{}): matchbox replaces the whole folder, so choose a new or empty folder with --out",
-            dir.display(),
-            if foreign.len() > 1 {
-                format!(" and {} more", foreign.len() - 1)
-            } else {
-                String::new()
-            }
-        ))),
+    let stray = inside.iter().find(|(path, is_dir)| {
+        let own = if *is_dir {
+            path == Path::new(PREVIEWS)
+        } else {
+            path == Path::new("labels.pdf") || path == Path::new("kit.pdf") || is_preview(path)
+        };
+        !own
+    });
+    if let Some((path, _)) = stray {
+        return Some(path.clone());
+    }
+    let has = |name: &str| inside.iter().any(|(p, d)| !d && p == Path::new(name));
+    match (has("labels.pdf"), has("kit.pdf")) {
+        (true, true) => None,
+        _ => inside.first().map(|(p, _)| p.clone()),
     }
 }
 
@@ -280,7 +283,7 @@ pub fn write_kit(kit: &Kit, dir: &Path, dpi: f32) -> Result<KitReport, Error> {
             "--dpi must be from 36 to 1200, not {dpi}"
         )));
     }
-    refuse_foreign_files(dir)?;
+    check_replaceable(dir, &not_an_old_kit)?;
     let files = make_files(kit, kit.previews.then_some(dpi))?;
     let mut contents = vec![
         (PathBuf::from("labels.pdf"), files.labels_pdf),
@@ -293,7 +296,7 @@ pub fn write_kit(kit: &Kit, dir: &Path, dpi: f32) -> Result<KitReport, Error> {
             .into_iter()
             .map(|(name, png)| (Path::new(PREVIEWS).join(name), png)),
     );
-    replace_dir(dir, &contents)?;
+    replace_dir(dir, &contents, &not_an_old_kit)?;
     let written = contents
         .into_iter()
         .map(|(name, _)| dir.join(name))

@@ -5,6 +5,10 @@
 //! replaced `.NAME.matchbox-old-PID` and `.NAME.matchbox-trash-PID`), so that a run can
 //! remove what a killed run left behind, and touch nothing else. SIGINT and SIGTERM
 //! remove the temporaries of the running process (see [`clean_up_on_signals`]).
+//!
+//! A folder replaced whole carries a list of the files written into it ([`MANIFEST`]),
+//! so that the next replacement can tell its own files from a user's: anything the list
+//! does not name, at any depth, stops the replacement before anything is changed.
 
 use std::fs::File;
 use std::io::{ErrorKind, Write};
@@ -108,29 +112,56 @@ fn remove_on_every_core(path: &Path) {
     remove(path);
 }
 
-/// Repairs what killed runs left beside `name` in `parent`: their temporaries and trash
-/// are removed; a complete old folder is put back if the folder itself is missing (a
-/// kill between the two renames of a swap), and removed otherwise.
-fn repair(parent: &Path, name: &str) {
+/// The name, kind and process of a sibling left by a run, if `file` is one.
+fn parse_any_sibling(file: &str) -> Option<(&str, Kind, u32)> {
+    let (name, _) = file.strip_prefix('.')?.rsplit_once(".matchbox-")?;
+    parse_sibling(file, name).map(|(kind, pid)| (name, kind, pid))
+}
+
+/// Repairs what killed runs left beside `name` in `parent` (beside every name there,
+/// when `name` is `None`): their temporaries and trash are removed; a complete old
+/// folder is put back if the folder itself is missing (a kill between the two renames of
+/// a swap), and removed otherwise.
+fn repair(parent: &Path, name: Option<&str>) {
     let Ok(entries) = std::fs::read_dir(parent) else {
         return;
     };
-    let target = parent.join(name);
     for entry in entries.flatten() {
         let file = entry.file_name().to_string_lossy().into_owned();
-        let Some((kind, pid)) = parse_sibling(&file, name) else {
+        let Some((own, kind, pid)) = parse_any_sibling(&file) else {
             continue;
         };
+        if name.is_some_and(|n| n != own) {
+            continue;
+        }
         let path = entry.path();
         if alive(pid, &path) {
             continue;
         }
+        let target = parent.join(own);
         if kind == Kind::Old && std::fs::symlink_metadata(&target).is_err() {
             let _ = std::fs::rename(&path, &target);
         } else {
             remove(&path);
         }
     }
+}
+
+/// Puts back a folder that a killed run left in the crash window (missing, with its
+/// complete old copy beside it), and removes dead runs' temporaries beside it; for
+/// `None`, beside every name in the folder `parent`. Called before a kit is read, so that
+/// a run that then fails still restores the old kit.
+pub fn restore(dir: &Path) {
+    let dir = through_link(dir).unwrap_or_else(|_| dir.to_path_buf());
+    if let Ok((parent, name)) = split(&dir) {
+        repair(&parent, Some(&name));
+    }
+}
+
+/// [`restore`] for every folder in `parent`: the kit folders of `out/` when the kit,
+/// which names its own folder there, cannot be read.
+pub fn restore_all(parent: &Path) {
+    repair(parent, None);
 }
 
 /// The temporaries of this process, removed on SIGINT and SIGTERM.
@@ -262,12 +293,174 @@ fn sync_folder(dir: &Path) {
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     check_file_path(path)?;
     let (parent, name) = split(path)?;
-    repair(&parent, &name);
+    repair(&parent, Some(&name));
     let tmp = Temporary::new(sibling(&parent, &name, Kind::Temporary, std::process::id()));
     write_synced(&tmp.path, bytes).map_err(|e| write_error(path, &e))?;
     locked(|| std::fs::rename(&tmp.path, path)).map_err(|e| write_error(path, &e))?;
     sync_folder(&parent);
     Ok(())
+}
+
+/// The list of the files that [`replace_dir`] wrote, inside the folder it wrote them
+/// to: a heading, then one line a file, `CRC32 SIZE PATH`.
+pub const MANIFEST: &str = ".matchbox-files";
+
+/// For a folder written before there were manifests: the first path inside it (with
+/// `true` for a folder) that such a run would not have written, if any.
+pub type OldOutput<'a> = &'a dyn Fn(&[(PathBuf, bool)]) -> Option<PathBuf>;
+
+/// The manifest's first line, for a person who opens it.
+const MANIFEST_HEADING: &str = "# Written by matchbox. The next run into this folder replaces it whole, and refuses to if the folder holds anything this list does not name.";
+
+/// The manifest of a folder holding exactly `files`.
+fn manifest(files: &[(PathBuf, Vec<u8>)]) -> Vec<u8> {
+    let mut text = format!("{MANIFEST_HEADING}\n");
+    for (path, bytes) in files {
+        let crc = crc32fast::hash(bytes);
+        text.push_str(&format!("{crc:08x} {} {}\n", bytes.len(), slashed(path)));
+    }
+    text.into_bytes()
+}
+
+/// A relative path with `/` between its parts, as the manifest writes it.
+fn slashed(path: &Path) -> String {
+    let parts: Vec<_> = path
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect();
+    parts.join("/")
+}
+
+/// What the manifest says of each file: its path, CRC32 and size.
+fn read_manifest(text: &str) -> Option<Vec<(String, u32, u64)>> {
+    let mut lines = text.lines();
+    if lines.next()? != MANIFEST_HEADING {
+        return None;
+    }
+    lines
+        .map(|line| {
+            let mut fields = line.splitn(3, ' ');
+            let crc = u32::from_str_radix(fields.next()?, 16).ok()?;
+            let size = fields.next()?.parse().ok()?;
+            Some((fields.next()?.to_string(), crc, size))
+        })
+        .collect()
+}
+
+/// Everything inside `dir`, at any depth, by its path inside, in name order; `true` for a
+/// real folder. Anything that is neither a file nor a folder (a link, a socket) is given
+/// as a file, which no manifest can vouch for.
+fn inside(dir: &Path) -> std::io::Result<Vec<(PathBuf, bool)>> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, bool)>) -> std::io::Result<()> {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
+        entries.sort_by_key(|e| e.file_name());
+        for entry in entries {
+            let path = entry.path();
+            let relative = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
+            if entry.file_type()?.is_dir() {
+                out.push((relative, true));
+                walk(root, &path, out)?;
+            } else {
+                out.push((relative, false));
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out)?;
+    Ok(out)
+}
+
+/// Why a folder cannot be replaced whole: the first thing inside it that its run did
+/// not write.
+fn foreign(dir: &Path, path: &Path, why: &str) -> Error {
+    Error::Input(format!(
+        "{} {why}: the folder {} is replaced whole, so move that out of it or choose another folder with --out (nothing was changed)",
+        dir.join(path).display(),
+        dir.display()
+    ))
+}
+
+/// Checks that `dir` may be replaced whole: it does not exist, is empty, or holds only
+/// what the last run wrote into it, unchanged, as its [`MANIFEST`] lists. A folder
+/// written before there were manifests is asked of `old_output`, which gives the first
+/// path inside it that such a run would not have written, if any.
+pub fn check_replaceable(dir: &Path, old_output: OldOutput) -> Result<(), Error> {
+    let dir = &through_link(dir)?;
+    match std::fs::metadata(dir) {
+        Err(_) => return Ok(()),
+        Ok(m) if !m.is_dir() => {
+            return Err(Error::Input(format!(
+                "{} is a file, not a folder: choose a folder to write the kit into",
+                dir.display()
+            )));
+        }
+        Ok(_) => {}
+    }
+    let entries = inside(dir).map_err(|e| {
+        Error::Input(format!(
+            "cannot look inside {}: {e}; choose another folder with --out (nothing was changed)",
+            dir.display()
+        ))
+    })?;
+    let Ok(text) = std::fs::read_to_string(dir.join(MANIFEST)) else {
+        return match old_output(&entries) {
+            Some(path) => Err(foreign(dir, &path, "was not written by matchbox")),
+            None => Ok(()),
+        };
+    };
+    let Some(listed) = read_manifest(&text) else {
+        return Err(foreign(
+            dir,
+            Path::new(MANIFEST),
+            "is not as matchbox wrote it",
+        ));
+    };
+    for (path, is_dir) in &entries {
+        let name = slashed(path);
+        if name == MANIFEST {
+            continue;
+        }
+        if *is_dir {
+            let prefix = format!("{name}/");
+            if !listed.iter().any(|(p, _, _)| p.starts_with(&prefix)) {
+                return Err(foreign(dir, path, "was not written by matchbox"));
+            }
+            continue;
+        }
+        let Some((_, crc, size)) = listed.iter().find(|(p, _, _)| *p == name) else {
+            return Err(foreign(dir, path, "was not written by matchbox"));
+        };
+        let full = dir.join(path);
+        let same = std::fs::symlink_metadata(&full).is_ok_and(|m| m.is_file() && m.len() == *size)
+            && std::fs::read(&full).is_ok_and(|bytes| crc32fast::hash(&bytes) == *crc);
+        if !same {
+            return Err(foreign(dir, path, "was changed after matchbox wrote it"));
+        }
+    }
+    Ok(())
+}
+
+/// The folder a path names: itself, or where it leads when it is a symbolic link (even
+/// to a folder not made yet), so that a link given as `--out` is written through and
+/// never replaced.
+fn through_link(dir: &Path) -> Result<PathBuf, Error> {
+    let mut path = dir.to_path_buf();
+    // As many links in a row as Linux follows.
+    for _ in 0..40 {
+        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Ok(path);
+        }
+        let target = std::fs::read_link(&path).map_err(|e| write_error(dir, &e))?;
+        path = match path.parent() {
+            Some(parent) if target.is_relative() => parent.join(target),
+            _ => target,
+        };
+    }
+    Err(Error::Input(format!(
+        "{} is a symbolic link that leads round in a circle: choose a folder with --out",
+        dir.display()
+    )))
 }
 
 /// Replaces the folder `dir` by one holding exactly `files` (path inside `dir`, bytes).
@@ -276,19 +469,20 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
 /// `dir` to `.DIR.matchbox-old-PID`, the new folder to `dir`; then the old one is
 /// removed. Between the two renames `dir` is missing and the complete old folder sits
 /// beside it under the `old` name; the next run puts it back. The folders above `dir`
-/// are created when missing.
-pub fn replace_dir(dir: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), Error> {
+/// are created when missing. A symbolic link is followed: the swap happens where it
+/// leads. The folder must pass [`check_replaceable`], and the new one gets a [`MANIFEST`].
+pub fn replace_dir(
+    dir: &Path,
+    files: &[(PathBuf, Vec<u8>)],
+    old_output: OldOutput,
+) -> Result<(), Error> {
+    let dir = &through_link(dir)?;
     let (parent, name) = split(dir)?;
     std::fs::create_dir_all(&parent).map_err(|e| write_error(dir, &e))?;
     folder_exists(&parent, dir)?;
-    repair(&parent, &name);
+    repair(&parent, Some(&name));
+    check_replaceable(dir, old_output)?;
     match std::fs::metadata(dir) {
-        Ok(m) if !m.is_dir() => {
-            return Err(Error::Input(format!(
-                "{} is a file, not a folder: choose a folder to write the kit into",
-                dir.display()
-            )));
-        }
         Ok(m) if m.permissions().readonly() => {
             return Err(Error::Input(format!(
                 "cannot replace {}: the folder is read-only; choose a folder you can write to",
@@ -300,8 +494,10 @@ pub fn replace_dir(dir: &Path, files: &[(PathBuf, Vec<u8>)]) -> Result<(), Error
     let pid = std::process::id();
     let tmp = Temporary::new(sibling(&parent, &name, Kind::Temporary, pid));
     locked(|| std::fs::create_dir(&tmp.path)).map_err(|e| write_error(dir, &e))?;
+    let listed = (PathBuf::from(MANIFEST), manifest(files));
+    let files: Vec<&(PathBuf, Vec<u8>)> = files.iter().chain([&listed]).collect();
     let mut folders = vec![tmp.path.clone()];
-    for (relative, _) in files {
+    for (relative, _) in &files {
         let path = tmp.path.join(relative);
         if let Some(sub) = path.parent().filter(|p| !folders.iter().any(|f| f == p)) {
             locked(|| std::fs::create_dir_all(sub))
@@ -415,9 +611,10 @@ mod tests {
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
         assert_eq!(names(&dir), ["b.txt"], "no temporary file left behind");
         let files = |name: &str| vec![(PathBuf::from(name), vec![1])];
-        replace_dir(&dir.join("p"), &files("sub/x.png")).unwrap();
-        replace_dir(&dir.join("p"), &files("y.png")).unwrap();
-        assert_eq!(names(&dir.join("p")), ["y.png"]);
+        let none = |_: &[(PathBuf, bool)]| None;
+        replace_dir(&dir.join("p"), &files("sub/x.png"), &none).unwrap();
+        replace_dir(&dir.join("p"), &files("y.png"), &none).unwrap();
+        assert_eq!(names(&dir.join("p")), [MANIFEST, "y.png"]);
         assert_eq!(names(&dir), ["b.txt", "p"]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -449,7 +646,7 @@ mod tests {
         std::fs::create_dir_all(sibling(&dir, "kit", Kind::Trash, DEAD)).unwrap();
         std::fs::write(sibling(&dir, "b.txt", Kind::Temporary, DEAD), b"half").unwrap();
         std::fs::write(dir.join(".notes.tmp-1"), b"not ours").unwrap();
-        repair(&dir, "kit");
+        repair(&dir, Some("kit"));
         assert_eq!(std::fs::read(kit.join("a")).unwrap(), b"old");
         write_atomic(&dir.join("b.txt"), b"whole").unwrap();
         assert_eq!(names(&dir), [".notes.tmp-1", "b.txt", "kit"]);

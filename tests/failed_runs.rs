@@ -249,7 +249,7 @@ fn paths_that_cannot_be_written_are_refused_with_exit_2() {
     // The command's words, the path, and what the message says.
     let cases = [
         (kit, file.to_string(), "is a file, not a folder"),
-        (kit, root_path.to_string(), "not part of a kit"),
+        (kit, root_path.to_string(), "was not written by matchbox"),
         (kit, "/sys/matchbox-kit".to_string(), "is not writable"),
         (
             games,
