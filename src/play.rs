@@ -6,14 +6,14 @@
 use std::cell::{Cell, RefCell};
 use std::io::{BufRead, Write};
 
-use crate::Error;
-use crate::game::Game;
-use crate::i18n::strings;
-use crate::kit::{Kit, Language, Rule};
-use crate::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rng_for};
 use crate::report::board_text;
-use crate::simulate::state::Saved;
-use crate::simulate::{Opponent, Setup, Turn, play_game};
+use matchbox_engine::Error;
+use matchbox_engine::game::Notation;
+use matchbox_engine::i18n::strings;
+use matchbox_engine::kit::{Kit, Language, Rule};
+use matchbox_engine::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rng_for};
+use matchbox_engine::simulate::state::Saved;
+use matchbox_engine::simulate::{Opponent, Setup, Turn, play_game};
 
 /// Whether to colour the beads: asked for, or by default when the output is a terminal
 /// and `NO_COLOR` is not set (<https://no-color.org>: a flag given overrides it).
@@ -33,7 +33,7 @@ fn bead(kit: &Kit, colour: usize, coloured: bool) -> String {
 }
 
 /// The person at the keyboard, as the machine's opponent.
-struct Human<'a, G: Game, R, W> {
+struct Human<'a, G: Notation, R, W> {
     game: &'a G,
     input: R,
     out: &'a RefCell<W>,
@@ -88,7 +88,7 @@ fn read_line(input: &mut impl BufRead) -> Result<Option<String>, Error> {
 /// A line typed by the user as it may be shown back: no control characters or escape
 /// sequences reach the terminal, and at most [`ECHO_CHARS`] characters.
 fn echo(line: &str) -> String {
-    let clean = crate::kit::without_controls(line.trim());
+    let clean = matchbox_engine::kit::without_controls(line.trim());
     let shown: String = clean.chars().take(ECHO_CHARS).collect();
     if clean.chars().count() > ECHO_CHARS {
         format!("{shown}…")
@@ -97,7 +97,7 @@ fn echo(line: &str) -> String {
     }
 }
 
-impl<G: Game, R: BufRead, W: Write> Human<'_, G, R, W> {
+impl<G: Notation, R: BufRead, W: Write> Human<'_, G, R, W> {
     /// The legal moves at `node` as a numbered list.
     fn list(&self, tree: &Tree<G>, node: Node) -> String {
         let position = &tree.positions[node as usize];
@@ -126,7 +126,7 @@ impl<G: Game, R: BufRead, W: Write> Human<'_, G, R, W> {
     }
 }
 
-impl<G: Game, R: BufRead, W: Write> Opponent<G> for Human<'_, G, R, W> {
+impl<G: Notation, R: BufRead, W: Write> Opponent<G> for Human<'_, G, R, W> {
     fn choose(
         &mut self,
         tree: &Tree<G>,
@@ -184,7 +184,7 @@ pub struct Options {
 /// Plays games against a person reading `input` and writing to `output`, until they
 /// decline another game or the input ends between games; `save` is called after each
 /// game with the machine as it now is. Returns the machine at the end.
-pub fn session<G: Game, R: BufRead, W: Write>(
+pub fn session<G: Notation, R: BufRead, W: Write>(
     game: &G,
     kit: &Kit,
     setup: &Setup<G>,
@@ -203,8 +203,8 @@ pub fn session<G: Game, R: BufRead, W: Write>(
             .map_err(io_error)
     };
     let (you, it) = match machine.side {
-        crate::game::Side::First => ("second", "first"),
-        crate::game::Side::Second => ("first", "second"),
+        matchbox_engine::game::Side::First => ("second", "first"),
+        matchbox_engine::game::Side::Second => ("first", "second"),
     };
     write(&format!(
         "{}: you play {you}, the machine plays {it}; rule {}.\n",
@@ -283,7 +283,7 @@ pub fn session<G: Game, R: BufRead, W: Write>(
 
 /// The machine's turn in words: the board, the box, its beads, the bead drawn and the move.
 #[allow(clippy::too_many_arguments)]
-fn narrate<G: Game>(
+fn narrate<G: Notation>(
     game: &G,
     kit: &Kit,
     setup: &Setup<G>,
@@ -347,7 +347,7 @@ fn narrate<G: Game>(
 }
 
 /// What the rule changed, one line per move whose beads changed.
-fn changes<G: Game>(
+fn changes<G: Notation>(
     game: &G,
     kit: &Kit,
     setup: &Setup<G>,
@@ -379,7 +379,7 @@ fn changes<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::fixtures::{self, Stones};
+    use matchbox_engine::game::fixtures::{self, Stones};
 
     fn bachet() -> (Stones, Kit, Setup<Stones>) {
         let (game, kit) = fixtures::stones("bachet");

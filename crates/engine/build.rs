@@ -23,8 +23,9 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
-    println!("cargo:rerun-if-changed=templates");
+    // The templates stay at the top of the repository, beside kit.yaml, where teachers find them.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../templates");
+    println!("cargo:rerun-if-changed=../../templates");
     let mut files = Vec::new();
     for language in std::fs::read_dir(&root).expect("templates/ is readable") {
         let path = language.expect("templates/ is readable").path();

@@ -6,7 +6,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 
 use crate::Error;
-use crate::game::{Game, Side, Symmetry, canonical};
+use crate::game::{Descriptor, Notation, Rules, Side, Symmetry, canonical};
 use crate::kit::{Kit, Numerals, Tags};
 
 /// More positions than this and enumeration stops: no class builds such a kit.
@@ -75,7 +75,7 @@ impl NoBox {
 }
 
 /// The kit's boxes, with what is needed to find the box for any position.
-pub struct BoxSet<G: Game> {
+pub struct BoxSet<G: Rules> {
     /// The boxes in id order.
     pub boxes: Vec<MatchBox<G::Position, G::Move>>,
     /// Which side the boxes play.
@@ -117,10 +117,13 @@ fn colours_as_map<S: serde::Serializer>(colours: &[ColourBeads], s: S) -> Result
     s.collect_map(colours.iter().map(|c| (&c.name, c.beads)))
 }
 
-impl<G: Game> BoxSet<G> {
+impl<G: Rules> BoxSet<G> {
     /// Enumerates the boxes of `kit` for `game`, and refuses a kit whose settings do not
     /// fit its boxes: no box at all, bead or wiring keys that name no box.
-    pub fn build(game: &G, kit: &Kit) -> Result<BoxSet<G>, Error> {
+    pub fn build(game: &G, kit: &Kit) -> Result<BoxSet<G>, Error>
+    where
+        G: Descriptor,
+    {
         let set = BoxSet::enumerate(game, kit)?;
         set.check_keys(game, kit)?;
         Ok(set)
@@ -199,7 +202,10 @@ impl<G: Game> BoxSet<G> {
 
     /// Refuses a kit whose boxes make no machine, or whose `beads` and `allowed` keys
     /// name move numbers or positions that no box has.
-    fn check_keys(&self, game: &G, kit: &Kit) -> Result<(), Error> {
+    fn check_keys(&self, game: &G, kit: &Kit) -> Result<(), Error>
+    where
+        G: Descriptor,
+    {
         if self.boxes.is_empty() {
             return Err(kit.places.error(
                 &["machine", "stones", "take", "skip_forced", "game", "preset"],
@@ -262,7 +268,10 @@ impl<G: Game> BoxSet<G> {
     /// The box for a position written in the game's text notation, or a message saying
     /// why there is none. Where the board does not tell whose turn it is, the machine's
     /// turn is assumed, and the opponent's is tried to explain a miss.
-    pub fn find_notation(&self, game: &G, text: &str) -> Result<(usize, Symmetry), Error> {
+    pub fn find_notation(&self, game: &G, text: &str) -> Result<(usize, Symmetry), Error>
+    where
+        G: Notation,
+    {
         let parse = |side| {
             game.parse_position(text, side)
                 .map_err(|e| Error::Input(format!("position `{text}`: {e}")))
@@ -322,7 +331,7 @@ impl<G: Game> BoxSet<G> {
 
 /// The legal moves with those that a symmetry fixing the position maps onto each other
 /// merged into one (the smallest), in the order the game lists them.
-pub fn merged_moves<G: Game>(
+pub fn merged_moves<G: Rules>(
     game: &G,
     position: &G::Position,
     legal: &[G::Move],
@@ -409,7 +418,7 @@ struct Graph<P> {
 }
 
 impl<P: Clone + Eq + std::hash::Hash> Graph<P> {
-    fn explore<G: Game<Position = P>>(game: &G, symmetries: usize) -> Result<Graph<P>, Error> {
+    fn explore<G: Rules<Position = P>>(game: &G, symmetries: usize) -> Result<Graph<P>, Error> {
         let start = canonical(game, &game.start(), symmetries).0;
         let mut ids: FxHashMap<P, u32> = FxHashMap::default();
         ids.insert(start.clone(), 0);
@@ -431,7 +440,7 @@ impl<P: Clone + Eq + std::hash::Hash> Graph<P> {
                         if positions.len() >= POSITION_BUDGET {
                             return Err(Error::Input(format!(
                                 "this {} game has more than {POSITION_BUDGET} positions: too many to enumerate, and far too many boxes to build; choose a smaller game",
-                                game.name()
+                                G::NAME
                             )));
                         }
                         let id = positions.len() as u32;

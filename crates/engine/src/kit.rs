@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 use serde_saphyr::{Location, Spanned};
 
 use crate::Error;
-use crate::game::{AnyGame, GAMES, GameVisitor, Side};
+use crate::game::{AnyGame, GAMES, Side};
+use crate::media::{LABEL_SIZES, LabelSize, Paper, STICKER_SHEETS, StickerSheet, sticker_sheet};
 use crate::palette::{self, Colour};
-use crate::sheet::{LABEL_SIZES, LabelSize, Paper, STICKER_SHEETS, StickerSheet, sticker_sheet};
 
 /// The learning rule applied after each game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -751,11 +751,6 @@ fn unknown_preset(name: &str) -> String {
 }
 
 impl Kit {
-    /// Runs `visitor` with this kit's game.
-    pub fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
-        self.game.visit(visitor)
-    }
-
     /// A built-in preset as a kit.
     pub fn from_preset(name: &str) -> Result<Kit, Error> {
         let preset = preset(name).ok_or_else(|| Error::Input(unknown_preset(name)))?;
@@ -770,20 +765,9 @@ impl Kit {
         })
     }
 
-    /// Reads a kit file of at most [`MAX_KIT_BYTES`].
-    pub fn from_file(path: &std::path::Path) -> Result<Kit, Error> {
-        use std::io::Read;
-        let shown = path.display();
-        let mut bytes = Vec::new();
-        // One byte past the limit tells a long file (or /dev/zero) at once.
-        std::fs::File::open(path)
-            .and_then(|f| f.take(MAX_KIT_BYTES + 1).read_to_end(&mut bytes))
-            .map_err(|e| match e.kind() {
-                std::io::ErrorKind::IsADirectory => {
-                    Error::Input(format!("{shown} is a folder: name a kit file"))
-                }
-                _ => Error::Input(format!("{shown}: cannot read the kit: {e}")),
-            })?;
+    /// Reads a kit file's bytes, named `shown` in messages; more than [`MAX_KIT_BYTES`]
+    /// (the reader stops one byte past it) is refused as the wrong file.
+    pub fn from_bytes(bytes: Vec<u8>, shown: &str) -> Result<Kit, Error> {
         if bytes.len() as u64 > MAX_KIT_BYTES {
             return Err(Error::Input(format!(
                 "{shown}: the file is larger than 1 MiB, far larger than any kit: is it the right file?"
@@ -797,7 +781,7 @@ impl Kit {
                 "{shown}:{line}:{column}: the kit is not UTF-8 text: save it as UTF-8"
             ))
         })?;
-        Kit::from_yaml(&text, &shown.to_string())
+        Kit::from_yaml(&text, shown)
     }
 
     /// Reads kit.yaml text; `source` names it in error messages.
@@ -1007,10 +991,10 @@ impl KitFile {
             if let Some(why) = stickers.as_ref().and_then(StickerSheet::misfit) {
                 return Err(src.at(l, format!("this sticker sheet cannot be: {why}")));
             }
-            let (aw, ah) = crate::sheet::label_area(paper);
+            let (aw, ah) = crate::media::label_area(paper);
             let drawn = match &stickers {
                 Some(sheet) => {
-                    let inset = 2.0 * crate::sheet::safe_margin_mm(sheet);
+                    let inset = 2.0 * crate::media::safe_margin_mm(sheet);
                     LabelSize {
                         width_mm: label.width_mm - inset,
                         height_mm: label.height_mm - inset,
@@ -1045,7 +1029,7 @@ impl KitFile {
         let per_sheet = match &stickers {
             Some(sheet) => sheet.across * sheet.down,
             None => {
-                let (across, down) = crate::sheet::cut_grid(paper, label);
+                let (across, down) = crate::media::cut_grid(paper, label);
                 (across * down) as u32
             }
         };
@@ -1071,7 +1055,7 @@ impl KitFile {
                 name
             }
             (None, Some(p)) => words.get(&format!("preset.{}", p.value)).to_string(),
-            (None, None) => game.visit(DefaultName(words)),
+            (None, None) => game.default_name(words),
         };
         if name.is_empty() {
             return Err(src.at(
@@ -1082,7 +1066,7 @@ impl KitFile {
         let rule = self
             .rule
             .as_ref()
-            .map_or_else(|| game.visit(DefaultRule), |v| v.value);
+            .map_or_else(|| game.default_rule(), |v| v.value);
         Ok(Kit {
             name,
             game,
@@ -1130,7 +1114,7 @@ pub fn without_controls(text: &str) -> String {
 
 /// Refuses text the embedded font cannot print, rather than printing empty boxes.
 fn check_printable<T>(src: &Source, at: &Spanned<T>, key: &str, text: &str) -> Result<(), Error> {
-    match text.chars().find(|&c| !crate::draw::fonts::printable(c)) {
+    match text.chars().find(|&c| !crate::glyphs::printable(c)) {
         None => Ok(()),
         Some(c) => Err(src.at(
             at,
@@ -1139,26 +1123,6 @@ fn check_printable<T>(src: &Source, at: &Spanned<T>, key: &str, text: &str) -> R
                 u32::from(c)
             ),
         )),
-    }
-}
-
-/// The kit's name when kit.yaml gives none: the game's own.
-struct DefaultName<'a>(&'a crate::i18n::Strings);
-
-impl GameVisitor for DefaultName<'_> {
-    type Output = String;
-    fn visit<G: crate::game::Game>(self, game: &G) -> String {
-        game.default_name(self.0)
-    }
-}
-
-/// The learning rule of a kit that names none: the game's own.
-struct DefaultRule;
-
-impl GameVisitor for DefaultRule {
-    type Output = Rule;
-    fn visit<G: crate::game::Game>(self, game: &G) -> Rule {
-        game.default_rule()
     }
 }
 

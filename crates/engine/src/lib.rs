@@ -1,26 +1,27 @@
-//! matchbox: printable classroom kits for matchbox learning machines, and a simulator
-//! to check them.
+//! The engine of matchbox: what a kit is and what its machine does, with no drawing, no
+//! files, no network and no clock, so that it builds for WebAssembly too.
 //!
-//! The data flows one way: [`kit`] (kit.yaml) -> [`game`] rules -> [`boxes`]
-//! (enumeration) -> [`draw`] (one display list per label) -> outputs; the simulation
-//! uses the same boxes.
+//! The layers, bottom to top: [`palette`], [`i18n`] (the kit's words) and [`media`]
+//! (paper and label sizes); [`kit`] (kit.yaml read with the place of every key, the
+//! learning rules); [`game`] (the rules and notation of every game, and the one list of
+//! games); [`boxes`] (enumeration); [`machine`] (the tree, the beads, the learner);
+//! [`simulate`] (training, exact figures, verify, the state file format). The print
+//! crate draws what this one computes; the binary reads and writes the files.
 
 #![warn(missing_docs)]
 
-pub mod boxes;
-pub mod cli;
-pub mod draw;
+// First, so that `with_game!` is in scope for the modules below.
+#[macro_use]
 pub mod game;
+
+pub mod boxes;
+pub mod glyphs;
 pub mod i18n;
-pub mod instructions;
 pub mod kit;
 pub mod machine;
-pub mod make;
-pub mod output;
+pub mod media;
 pub mod palette;
-pub mod report;
-pub mod serve;
-pub mod sheet;
+pub mod parallel;
 pub mod simulate;
 
 /// What went wrong, split by whose mistake it is.

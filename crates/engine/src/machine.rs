@@ -12,7 +12,7 @@ use rustc_hash::FxHashMap;
 
 use crate::Error;
 use crate::boxes::BoxSet;
-use crate::game::{Game, Outcome, Side, score};
+use crate::game::{Notation, Outcome, Rules, Side, score};
 use crate::kit::{Reward, Rule};
 
 /// The random number generator of the simulation.
@@ -34,7 +34,7 @@ pub const TREE_BUDGET: usize = 8 * crate::boxes::POSITION_BUDGET;
 /// The value of every position for its side to move (1 win, 0 draw, -1 loss) by
 /// minimax, worked backwards from the ends of the game in topological order, without
 /// recursion. `children` of `i` are `children[child_start[i]..child_start[i + 1]]`.
-fn solve<G: Game>(
+fn solve<G: Rules>(
     game: &G,
     positions: &[G::Position],
     child_start: &[u32],
@@ -64,7 +64,7 @@ pub type Node = u32;
 
 /// Every exact position reachable from the start, numbered, with its moves, its
 /// children and its value under exact minimax.
-pub struct Tree<G: Game> {
+pub struct Tree<G: Rules> {
     /// The positions, in breadth-first order from the start.
     pub positions: Vec<G::Position>,
     to_move: Vec<Side>,
@@ -81,7 +81,7 @@ pub struct Tree<G: Game> {
     best: Vec<Node>,
 }
 
-impl<G: Game> Tree<G> {
+impl<G: Rules> Tree<G> {
     /// Enumerates every position reachable from the start, breadth first, and solves
     /// the game backwards from its ends; refuses a game of more than [`TREE_BUDGET`]
     /// positions.
@@ -105,7 +105,7 @@ impl<G: Game> Tree<G> {
                         if positions.len() >= TREE_BUDGET {
                             return Err(Error::Input(format!(
                                 "this {} game has more than {TREE_BUDGET} positions to play through: too many to simulate; choose a smaller game",
-                                game.name()
+                                G::NAME
                             )));
                         }
                         ids.insert(child.clone(), positions.len() as Node);
@@ -306,7 +306,7 @@ pub enum Draw {
 impl Machine {
     /// Compiles `set` for play on `tree`: every position where `set.machine` moves must
     /// have a box, or a single legal move when the kit skips forced positions.
-    pub fn compile<G: Game>(
+    pub fn compile<G: Notation>(
         game: &G,
         tree: &Tree<G>,
         set: &BoxSet<G>,
@@ -536,7 +536,7 @@ impl Machine {
 
     /// The chance that the machine, to move at `node` with these beads, throws away the
     /// best result it could still get: it resigns, or draws a move of lower value.
-    pub fn blunder_chance<G: Game>(&self, tree: &Tree<G>, beads: &Beads, node: Node) -> f64 {
+    pub fn blunder_chance<G: Rules>(&self, tree: &Tree<G>, beads: &Beads, node: Node) -> f64 {
         let Some(b) = self.box_at(node) else {
             // The game is over, or the machine's only move is played for it.
             return 0.0;
@@ -562,12 +562,12 @@ impl Machine {
     /// with the opponent free to make any legal move and the machine making any move that
     /// still has a bead (a relay: the move it would play), it never loses and never meets
     /// an empty box.
-    pub fn cannot_lose<G: Game>(&self, tree: &Tree<G>, beads: &Beads) -> bool {
+    pub fn cannot_lose<G: Rules>(&self, tree: &Tree<G>, beads: &Beads) -> bool {
         let mut memo = vec![Safety::Unknown; tree.len()];
         self.safe(tree, beads, 0, &mut memo)
     }
 
-    fn safe<G: Game>(
+    fn safe<G: Rules>(
         &self,
         tree: &Tree<G>,
         beads: &Beads,
@@ -586,7 +586,7 @@ impl Machine {
 
     /// Whether the machine cannot lose from `node`, given `child`: whether it cannot from
     /// a child (asked only of the children that decide it).
-    fn safe_here<G: Game>(
+    fn safe_here<G: Rules>(
         &self,
         tree: &Tree<G>,
         beads: &Beads,
@@ -657,7 +657,7 @@ fn grouped(keys: usize, pairs: impl Iterator<Item = (u32, Node)> + Clone) -> (Ve
 
 impl LossCheck {
     /// The check for a machine with `beads`, every position worked out once.
-    pub fn new<G: Game>(machine: &Machine, tree: &Tree<G>, beads: &Beads) -> LossCheck {
+    pub fn new<G: Rules>(machine: &Machine, tree: &Tree<G>, beads: &Beads) -> LossCheck {
         let n = tree.len();
         let edges = (0..n as Node).flat_map(|p| tree.children(p).iter().map(move |&c| (c, p)));
         let (parent_start, parents) = grouped(n, edges);
@@ -686,7 +686,7 @@ impl LossCheck {
 
     /// Brings the check up to `beads`, which differ from the beads it last saw only in
     /// that the moves `emptied` lost their last bead; returns [`LossCheck::cannot_lose`].
-    pub fn update<G: Game>(
+    pub fn update<G: Rules>(
         &mut self,
         machine: &Machine,
         tree: &Tree<G>,

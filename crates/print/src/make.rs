@@ -1,28 +1,24 @@
-//! `matchbox kit`: the boxes drawn as labels, laid out on sheets, and written as
-//! labels.pdf, kit.pdf and one PNG preview per box.
-
-use std::path::{Path, PathBuf};
+//! `matchbox kit`: the boxes drawn as labels, laid out on sheets, and made in memory as
+//! labels.pdf, kit.pdf and one PNG preview per box (the binary writes them).
 
 use std::sync::Arc;
 
-use rayon::prelude::*;
-use serde::Serialize;
+use matchbox_engine::parallel::prelude::*;
 
-use crate::Error;
-use crate::boxes::BoxSet;
 use crate::draw::label::{MOVE_EDGE_COUNT, draw_label};
 use crate::draw::scene::Scene;
 use crate::draw::{pdf, png};
-use crate::game::{Game, GameVisitor};
 use crate::instructions::{Expected, Findings, instruction_pages};
-use crate::kit::{Kit, Rule};
-use crate::machine::Tree;
-use crate::output::{check_replaceable, replace_dir};
-use crate::palette::Colour;
+use crate::pictures::Game;
 use crate::sheet::{self, Page};
-use crate::simulate::exact::SheetFigures;
-use crate::simulate::watch::watch;
-use crate::simulate::{EXPECTATION_RUNS, EXPECTATION_SEED, Setup, expected_losses};
+use matchbox_engine::Error;
+use matchbox_engine::boxes::BoxSet;
+use matchbox_engine::kit::{Kit, Rule};
+use matchbox_engine::machine::Tree;
+use matchbox_engine::palette::Colour;
+use matchbox_engine::simulate::exact::SheetFigures;
+use matchbox_engine::simulate::watch::watch;
+use matchbox_engine::simulate::{EXPECTATION_RUNS, EXPECTATION_SEED, Setup, expected_losses};
 
 /// The most labels a kit prints (octapawn has 2,791; a kit for a 7 x 4 pawn board would have
 /// 241,314, far past any classroom and any printer).
@@ -30,23 +26,6 @@ pub const MAX_LABELS: usize = 20_000;
 
 /// Preview resolution unless told otherwise.
 pub const DEFAULT_DPI: f32 = 150.0;
-
-/// What `matchbox kit` wrote.
-#[derive(Debug, Serialize)]
-pub struct KitReport {
-    /// The folder written into.
-    pub dir: PathBuf,
-    /// Every file written, in order.
-    pub files: Vec<PathBuf>,
-    /// Number of boxes (and labels).
-    pub boxes: usize,
-    /// Pages of labels.pdf.
-    pub label_pages: usize,
-    /// Pages of kit.pdf.
-    pub kit_pages: usize,
-    /// PNG previews written.
-    pub previews: usize,
-}
 
 /// The kit's files, made in memory before anything is written.
 pub struct KitFiles {
@@ -62,70 +41,62 @@ pub struct KitFiles {
     pub boxes: usize,
 }
 
-struct Build<'a> {
-    kit: &'a Kit,
-    dpi: Option<f32>,
-}
-
-impl GameVisitor for Build<'_> {
-    type Output = Result<KitFiles, Error>;
-    fn visit<G: Game>(self, game: &G) -> Self::Output {
-        let kit = self.kit;
-        // The one compiled machine: boxes, the exact positions and the beads on them,
-        // for the labels, the pages and the figures alike.
-        let set = BoxSet::build(game, kit)?;
-        if set.boxes.len() > MAX_LABELS {
-            return Err(kit.places.error(&kit.game_keys(), format!(
-                "this kit has {} boxes: more labels than matchbox prints ({MAX_LABELS}); `matchbox boxes` still lists them",
-                set.boxes.len()
+/// [`make_files`] for the kit's game.
+fn build<G: Game>(game: &G, kit: &Kit, dpi: Option<f32>) -> Result<KitFiles, Error> {
+    // The one compiled machine: boxes, the exact positions and the beads on them,
+    // for the labels, the pages and the figures alike.
+    let set = BoxSet::build(game, kit)?;
+    if set.boxes.len() > MAX_LABELS {
+        return Err(kit.places.error(&kit.game_keys(), format!(
+            "this kit has {} boxes: more labels than matchbox prints ({MAX_LABELS}); `matchbox boxes` still lists them",
+            set.boxes.len()
+        )));
+    }
+    if kit.move_colours {
+        let moves = set
+            .boxes
+            .iter()
+            .filter_map(|b| b.move_numbers.first())
+            .map(|&m| matchbox_engine::boxes::machine_move(m, kit.machine))
+            .max()
+            .unwrap_or(0);
+        if moves as usize > MOVE_EDGE_COUNT {
+            return Err(Error::Input(format!(
+                "move_colours: this kit's boxes come at {moves} different moves of the machine, and the edges tell at most {MOVE_EDGE_COUNT} apart; leave move_colours out"
             )));
         }
-        if kit.move_colours {
-            let moves = set
-                .boxes
-                .iter()
-                .filter_map(|b| b.move_numbers.first())
-                .map(|&m| crate::boxes::machine_move(m, kit.machine))
-                .max()
-                .unwrap_or(0);
-            if moves as usize > MOVE_EDGE_COUNT {
-                return Err(Error::Input(format!(
-                    "move_colours: this kit's boxes come at {moves} different moves of the machine, and the edges tell at most {MOVE_EDGE_COUNT} apart; leave move_colours out"
-                )));
-            }
-        }
-        let label_sheets = LabelSheets::draw(game, kit, &set);
-        let (labels, sheets) = (&label_sheets.labels, &label_sheets.sheets);
-        let label_pages = sheets.len();
-        let setup = Setup::compile(game, kit, kit.rule, set, Tree::build(game)?, false)?;
-        let set = &setup.set;
-        // The three PDF and PNG writers and the figures share the cores: labels.pdf and
-        // the previews need only the labels, kit.pdf needs the figures too.
-        let ((labels_pdf, previews), kit) = rayon::join(
-            || rayon::join(|| label_sheets.pdf(kit), || previews(labels, set, self.dpi)),
-            || -> Result<(Vec<u8>, usize), Error> {
-                let findings = findings(game, kit, &setup)?;
-                let mut kit_pages = instruction_pages(game, kit, set, &findings)?;
-                kit_pages.extend(sheets.iter().cloned());
-                let kit_pages = sheet::finish(kit, kit_pages);
-                Ok((pdf::to_pdf(&kit_pages)?, kit_pages.len()))
-            },
-        );
-        let (kit_pdf, kit_pages) = kit?;
-        Ok(KitFiles {
-            labels_pdf: labels_pdf?,
-            kit_pdf,
-            pages: (label_pages, kit_pages),
-            previews: previews?,
-            boxes: set.boxes.len(),
-        })
     }
+    let label_sheets = LabelSheets::draw(game, kit, &set);
+    let (labels, sheets) = (&label_sheets.labels, &label_sheets.sheets);
+    let label_pages = sheets.len();
+    let setup = Setup::compile(game, kit, kit.rule, set, Tree::build(game)?, false)?;
+    let set = &setup.set;
+    // The three PDF and PNG writers and the figures share the cores: labels.pdf and
+    // the previews need only the labels, kit.pdf needs the figures too.
+    let ((labels_pdf, previews), kit) = matchbox_engine::parallel::join(
+        || matchbox_engine::parallel::join(|| label_sheets.pdf(kit), || previews(labels, set, dpi)),
+        || -> Result<(Vec<u8>, usize), Error> {
+            let findings = findings(game, kit, &setup)?;
+            let mut kit_pages = instruction_pages(game, kit, set, &findings)?;
+            kit_pages.extend(sheets.iter().cloned());
+            let kit_pages = sheet::finish(kit, kit_pages);
+            Ok((pdf::to_pdf(&kit_pages)?, kit_pages.len()))
+        },
+    );
+    let (kit_pdf, kit_pages) = kit?;
+    Ok(KitFiles {
+        labels_pdf: labels_pdf?,
+        kit_pdf,
+        pages: (label_pages, kit_pages),
+        previews: previews?,
+        boxes: set.boxes.len(),
+    })
 }
 
 /// What the teacher's pages quote: the simulated expectation and the exact figures,
 /// worked out side by side, or what to watch when the machine never stops losing.
 fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findings, Error> {
-    let (expected, exact) = rayon::join(
+    let (expected, exact) = matchbox_engine::parallel::join(
         // Quoted only when every simulated machine learnt.
         || expected_losses(game, kit, setup, EXPECTATION_RUNS),
         || SheetFigures::of(game, &setup.tree, &setup.machine),
@@ -229,84 +200,5 @@ pub fn colours_used<'k, G: Game>(kit: &'k Kit, set: &BoxSet<G>) -> Vec<&'k Colou
 
 /// Makes the kit's files in memory; `dpi` is the preview resolution, `None` for none.
 pub fn make_files(kit: &Kit, dpi: Option<f32>) -> Result<KitFiles, Error> {
-    kit.visit(Build { kit, dpi })
-}
-
-/// The folder that holds the kit folders by default.
-pub const OUT: &str = "out";
-
-/// The default output folder: `out/<kit name>`.
-pub fn default_dir(kit: &Kit) -> PathBuf {
-    Path::new(OUT).join(crate::output::slug(&kit.name))
-}
-
-/// The folder of the PNG previews inside a kit's folder.
-const PREVIEWS: &str = "previews";
-
-/// The first path inside a kit folder written before kit folders had a manifest that
-/// such a run would not have written: it wrote `labels.pdf`, `kit.pdf` and
-/// `previews/box-N.png`, and a folder lacking either PDF holds no kit at all.
-fn not_an_old_kit(inside: &[(PathBuf, bool)]) -> Option<PathBuf> {
-    let is_preview = |path: &Path| {
-        let mut parts = path.iter().map(|p| p.to_string_lossy());
-        parts.next().as_deref() == Some(PREVIEWS)
-            && parts.next().is_some_and(|file| {
-                file.strip_prefix("box-")
-                    .and_then(|f| f.strip_suffix(".png"))
-                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-            })
-            && parts.next().is_none()
-    };
-    let stray = inside.iter().find(|(path, is_dir)| {
-        let own = if *is_dir {
-            path == Path::new(PREVIEWS)
-        } else {
-            path == Path::new("labels.pdf") || path == Path::new("kit.pdf") || is_preview(path)
-        };
-        !own
-    });
-    if let Some((path, _)) = stray {
-        return Some(path.clone());
-    }
-    let has = |name: &str| inside.iter().any(|(p, d)| !d && p == Path::new(name));
-    match (has("labels.pdf"), has("kit.pdf")) {
-        (true, true) => None,
-        _ => inside.first().map(|(p, _)| p.clone()),
-    }
-}
-
-/// Makes the kit and writes it into `dir`, replacing the folder whole: at every instant
-/// `dir` holds the complete old kit or the complete new one (see [`replace_dir`]).
-pub fn write_kit(kit: &Kit, dir: &Path, dpi: f32) -> Result<KitReport, Error> {
-    if !(dpi.is_finite() && (36.0..=1200.0).contains(&dpi)) {
-        return Err(Error::Input(format!(
-            "--dpi must be from 36 to 1200, not {dpi}"
-        )));
-    }
-    check_replaceable(dir, &not_an_old_kit)?;
-    let files = make_files(kit, kit.previews.then_some(dpi))?;
-    let mut contents = vec![
-        (PathBuf::from("labels.pdf"), files.labels_pdf),
-        (PathBuf::from("kit.pdf"), files.kit_pdf),
-    ];
-    let previews = files.previews.len();
-    contents.extend(
-        files
-            .previews
-            .into_iter()
-            .map(|(name, png)| (Path::new(PREVIEWS).join(name), png)),
-    );
-    replace_dir(dir, &contents, &not_an_old_kit)?;
-    let written = contents
-        .into_iter()
-        .map(|(name, _)| dir.join(name))
-        .collect();
-    Ok(KitReport {
-        dir: dir.to_path_buf(),
-        files: written,
-        boxes: files.boxes,
-        label_pages: files.pages.0,
-        kit_pages: files.pages.1,
-        previews,
-    })
+    matchbox_engine::with_game!(&kit.game, |game| build(game, kit, dpi))
 }

@@ -2,7 +2,7 @@
 //! and the beads in box 1 on a second scale, after Michie's figure of MENACE learning.
 
 use crate::draw::scene::{Anchor, GREY, INK, Pt, Rect, Rgb, Scene, Shape, Stroke, Weight, pt};
-use crate::simulate::CurvePoint;
+use matchbox_engine::simulate::CurvePoint;
 
 /// Width of the figure in mm.
 pub const WIDTH_MM: f32 = 180.0;

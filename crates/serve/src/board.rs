@@ -5,9 +5,9 @@
 //! shapes that differ (the pawn that leaves, the square it reaches, the mark that
 //! appears) are the move's spots. A new game needs nothing here.
 
-use crate::draw::fonts::text_width;
-use crate::draw::scene::{Rect, Scene, Shape};
-use crate::game::Game;
+use matchbox_print::draw::fonts::text_width;
+use matchbox_print::draw::scene::{Rect, Scene, Shape};
+use matchbox_print::pictures::Game;
 
 /// Side of the board picture, in mm (the SVG's own units; the page scales it).
 const SIDE_MM: f32 = 100.0;
@@ -136,8 +136,8 @@ fn rounded(spot: Spot) -> Spot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::fixtures::{self, HER};
-    use crate::game::{Notation, Rules};
+    use matchbox_engine::game::fixtures::{self, HER};
+    use matchbox_engine::game::{Notation, Rules};
 
     #[test]
     fn a_pawn_move_has_two_spots_and_a_mark_one() {

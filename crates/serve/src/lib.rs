@@ -29,12 +29,11 @@ use axum::routing::{get, post};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::Error;
-use crate::game::Game;
-use crate::game::GameVisitor;
-use crate::i18n::Strings;
-use crate::kit::{Kit, Rule};
-use crate::simulate::{Setup, state};
+use matchbox_engine::Error;
+use matchbox_engine::i18n::Strings;
+use matchbox_engine::kit::{Kit, Rule};
+use matchbox_engine::simulate::{Setup, state};
+use matchbox_print::pictures::Game;
 use table::{Fixed, Live};
 
 /// The header that carries the teacher's token.
@@ -294,47 +293,39 @@ impl App {
 /// Builds the app for a kit: compiles the machine and loads the state file (a damaged
 /// one is refused here, before anything is served).
 pub fn app(kit: &Kit, options: &Options) -> Result<App, Error> {
-    kit.visit(Build { kit, options })
+    matchbox_engine::with_game!(&kit.game, |game| build(game, kit, options))
 }
 
-struct Build<'a> {
-    kit: &'a Kit,
-    options: &'a Options,
-}
-
-impl GameVisitor for Build<'_> {
-    type Output = Result<App, Error>;
-    fn visit<G: Game>(self, game: &G) -> Self::Output {
-        let (kit, options) = (self.kit, self.options);
-        // A second machine to train against, when the kit can be built for the other side.
-        let setup = Setup::new(game, kit, options.rule, true)
-            .or_else(|_| Setup::new(game, kit, options.rule, false))?;
-        let saved = match &options.state {
-            Some(path) => state::load(path, game, kit, &setup)?,
-            None => state::Saved::fresh(&setup.machine),
-        };
-        let token = format!("{:032x}", rand::random::<u128>());
-        let shared = Arc::new(Shared {
-            fixed: Fixed {
-                game: game.clone(),
-                kit: kit.clone(),
-                setup,
-                seed: options.seed,
-                state: options.state.clone(),
-            },
-            live: Mutex::new(Live::new(saved)),
-            token: token.clone(),
-        });
-        // A machine that plays first may resign before anyone moves (an empty box 1).
-        shared.lock().settle(&shared.fixed)?;
-        let closing = Arc::clone(&shared);
-        Ok(App {
-            router: router(shared),
-            token,
-            name: kit.name.clone(),
-            close: Box::new(move || close(&closing)),
-        })
-    }
+/// [`app`] for the kit's game.
+fn build<G: Game>(game: &G, kit: &Kit, options: &Options) -> Result<App, Error> {
+    // A second machine to train against, when the kit can be built for the other side.
+    let setup = Setup::new(game, kit, options.rule, true)
+        .or_else(|_| Setup::new(game, kit, options.rule, false))?;
+    let saved = match &options.state {
+        Some(path) => state::load(path, std::fs::read_to_string(path), game, kit, &setup)?,
+        None => state::Saved::fresh(&setup.machine),
+    };
+    let token = format!("{:032x}", rand::random::<u128>());
+    let shared = Arc::new(Shared {
+        fixed: Fixed {
+            game: game.clone(),
+            kit: kit.clone(),
+            setup,
+            seed: options.seed,
+            state: options.state.clone(),
+        },
+        live: Mutex::new(Live::new(saved)),
+        token: token.clone(),
+    });
+    // A machine that plays first may resign before anyone moves (an empty box 1).
+    shared.lock().settle(&shared.fixed)?;
+    let closing = Arc::clone(&shared);
+    Ok(App {
+        router: router(shared),
+        token,
+        name: kit.name.clone(),
+        close: Box::new(move || close(&closing)),
+    })
 }
 
 /// Cancels training, waits for it to hand back its games, and saves.

@@ -11,17 +11,17 @@ use serde::Serialize;
 
 use super::board::{self, Spot};
 use super::{ApiError, Problem};
-use crate::Error;
-use crate::draw::label::draw_label;
-use crate::draw::svg::to_svg;
-use crate::game::Game;
-use crate::i18n::{Strings, strings};
-use crate::kit::Kit;
-use crate::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rng_for};
-use crate::output::write_atomic;
-use crate::palette::hex;
-use crate::simulate::state::{self, Saved};
-use crate::simulate::{Opponent, Setup, Turn, play_game};
+use matchbox_engine::Error;
+use matchbox_engine::i18n::{Strings, strings};
+use matchbox_engine::kit::Kit;
+use matchbox_engine::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rng_for};
+use matchbox_engine::palette::hex;
+use matchbox_engine::simulate::state::{self, Saved};
+use matchbox_engine::simulate::{Opponent, Setup, Turn, play_game};
+use matchbox_files::write_atomic;
+use matchbox_print::draw::label::draw_label;
+use matchbox_print::draw::svg::to_svg;
+use matchbox_print::pictures::Game;
 
 /// What does not change while the server runs.
 pub struct Fixed<G: Game> {
@@ -646,7 +646,12 @@ impl Live {
         let mbox = &setup.set.boxes[b];
         BoxSummary {
             id: mbox.id,
-            tag: crate::boxes::tag(&mbox.move_numbers, kit.machine, kit.tags, kit.numerals),
+            tag: matchbox_engine::boxes::tag(
+                &mbox.move_numbers,
+                kit.machine,
+                kit.tags,
+                kit.numerals,
+            ),
             beads: self.saved.beads.total(b as u32),
             start: mbox.beads(),
             moves: mbox

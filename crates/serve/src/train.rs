@@ -8,10 +8,10 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use serde::Serialize;
 
 use super::{ApiError, Problem, Shared};
-use crate::Error;
-use crate::game::Game;
-use crate::machine::{End, Learner, rng_for};
-use crate::simulate::{Automatic, OpponentKind, play_game};
+use matchbox_engine::Error;
+use matchbox_engine::machine::{End, Learner, rng_for};
+use matchbox_engine::simulate::{Automatic, OpponentKind, play_game};
+use matchbox_print::pictures::Game;
 
 /// Games one run may ask for at most.
 pub const MAX_GAMES: u32 = 1_000_000;

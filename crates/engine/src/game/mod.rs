@@ -1,5 +1,5 @@
-//! Each game behind four traits (rules, notation, picture, descriptor), so the rest of
-//! the program is written once.
+//! Each game behind three traits here (rules, notation, descriptor; its picture is the
+//! print crate's `Picture`), so the rest of the program is written once.
 //!
 //! A new game is one module here plus its line in the [`games!`] list below; nothing
 //! outside this folder names a game.
@@ -14,7 +14,6 @@ use std::hash::Hash;
 use serde::Serialize;
 
 use crate::Error;
-use crate::draw::scene::{Rect, Scene};
 use crate::i18n::Strings;
 use crate::kit::{BeadSchedule, Kit, KitText, Preset, Rule};
 
@@ -59,17 +58,6 @@ pub enum Outcome {
 
 /// An element of a game's symmetry group, as an index into its list; 0 is the identity.
 pub type Symmetry = usize;
-
-/// A move as a label shows it: where the arrow goes and in which bead colour.
-#[derive(Clone, Debug)]
-pub struct DrawnMove<M> {
-    /// The move, in the label's orientation.
-    pub mv: M,
-    /// Bead colour of the arrow.
-    pub colour: crate::draw::scene::Rgb,
-    /// The colour's letter in the kit's language, printed beside the arrow.
-    pub code: String,
-}
 
 /// What a claim bounds the losses to learn by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -131,6 +119,8 @@ pub fn one_bead_each(kit: &Kit) -> bool {
 /// Positions carry the side to move, so one position is one situation of the game.
 /// A game is a small owned value, so a server can keep it for as long as it runs.
 pub trait Rules: Clone + Send + Sync + 'static {
+    /// The game's name: after `game:` in kit.yaml, and in messages.
+    const NAME: &'static str;
     /// A position of the game, including whose turn it is.
     type Position: Clone + Eq + Hash + Ord + Debug + Send + Sync;
     /// A move from some position.
@@ -207,38 +197,9 @@ pub trait Notation: Rules {
     }
 }
 
-/// How the game is drawn: positions with the machine's moves on labels and pages, and
-/// the board and pieces a class cuts out.
-pub trait Picture: Rules {
-    /// Draws the position and the machine's moves into `area` of a label.
-    fn draw(
-        &self,
-        position: &Self::Position,
-        moves: &[DrawnMove<Self::Move>],
-        area: Rect,
-        scene: &mut Scene,
-    );
-    /// The largest square of the example game's pictures, in mm.
-    const EXAMPLE_CELL_MM: f32 = 7.5;
-    /// The size a position is drawn at on the instruction pages, for squares of `cell` mm.
-    fn picture_size(&self, cell: f32) -> (f32, f32);
-    /// The board and pieces to cut out, `width` mm wide and at most `max_height` tall.
-    fn cut_outs(&self, width: f32, max_height: f32, words: &Strings) -> Scene;
-    /// The strings key of a label's bead line, which names what marks a move
-    /// (`beads: 1 per arrow`).
-    fn bead_line(&self) -> &'static str;
-    /// Where the classroom screen takes a click for `mv` on the position as drawn in
-    /// `area`, when one place says it better than what the move changes in the picture.
-    fn move_spot(&self, _position: &Self::Position, _mv: Self::Move, _area: Rect) -> Option<Rect> {
-        None
-    }
-}
-
 /// What the kit knows of a game: its name and keys in kit.yaml, its presets, and what
 /// follows from its settings (the default rule and name, its history, its template words).
 pub trait Descriptor: Rules + Serialize + PartialEq + Debug {
-    /// The name after `game:` in kit.yaml.
-    const NAME: &'static str;
     /// Its own keys in kit.yaml, each with what it takes in the words of error messages.
     const KEYS: &'static [(&'static str, &'static str)];
     /// Its built-in kits.
@@ -265,24 +226,6 @@ pub trait Descriptor: Rules + Serialize + PartialEq + Debug {
     fn template_vars(&self) -> minijinja::Value;
 }
 
-/// A game in full: its rules, notation, pictures and description.
-pub trait Game: Rules + Notation + Picture + Descriptor {
-    /// Short name of the game, as in kit.yaml.
-    fn name(&self) -> &'static str {
-        Self::NAME
-    }
-}
-
-impl<G: Rules + Notation + Picture + Descriptor> Game for G {}
-
-/// Code that works for any game: [`AnyGame::visit`] calls it with the kit's game.
-pub trait GameVisitor {
-    /// What the visit returns.
-    type Output;
-    /// Runs with the concrete game.
-    fn visit<G: Game>(self, game: &G) -> Self::Output;
-}
-
 /// A game as the kit knows it before it is built: its kit.yaml name, keys and presets.
 pub struct GameEntry {
     /// The name after `game:` in kit.yaml.
@@ -295,7 +238,8 @@ pub struct GameEntry {
 
 /// Declares the games: the one list where a game is registered.
 macro_rules! games {
-    ($($variant:ident($ty:ty)),* $(,)?) => {
+    // `$d` is a `$` for the macro this one writes.
+    ($d:tt $($variant:ident($ty:ty)),* $(,)?) => {
         /// One of the games, with its settings.
         #[derive(Clone, Debug, PartialEq, Serialize)]
         #[serde(tag = "kind", rename_all = "lowercase")]
@@ -305,23 +249,29 @@ macro_rules! games {
 
         /// Every game, in the order `matchbox presets` lists them.
         pub const GAMES: &[GameEntry] = &[$(GameEntry {
-            name: <$ty as Descriptor>::NAME,
+            name: <$ty as Rules>::NAME,
             keys: <$ty as Descriptor>::KEYS,
             presets: <$ty as Descriptor>::PRESETS,
         },)*];
 
-        impl AnyGame {
-            /// Runs `visitor` with the concrete game.
-            pub fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
-                match self {
-                    $(AnyGame::$variant(game) => visitor.visit(game),)*
+        /// Evaluates `body` with `game` bound to the concrete game of an [`AnyGame`]
+        /// (`with_game!(&kit.game, |game| boxes(game, kit))`): the one dispatch from a kit
+        /// to the code written once for every game, which asks for the traits it uses.
+        #[macro_export]
+        macro_rules! with_game {
+            ($d any:expr, |$d game:ident| $d body:expr) => {
+                match $d any {
+                    $($d crate::game::AnyGame::$variant($d game) => $d body,)*
                 }
-            }
+            };
+        }
+
+        impl AnyGame {
 
             /// Reads the settings of the game named `name` from the kit's text; `None`
             /// if no game has that name.
             pub fn read(name: &str, text: &KitText) -> Option<Result<AnyGame, Error>> {
-                $(if name == <$ty as Descriptor>::NAME {
+                $(if name == <$ty as Rules>::NAME {
                     return Some(<$ty as Descriptor>::read(text).map(AnyGame::$variant));
                 })*
                 None
@@ -330,26 +280,31 @@ macro_rules! games {
     };
 }
 
-games! {
+games! { $
     Hexapawn(hexapawn::Hexapawn),
     Nim(nim::Nim),
     TicTacToe(tictactoe::TicTacToe),
 }
 
-/// The visits [`AnyGame`] answers for every game alike.
-struct NameOf;
-
-impl GameVisitor for NameOf {
-    type Output = &'static str;
-    fn visit<G: Game>(self, game: &G) -> &'static str {
-        game.name()
-    }
+/// The kit.yaml name of `G`.
+fn name_of<G: Rules>(_game: &G) -> &'static str {
+    G::NAME
 }
 
 impl AnyGame {
     /// The kit.yaml name of the game.
     pub fn name(&self) -> &'static str {
-        self.visit(NameOf)
+        with_game!(self, |game| name_of(game))
+    }
+
+    /// The kit's name when kit.yaml gives none: the game's own, in `words`' language.
+    pub fn default_name(&self, words: &Strings) -> String {
+        with_game!(self, |game| game.default_name(words))
+    }
+
+    /// The learning rule of a kit that names none: the game's own.
+    pub fn default_rule(&self) -> Rule {
+        with_game!(self, |game| game.default_rule())
     }
 
     /// The entry of the game named `name`.
@@ -360,7 +315,7 @@ impl AnyGame {
 
 /// The canonical form of a position under the enabled symmetries, and the symmetry
 /// that takes the position there.
-pub fn canonical<G: Game>(
+pub fn canonical<G: Rules>(
     game: &G,
     position: &G::Position,
     symmetries: usize,
@@ -420,10 +375,10 @@ pub fn score(outcome: Outcome, side: Side) -> i8 {
     }
 }
 
-/// The games of the presets, for the tests of modules outside this folder, which name
-/// no game.
-#[cfg(test)]
-pub(crate) mod fixtures {
+/// The games of the presets, for the tests of modules outside this folder (and of the
+/// other crates), which name no game.
+#[doc(hidden)]
+pub mod fixtures {
     use super::AnyGame;
     use crate::kit::Kit;
 

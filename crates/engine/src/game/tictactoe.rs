@@ -1,12 +1,8 @@
 //! Noughts and crosses on 3 x 3: X moves first, three in a row wins, a full board draws.
 
-use super::{
-    Descriptor, DrawnMove, Historic, Notation, Outcome, Picture, Rules, Side, Symmetry, notation,
-};
+use super::{Descriptor, Historic, Notation, Outcome, Rules, Side, Symmetry, notation};
 use crate::Error;
-use crate::draw::scene::{INK, Rect, Scene, Stroke, WHITE, pt};
 use crate::i18n::Strings;
-use crate::instructions::drawings::CUT;
 use crate::kit::{Kit, KitText, Preset, Rule};
 
 /// The built-in kits of this game: Michie's MENACE, playing first or second.
@@ -105,6 +101,7 @@ fn has_line(bits: u16) -> bool {
 }
 
 impl Rules for TicTacToe {
+    const NAME: &'static str = "tictactoe";
     type Position = Grid;
 
     type Move = u8;
@@ -238,85 +235,7 @@ impl Notation for TicTacToe {
     }
 }
 
-impl Picture for TicTacToe {
-    fn bead_line(&self) -> &'static str {
-        "label.beads.tictactoe"
-    }
-
-    fn picture_size(&self, cell: f32) -> (f32, f32) {
-        (cell * 3.0, cell * 3.0)
-    }
-
-    /// The grid, and five crosses and four noughts to cut out.
-    fn cut_outs(&self, width: f32, max_height: f32, _words: &Strings) -> Scene {
-        let side = width.min(max_height - 60.0).min(120.0);
-        let mut scene = Scene::new(width, side + 45.0);
-        let left = (width - side) / 2.0;
-        let grid = Rect {
-            x: left,
-            y: 0.0,
-            w: side,
-            h: side,
-        };
-        self.draw(&self.start(), &[], grid, &mut scene);
-        let piece = 28.0;
-        let total = 9.0 * piece;
-        let scale = (width / total).min(1.0);
-        let piece = piece * scale;
-        let x0 = (width - 9.0 * piece) / 2.0;
-        let mark = Stroke::solid(INK, piece * 0.08);
-        for i in 0..9 {
-            let r = Rect {
-                x: x0 + i as f32 * piece,
-                y: side + 8.0,
-                w: piece,
-                h: piece,
-            };
-            scene.rect(r, Some(WHITE), Some(CUT));
-            let c = r.centre();
-            let k = piece * 0.3;
-            if i < 5 {
-                scene.line(pt(c.x - k, c.y - k), pt(c.x + k, c.y + k), mark);
-                scene.line(pt(c.x - k, c.y + k), pt(c.x + k, c.y - k), mark);
-            } else {
-                scene.circle(c, k, None, Some(mark));
-            }
-        }
-        scene
-    }
-
-    fn draw(&self, position: &Grid, moves: &[DrawnMove<u8>], area: Rect, scene: &mut Scene) {
-        let side = area.w.min(area.h);
-        let cell = side / 3.0;
-        let left = area.x + (area.w - side) / 2.0;
-        let top = area.y + (area.h - side) / 2.0;
-        let grid = Stroke::solid(INK, side * 0.02);
-        for i in 1..3 {
-            let d = cell * i as f32;
-            scene.line(pt(left + d, top), pt(left + d, top + side), grid);
-            scene.line(pt(left, top + d), pt(left + side, top + d), grid);
-        }
-        let mark = Stroke::solid(INK, side * 0.035);
-        for sq in 0..9u8 {
-            let c = pt(
-                left + (f32::from(sq % 3) + 0.5) * cell,
-                top + (f32::from(sq / 3) + 0.5) * cell,
-            );
-            let r = cell * 0.3;
-            if position.x & (1 << sq) != 0 {
-                scene.line(pt(c.x - r, c.y - r), pt(c.x + r, c.y + r), mark);
-                scene.line(pt(c.x - r, c.y + r), pt(c.x + r, c.y - r), mark);
-            } else if position.o & (1 << sq) != 0 {
-                scene.circle(c, r, None, Some(mark));
-            } else if let Some(m) = moves.iter().find(|m| m.mv == sq) {
-                scene.bead_tag(c, cell * 0.3, m.colour, &m.code);
-            }
-        }
-    }
-}
-
 impl Descriptor for TicTacToe {
-    const NAME: &'static str = "tictactoe";
     const KEYS: &'static [(&'static str, &'static str)] = &[];
     const PRESETS: &'static [Preset] = PRESETS;
 

@@ -23,7 +23,7 @@ use serde::{Serialize, Serializer};
 
 use super::{OpponentKind, teacher_moves};
 use crate::Error;
-use crate::game::Game;
+use crate::game::{Notation, Rules};
 use crate::kit::Rule;
 use crate::machine::{Beads, Draw, End, Learner, Machine, Node, Tree};
 
@@ -267,7 +267,7 @@ struct States {
 }
 
 impl States {
-    fn new<G: Game>(tree: &Tree<G>, machine: &Machine) -> States {
+    fn new<G: Rules>(tree: &Tree<G>, machine: &Machine) -> States {
         let mut states = States {
             beads: Vec::new(),
             index: FxHashMap::default(),
@@ -278,7 +278,7 @@ impl States {
         states
     }
 
-    fn add<G: Game>(&mut self, tree: &Tree<G>, machine: &Machine, beads: Beads) -> u32 {
+    fn add<G: Rules>(&mut self, tree: &Tree<G>, machine: &Machine, beads: Beads) -> u32 {
         let id = self.beads.len() as u32;
         self.learnt.push(machine.cannot_lose(tree, &beads));
         self.after_loss.push(Vec::new());
@@ -288,7 +288,7 @@ impl States {
     }
 
     /// The number of a state, added if it is new.
-    fn intern<G: Game>(
+    fn intern<G: Rules>(
         &mut self,
         tree: &Tree<G>,
         machine: &Machine,
@@ -316,7 +316,7 @@ impl States {
 
     /// The lines of one game with the beads of `state`, from `node` with the slots `used`
     /// played so far; every state the game can end in must be known.
-    fn lines<G: Game>(
+    fn lines<G: Rules>(
         &self,
         tree: &Tree<G>,
         machine: &Machine,
@@ -396,7 +396,7 @@ enum Mover {
 
 /// Walks the game from `node` with the machine's beads as in `state`, the slots `used`
 /// played so far, and the opponent as `mover`; `intern` numbers the beads after a game.
-struct Walk<'a, G: Game> {
+struct Walk<'a, G: Rules> {
     tree: &'a Tree<G>,
     machine: &'a Machine,
     mover: Mover,
@@ -411,7 +411,7 @@ struct Walk<'a, G: Game> {
     after_loss: FxHashMap<u32, u32>,
 }
 
-impl<G: Game> Walk<'_, G> {
+impl<G: Rules> Walk<'_, G> {
     fn push(&mut self, step: Step) -> u32 {
         self.steps.push(step);
         self.steps.len() as u32 - 1
@@ -509,7 +509,7 @@ impl<G: Game> Walk<'_, G> {
 /// Refuses at once a kit whose first game, from the fresh beads, has more lines of play
 /// than a walk may hold: counting them over the positions costs a moment, where the walk
 /// would take seconds to fill [`MAX_STEPS`] and give up.
-fn lines_fit<G: Game>(tree: &Tree<G>, machine: &Machine, mover: Mover) -> Result<(), Refusal> {
+fn lines_fit<G: Rules>(tree: &Tree<G>, machine: &Machine, mover: Mover) -> Result<(), Refusal> {
     let beads = machine.fresh_beads();
     // Per node: a lower bound on the steps a walk from it stores (its choices and random
     // draws; the game ends, which it stores once each, are left out).
@@ -555,7 +555,7 @@ fn lines_fit<G: Game>(tree: &Tree<G>, machine: &Machine, mover: Mover) -> Result
 
 /// The moves a rule-following opponent picks from uniformly: the same sets as the
 /// simulation's [`super::Automatic`] opponents.
-fn opponent_moves<G: Game>(
+fn opponent_moves<G: Rules>(
     kind: OpponentKind,
     tree: &Tree<G>,
     node: Node,
@@ -574,7 +574,7 @@ impl Lines {
     /// `after_loss` holds the states lost games lead to, by their last move, already
     /// known (see [`Walk::after_loss`]).
     #[allow(clippy::too_many_arguments)]
-    fn walk<G: Game>(
+    fn walk<G: Rules>(
         tree: &Tree<G>,
         machine: &Machine,
         mover: Mover,
@@ -963,7 +963,7 @@ fn shrinking(state: u32, ends: &[(u32, bool)]) -> Result<(), Refusal> {
 /// The exact distribution of losses and games to learn against a rule-following opponent
 /// (`random`, `perfect` or `teacher`): in rationals when the states are at most
 /// [`RATIONAL_STATES`], in proven bounds otherwise.
-pub fn distribution<G: Game>(
+pub fn distribution<G: Rules>(
     tree: &Tree<G>,
     machine: &Machine,
     opponent: OpponentKind,
@@ -1043,7 +1043,7 @@ fn by_levels<N: Number, T: Send>(
     lines_of: &LinesOf,
     solve: impl Fn(u32, &Lines, &[N]) -> (N, T) + Sync,
 ) -> Result<(Vec<N>, Vec<Option<T>>), Refusal> {
-    use rayon::prelude::*;
+    use crate::parallel::prelude::*;
     let n = states.beads.len();
     let mut worths = vec![zero::<N>(); n];
     let mut found: Vec<Option<T>> = (0..n).map(|_| None).collect();
@@ -1096,7 +1096,7 @@ fn most_losses<N: Number>(states: &States, lines_of: &LinesOf) -> Result<N, Refu
 impl Teaching {
     /// Enumerates every bead state any opponent can bring the machine to and solves the
     /// decision problems over them.
-    pub fn solve<G: Game>(tree: &Tree<G>, machine: &Machine) -> Result<Teaching, Refusal> {
+    pub fn solve<G: Rules>(tree: &Tree<G>, machine: &Machine) -> Result<Teaching, Refusal> {
         finite_rule(machine)?;
         lines_fit(tree, machine, Mover::Free)?;
         let mut states = States::new(tree, machine);
@@ -1174,7 +1174,7 @@ impl Teaching {
     /// The most expected losses before the machine has learnt, its draws random and the
     /// opponent choosing every move to maximise them: a decision problem of its own over
     /// the same states, solved when asked.
-    pub fn most_expected_losses<G: Game>(
+    pub fn most_expected_losses<G: Rules>(
         &self,
         tree: &Tree<G>,
         machine: &Machine,
@@ -1195,7 +1195,7 @@ impl Teaching {
 
     /// The moves the fastest teacher picks from, uniformly, at `node` in a game against
     /// `learner` as it stands.
-    pub fn moves<G: Game>(
+    pub fn moves<G: Rules>(
         &self,
         tree: &Tree<G>,
         node: Node,
@@ -1244,7 +1244,7 @@ pub struct Principle {
 
 impl Teaching {
     /// The principle of the fastest teacher's strategy (see [`Principle`]).
-    pub fn principle<G: Game>(
+    pub fn principle<G: Rules>(
         &self,
         tree: &Tree<G>,
         machine: &Machine,
@@ -1341,10 +1341,10 @@ pub struct Solved {
 impl Solved {
     /// The three problems, independent, solved side by side on the cores; a refusal is
     /// the first in the order perfect, teacher, teaching.
-    pub fn all<G: Game>(tree: &Tree<G>, machine: &Machine) -> Result<Solved, Refusal> {
-        let ((perfect, teacher), teaching) = rayon::join(
+    pub fn all<G: Rules>(tree: &Tree<G>, machine: &Machine) -> Result<Solved, Refusal> {
+        let ((perfect, teacher), teaching) = crate::parallel::join(
             || {
-                rayon::join(
+                crate::parallel::join(
                     || distribution(tree, machine, OpponentKind::Perfect),
                     || distribution(tree, machine, OpponentKind::Teacher),
                 )
@@ -1392,7 +1392,7 @@ pub struct SheetFigures {
 
 impl SheetFigures {
     /// The sheet's figures of a small kit, or `None` when the exact path does not apply.
-    pub fn of<G: Game>(game: &G, tree: &Tree<G>, machine: &Machine) -> Option<SheetFigures> {
+    pub fn of<G: Notation>(game: &G, tree: &Tree<G>, machine: &Machine) -> Option<SheetFigures> {
         let Solved {
             perfect,
             teacher,

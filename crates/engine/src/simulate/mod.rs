@@ -5,8 +5,6 @@
 //! for the learning curve; [`play`] lets a person play it; [`verify`] checks a kit.
 
 pub mod exact;
-pub mod play;
-pub mod plot;
 pub mod state;
 pub mod stats;
 pub mod verify;
@@ -14,13 +12,13 @@ pub mod watch;
 
 use std::borrow::Cow;
 
+use crate::parallel::prelude::*;
 use rand::RngExt;
-use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::Error;
 use crate::boxes::BoxSet;
-use crate::game::Game;
+use crate::game::{Descriptor, Notation, Rules};
 use crate::kit::{Kit, Rule};
 use crate::machine::{Beads, Draw, End, Learner, LossCheck, Machine, Node, SimRng, Tree, rng_for};
 use exact::Teaching;
@@ -72,7 +70,7 @@ impl OpponentKind {
 }
 
 /// The machine's opponent in a game.
-pub trait Opponent<G: Game> {
+pub trait Opponent<G: Rules> {
     /// The position after the opponent's move at `node`, or `None` if it resigns.
     /// `machine` is the machine it plays, as it stands.
     fn choose(
@@ -136,7 +134,7 @@ impl<'m> Automatic<'m> {
 /// The moves among which `teacher` picks at `node` against a machine with `beads`: the
 /// best ones while it can win or draw; when every move loses against perfect play, those
 /// where the machine is likeliest to blunder.
-pub fn teacher_moves<'t, G: Game>(
+pub fn teacher_moves<'t, G: Rules>(
     tree: &'t Tree<G>,
     node: Node,
     machine: &Machine,
@@ -164,7 +162,7 @@ fn pick(nodes: &[Node], rng: &mut SimRng) -> Node {
     nodes[rng.random_range(0..nodes.len())]
 }
 
-impl<G: Game> Opponent<G> for Automatic<'_> {
+impl<G: Rules> Opponent<G> for Automatic<'_> {
     fn choose(
         &mut self,
         tree: &Tree<G>,
@@ -226,7 +224,7 @@ pub struct Played {
 
 /// Plays one game from the start, tells `watch` every turn, then applies the rule to the
 /// machine (and to the opponent, if it learns).
-pub fn play_game<G: Game, O: Opponent<G>>(
+pub fn play_game<G: Rules, O: Opponent<G>>(
     tree: &Tree<G>,
     me: &mut Learner,
     opponent: &mut O,
@@ -269,7 +267,7 @@ pub fn play_game<G: Game, O: Opponent<G>>(
 }
 
 /// A kit compiled for simulation: every exact position, and the machine's boxes on them.
-pub struct Setup<G: Game> {
+pub struct Setup<G: Rules> {
     /// Every position reachable from the start.
     pub tree: Tree<G>,
     /// The kit's boxes.
@@ -284,10 +282,13 @@ pub struct Setup<G: Game> {
     pub teaching: Option<Teaching>,
 }
 
-impl<G: Game> Setup<G> {
+impl<G: Rules> Setup<G> {
     /// Builds the boxes and compiles them under `rule`; with `rival`, also the machine
     /// for the other side.
-    pub fn new(game: &G, kit: &Kit, rule: Rule, rival: bool) -> Result<Setup<G>, Error> {
+    pub fn new(game: &G, kit: &Kit, rule: Rule, rival: bool) -> Result<Setup<G>, Error>
+    where
+        G: Notation + Descriptor,
+    {
         if rule == Rule::Relay && kit.rule != Rule::Relay {
             return Err(Error::Input(format!(
                 "--rule relay applies only to a kit built for the relay automaton (`rule: relay` in kit.yaml, as --preset bachet-relay), whose boxes are wired to play their moves in a fixed order; this kit's boxes hold beads to draw under the {} rule",
@@ -312,7 +313,10 @@ impl<G: Game> Setup<G> {
         set: BoxSet<G>,
         tree: Tree<G>,
         rival: bool,
-    ) -> Result<Setup<G>, Error> {
+    ) -> Result<Setup<G>, Error>
+    where
+        G: Notation,
+    {
         let machine = Machine::compile(game, &tree, &set, rule, kit.reward, kit.skip_forced)?;
         let rival = if rival {
             let flipped = Kit {
@@ -373,7 +377,7 @@ pub struct Training {
 
 /// Losses and games until one machine could no longer lose, or `None` if it still could
 /// after `max_games` games.
-fn train_one<G: Game>(
+fn train_one<G: Rules>(
     setup: &Setup<G>,
     opponent: OpponentKind,
     max_games: u32,
@@ -404,7 +408,7 @@ fn train_one<G: Game>(
 /// spread over the threads of the current rayon pool with results kept in run order, so
 /// the figures do not depend on the number of threads. `progress` is told of each run
 /// finished.
-pub fn train<G: Game>(
+pub fn train<G: Rules>(
     setup: &Setup<G>,
     opponent: OpponentKind,
     runs: u32,
@@ -458,7 +462,7 @@ pub const EXPECTATION_MAX_GAMES: u32 = 10_000;
 /// `None` too when the first run does not learn: a sheet quotes the figures only when
 /// every run learnt, and the runs are independent, so the others need not be played
 /// (MENACE then costs one run instead of `runs`).
-pub fn expected_losses<G: Game>(
+pub fn expected_losses<G: Rules>(
     game: &G,
     kit: &Kit,
     setup: &Setup<G>,
@@ -532,7 +536,7 @@ const CURVE_POINTS: u32 = 200;
 
 /// One machine plays `games` games against `opponent` (seeded with stream 0 of `seed`);
 /// with `csv`, every game is also written out as a row with its moves.
-pub fn play_games<G: Game>(
+pub fn play_games<G: Notation>(
     game: &G,
     setup: &Setup<G>,
     opponent: OpponentKind,
@@ -640,6 +644,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "rayon")]
     fn the_same_seed_gives_the_same_figures_whatever_the_threads() {
         let (_, setup) = pawns_setup(HER, false);
         let run = |threads| {
@@ -658,7 +663,7 @@ mod tests {
 
     /// Plays `games` games against a random opponent and asks, after each, the kept loss
     /// check and a check from scratch.
-    fn loss_checks_agree<G: Game>(game: &G, kit: &Kit, rule: Rule, games: u32) -> u32 {
+    fn loss_checks_agree<G: Rules>(game: &G, kit: &Kit, rule: Rule, games: u32) -> u32 {
         let setup = Setup::new(game, kit, rule, false).unwrap();
         let (tree, machine) = (&setup.tree, &setup.machine);
         let mut me = Learner::new(machine);

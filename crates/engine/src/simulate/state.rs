@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::Error;
 use crate::boxes::BoxSet;
-use crate::game::{Game, Side};
+use crate::game::{Notation, Side};
 use crate::kit::Kit;
 use crate::machine::{Beads, End, Machine};
 use crate::simulate::Setup;
@@ -189,7 +189,7 @@ fn read_score_line(line: &str) -> Option<(End, Option<i64>)> {
     words.next().is_none().then_some((end, change))
 }
 
-fn describe<G: Game>(
+fn describe<G: Notation>(
     game: &G,
     kit: &Kit,
     set: &BoxSet<G>,
@@ -272,7 +272,7 @@ fn read_undo(
 }
 
 /// The file's text for these beads.
-pub fn to_json<G: Game>(
+pub fn to_json<G: Notation>(
     game: &G,
     kit: &Kit,
     setup: &Setup<G>,
@@ -297,7 +297,7 @@ pub fn to_json<G: Game>(
 }
 
 /// Reads the state file's text, refusing a damaged file or one of another kit.
-pub fn from_json<G: Game>(
+pub fn from_json<G: Notation>(
     text: &str,
     path: &Path,
     game: &G,
@@ -410,9 +410,16 @@ pub fn from_json<G: Game>(
     })
 }
 
-/// Reads the state file at `path`; a missing file is a fresh machine.
-pub fn load<G: Game>(path: &Path, game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Saved, Error> {
-    match std::fs::read_to_string(path) {
+/// Reads the state file at `path` from what reading it gave (`std::fs::read_to_string`:
+/// the caller does the file system); a missing file is a fresh machine.
+pub fn load<G: Notation>(
+    path: &Path,
+    read: std::io::Result<String>,
+    game: &G,
+    kit: &Kit,
+    setup: &Setup<G>,
+) -> Result<Saved, Error> {
+    match read {
         Ok(text) => from_json(&text, path, game, kit, setup),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Saved::fresh(&setup.machine)),
         Err(e) => Err(Error::Input(format!(

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::boxes::BoxSet;
-use crate::game::{Bound, Claim, Game};
+use crate::game::{Bound, Claim, Descriptor, Notation, Rules};
 use crate::kit::Kit;
 use crate::machine::{Node, Tree};
 use crate::simulate::exact::{self, Distribution, Figure};
@@ -26,7 +26,7 @@ pub struct Check {
 
 /// The checks: every box reachable, every arrow legal, a box for every position the
 /// machine can face (but forced ones with `skip_forced`), beads as the schedule says.
-pub fn checks<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>) -> Vec<Check> {
+pub fn checks<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>) -> Vec<Check> {
     let check = |what, failure: Option<String>, count: usize, unit: &str| Check {
         what,
         ok: failure.is_none(),
@@ -113,7 +113,7 @@ pub fn checks<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>) -> 
 }
 
 /// The claim about this kit's machine, if the articles make one: the game's own answer.
-pub fn claim_for<G: Game>(game: &G, kit: &Kit) -> Option<Claim> {
+pub fn claim_for<G: Descriptor>(game: &G, kit: &Kit) -> Option<Claim> {
     game.historic(kit).and_then(|h| h.claim)
 }
 
@@ -218,7 +218,7 @@ fn proves(bound: Bound, d: &Distribution) -> bool {
 }
 
 /// The exact figures, or why there are none.
-pub fn prove<G: Game>(
+pub fn prove<G: Rules>(
     tree: &Tree<G>,
     machine: &crate::machine::Machine,
 ) -> Result<Proof, exact::Refusal> {
@@ -240,7 +240,7 @@ pub fn prove<G: Game>(
 /// Checks the kit, then works out its learning figures against a perfect opponent
 /// exactly, or, for a kit too large for that, trains `runs` machines at random, and
 /// checks the articles' claim about it.
-pub fn verify<G: Game>(
+pub fn verify<G: Notation + Descriptor>(
     game: &G,
     kit: &Kit,
     runs: u32,
@@ -305,7 +305,7 @@ mod tests {
 
     impl GameVisitor for ClaimOf<'_> {
         type Output = Option<Bound>;
-        fn visit<G: Game>(self, game: &G) -> Option<Bound> {
+        fn visit<G: Rules>(self, game: &G) -> Option<Bound> {
             claim_for(game, self.0).map(|c| c.bound)
         }
     }

@@ -2,13 +2,13 @@
 //! against a perfect opponent): sampled over many fresh machines, each figure with a 95%
 //! confidence interval.
 
-use rayon::prelude::*;
+use crate::parallel::prelude::*;
 use serde::Serialize;
 
 pub use super::stats::Estimate;
 use super::{Automatic, OpponentKind, Setup, play_game};
 use crate::Error;
-use crate::game::Game;
+use crate::game::Rules;
 use crate::machine::{End, Learner, rng_for};
 
 /// The windows of games whose share of draws is reported.
@@ -54,7 +54,7 @@ pub struct Watch {
 
 /// Follows `runs` fresh machines against a perfect opponent for 200 games each; run `i`
 /// draws from stream `i` of `seed`, so the figures do not depend on the threads.
-pub fn watch<G: Game>(setup: &Setup<G>, runs: u32, seed: u64) -> Result<Watch, Error> {
+pub fn watch<G: Rules>(setup: &Setup<G>, runs: u32, seed: u64) -> Result<Watch, Error> {
     let games = WINDOWS[WINDOWS.len() - 1].1;
     let first_box = |me: &Learner| {
         if setup.machine.box_count() > 0 {

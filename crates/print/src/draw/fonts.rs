@@ -39,14 +39,9 @@ pub fn face(weight: Weight) -> Option<&'static Face<'static>> {
     .as_ref()
 }
 
-/// Whether both weights of the embedded font have a glyph for `c`: anything else would
-/// print as an empty box.
-pub fn printable(c: char) -> bool {
-    c == ' '
-        || [Weight::Regular, Weight::Bold]
-            .iter()
-            .all(|&w| face(w).is_some_and(|f| f.glyph_index(c).is_some()))
-}
+/// Whether both weights of the embedded font have a glyph for `c` (the engine checks
+/// kit.yaml's text with it).
+pub use matchbox_engine::glyphs::printable;
 
 /// One glyph of a shaped text; lengths in em (font units over units per em).
 #[derive(Clone, Debug, PartialEq)]

@@ -2,11 +2,11 @@
 //! lettered arrows (drawn by the game), the move-number tag, the box id and the beads.
 
 use super::scene::{Anchor, GREY, Rect, Rgb, Scene, Stroke, TextStyle, pt};
-use crate::boxes::{MatchBox, machine_move, tag};
-use crate::game::{DrawnMove, Game};
-use crate::i18n::{Strings, strings};
-use crate::kit::Kit;
+use crate::pictures::{DrawnMove, Game};
 use crate::sheet::label_drawing;
+use matchbox_engine::boxes::{MatchBox, machine_move, tag};
+use matchbox_engine::i18n::{Strings, strings};
+use matchbox_engine::kit::Kit;
 
 /// Labels at least this much wider than high are laid out as a strip: the position on
 /// the left, the words on the right (the small craft boxes of MENACE builds).

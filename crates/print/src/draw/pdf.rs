@@ -11,7 +11,7 @@ use krilla::text::{Font, GlyphId, KrillaGlyph};
 
 use super::fonts::{self, font_data};
 use super::scene::{Pt, Rgb, Scene, Shape, Stroke, Weight};
-use crate::Error;
+use matchbox_engine::Error;
 
 const PT_PER_MM: f32 = 72.0 / 25.4;
 

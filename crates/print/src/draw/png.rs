@@ -13,7 +13,7 @@ use tiny_skia::{
 
 use super::fonts;
 use super::scene::{Pt, Rgb, Scene, Shape, Stroke, Weight};
-use crate::Error;
+use matchbox_engine::Error;
 
 /// A glyph's outline, in font units, as a tiny-skia path.
 struct Outline(PathBuilder);

@@ -12,7 +12,7 @@ fn num(v: f32) -> String {
     if s == "-0" { "0".into() } else { s.into() }
 }
 
-use crate::palette::hex;
+use matchbox_engine::palette::hex;
 
 fn points(pts: &[Pt]) -> String {
     pts.iter()

@@ -5,13 +5,14 @@
 use std::sync::Arc;
 
 use super::layout::wrap;
-use crate::Error;
-use crate::boxes::{BoxSet, MatchBox, tag};
 use crate::draw::label::{draw_label, draw_move_edge, drawn_moves};
 use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, Weight, pt};
-use crate::game::{DrawnMove, Game, Outcome};
-use crate::i18n::strings;
-use crate::kit::Kit;
+use crate::pictures::{DrawnMove, Game};
+use matchbox_engine::Error;
+use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
+use matchbox_engine::game::Outcome;
+use matchbox_engine::i18n::strings;
+use matchbox_engine::kit::Kit;
 
 /// Size of a caption under a drawing, in mm.
 pub const CAPTION: f32 = 3.2;
@@ -365,7 +366,7 @@ impl<'a, G: Game> Figures<'a, G> {
         b: &MatchBox<G::Position, G::Move>,
         x: f32,
         cell_w: f32,
-        s: &crate::i18n::Strings,
+        s: &matchbox_engine::i18n::Strings,
     ) {
         let frame = Rect {
             x: x + 0.5,

@@ -6,11 +6,11 @@ use std::sync::Arc;
 
 use super::drawings::Figure;
 use super::markdown::{Block, Span};
-use crate::Error;
 use crate::draw::fonts::text_width;
 use crate::draw::scene::{Scene, TextStyle, Weight, pt};
-use crate::kit::Kit;
 use crate::sheet::{Page, SHEET_HEADER_MM, SHEET_MARGIN_MM, blank};
+use matchbox_engine::Error;
+use matchbox_engine::kit::Kit;
 
 /// Body text size in mm (10.5 pt).
 pub const BODY: f32 = 3.7;

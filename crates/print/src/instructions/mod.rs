@@ -9,15 +9,16 @@ pub mod markdown;
 use minijinja::{Environment, UndefinedBehavior, Value};
 use serde::Serialize;
 
-use crate::Error;
-use crate::boxes::{BoxSet, tag};
-use crate::game::{Game, Side};
-use crate::i18n::{plural, strings, template_file, template_folder};
-use crate::kit::{BeadSchedule, Kit, Language, Reward, Rule, Tags};
+use crate::pictures::Game;
 use crate::sheet::Page;
 pub use drawings::Figure;
 use layout::Typesetter;
 use markdown::{Block, blocks, figure_marker};
+use matchbox_engine::Error;
+use matchbox_engine::boxes::{BoxSet, tag};
+use matchbox_engine::game::Side;
+use matchbox_engine::i18n::{plural, strings, template_file, template_folder};
+use matchbox_engine::kit::{BeadSchedule, Kit, Language, Reward, Rule, Tags};
 
 /// The sections of the instructions, in the order of kit.pdf.
 pub const SECTIONS: [&str; 7] = [
@@ -47,15 +48,15 @@ pub struct Findings {
     /// The measured losses to learn, when every simulated machine learnt.
     pub expected: Option<Expected>,
     /// The exact figures and the fastest teacher, for a kit small enough.
-    pub exact: Option<crate::simulate::exact::SheetFigures>,
+    pub exact: Option<matchbox_engine::simulate::exact::SheetFigures>,
     /// What to watch of a machine that never stops losing (MENACE).
-    pub watch: Option<crate::simulate::watch::Watch>,
+    pub watch: Option<matchbox_engine::simulate::watch::Watch>,
 }
 
 impl Expected {
     /// The figures of a training against `perfect`, or `None` when some machine had not
     /// learnt by the end: then no sheet quotes them.
-    pub fn from_training(training: &crate::simulate::Training) -> Option<Expected> {
+    pub fn from_training(training: &matchbox_engine::simulate::Training) -> Option<Expected> {
         let losses = training.losses_to_learn.as_ref()?;
         (training.unfinished == 0).then(|| Expected {
             opponent: "perfect".into(),
@@ -142,9 +143,9 @@ pub struct TemplateContext {
     /// The measured losses to learn, when every simulated machine learnt.
     pub expected: Option<Expected>,
     /// The exact figures and the fastest teacher, for a kit small enough.
-    pub exact: Option<crate::simulate::exact::SheetFigures>,
+    pub exact: Option<matchbox_engine::simulate::exact::SheetFigures>,
     /// What to watch of a machine that never stops losing, sampled.
-    pub watch: Option<crate::simulate::watch::Watch>,
+    pub watch: Option<matchbox_engine::simulate::watch::Watch>,
     /// Which historic machine the kit is, if any.
     pub history: Option<&'static str>,
     /// Beads per move from each listed move number on.

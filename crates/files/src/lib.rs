@@ -15,7 +15,7 @@ use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, RwLock};
 
-use crate::Error;
+use matchbox_engine::Error;
 
 /// Exit status after SIGINT or SIGTERM, once the temporaries are removed (128 + SIGINT).
 pub const INTERRUPTED: i32 = 130;
