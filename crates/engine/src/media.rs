@@ -241,7 +241,8 @@ pub fn safe_margin_mm(sheet: &StickerSheet) -> f32 {
     SAFE_MARGIN_MM.max(sheet.corner_mm)
 }
 
-const SAFE_MARGIN_MM: f32 = 1.5;
+/// The least margin kept from a die-cut edge, for square corners.
+pub const SAFE_MARGIN_MM: f32 = 1.5;
 
 /// How many labels of `label` size fit across and down plain `paper`, edge to edge
 /// between the margins, the header and the legend.

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use matchbox_engine::i18n::strings;
 use matchbox_engine::kit::Kit;
 pub use matchbox_engine::media::{
-    LABEL_SIZES, LabelSize, Paper, SHEET_HEADER_MM, SHEET_LEGEND_MM, SHEET_MARGIN_MM,
-    STICKER_SHEETS, StickerSheet, cut_grid, label_area, safe_margin_mm, sticker_sheet,
+    LABEL_SIZES, LabelSize, Paper, SAFE_MARGIN_MM, SHEET_HEADER_MM, SHEET_LEGEND_MM,
+    SHEET_MARGIN_MM, STICKER_SHEETS, StickerSheet, cut_grid, label_area, safe_margin_mm,
+    sticker_sheet,
 };
 use matchbox_engine::palette::Colour;
 

@@ -663,7 +663,12 @@ mod tests {
 
     /// Plays `games` games against a random opponent and asks, after each, the kept loss
     /// check and a check from scratch.
-    fn loss_checks_agree<G: Rules>(game: &G, kit: &Kit, rule: Rule, games: u32) -> u32 {
+    fn loss_checks_agree<G: Notation + Descriptor>(
+        game: &G,
+        kit: &Kit,
+        rule: Rule,
+        games: u32,
+    ) -> u32 {
         let setup = Setup::new(game, kit, rule, false).unwrap();
         let (tree, machine) = (&setup.tree, &setup.machine);
         let mut me = Learner::new(machine);

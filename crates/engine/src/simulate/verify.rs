@@ -296,25 +296,15 @@ pub fn verify<G: Notation + Descriptor>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::GameVisitor;
     use crate::game::Side;
     use crate::game::fixtures::{self, HER, HIM};
     use crate::simulate::{Estimate, Stats};
-
-    struct ClaimOf<'a>(&'a Kit);
-
-    impl GameVisitor for ClaimOf<'_> {
-        type Output = Option<Bound>;
-        fn visit<G: Rules>(self, game: &G) -> Option<Bound> {
-            claim_for(game, self.0).map(|c| c.bound)
-        }
-    }
 
     #[test]
     fn claims_belong_to_the_machines_the_articles_describe() {
         let claim = |yaml: &str| {
             let kit = Kit::from_yaml(yaml, "kit.yaml").unwrap();
-            kit.visit(ClaimOf(&kit))
+            with_game!(&kit.game, |game| claim_for(game, &kit).map(|c| c.bound))
         };
         assert_eq!(
             claim(&format!("preset: {HER}\nlanguage: pl\n")),
