@@ -16,6 +16,7 @@ fn start() -> (String, String) {
     let kit = Kit::from_preset("hexapawn").unwrap();
     let options = Options {
         state: None,
+        accept_edited_state: false,
         listen: serve::listen_address(Some("127.0.0.1"), Some(0)).unwrap(),
         rule: kit.rule,
         seed: 1,

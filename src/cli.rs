@@ -37,8 +37,16 @@ pub struct KitChoice {
 }
 
 impl KitChoice {
-    /// Reads and checks the chosen kit.
+    /// Reads and checks the chosen kit, showing its warnings on stderr.
     pub fn load(&self) -> Result<Kit, Error> {
+        let kit = self.read()?;
+        for warning in &kit.warnings {
+            eprintln!("matchbox: {warning}");
+        }
+        Ok(kit)
+    }
+
+    fn read(&self) -> Result<Kit, Error> {
         match (&self.kit, &self.preset) {
             (_, Some(name)) => Kit::from_preset(name),
             (Some(path), None) => read_kit(path),
@@ -70,6 +78,17 @@ fn read_kit(path: &std::path::Path) -> Result<Kit, Error> {
             _ => Error::Input(format!("{shown}: cannot read the kit: {e}")),
         })?;
     Kit::from_bytes(bytes, &shown.to_string())
+}
+
+/// Where the machine's beads are kept between runs (`play` and `serve` share the file).
+#[derive(Args, Debug, Clone)]
+pub struct StateChoice {
+    /// Keep the machine's beads in this JSON file between games and runs.
+    #[arg(long, value_name = "FILE")]
+    state: Option<PathBuf>,
+    /// Read a --state file although it was changed by hand since matchbox saved it.
+    #[arg(long, requires = "state")]
+    accept_edited_state: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -139,9 +158,8 @@ enum Command {
         /// The learning rule [default: the kit's].
         #[arg(long, value_parser = by_name(&Rule::ALL, Rule::name))]
         rule: Option<Rule>,
-        /// Keep the machine's beads in this JSON file between games and runs.
-        #[arg(long, value_name = "FILE")]
-        state: Option<PathBuf>,
+        #[command(flatten)]
+        state: StateChoice,
         /// Seed of the machine's draws [default: from the clock].
         #[arg(long)]
         seed: Option<u64>,
@@ -153,9 +171,8 @@ enum Command {
     Serve {
         #[command(flatten)]
         kit: KitChoice,
-        /// Keep the machine's beads in this JSON file (the same as `play --state`).
-        #[arg(long, value_name = "FILE")]
-        state: Option<PathBuf>,
+        #[command(flatten)]
+        state: StateChoice,
         /// The port [default: 8080, or the port in --listen; 0 picks a free one].
         #[arg(long)]
         port: Option<u16>,
@@ -301,7 +318,14 @@ fn run(cli: Cli) -> Result<i32, Error> {
             };
             let rule = rule.unwrap_or(kit.rule);
             with_game!(&kit.game, |game| {
-                play_command(game, &kit, rule, state.as_deref(), &options)
+                play_command(
+                    game,
+                    &kit,
+                    rule,
+                    state.state.as_deref(),
+                    state.accept_edited_state,
+                    &options,
+                )
             })?;
         }
         Command::Serve {
@@ -314,7 +338,8 @@ fn run(cli: Cli) -> Result<i32, Error> {
         } => {
             let kit = kit.load()?;
             let options = matchbox_serve::Options {
-                state,
+                state: state.state,
+                accept_edited_state: state.accept_edited_state,
                 listen: matchbox_serve::listen_address(Some(&listen), port)?,
                 rule: rule.unwrap_or(kit.rule),
                 seed: seed.unwrap_or_else(clock_seed),
@@ -366,6 +391,14 @@ fn run(cli: Cli) -> Result<i32, Error> {
         }
     }
     Ok(0)
+}
+
+/// The beads of a state file, after its warning (if any) is shown on stderr.
+fn warned((saved, warning): state::Loaded) -> state::Saved {
+    if let Some(warning) = warning {
+        eprintln!("matchbox: {warning}");
+    }
+    saved
 }
 
 /// A seed from the clock, for draws that need not be repeatable.
@@ -532,6 +565,7 @@ fn play_command<G: Notation + Descriptor>(
     kit: &Kit,
     rule: Rule,
     state: Option<&Path>,
+    accept_edited: bool,
     options: &play::Options,
 ) -> Result<(), Error> {
     if let Some(path) = state {
@@ -539,9 +573,10 @@ fn play_command<G: Notation + Descriptor>(
     }
     let setup = Setup::new(game, kit, rule, false)?;
     let saved = match state {
-        Some(path) => state::load(path, std::fs::read_to_string(path), game, kit, &setup)?,
-        None => state::Saved::fresh(&setup.machine),
+        Some(path) => state::load(path, std::fs::read(path), game, kit, &setup, accept_edited)?,
+        None => (state::Saved::fresh(&setup.machine), None),
     };
+    let saved = warned(saved);
     let save = |now: &state::Saved| match state {
         Some(path) => {
             let text = state::to_json(game, kit, &setup, now)?;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use matchbox_engine::parallel::prelude::*;
 
-use crate::draw::label::{MOVE_EDGE_COUNT, draw_label};
+use crate::draw::label::draw_label;
 use crate::draw::scene::Scene;
 use crate::draw::{pdf, png};
 use crate::instructions::{Expected, Findings, instruction_pages};
@@ -19,10 +19,6 @@ use matchbox_engine::palette::Colour;
 use matchbox_engine::simulate::exact::SheetFigures;
 use matchbox_engine::simulate::watch::watch;
 use matchbox_engine::simulate::{EXPECTATION_RUNS, EXPECTATION_SEED, Setup, expected_losses};
-
-/// The most labels a kit prints (octapawn has 2,791; a kit for a 7 x 4 pawn board would have
-/// 241,314, far past any classroom and any printer).
-pub const MAX_LABELS: usize = 20_000;
 
 /// Preview resolution unless told otherwise.
 pub const DEFAULT_DPI: f32 = 150.0;
@@ -46,26 +42,7 @@ fn build<G: Game>(game: &G, kit: &Kit, dpi: Option<f32>) -> Result<KitFiles, Err
     // The one compiled machine: boxes, the exact positions and the beads on them,
     // for the labels, the pages and the figures alike.
     let set = BoxSet::build(game, kit)?;
-    if set.boxes.len() > MAX_LABELS {
-        return Err(kit.places.error(&kit.game_keys(), format!(
-            "this kit has {} boxes: more labels than matchbox prints ({MAX_LABELS}); `matchbox boxes` still lists them",
-            set.boxes.len()
-        )));
-    }
-    if kit.move_colours {
-        let moves = set
-            .boxes
-            .iter()
-            .filter_map(|b| b.move_numbers.first())
-            .map(|&m| matchbox_engine::boxes::machine_move(m, kit.machine))
-            .max()
-            .unwrap_or(0);
-        if moves as usize > MOVE_EDGE_COUNT {
-            return Err(Error::Input(format!(
-                "move_colours: this kit's boxes come at {moves} different moves of the machine, and the edges tell at most {MOVE_EDGE_COUNT} apart; leave move_colours out"
-            )));
-        }
-    }
+    set.check_label_count(kit)?;
     let label_sheets = LabelSheets::draw(game, kit, &set);
     let (labels, sheets) = (&label_sheets.labels, &label_sheets.sheets);
     let label_pages = sheets.len();

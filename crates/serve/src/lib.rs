@@ -47,6 +47,8 @@ pub const DEFAULT_PORT: u16 = 8080;
 pub struct Options {
     /// The `play --state` file to load at start and save after every game.
     pub state: Option<PathBuf>,
+    /// Read the state file although it was changed by hand.
+    pub accept_edited_state: bool,
     /// Where to listen.
     pub listen: SocketAddr,
     /// The learning rule.
@@ -302,7 +304,20 @@ fn build<G: Game>(game: &G, kit: &Kit, options: &Options) -> Result<App, Error> 
     let setup = Setup::new(game, kit, options.rule, true)
         .or_else(|_| Setup::new(game, kit, options.rule, false))?;
     let saved = match &options.state {
-        Some(path) => state::load(path, std::fs::read_to_string(path), game, kit, &setup)?,
+        Some(path) => {
+            let (saved, warning) = state::load(
+                path,
+                std::fs::read(path),
+                game,
+                kit,
+                &setup,
+                options.accept_edited_state,
+            )?;
+            if let Some(warning) = warning {
+                eprintln!("matchbox: {warning}");
+            }
+            saved
+        }
         None => state::Saved::fresh(&setup.machine),
     };
     let token = format!("{:032x}", rand::random::<u128>());
