@@ -137,13 +137,11 @@ fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findings, 
     } else {
         None
     };
-    // The value of the start for the side to move: -1 when that side loses.
-    let start = setup.tree.value(0) * if setup.tree.to_move(0) == kit.machine { 1 } else { -1 };
     Ok(Findings {
         expected,
         exact,
         watch,
-        loses: start < 0,
+        loses: crate::instructions::side_loses(&setup.tree, kit.machine),
     })
 }
 

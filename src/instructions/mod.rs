@@ -55,6 +55,18 @@ pub struct Findings {
     pub loses: bool,
 }
 
+/// Whether the machine's side loses the game against best play: then no training can make
+/// it stop losing against a faultless opponent (HIM), and the sheet says what happens.
+pub fn side_loses<G: Game>(tree: &crate::machine::Tree<G>, machine: Side) -> bool {
+    // The tree values the start for the side to move.
+    let value = tree.value(0);
+    if tree.to_move(0) == machine {
+        value < 0
+    } else {
+        value > 0
+    }
+}
+
 impl Expected {
     /// The figures of a training against `perfect`, or `None` when some machine had not
     /// learnt by the end: then no sheet quotes them.
