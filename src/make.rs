@@ -118,6 +118,7 @@ fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findings, 
         expected,
         exact,
         watch,
+        loses: crate::instructions::side_loses(&setup.tree, kit.machine),
     })
 }
 

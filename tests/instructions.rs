@@ -92,7 +92,7 @@ fn the_fastest_teachers_opening_is_in_the_kits_language() {
             Language::Ru,
             "Первый ход может быть любым",
             "осталось 7, 6 или 5",
-            "он сразу выигрывает эту партию",
+            "учитель сразу выигрывает эту партию",
         ),
     ] {
         let kit = kit("bachet", language);
@@ -185,7 +185,7 @@ fn the_instruction_pages_come_in_the_promised_order() {
             "How to work the machine",
             "For the teacher",
             "Score sheet",
-            "Board and pieces",
+            "Board and pawns",
             "Box index"
         ]
     );
@@ -319,7 +319,7 @@ fn labels_count_beads_by_what_marks_a_move_in_each_game() {
             "koraliki: po 4 na kropkę",
             "strzałk",
         ),
-        ("menace", Language::Ru, "бусинки: по 4 на кружок", "стрелк"),
+        ("menace", Language::Ru, "бусинки: по 4 на точку", "стрелк"),
         ("bachet", Language::En, "beads: 1 per arrow", "dot"),
         (
             "hexapawn",
@@ -331,7 +331,7 @@ fn labels_count_beads_by_what_marks_a_move_in_each_game() {
             "bachet-relay",
             Language::Ru,
             "бусинки: по 1 на стрелку",
-            "кружок",
+            "точк",
         ),
     ];
     for (preset, language, wording, wrong) in cases {

@@ -50,6 +50,21 @@ pub struct Findings {
     pub exact: Option<crate::simulate::exact::SheetFigures>,
     /// What to watch of a machine that never stops losing (MENACE).
     pub watch: Option<crate::simulate::watch::Watch>,
+    /// The machine's side loses the game against best play, so no training can make it
+    /// stop losing against a faultless opponent (HIM).
+    pub loses: bool,
+}
+
+/// Whether the machine's side loses the game against best play: then no training can make
+/// it stop losing against a faultless opponent (HIM), and the sheet says what happens.
+pub fn side_loses<G: Game>(tree: &crate::machine::Tree<G>, machine: Side) -> bool {
+    // The tree values the start for the side to move.
+    let value = tree.value(0);
+    if tree.to_move(0) == machine {
+        value < 0
+    } else {
+        value > 0
+    }
 }
 
 impl Expected {
@@ -145,6 +160,8 @@ pub struct TemplateContext {
     pub exact: Option<crate::simulate::exact::SheetFigures>,
     /// What to watch of a machine that never stops losing, sampled.
     pub watch: Option<crate::simulate::watch::Watch>,
+    /// The machine's side loses the game against best play.
+    pub loses: bool,
     /// Which historic machine the kit is, if any.
     pub history: Option<&'static str>,
     /// Beads per move from each listed move number on.
@@ -240,6 +257,7 @@ impl TemplateContext {
             expected: findings.expected.clone(),
             exact: findings.exact.clone(),
             watch: findings.watch.clone(),
+            loses: findings.loses,
             history: game.historic(kit).map(|h| h.name),
             schedule,
             draws: game.can_draw(),
