@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::boxes::BoxSet;
-use crate::draw::label::{MOVE_EDGE_COUNT, draw_label};
+use crate::draw::label::{MOVE_EDGE_COUNT, SMALLEST_LETTER_MM, draw_label, smallest_letter};
 use crate::draw::scene::Scene;
 use crate::draw::{pdf, png};
 use crate::game::{Game, GameVisitor};
@@ -96,6 +96,7 @@ impl GameVisitor for Build<'_> {
         }
         let label_sheets = LabelSheets::draw(game, kit, &set);
         let (labels, sheets) = (&label_sheets.labels, &label_sheets.sheets);
+        legible(kit, &set, labels)?;
         let label_pages = sheets.len();
         let setup = Setup::compile(game, kit, kit.rule, set, Tree::build(game)?, false)?;
         let set = &setup.set;
@@ -193,6 +194,26 @@ impl LabelSheets {
     }
 }
 
+/// Refuses a label size at which some letter of some label would be smaller than a
+/// pupil can read ([`SMALLEST_LETTER_MM`]).
+pub fn legible<G: Game>(kit: &Kit, set: &BoxSet<G>, labels: &[Arc<Scene>]) -> Result<(), Error> {
+    let smallest = labels
+        .iter()
+        .zip(&set.boxes)
+        .filter_map(|(label, b)| Some((smallest_letter(label)?, b.id)))
+        .min_by(|a, b| a.0.total_cmp(&b.0));
+    match smallest {
+        Some((height, id)) if height < SMALLEST_LETTER_MM - 0.005 => Err(kit.places.error(
+            &["label"],
+            format!(
+                "label: at {} x {} mm the letters of this kit's labels would be too small to read ({height:.2} mm high on box {id}; at least {SMALLEST_LETTER_MM} mm is needed): choose a larger label (`matchbox labels` lists them)",
+                kit.label.width_mm, kit.label.height_mm
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// What the foot of the label sheets explains for this set of boxes.
 pub fn legend<'k, G: Game>(kit: &'k Kit, set: &BoxSet<G>) -> sheet::Legend<'k> {
     let mut moves: Vec<u32> = Vec::new();
@@ -208,6 +229,7 @@ pub fn legend<'k, G: Game>(kit: &'k Kit, set: &BoxSet<G>) -> sheet::Legend<'k> {
     sheet::Legend {
         colours: colours_used(kit, set),
         moves,
+        drawn_letters: G::DRAWN_LETTERS,
     }
 }
 

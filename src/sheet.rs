@@ -385,6 +385,8 @@ pub struct Legend<'k> {
     pub colours: Vec<&'k Colour>,
     /// The move numbers whose edges appear, in order (empty without move colours).
     pub moves: Vec<u32>,
+    /// Letters the game's pictures show, which no bead's letter may look like.
+    pub drawn_letters: &'static [&'static str],
 }
 
 /// The label sheets: labels in id order, from slot `start_at` of the first sheet; on
@@ -551,7 +553,10 @@ fn legend_items(kit: &Kit, legend: &Legend) -> Vec<LegendItem> {
         legend
             .colours
             .iter()
-            .map(|c| LegendItem::Bead(c.rgb, s.colour_code(c), s.colour_name(c))),
+            .map(|c| {
+                let code = s.bead_code(c, legend.drawn_letters);
+                LegendItem::Bead(c.rgb, code, s.colour_name(c))
+            }),
     );
     if !legend.moves.is_empty() {
         items.push(LegendItem::Title(s.get("sheet.move_edges").to_string()));
@@ -686,6 +691,7 @@ mod tests {
         Legend {
             colours: Vec::new(),
             moves: Vec::new(),
+            drawn_letters: &[],
         }
     }
 

@@ -239,6 +239,9 @@ impl Notation for TicTacToe {
 }
 
 impl Picture for TicTacToe {
+    // The Latin and the Cyrillic O and X.
+    const DRAWN_LETTERS: &'static [&'static str] = &["O", "X", "\u{41e}", "\u{425}"];
+
     fn bead_line(&self) -> &'static str {
         "label.beads.tictactoe"
     }
