@@ -10,7 +10,8 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::boxes::BoxSet;
-use crate::draw::label::{MOVE_EDGE_COUNT, SMALLEST_LETTER_MM, draw_label, smallest_letter};
+use crate::draw::label::{MOVE_EDGE_COUNT, draw_label, smallest_letter};
+use crate::draw::scene::SMALLEST_LETTER_MM;
 use crate::draw::scene::Scene;
 use crate::draw::{pdf, png};
 use crate::game::{Game, GameVisitor};

@@ -2,7 +2,9 @@
 //! lettered arrows (drawn by the game), the move-number tag, the box id and the beads.
 
 use super::fonts::{fit, text_width};
-use super::scene::{Anchor, GREY, Rect, Rgb, Scene, Shape, Stroke, TextStyle, Weight, pt};
+use super::scene::{
+    Anchor, CAP_HEIGHT, GREY, Rect, Rgb, Scene, Shape, Stroke, TextStyle, Weight, pt,
+};
 use crate::boxes::{MatchBox, machine_move, tag};
 use crate::game::{DrawnMove, Game};
 use crate::i18n::{Strings, strings};
@@ -86,10 +88,6 @@ pub fn draw_move_edge(scene: &mut Scene, kit: &Kit, move_numbers: &[u32], frame:
 
 /// The smallest text on a label: 5 pt, in mm.
 pub const SMALLEST_TEXT_MM: f32 = 5.0 * 25.4 / 72.0;
-/// The height of the typeface's capitals as a share of its size (DejaVu Sans).
-pub const CAP_HEIGHT: f32 = 0.729;
-/// The smallest letter a pupil can read on a label: its capitals' height, in mm.
-pub const SMALLEST_LETTER_MM: f32 = 1.2;
 
 /// The height of the smallest capital letter in a scene, in mm (`None` without text).
 pub fn smallest_letter(scene: &Scene) -> Option<f32> {
@@ -210,7 +208,9 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
     let small = text_size * 0.72;
     let baseline = h - pad - text_size * 0.2;
     let tag_style = TextStyle::new(text_size).bold().anchored(Anchor::Middle);
-    let tag_size = fit(&tag_text, text_size, Weight::Bold, (w - 2.0 * pad) / 3.0);
+    // A long tag (Marienbad's 4–6–8–10–12–14–16) takes what the id leaves it.
+    let id_w = text_width(&id, SMALLEST_TEXT_MM.max(small * 0.8), Weight::Regular) + text_size * 0.5;
+    let tag_size = fit(&tag_text, text_size, Weight::Bold, w - 2.0 * (pad + id_w));
     let side = (w - 2.0 * pad - text_width(&tag_text, tag_size, Weight::Bold)) / 2.0 - text_size * 0.5;
     scene.styled_text(pt(w / 2.0, baseline), tag_text, TextStyle { size: tag_size, ..tag_style });
     let id_style = TextStyle::new(small).anchored(Anchor::End);
@@ -224,4 +224,46 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
     }
     game.draw(&b.position, &moves, below, &mut scene);
     scene
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::boxes::BoxSet;
+    use crate::game::GameVisitor;
+
+    struct Smallest<'a>(&'a Kit);
+
+    impl GameVisitor for Smallest<'_> {
+        type Output = Vec<(f32, usize, String)>;
+        fn visit<G: Game>(self, game: &G) -> Self::Output {
+            let set = BoxSet::build(game, self.0).unwrap();
+            let mut out = Vec::new();
+            for b in &set.boxes {
+                let label = draw_label(game, self.0, b);
+                label.paint(&mut |shape| {
+                    if let Shape::Text { size, text, .. } = shape {
+                        out.push((size * CAP_HEIGHT, b.id, text.clone()));
+                    }
+                });
+            }
+            out.sort_by(|a, b| a.0.total_cmp(&b.0));
+            out.truncate(3);
+            out
+        }
+    }
+
+    #[test]
+    #[ignore]
+    fn print_smallest_letters() {
+        for preset in crate::kit::presets() {
+            for size in ["matchbox", "craft-small", "L7160", "L7159", "L7163", "L7651", "5160", "5163"] {
+                for language in ["en", "pl", "ru"] {
+                    let kit = Kit::from_yaml(&format!("preset: {}\nlabel: {size}\nlanguage: {language}\n", preset.name), "kit.yaml").unwrap();
+                    let small = kit.game.visit(Smallest(&kit));
+                    println!("{} {size} {language}: {:?}", preset.name, small);
+                }
+            }
+        }
+    }
 }
