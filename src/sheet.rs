@@ -410,10 +410,11 @@ pub fn label_pages(kit: &Kit, labels: &[Arc<Scene>], legend: &Legend) -> Vec<Pag
         let top = ph - SHEET_MARGIN_MM - SHEET_LEGEND_MM + 1.0;
         ((top, ph - PRINTER_MARGIN_MM), SHEET_MARGIN_MM + 4.0)
     } else {
-        // Stickers: header and foot in the paper's margins, clear of the die cuts.
+        // Stickers: header and foot in the paper's margins, as clear of the die cuts
+        // as the drawing inside each label keeps ([`SAFE_MARGIN_MM`]).
         (
-            (grid.bottom() + 1.0, ph - PRINTER_MARGIN_MM),
-            (grid.origin.1 - 3.0).max(PRINTER_MARGIN_MM + 2.5),
+            (grid.bottom() + CUT_CLEARANCE_MM, ph - PRINTER_MARGIN_MM),
+            (grid.origin.1 - CUT_CLEARANCE_MM - HEADER_RULE_MM).max(PRINTER_MARGIN_MM + 2.5),
         )
     };
     slots
@@ -444,8 +445,17 @@ pub fn label_pages(kit: &Kit, labels: &[Arc<Scene>], legend: &Legend) -> Vec<Pag
         .collect()
 }
 
+/// How far the header's rule and the foot keep from a die cut: as far as a label's
+/// drawing keeps inside it.
+const CUT_CLEARANCE_MM: f32 = SAFE_MARGIN_MM;
+/// From the header's baseline down to its rule, in mm.
+const HEADER_RULE_MM: f32 = 2.0;
+
 /// How close to the paper's edge most printers can print, in mm.
 const PRINTER_MARGIN_MM: f32 = 4.0;
+
+/// How far the typeface's descenders reach below the baseline, as a share of its size.
+const DESCENT: f32 = 0.24;
 
 /// Length of the calibration bar, in mm.
 pub const CALIBRATION_MM: f32 = 50.0;
@@ -466,7 +476,8 @@ fn sheet_foot(scene: &mut Scene, kit: &Kit, legend: &Legend, (top, bottom): (f32
         let first = top + size;
         let lines = flow(&items, left, right - block - 4.0, size);
         let last = first + (lines.len() - 1) as f32 * size * 1.6;
-        if last > bottom && size > 1.8 {
+        // The last line's descenders, not its baseline, must stay above `bottom`.
+        if last + size * DESCENT > bottom && size > 1.8 {
             continue;
         }
         scene.styled_text(pt(right, first), note, style.anchored(Anchor::End));
@@ -619,8 +630,8 @@ pub fn finish(kit: &Kit, pages: Vec<Page>) -> Vec<Scene> {
                 half,
             );
             scene.line(
-                pt(SHEET_MARGIN_MM, y + 2.0),
-                pt(w - SHEET_MARGIN_MM, y + 2.0),
+                pt(SHEET_MARGIN_MM, y + HEADER_RULE_MM),
+                pt(w - SHEET_MARGIN_MM, y + HEADER_RULE_MM),
                 Stroke::solid(GREY, 0.2),
             );
             scene
