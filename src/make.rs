@@ -126,7 +126,7 @@ impl GameVisitor for Build<'_> {
 
 /// What the teacher's pages quote: the simulated expectation and the exact figures,
 /// worked out side by side, or what to watch when the machine never stops losing.
-fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findings, Error> {
+pub fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findings, Error> {
     let (expected, exact) = rayon::join(
         // Quoted only when every simulated machine learnt.
         || expected_losses(game, kit, setup, EXPECTATION_RUNS),
