@@ -26,10 +26,8 @@ const INDEX_ACROSS: usize = 6;
 /// The longest example game drawn.
 const EXAMPLE_MOVES: usize = 30;
 const INDEX_ROW_MM: f32 = 31.0;
-/// Rows of the score table's first part, under the page's text.
-const FIRST_SCORE_ROWS: u32 = 20;
-/// Rows of each further part, a page of its own.
-const SCORE_ROWS: u32 = 36;
+/// The fewest rows of the score table's first part, under the page's text.
+const FIRST_SCORE_ROWS: u32 = 10;
 /// Height of one row of the score table, in mm.
 const SCORE_ROW_MM: f32 = 6.4;
 
@@ -100,43 +98,49 @@ pub struct Figures<'a, G: Game> {
     set: &'a BoxSet<G>,
     width: f32,
     score: ScoreSheet,
+    /// Rows of the score table's first part, and of each further one.
+    score_rows: (u32, u32),
 }
 
 impl<'a, G: Game> Figures<'a, G> {
     /// Figures for a kit, at most `width` mm wide (the text column), with its score
-    /// sheet's size.
+    /// sheet's size; the score table's first part fills `first_room` mm under its
+    /// page's text, each further part a page `page_room` mm high.
     pub fn new(
         game: &'a G,
         kit: &'a Kit,
         set: &'a BoxSet<G>,
         width: f32,
         score: ScoreSheet,
+        (first_room, page_room): (f32, f32),
     ) -> Self {
+        let rows = |room: f32| ((room / SCORE_ROW_MM - 1.6).floor().max(0.0) as u32).max(FIRST_SCORE_ROWS);
         Figures {
             game,
             kit,
             set,
             width,
             score,
+            score_rows: (rows(first_room), rows(page_room)),
         }
     }
 
     /// Parts of the score table: as many as its rows need.
     pub fn score_parts(&self) -> usize {
-        1 + self.score.games.saturating_sub(FIRST_SCORE_ROWS).div_ceil(SCORE_ROWS) as usize
+        let (first, each) = self.score_rows;
+        1 + self.score.games.saturating_sub(first).div_ceil(each) as usize
     }
 
     /// The games (from 1) of a part of the score table.
     fn score_rows(&self, part: usize) -> std::ops::RangeInclusive<u32> {
-        let first = if part == 0 {
-            1
-        } else {
-            FIRST_SCORE_ROWS + 1 + (part as u32 - 1) * SCORE_ROWS
+        let (first_rows, each) = self.score_rows;
+        let first = match part {
+            0 => 1,
+            _ => first_rows + 1 + (part as u32 - 1) * each,
         };
-        let last = if part == 0 {
-            FIRST_SCORE_ROWS
-        } else {
-            first + SCORE_ROWS - 1
+        let last = match part {
+            0 => first_rows,
+            _ => first + each - 1,
         };
         first..=last.min(self.score.games)
     }

@@ -419,6 +419,23 @@ impl<'a> Typesetter<'a> {
         })
     }
 
+    /// The height blocks of text take, their spacing included (no figures).
+    pub fn text_height(&self, blocks: &[Block]) -> f32 {
+        let no_figures = |_: Figure| Err(Error::Internal("no figures".into()));
+        blocks
+            .iter()
+            .map(|b| {
+                let gap = match b {
+                    Block::Heading(level, _) => heading_size(*level) * 1.25,
+                    Block::Paragraph(_) => BODY * 0.6,
+                    Block::Item(..) => BODY * 0.3,
+                    Block::Figure(_) => 0.0,
+                };
+                self.height(b, &no_figures).unwrap_or(0.0) + gap
+            })
+            .sum()
+    }
+
     /// Sets one section: a new page, then its blocks; `figure` draws a named figure.
     /// A paragraph split with one line alone on a page, or a page of fewer than
     /// [`FEWEST_LINES`] lines before the section's end, is set again with an earlier
@@ -444,7 +461,8 @@ impl<'a> Typesetter<'a> {
         self.set_section(start, blocks, figure, false)?;
         let last = self.pages.len();
         let (lines, drawings) = self.fill_of(last);
-        if last > start && drawings == 0 && lines < FEWEST_LINES {
+        // A last page of a few lines: fewer than three times the fewest a page may hold.
+        if last > start && drawings == 0 && lines < FEWEST_LINES * 3 {
             self.set_section(start, blocks, figure, true)?;
             if self.pages.len() >= last {
                 self.set_section(start, blocks, figure, false)?;

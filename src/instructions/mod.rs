@@ -403,10 +403,20 @@ pub fn typeset<G: Game>(
     let ctx = TemplateContext::new(game, kit, set, findings);
     let mut setter = Typesetter::new(kit);
     let score = ScoreSheet::of(findings);
-    let figures = drawings::Figures::new(game, kit, set, setter.column_width(), score);
-    for section in SECTIONS {
-        let markdown = render(kit.language, game.name(), section, &ctx)?;
-        let mut section_blocks: Vec<Block> = blocks(&markdown);
+    let sections = SECTIONS
+        .iter()
+        .map(|section| Ok((*section, blocks(&render(kit.language, game.name(), section, &ctx)?))))
+        .collect::<Result<Vec<_>, Error>>()?;
+    // The score table's first part fills the page under the score page's text.
+    let score_text = sections
+        .iter()
+        .find(|(name, _)| *name == "score")
+        .map_or(0.0, |(_, b)| setter.text_height(b));
+    let height = setter.column_height();
+    // A little to spare: the text is measured as set loosely.
+    let rooms = (height - score_text - 8.0, height - 2.0);
+    let figures = drawings::Figures::new(game, kit, set, setter.column_width(), score, rooms);
+    for (section, mut section_blocks) in sections {
         // The drawn parts of the last three pages follow their few lines of text.
         match section {
             "score" => section_blocks.extend(
@@ -420,7 +430,6 @@ pub fn typeset<G: Game>(
                 .extend((0..figures.index_rows()).map(|row| Block::Figure(Figure::IndexRow(row)))),
             _ => {}
         }
-        let height = setter.column_height();
         setter.section(&section_blocks, &|figure| figures.draw(figure, height))?;
     }
     Ok(setter.finish())
