@@ -9,6 +9,14 @@ use crate::Error;
 use crate::game::{Game, Side, Symmetry, canonical};
 use crate::kit::{Kit, Numerals, Tags};
 
+/// The most labels a kit prints (octapawn has 2,791; a kit for a 7 x 4 pawn board would
+/// have 241,314, far past any classroom and any printer).
+pub const MAX_LABELS: usize = 20_000;
+
+/// How many of the machine's moves `move_colours` can tell apart: one edge colour and
+/// pattern each.
+pub const MOVE_EDGE_KINDS: usize = 6;
+
 /// More positions than this and enumeration stops: no class builds such a kit.
 pub const POSITION_BUDGET: usize = 1_000_000;
 
@@ -199,6 +207,18 @@ impl<G: Game> BoxSet<G> {
 
     /// Refuses a kit whose boxes make no machine, or whose `beads` and `allowed` keys
     /// name move numbers or positions that no box has.
+    /// Refuses a kit of more boxes than [`MAX_LABELS`]: `kit` and `verify` print or check
+    /// its labels, while `boxes` still lists them.
+    pub fn check_label_count(&self, kit: &Kit) -> Result<(), Error> {
+        if self.boxes.len() > MAX_LABELS {
+            return Err(kit.places.error(&kit.game_keys(), format!(
+                "this kit has {} boxes: more labels than matchbox prints ({MAX_LABELS}); `matchbox boxes` still lists them",
+                self.boxes.len()
+            )));
+        }
+        Ok(())
+    }
+
     fn check_keys(&self, game: &G, kit: &Kit) -> Result<(), Error> {
         if self.boxes.is_empty() {
             return Err(kit.places.error(
@@ -228,6 +248,20 @@ impl<G: Game> BoxSet<G> {
                     if numbers.len() > 12 { ", …" } else { "" }
                 ),
             ));
+        }
+        if kit.move_colours {
+            let moves = self
+                .boxes
+                .iter()
+                .filter_map(|b| b.move_numbers.first())
+                .map(|&m| machine_move(m, kit.machine))
+                .max()
+                .unwrap_or(0);
+            if moves as usize > MOVE_EDGE_KINDS {
+                return Err(kit.places.error(&["move_colours", "preset"], format!(
+                    "move_colours: this kit's boxes come at {moves} different moves of the machine, and the edges tell at most {MOVE_EDGE_KINDS} apart; leave move_colours out"
+                )));
+            }
         }
         let faced: Vec<G::Position> = self.boxes.iter().map(|b| b.position.clone()).collect();
         game.check_boxes(kit, &faced)?;
