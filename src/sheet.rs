@@ -841,6 +841,38 @@ mod tests {
     }
 
     #[test]
+    fn header_and_foot_keep_clear_of_the_die_cuts_and_on_the_paper() {
+        let palette = crate::palette::default_palette();
+        for sheet in STICKER_SHEETS {
+            let kit = kit(&format!("preset: menace\nlabel: {}\nmove_colours: true\n", sheet.code));
+            let legend = Legend {
+                colours: palette.iter().take(9).collect(),
+                moves: vec![1, 3, 5, 7, 9],
+                drawn_letters: &[],
+            };
+            let pages = finish(&kit, label_pages(&kit, &[marker(&kit)], &legend));
+            let g = grid(&kit);
+            let (top, bottom) = (g.origin.1, g.bottom());
+            let (_, ph) = kit.paper.size_mm();
+            let mut texts = 0;
+            pages[0].paint(&mut |shape| match shape {
+                // The header's rule: a grey line across the page above the labels.
+                Shape::Line { points, stroke } if stroke.colour == GREY => {
+                    assert!(points[0].y <= top - SAFE_MARGIN_MM + 0.01, "{}: rule at {}", sheet.code, points[0].y);
+                }
+                Shape::Text { at, size, .. } if at.y > bottom => {
+                    texts += 1;
+                    // Accents reach 0.95 of the size above the baseline, descenders 0.24 below.
+                    assert!(at.y - size * 0.95 >= bottom + SAFE_MARGIN_MM - 0.01, "{}: foot at {}", sheet.code, at.y);
+                    assert!(at.y + size * DESCENT <= ph - PRINTER_MARGIN_MM + 0.01, "{}: legend at {}", sheet.code, at.y);
+                }
+                _ => {}
+            });
+            assert!(texts > 9, "{}: the legend is drawn", sheet.code);
+        }
+    }
+
+    #[test]
     fn sticker_codes_are_read_in_any_case_and_with_the_makers_name() {
         for code in ["L7160", "l7160", "Avery-L7160", "zweckform L7160"] {
             assert_eq!(sticker_sheet(code).map(|s| s.code), Some("L7160"), "{code}");

@@ -233,38 +233,52 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
 mod tests {
     use super::*;
     use crate::boxes::BoxSet;
+    use crate::draw::scene::SMALLEST_LETTER_MM;
     use crate::game::GameVisitor;
+    use crate::sheet::{LABEL_SIZES, STICKER_SHEETS};
+    use std::sync::Arc;
 
+    /// The smallest letter on any label of a kit, and whether `matchbox kit` takes the
+    /// kit at that size.
     struct Smallest<'a>(&'a Kit);
 
     impl GameVisitor for Smallest<'_> {
-        type Output = Vec<(f32, usize, String)>;
+        type Output = (f32, bool);
         fn visit<G: Game>(self, game: &G) -> Self::Output {
             let set = BoxSet::build(game, self.0).unwrap();
-            let mut out = Vec::new();
-            for b in &set.boxes {
-                let label = draw_label(game, self.0, b);
-                label.paint(&mut |shape| {
-                    if let Shape::Text { size, text, .. } = shape {
-                        out.push((size * CAP_HEIGHT, b.id, text.clone()));
-                    }
-                });
-            }
-            out.sort_by(|a, b| a.0.total_cmp(&b.0));
-            out.truncate(3);
-            out
+            let labels: Vec<Arc<Scene>> = set
+                .boxes
+                .iter()
+                .map(|b| Arc::new(draw_label(game, self.0, b)))
+                .collect();
+            let smallest = labels
+                .iter()
+                .filter_map(|l| smallest_letter(l))
+                .fold(f32::MAX, f32::min);
+            let taken = crate::make::legible(self.0, &set, &labels).is_ok();
+            (smallest, taken)
         }
     }
 
     #[test]
-    #[ignore]
-    fn print_smallest_letters() {
-        for preset in crate::kit::presets() {
-            for size in ["matchbox", "craft-small", "L7160", "L7159", "L7163", "L7651", "5160", "5163"] {
+    fn every_letter_is_legible_at_every_size_taken_and_the_usual_sizes_are_taken() {
+        let sizes = LABEL_SIZES
+            .iter()
+            .map(|(name, _)| *name)
+            .chain(STICKER_SHEETS.iter().map(|s| s.code));
+        for size in sizes {
+            for preset in crate::kit::presets() {
                 for language in ["en", "pl", "ru"] {
-                    let kit = Kit::from_yaml(&format!("preset: {}\nlabel: {size}\nlanguage: {language}\n", preset.name), "kit.yaml").unwrap();
-                    let small = kit.game.visit(Smallest(&kit));
-                    println!("{} {size} {language}: {:?}", preset.name, small);
+                    let yaml = format!("preset: {}\nlabel: {size}\nlanguage: {language}\n", preset.name);
+                    let kit = Kit::from_yaml(&yaml, "kit.yaml").unwrap();
+                    let (smallest, taken) = kit.game.visit(Smallest(&kit));
+                    let at = format!("{} on {size} in {language}: {smallest:.2} mm", preset.name);
+                    assert_eq!(taken, smallest >= SMALLEST_LETTER_MM - 0.005, "{at}");
+                    // The matchbox label takes every kit; MENACE, built from craft boxes
+                    // and stickers, every size.
+                    if size == "matchbox" || preset.name.starts_with("menace") {
+                        assert!(taken, "{at}");
+                    }
                 }
             }
         }
