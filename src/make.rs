@@ -14,6 +14,7 @@ use crate::draw::label::{draw_label, smallest_letter};
 use crate::draw::scene::{SMALLEST_LETTER_MM, Scene};
 use crate::draw::{pdf, png};
 use crate::game::{Game, GameVisitor};
+use crate::i18n::strings;
 use crate::instructions::{Expected, Findings, instruction_pages};
 use crate::kit::{Kit, Rule};
 use crate::machine::Tree;
@@ -106,7 +107,7 @@ pub fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findin
     let (expected, exact) = rayon::join(
         // Quoted only when every simulated machine learnt.
         || expected_losses(game, kit, setup, EXPECTATION_RUNS),
-        || SheetFigures::of(game, &setup.tree, &setup.machine),
+        || SheetFigures::of(game, &setup.tree, &setup.machine, strings(kit.language)),
     );
     let expected = expected?.as_ref().and_then(Expected::from_training);
     // A machine that never stops losing gets figures to watch instead.
