@@ -142,8 +142,25 @@ impl<G: Game> BoxSet<G> {
         } else {
             1
         };
-        let graph =
-            Graph::explore(game, symmetries).map_err(|e| kit.places.error(&kit.game_keys(), e))?;
+        // A box needing more colours than the palette has is refused as soon as it is
+        // found, not after a game of a million positions is enumerated.
+        let mut legal = Vec::new();
+        let graph = Graph::explore(game, symmetries, |position| {
+            if game.to_move(position) != kit.machine || game.outcome(position).is_some() {
+                return Ok(());
+            }
+            legal.clear();
+            game.legal_moves(position, &mut legal);
+            let merged = merged_moves(game, position, &legal, symmetries);
+            let wired = merged.into_iter().filter(|m| game.wired(position, *m));
+            wired
+                .enumerate()
+                .try_for_each(|(rank, mv)| colour_of(game, kit, position, mv, rank).map(drop))
+        })
+        .map_err(|e| match e {
+            Explored::TooLarge(e) => kit.places.error(&kit.game_keys(), e),
+            Explored::Refused(e) => e,
+        })?;
         let depths = graph.move_numbers();
 
         let mut boxes = Vec::new();
@@ -173,18 +190,9 @@ impl<G: Game> BoxSet<G> {
             })?;
             let mut moves = Vec::with_capacity(wired.len());
             for (rank, mv) in wired.iter().enumerate() {
-                let colour = game.colour_slot(position, *mv).unwrap_or(rank);
-                if colour >= kit.palette.len() {
-                    let keys: Vec<&str> = ["palette"].into_iter().chain(kit.game_keys()).collect();
-                    return Err(kit.places.error(&keys, format!(
-                        "this kit needs at least {} bead colours but its palette has {}: add colours to `palette`",
-                        colour + 1,
-                        kit.palette.len()
-                    )));
-                }
                 moves.push(BoxMove {
                     mv: *mv,
-                    colour,
+                    colour: colour_of(game, kit, position, *mv, rank)?,
                     beads,
                 });
             }
@@ -205,8 +213,6 @@ impl<G: Game> BoxSet<G> {
         })
     }
 
-    /// Refuses a kit whose boxes make no machine, or whose `beads` and `allowed` keys
-    /// name move numbers or positions that no box has.
     /// Refuses a kit of more boxes than [`MAX_LABELS`]: `kit` and `verify` print or check
     /// its labels, while `boxes` still lists them.
     pub fn check_label_count(&self, kit: &Kit) -> Result<(), Error> {
@@ -219,6 +225,8 @@ impl<G: Game> BoxSet<G> {
         Ok(())
     }
 
+    /// Refuses a kit whose boxes make no machine, or whose `beads` and `allowed` keys
+    /// name move numbers or positions that no box has.
     fn check_keys(&self, game: &G, kit: &Kit) -> Result<(), Error> {
         if self.boxes.is_empty() {
             return Err(kit.places.error(
@@ -433,6 +441,35 @@ pub fn roman(mut n: u32) -> String {
     out
 }
 
+/// The bead colour of a box's move (its `rank` among the box's moves, unless the game
+/// gives it a colour of its own), refused when the palette has too few colours.
+fn colour_of<G: Game>(
+    game: &G,
+    kit: &Kit,
+    position: &G::Position,
+    mv: G::Move,
+    rank: usize,
+) -> Result<usize, Error> {
+    let colour = game.colour_slot(position, mv).unwrap_or(rank);
+    if colour >= kit.palette.len() {
+        let keys: Vec<&str> = ["palette"].into_iter().chain(kit.game_keys()).collect();
+        return Err(kit.places.error(&keys, format!(
+            "this kit needs at least {} bead colours but its palette has {}: add colours to `palette`",
+            colour + 1,
+            kit.palette.len()
+        )));
+    }
+    Ok(colour)
+}
+
+/// Why [`Graph::explore`] stopped.
+enum Explored {
+    /// The game has more positions than are ever enumerated.
+    TooLarge(String),
+    /// The check of a position refused it.
+    Refused(Error),
+}
+
 /// The game tree folded into a graph of canonical positions.
 struct Graph<P> {
     /// Positions in breadth-first order of discovery; index 0 is the start.
@@ -443,8 +480,14 @@ struct Graph<P> {
 }
 
 impl<P: Clone + Eq + std::hash::Hash> Graph<P> {
-    fn explore<G: Game<Position = P>>(game: &G, symmetries: usize) -> Result<Graph<P>, Error> {
+    /// Explores every position reachable from the start, passing each, once, to `check`.
+    fn explore<G: Game<Position = P>>(
+        game: &G,
+        symmetries: usize,
+        mut check: impl FnMut(&P) -> Result<(), Error>,
+    ) -> Result<Graph<P>, Explored> {
         let start = canonical(game, &game.start(), symmetries).0;
+        check(&start).map_err(Explored::Refused)?;
         let mut ids: FxHashMap<P, u32> = FxHashMap::default();
         ids.insert(start.clone(), 0);
         let mut positions = vec![start];
@@ -463,11 +506,12 @@ impl<P: Clone + Eq + std::hash::Hash> Graph<P> {
                     Some(&id) => id,
                     None => {
                         if positions.len() >= POSITION_BUDGET {
-                            return Err(Error::Input(format!(
+                            return Err(Explored::TooLarge(format!(
                                 "this {} game has more than {POSITION_BUDGET} positions: too many to enumerate, and far too many boxes to build; choose a smaller game",
                                 game.name()
                             )));
                         }
+                        check(&child).map_err(Explored::Refused)?;
                         let id = positions.len() as u32;
                         ids.insert(child.clone(), id);
                         positions.push(child);

@@ -130,6 +130,8 @@ fn cases() -> Vec<Case> {
         // Colours.
         case(&take_40, Some((3, 7)), "needs at least"),
         case("palette: [{name: red, rgb: \"#ff0000\"}]\ngame: hexapawn\n", Some((1, 10)), "needs at least 2 bead colours"),
+        // Refused at the first box that needs too many colours, not after 324,632 positions.
+        case("game: nim\nheaps: [30, 30, 30, 30, 30]\n", Some((2, 8)), "needs at least 17 bead colours"),
         // Kits that make no sense.
         case("game: nim\ntake: [20]\n", Some((2, 7)), "take: 20 is more than the 8 stones"),
         case("game: nim\ntake: [1, 20]\n", Some((2, 7)), "take: 20 is more than the 8 stones"),
