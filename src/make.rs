@@ -116,10 +116,23 @@ pub fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findin
     } else {
         None
     };
+    // The game's value at the start, for the side to move there, turned to the machine's.
+    let tree = &setup.tree;
+    let value = tree.value(0)
+        * if tree.to_move(0) == setup.machine.side {
+            1
+        } else {
+            -1
+        };
     Ok(Findings {
         expected,
         exact,
         watch,
+        perfect_play: Some(match value {
+            1 => "win",
+            0 => "draw",
+            _ => "loss",
+        }),
     })
 }
 

@@ -560,15 +560,10 @@ impl LegendItem {
 fn legend_items(kit: &Kit, legend: &Legend) -> Vec<LegendItem> {
     let s = strings(kit.language);
     let mut items = vec![LegendItem::Title(s.get("sheet.legend").to_string())];
-    items.extend(
-        legend
-            .colours
-            .iter()
-            .map(|c| {
-                let code = s.bead_code(c, legend.drawn_letters);
-                LegendItem::Bead(c.rgb, code, s.colour_name(c))
-            }),
-    );
+    items.extend(legend.colours.iter().map(|c| {
+        let code = s.bead_code(c, legend.drawn_letters);
+        LegendItem::Bead(c.rgb, code, s.colour_name(c))
+    }));
     if !legend.moves.is_empty() {
         items.push(LegendItem::Title(s.get("sheet.move_edges").to_string()));
         items.extend(legend.moves.iter().map(|&m| {
@@ -844,7 +839,10 @@ mod tests {
     fn header_and_foot_keep_clear_of_the_die_cuts_and_on_the_paper() {
         let palette = crate::palette::default_palette();
         for sheet in STICKER_SHEETS {
-            let kit = kit(&format!("preset: menace\nlabel: {}\nmove_colours: true\n", sheet.code));
+            let kit = kit(&format!(
+                "preset: menace\nlabel: {}\nmove_colours: true\n",
+                sheet.code
+            ));
             let legend = Legend {
                 colours: palette.iter().take(9).collect(),
                 moves: vec![1, 3, 5, 7, 9],
@@ -858,13 +856,28 @@ mod tests {
             pages[0].paint(&mut |shape| match shape {
                 // The header's rule: a grey line across the page above the labels.
                 Shape::Line { points, stroke } if stroke.colour == GREY => {
-                    assert!(points[0].y <= top - SAFE_MARGIN_MM + 0.01, "{}: rule at {}", sheet.code, points[0].y);
+                    assert!(
+                        points[0].y <= top - SAFE_MARGIN_MM + 0.01,
+                        "{}: rule at {}",
+                        sheet.code,
+                        points[0].y
+                    );
                 }
                 Shape::Text { at, size, .. } if at.y > bottom => {
                     texts += 1;
                     // Accents reach 0.95 of the size above the baseline, descenders 0.24 below.
-                    assert!(at.y - size * 0.95 >= bottom + SAFE_MARGIN_MM - 0.01, "{}: foot at {}", sheet.code, at.y);
-                    assert!(at.y + size * DESCENT <= ph - PRINTER_MARGIN_MM + 0.01, "{}: legend at {}", sheet.code, at.y);
+                    assert!(
+                        at.y - size * 0.95 >= bottom + SAFE_MARGIN_MM - 0.01,
+                        "{}: foot at {}",
+                        sheet.code,
+                        at.y
+                    );
+                    assert!(
+                        at.y + size * DESCENT <= ph - PRINTER_MARGIN_MM + 0.01,
+                        "{}: legend at {}",
+                        sheet.code,
+                        at.y
+                    );
                 }
                 _ => {}
             });

@@ -495,8 +495,8 @@ fn no_polish_or_russian_line_ends_in_a_one_letter_word() {
             for line in &booklet.lines {
                 let last = line.rsplit([' ', '\u{a0}']).next().unwrap_or_default();
                 let letters = last.trim_start_matches(['(', '«', '„']);
-                let one_letter = letters.chars().count() == 1
-                    && letters.chars().all(char::is_alphabetic);
+                let one_letter =
+                    letters.chars().count() == 1 && letters.chars().all(char::is_alphabetic);
                 assert!(!one_letter, "{} {language:?}: {line}", preset.name);
             }
         }

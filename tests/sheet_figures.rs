@@ -185,7 +185,9 @@ impl<'a, G: Game> Class<'a, G> {
                 Some((b, leads_to)) => {
                     let playable = self.playable(b);
                     playable.is_empty()
-                        || playable.into_iter().any(|i| self.can_lose(leads_to[i], memo))
+                        || playable
+                            .into_iter()
+                            .any(|i| self.can_lose(leads_to[i], memo))
                 }
             },
         };
@@ -247,14 +249,23 @@ fn the_printed_rule_loses_as_many_games_as_the_sheet_says() {
             // A machine whose side loses under perfect play never stops losing: the
             // sheet must then quote no losses to learn.
             let setup_quotes = kit.game.visit(Quoted(&kit));
-            assert!(setup_quotes.is_none(), "{}: the sheet quotes losses to learn", preset.name);
+            assert!(
+                setup_quotes.is_none(),
+                "{}: the sheet quotes losses to learn",
+                preset.name
+            );
             checked.push(preset.name);
             continue;
         };
         let quoted = quoted.unwrap_or_else(|| panic!("{}: the sheet quotes nothing", preset.name));
         let n = f64::from(runs);
         let mean = losses.iter().map(|&l| f64::from(l)).sum::<f64>() / n;
-        let sd = (losses.iter().map(|&l| (f64::from(l) - mean).powi(2)).sum::<f64>() / n).sqrt();
+        let sd = (losses
+            .iter()
+            .map(|&l| (f64::from(l) - mean).powi(2))
+            .sum::<f64>()
+            / n)
+            .sqrt();
         let (min, max) = (*losses.iter().min().unwrap(), *losses.iter().max().unwrap());
         // Means of two samples of 200: within four standard errors of their difference.
         let tolerance = 4.0 * sd * (2.0 / n).sqrt() + 0.05;
@@ -274,7 +285,10 @@ fn the_printed_rule_loses_as_many_games_as_the_sheet_says() {
         );
         checked.push(preset.name);
     }
-    assert!(checked.contains(&"bachet-relay") && checked.contains(&"hexapawn"), "{checked:?}");
+    assert!(
+        checked.contains(&"bachet-relay") && checked.contains(&"hexapawn"),
+        "{checked:?}"
+    );
 }
 
 /// What the sheet quotes of the losses to learn, if anything.

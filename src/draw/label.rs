@@ -109,7 +109,12 @@ pub fn smallest_letter(scene: &Scene) -> Option<f32> {
 /// Text fitted to `width` on one line, or on two (broken at its last space) when one
 /// line would set it smaller than `least`; `None` when two lines do not reach it
 /// either. Gives the lines and their size.
-fn fitted_lines(text: &str, style: TextStyle, width: f32, least: f32) -> Option<(Vec<String>, f32)> {
+fn fitted_lines(
+    text: &str,
+    style: TextStyle,
+    width: f32,
+    least: f32,
+) -> Option<(Vec<String>, f32)> {
     let one = fit(text, style.size, style.weight, width);
     if one >= least {
         return Some((vec![text.to_string()], one));
@@ -190,7 +195,13 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
         let mut top = pad;
         if let Some((lines, size)) = fitted_lines(&id, id_style, width, SMALLEST_TEXT_MM) {
             let baseline = pad + size * 0.9 + (lines.len() - 1) as f32 * size * 1.15;
-            text_lines(&mut scene, centre, baseline, &lines, TextStyle { size, ..id_style });
+            text_lines(
+                &mut scene,
+                centre,
+                baseline,
+                &lines,
+                TextStyle { size, ..id_style },
+            );
             top = baseline + size * 0.35;
         }
         let room = tag_baseline - tag_size * 0.9 - top;
@@ -200,7 +211,13 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
                 && lines.len() as f32 * size * 1.15 + size * 0.3 <= room
             {
                 let baseline = top + (room + lines.len() as f32 * size * 1.15) / 2.0 - size * 0.2;
-                text_lines(&mut scene, centre, baseline, &lines, TextStyle { size, ..style });
+                text_lines(
+                    &mut scene,
+                    centre,
+                    baseline,
+                    &lines,
+                    TextStyle { size, ..style },
+                );
             }
         }
         return scene;
@@ -212,10 +229,19 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
     let baseline = h - pad - text_size * 0.2;
     let tag_style = TextStyle::new(text_size).bold().anchored(Anchor::Middle);
     // A long tag (Marienbad's 4–6–8–10–12–14–16) takes what the id leaves it.
-    let id_w = text_width(&id, SMALLEST_TEXT_MM.max(small * 0.8), Weight::Regular) + text_size * 0.5;
+    let id_w =
+        text_width(&id, SMALLEST_TEXT_MM.max(small * 0.8), Weight::Regular) + text_size * 0.5;
     let tag_size = fit(&tag_text, text_size, Weight::Bold, w - 2.0 * (pad + id_w));
-    let side = (w - 2.0 * pad - text_width(&tag_text, tag_size, Weight::Bold)) / 2.0 - text_size * 0.5;
-    scene.styled_text(pt(w / 2.0, baseline), tag_text, TextStyle { size: tag_size, ..tag_style });
+    let side =
+        (w - 2.0 * pad - text_width(&tag_text, tag_size, Weight::Bold)) / 2.0 - text_size * 0.5;
+    scene.styled_text(
+        pt(w / 2.0, baseline),
+        tag_text,
+        TextStyle {
+            size: tag_size,
+            ..tag_style
+        },
+    );
     let id_style = TextStyle::new(small).anchored(Anchor::End);
     scene.fitted_text(pt(w - pad, baseline), id, id_style, side);
     if let Some(text) = beads
@@ -223,7 +249,16 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
         // Two lines only where they stay clear of the picture.
         && baseline - (lines.len() as f32 - 1.0) * size * 1.15 - size * CAP_HEIGHT >= below.y + below.h
     {
-        text_lines(&mut scene, pad, baseline, &lines, TextStyle { size, ..bead_style(small) });
+        text_lines(
+            &mut scene,
+            pad,
+            baseline,
+            &lines,
+            TextStyle {
+                size,
+                ..bead_style(small)
+            },
+        );
     }
     game.draw(&b.position, &moves, below, &mut scene);
     scene
@@ -269,7 +304,10 @@ mod tests {
         for size in sizes {
             for preset in crate::kit::presets() {
                 for language in ["en", "pl", "ru"] {
-                    let yaml = format!("preset: {}\nlabel: {size}\nlanguage: {language}\n", preset.name);
+                    let yaml = format!(
+                        "preset: {}\nlabel: {size}\nlanguage: {language}\n",
+                        preset.name
+                    );
                     let kit = Kit::from_yaml(&yaml, "kit.yaml").unwrap();
                     let (smallest, taken) = kit.game.visit(Smallest(&kit));
                     let at = format!("{} on {size} in {language}: {smallest:.2} mm", preset.name);

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::ScoreSheet;
 use super::layout::wrap;
 use crate::Error;
 use crate::boxes::{BoxSet, MatchBox, tag};
@@ -12,7 +13,6 @@ use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, Weig
 use crate::game::{DrawnMove, Game, Outcome};
 use crate::i18n::strings;
 use crate::kit::{Kit, Tags};
-use super::ScoreSheet;
 
 /// Size of a caption under a drawing, in mm.
 pub const CAPTION: f32 = 3.2;
@@ -114,7 +114,8 @@ impl<'a, G: Game> Figures<'a, G> {
         score: ScoreSheet,
         (first_room, page_room): (f32, f32),
     ) -> Self {
-        let rows = |room: f32| ((room / SCORE_ROW_MM - 1.6).floor().max(0.0) as u32).max(FIRST_SCORE_ROWS);
+        let rows =
+            |room: f32| ((room / SCORE_ROW_MM - 1.6).floor().max(0.0) as u32).max(FIRST_SCORE_ROWS);
         Figures {
             game,
             kit,

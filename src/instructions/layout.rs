@@ -134,7 +134,9 @@ fn binds_to_previous(word: &str) -> bool {
         .trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '»', '"', '”'])
         .len()
         < word.len()
-        && is_number(core(word.trim_end_matches(['.', ',', ';', ':', '!', '?', ')', '»', '"', '”'])));
+        && is_number(core(word.trim_end_matches([
+            '.', ',', ';', ':', '!', '?', ')', '»', '"', '”',
+        ])));
     matches!(word, "—" | "–" | "%" | "‰") || number_ends
 }
 
@@ -252,12 +254,7 @@ pub fn wrap(text: &str, size: f32, weight: Weight, width: f32, language: Languag
     };
     set_lines(&[span], size, false, width, language)
         .into_iter()
-        .map(|line| {
-            line.iter()
-                .map(Word::text)
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
+        .map(|line| line.iter().map(Word::text).collect::<Vec<_>>().join(" "))
         .collect()
 }
 
@@ -709,7 +706,8 @@ mod tests {
         assert!(lines.len() > 5);
         let space = text_width(" ", BODY, Weight::Regular);
         for line in &lines {
-            let w: f32 = line.iter().map(|w| w.width).sum::<f32>() + (line.len() - 1) as f32 * space;
+            let w: f32 =
+                line.iter().map(|w| w.width).sum::<f32>() + (line.len() - 1) as f32 * space;
             assert!(w <= 60.0 + 1e-3, "{w}");
         }
     }
@@ -717,10 +715,17 @@ mod tests {
     #[test]
     fn a_one_letter_word_never_ends_a_polish_or_russian_line() {
         let polish = "Maszyna z pudełek gra w kółko i krzyżyk, a w każdym pudełku są koraliki. ";
-        let russian = "Машина из коробков играет в крестики-нолики, и в каждом коробке с бусинками. ";
+        let russian =
+            "Машина из коробков играет в крестики-нолики, и в каждом коробке с бусинками. ";
         for (language, text) in [(Language::Pl, polish), (Language::Ru, russian)] {
             for width in [40.0, 47.0, 55.0, 63.0, 71.0] {
-                let lines = texts(&set_lines(&[span(&text.repeat(6))], BODY, false, width, language));
+                let lines = texts(&set_lines(
+                    &[span(&text.repeat(6))],
+                    BODY,
+                    false,
+                    width,
+                    language,
+                ));
                 for line in &lines[..lines.len() - 1] {
                     let last = line.rsplit(' ').next().unwrap();
                     let last = last.rsplit(NO_BREAK_SPACE).next().unwrap();
@@ -736,7 +741,9 @@ mod tests {
     #[test]
     fn initials_numbers_and_dashes_stay_with_their_neighbours() {
         let lines = set_lines(
-            &[span("D. Komski liczy 45 koralików — około 22. Razem 2\u{202f}791 pudełek.")],
+            &[span(
+                "D. Komski liczy 45 koralików — około 22. Razem 2\u{202f}791 pudełek.",
+            )],
             BODY,
             false,
             200.0,
@@ -758,7 +765,10 @@ mod tests {
 
     #[test]
     fn russian_percent_signs_are_set_alike() {
-        assert_eq!(typeset_text("25 % и 100%", Language::Ru), "25\u{202f}% и 100\u{202f}%");
+        assert_eq!(
+            typeset_text("25 % и 100%", Language::Ru),
+            "25\u{202f}% и 100\u{202f}%"
+        );
         assert_eq!(typeset_text("25 % i 100%", Language::Pl), "25 % i 100%");
     }
 
@@ -813,7 +823,10 @@ mod tests {
         // line; no page may start or end with a lone line of a paragraph.
         for extra in 0..12 {
             let mut blocks = vec![Block::Heading(1, vec![span("Title")])];
-            blocks.extend((0..8).map(|_| Block::Paragraph(vec![span(&"Beads and boxes. ".repeat(20 + extra))])));
+            blocks
+                .extend((0..8).map(|_| {
+                    Block::Paragraph(vec![span(&"Beads and boxes. ".repeat(20 + extra))])
+                }));
             let mut setter = Typesetter::new(&kit);
             setter.section(&blocks, &no_figures).unwrap();
             let placed = setter.placed.clone();
@@ -821,11 +834,19 @@ mod tests {
             for pair in placed.windows(2) {
                 let (a, b) = (&pair[0], &pair[1]);
                 if a.page != b.page && a.block == b.block {
-                    assert!(b.line >= 2 && b.of - b.line >= 2, "extra {extra}: split {} of {}", b.line, b.of);
+                    assert!(
+                        b.line >= 2 && b.of - b.line >= 2,
+                        "extra {extra}: split {} of {}",
+                        b.line,
+                        b.of
+                    );
                 }
             }
             for fill in &booklet.fills {
-                assert!(fill.ends_section || fill.lines >= FEWEST_LINES, "extra {extra}");
+                assert!(
+                    fill.ends_section || fill.lines >= FEWEST_LINES,
+                    "extra {extra}"
+                );
             }
         }
     }

@@ -52,6 +52,9 @@ pub struct Findings {
     pub exact: Option<crate::simulate::exact::SheetFigures>,
     /// What to watch of a machine that never stops losing (MENACE).
     pub watch: Option<crate::simulate::watch::Watch>,
+    /// How the game ends for the machine's side when both sides play perfectly:
+    /// `win`, `draw` or `loss` (none when not worked out).
+    pub perfect_play: Option<&'static str>,
 }
 
 impl Expected {
@@ -99,7 +102,9 @@ impl ScoreSheet {
         let exact = findings.exact.as_ref();
         if let Some(e) = &findings.expected {
             // Games: the slowest teacher the pages quote, a faultless opponent.
-            let games = exact.map_or(0.0, |x| f64::from(x.perfect_games)).max(e.games_mean);
+            let games = exact
+                .map_or(0.0, |x| f64::from(x.perfect_games))
+                .max(e.games_mean);
             // Losses: no opponent can inflict more than the worst case worked out.
             let losses = exact.map_or(e.max, |x| x.worst_losses.max(e.max));
             return ScoreSheet {
@@ -232,6 +237,9 @@ pub struct TemplateContext {
     pub calibration_mm: u32,
     /// The score sheet's rows and chart, sized from the kit's figures.
     pub score_sheet: ScoreSheet,
+    /// How the game ends for the machine's side under perfect play: `win`, `draw` or
+    /// `loss` (a side that loses never stops losing to a faultless opponent).
+    pub perfect_play: Option<&'static str>,
 }
 
 impl TemplateContext {
@@ -319,6 +327,7 @@ impl TemplateContext {
             label_sheets: crate::sheet::sheet_count(kit, set.boxes.len()),
             calibration_mm: crate::sheet::CALIBRATION_MM as u32,
             score_sheet: ScoreSheet::of(findings),
+            perfect_play: findings.perfect_play,
         }
     }
 }
@@ -350,9 +359,9 @@ pub fn render(
     env.set_syntax(syntax);
     // Whole numbers are written with the language's thousands separator.
     env.set_formatter(move |out, state, value| match value.as_i64() {
-        Some(n) if value.is_integer() => {
-            out.write_str(&grouped(language, n)).map_err(minijinja::Error::from)
-        }
+        Some(n) if value.is_integer() => out
+            .write_str(&grouped(language, n))
+            .map_err(minijinja::Error::from),
         _ => minijinja::escape_formatter(out, state, value),
     });
     env.add_function(
@@ -405,7 +414,12 @@ pub fn typeset<G: Game>(
     let score = ScoreSheet::of(findings);
     let sections = SECTIONS
         .iter()
-        .map(|section| Ok((*section, blocks(&render(kit.language, game.name(), section, &ctx)?))))
+        .map(|section| {
+            Ok((
+                *section,
+                blocks(&render(kit.language, game.name(), section, &ctx)?),
+            ))
+        })
         .collect::<Result<Vec<_>, Error>>()?;
     // The score table's first part fills the page under the score page's text.
     let score_text = sections

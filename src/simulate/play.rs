@@ -7,9 +7,9 @@ use std::cell::{Cell, RefCell};
 use std::io::{BufRead, Write};
 
 use crate::Error;
+use crate::boxes::tag;
 use crate::game::Game;
 use crate::i18n::strings;
-use crate::boxes::tag;
 use crate::kit::{Kit, Rule, Tags};
 use crate::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rng_for};
 use crate::report::board_text;
@@ -140,7 +140,10 @@ impl<G: Game, R: BufRead, W: Write> Human<'_, G, R, W> {
                 .iter()
                 .position(|m| said(m) == wanted || said(m).split(',').next() == Some(&wanted))
         };
-        let by_words = self.game.read_move(position, moves, line).or_else(by_kit_words);
+        let by_words = self
+            .game
+            .read_move(position, moves, line)
+            .or_else(by_kit_words);
         let by_number = || {
             line.trim()
                 .parse::<usize>()
@@ -184,7 +187,10 @@ impl<G: Game, R: BufRead, W: Write> Opponent<G> for Human<'_, G, R, W> {
             let values = [("line", echo(&line)), ("moves", self.list(tree, node))];
             text = format!(
                 "{}\n> ",
-                s.fill("play.illegal", &values.each_ref().map(|(k, v)| (*k, v.as_str())))
+                s.fill(
+                    "play.illegal",
+                    &values.each_ref().map(|(k, v)| (*k, v.as_str()))
+                )
             );
         }
     }
@@ -296,7 +302,10 @@ pub fn session<G: Game, R: BufRead, W: Write>(
             words.extend(english.iter().map(|w| w.to_string()));
             words
         };
-        let (yes, no) = (answers("play.yes", &["y", "yes"]), answers("play.no", &["n", "no"]));
+        let (yes, no) = (
+            answers("play.yes", &["y", "yes"]),
+            answers("play.no", &["n", "no"]),
+        );
         let again = loop {
             let Some(answer) = read_line(&mut human.input)? else {
                 break false;
@@ -411,7 +420,10 @@ fn changes<G: Game>(
                 ("after", new.to_string()),
             ];
             text.push_str("  ");
-            text.push_str(&s.fill("play.change", &values.each_ref().map(|(k, v)| (*k, v.as_str()))));
+            text.push_str(&s.fill(
+                "play.change",
+                &values.each_ref().map(|(k, v)| (*k, v.as_str())),
+            ));
             text.push('\n');
         }
     }
@@ -512,7 +524,10 @@ mod tests {
     #[test]
     fn a_polish_or_russian_game_prints_no_english() {
         // The kit's own words are typed: `weź 3`, `возьми 3`; then the numbers.
-        for (language, first, no) in [(Language::Pl, "weź 3", "nie"), (Language::Ru, "возьми 3", "нет")] {
+        for (language, first, no) in [
+            (Language::Pl, "weź 3", "nie"),
+            (Language::Ru, "возьми 3", "нет"),
+        ] {
             let input = format!("{first}\nxyz\n1\n1\n1\n1\n1\nmaybe\n{no}\n");
             let (result, out, _) = run_in(language, input, false);
             assert_eq!(result.unwrap().games, 1, "{out}");
