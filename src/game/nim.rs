@@ -564,6 +564,13 @@ impl Nim {
                     .iter()
                     .find(|m| usize::from(m.mv.heap) == heap && m.mv.count == left - i);
                 match taken_from_here {
+                    // The example game's move has no letter: a stone in its colour.
+                    Some(m) if m.code.is_empty() => scene.circle(
+                        centre,
+                        r * 0.8,
+                        Some(m.colour),
+                        Some(Stroke::solid(INK, r * 0.12)),
+                    ),
                     Some(m) => scene.bead_tag(centre, r, m.colour, &m.code),
                     None => scene.circle(
                         centre,
