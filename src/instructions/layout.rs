@@ -149,7 +149,7 @@ fn bind(words: Vec<Word>, language: Language, size: f32, width: f32) -> Vec<Word
         let text = word.text();
         let to_previous = binds_to_previous(&text);
         match out.last_mut() {
-            Some(last) if (to_next || to_previous) && last.width + word.width < width * 0.6 => {
+            Some(last) if (to_next || to_previous) && last.width + word.width < width => {
                 let weight = if last.bold_at(true) && word.bold_at(false) {
                     Weight::Bold
                 } else {
