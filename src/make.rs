@@ -10,10 +10,11 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::boxes::BoxSet;
-use crate::draw::label::draw_label;
-use crate::draw::scene::Scene;
+use crate::draw::label::{draw_label, smallest_letter};
+use crate::draw::scene::{SMALLEST_LETTER_MM, Scene};
 use crate::draw::{pdf, png};
 use crate::game::{Game, GameVisitor};
+use crate::i18n::strings;
 use crate::instructions::{Expected, Findings, instruction_pages};
 use crate::kit::{Kit, Rule};
 use crate::machine::Tree;
@@ -73,6 +74,7 @@ impl GameVisitor for Build<'_> {
         set.check_label_count(kit)?;
         let label_sheets = LabelSheets::draw(game, kit, &set);
         let (labels, sheets) = (&label_sheets.labels, &label_sheets.sheets);
+        legible(kit, &set, labels)?;
         let label_pages = sheets.len();
         let setup = Setup::compile(game, kit, kit.rule, set, Tree::build(game)?, false)?;
         let set = &setup.set;
@@ -101,11 +103,11 @@ impl GameVisitor for Build<'_> {
 
 /// What the teacher's pages quote: the simulated expectation and the exact figures,
 /// worked out side by side, or what to watch when the machine never stops losing.
-fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findings, Error> {
+pub fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findings, Error> {
     let (expected, exact) = rayon::join(
         // Quoted only when every simulated machine learnt.
         || expected_losses(game, kit, setup, EXPECTATION_RUNS),
-        || SheetFigures::of(game, &setup.tree, &setup.machine),
+        || SheetFigures::of(game, &setup.tree, &setup.machine, strings(kit.language)),
     );
     let expected = expected?.as_ref().and_then(Expected::from_training);
     // A machine that never stops losing gets figures to watch instead.
@@ -171,6 +173,26 @@ impl LabelSheets {
     }
 }
 
+/// Refuses a label size at which some letter of some label would be smaller than a
+/// pupil can read ([`SMALLEST_LETTER_MM`]).
+pub fn legible<G: Game>(kit: &Kit, set: &BoxSet<G>, labels: &[Arc<Scene>]) -> Result<(), Error> {
+    let smallest = labels
+        .iter()
+        .zip(&set.boxes)
+        .filter_map(|(label, b)| Some((smallest_letter(label)?, b.id)))
+        .min_by(|a, b| a.0.total_cmp(&b.0));
+    match smallest {
+        Some((height, id)) if height < SMALLEST_LETTER_MM - 0.005 => Err(kit.places.error(
+            &["label"],
+            format!(
+                "label: at {} x {} mm the letters of this kit's labels would be too small to read ({height:.2} mm high on box {id}; at least {SMALLEST_LETTER_MM} mm is needed): choose a larger label (`matchbox labels` lists them)",
+                kit.label.width_mm, kit.label.height_mm
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// What the foot of the label sheets explains for this set of boxes.
 pub fn legend<'k, G: Game>(kit: &'k Kit, set: &BoxSet<G>) -> sheet::Legend<'k> {
     let mut moves: Vec<u32> = Vec::new();
@@ -186,6 +208,7 @@ pub fn legend<'k, G: Game>(kit: &'k Kit, set: &BoxSet<G>) -> sheet::Legend<'k> {
     sheet::Legend {
         colours: colours_used(kit, set),
         moves,
+        drawn_letters: G::DRAWN_LETTERS,
     }
 }
 

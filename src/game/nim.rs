@@ -14,7 +14,7 @@ use super::{
     Symmetry, as_in_the_articles, one_bead_each,
 };
 use crate::Error;
-use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, pt};
+use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, legible_radius, pt};
 use crate::i18n::Strings;
 use crate::instructions::drawings::{CAPTION, CUT};
 use crate::kit::{Kit, KitText, Preset, Rule, settings_file};
@@ -472,12 +472,14 @@ impl Picture for Nim {
         let end_y = area.y + area.h - left_size * 1.15;
         let slot = area.w / moves.len().max(1) as f32;
         let tag_r = (unit * 0.06).min(slot * 0.16);
+        // Large enough for its letters to be read, while the arrows stay apart.
+        let tag_r = |code: &str| tag_r.max(legible_radius(code)).min(slot * 0.3);
         for (i, m) in moves.iter().enumerate() {
             let x = area.x + slot * (i as f32 + 0.5);
             let end = pt(x, end_y);
             scene.arrow(start, end, m.colour, unit * 0.022);
             let along = |t: f32| pt(start.x + (x - start.x) * t, start.y + (end_y - start.y) * t);
-            scene.bead_tag(along(0.42), tag_r, m.colour, &m.code);
+            scene.bead_tag(along(0.42), tag_r(&m.code), m.colour, &m.code);
             // The count taken sits beside the arrow's lower part, on its outer side.
             let low = along(0.8);
             let (at_x, anchor) = if x < centre_x - 0.1 {
@@ -562,6 +564,13 @@ impl Nim {
                     .iter()
                     .find(|m| usize::from(m.mv.heap) == heap && m.mv.count == left - i);
                 match taken_from_here {
+                    // The example game's move has no letter: a stone in its colour.
+                    Some(m) if m.code.is_empty() => scene.circle(
+                        centre,
+                        r * 0.8,
+                        Some(m.colour),
+                        Some(Stroke::solid(INK, r * 0.12)),
+                    ),
                     Some(m) => scene.bead_tag(centre, r, m.colour, &m.code),
                     None => scene.circle(
                         centre,

@@ -4,7 +4,7 @@ use super::{
     Descriptor, DrawnMove, Historic, Notation, Outcome, Picture, Rules, Side, Symmetry, notation,
 };
 use crate::Error;
-use crate::draw::scene::{INK, Rect, Scene, Stroke, WHITE, pt};
+use crate::draw::scene::{INK, Rect, Scene, Stroke, WHITE, legible_radius, pt};
 use crate::i18n::Strings;
 use crate::instructions::drawings::CUT;
 use crate::kit::{Kit, KitText, Preset, Rule};
@@ -239,6 +239,9 @@ impl Notation for TicTacToe {
 }
 
 impl Picture for TicTacToe {
+    // The Latin and the Cyrillic O and X.
+    const DRAWN_LETTERS: &'static [&'static str] = &["O", "X", "\u{41e}", "\u{425}"];
+
     fn bead_line(&self) -> &'static str {
         "label.beads.tictactoe"
     }
@@ -309,7 +312,9 @@ impl Picture for TicTacToe {
             } else if position.o & (1 << sq) != 0 {
                 scene.circle(c, r, None, Some(mark));
             } else if let Some(m) = moves.iter().find(|m| m.mv == sq) {
-                scene.bead_tag(c, cell * 0.3, m.colour, &m.code);
+                // Large enough for its letters to be read, within the square.
+                let r = (cell * 0.3).max(legible_radius(&m.code)).min(cell * 0.45);
+                scene.bead_tag(c, r, m.colour, &m.code);
             }
         }
     }

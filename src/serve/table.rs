@@ -65,7 +65,7 @@ impl<G: Game> Fixed<G> {
         let words = self.words();
         BeadColour {
             name: words.colour_name(c),
-            code: words.colour_code(c),
+            code: words.bead_code(c, G::DRAWN_LETTERS),
             rgb: hex(c.rgb),
         }
     }
