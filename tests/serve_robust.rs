@@ -158,9 +158,10 @@ fn sigterm_stops_training_saves_and_exits_130() {
 fn a_full_disk_while_serving_is_said_and_loses_no_game() {
     let dir = tempdir("full");
     let state = dir.join("her.json");
-    // Files of at most 1 KiB: the state file (about 4 KiB) cannot be written.
+    // Files of at most 1 KiB (a soft limit, lifted later): the state file (about 4 KiB)
+    // cannot be written.
     let mut server = Server::start_in(
-        limited("ulimit -f 2"),
+        limited("ulimit -S -f 2"),
         &["--preset", "hexapawn"],
         Some(&state),
     );

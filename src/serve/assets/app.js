@@ -192,8 +192,10 @@ function renderGame() {
     element('button', { class: 'move', 'data-move': m.move, text: m.words, type: 'button', onclick: () => play(m.move) })) : []));
   $('moves').hidden = !canMove;
   $('typed').hidden = !canMove;
+  // While the machine plays on its own, its opponent is not the class.
+  const opponent = busy() && progress.watching ? say('page.opponent.' + progress.opponent) : say('page.human');
   const turns = game.turns.map((t) => element('li', {
-    text: (t.who === 'human' ? say('page.human') : say('page.machine')) + ': ' + (t.words || '—'),
+    text: (t.who === 'human' ? opponent : say('page.machine')) + ': ' + (t.words || '—'),
   }));
   $('turns').replaceChildren(...turns);
   $('turns-title').parentElement.hidden = turns.length === 0;
@@ -211,9 +213,11 @@ function renderEnd() {
     const gained = c.after > c.before;
     return element('li', {},
       element('span', { class: gained ? 'gain' : 'loss', text: (gained ? '+' : '−') + number(Math.abs(c.after - c.before)) + ' ' }),
-      say('page.change', { box: c.box, colour: c.colour.name, move: c.words, before: c.before, after: c.after }));
+      say('page.change', { box: c.box, colour: c.colour.name, move: c.words, before: c.before, after: c.after })
+        .replace(' → ', '\u00a0→\u00a0'));
   });
-  const head = element('div', { class: 'row' }, element('p', { class: 'result', text: say('page.end.' + game.end) }));
+  const result = busy() && progress.watching ? 'page.end_watched.' : 'page.end.';
+  const head = element('div', { class: 'row' }, element('p', { class: 'result', text: say(result + game.end) }));
   if (teacher && !busy()) {
     head.append(element('button', { id: 'new-game', class: 'primary', type: 'button', text: say('page.new_game'),
       onclick: () => act(() => api('POST', '/api/game/new')) }));
@@ -383,9 +387,9 @@ function renderTraining() {
   const parts = [element('span', { class: 'watch-what', text: what })];
   if (teacher && watching) {
     parts.push(
-      element('button', { type: 'button', text: say(p.paused ? 'page.resume' : 'page.pause'), onclick: () => steer({ paused: !p.paused }) }),
-      element('button', { type: 'button', text: say('page.step'), onclick: () => steer({ step: true }) }),
-      element('button', { type: 'button', text: say('page.stop'), onclick: () => act(() => api('POST', '/api/train/cancel')) }));
+      element('button', { id: 'strip-pause', type: 'button', text: say(p.paused ? 'page.resume' : 'page.pause'), onclick: () => steer({ paused: !p.paused }) }),
+      element('button', { id: 'strip-step', type: 'button', text: say('page.step'), onclick: () => steer({ step: true }) }),
+      element('button', { id: 'strip-stop', type: 'button', text: say('page.stop'), onclick: () => act(() => api('POST', '/api/train/cancel')) }));
   } else if (teacher) {
     parts.push(element('button', { type: 'button', text: say('page.cancel'), onclick: () => act(() => api('POST', '/api/train/cancel')) }));
   }
