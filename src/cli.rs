@@ -54,6 +54,17 @@ impl KitChoice {
     }
 }
 
+/// Where the machine's beads are kept between runs (`play` and `serve` share the file).
+#[derive(Args, Debug, Clone)]
+pub struct StateChoice {
+    /// Keep the machine's beads in this JSON file between games and runs.
+    #[arg(long, value_name = "FILE")]
+    state: Option<PathBuf>,
+    /// Read a --state file although it was changed by hand since matchbox saved it.
+    #[arg(long, requires = "state")]
+    accept_edited_state: bool,
+}
+
 #[derive(Subcommand, Debug)]
 enum Command {
     /// List the built-in kits.
@@ -121,9 +132,8 @@ enum Command {
         /// The learning rule [default: the kit's].
         #[arg(long, value_parser = by_name(&Rule::ALL, Rule::name))]
         rule: Option<Rule>,
-        /// Keep the machine's beads in this JSON file between games and runs.
-        #[arg(long, value_name = "FILE")]
-        state: Option<PathBuf>,
+        #[command(flatten)]
+        state: StateChoice,
         /// Seed of the machine's draws [default: from the clock].
         #[arg(long)]
         seed: Option<u64>,
@@ -135,9 +145,8 @@ enum Command {
     Serve {
         #[command(flatten)]
         kit: KitChoice,
-        /// Keep the machine's beads in this JSON file (the same as `play --state`).
-        #[arg(long, value_name = "FILE")]
-        state: Option<PathBuf>,
+        #[command(flatten)]
+        state: StateChoice,
         /// The port [default: 8080, or the port in --listen; 0 picks a free one].
         #[arg(long)]
         port: Option<u16>,
@@ -284,7 +293,8 @@ fn run(cli: Cli) -> Result<i32, Error> {
             kit.visit(PlayCommand {
                 kit: &kit,
                 rule: rule.unwrap_or(kit.rule),
-                state: state.as_deref(),
+                state: state.state.as_deref(),
+                accept_edited: state.accept_edited_state,
                 options: play::Options {
                     colour: coloured,
                     seed,
@@ -301,7 +311,8 @@ fn run(cli: Cli) -> Result<i32, Error> {
         } => {
             let kit = kit.load()?;
             let options = crate::serve::Options {
-                state,
+                state: state.state,
+                accept_edited_state: state.accept_edited_state,
                 listen: crate::serve::listen_address(Some(&listen), port)?,
                 rule: rule.unwrap_or(kit.rule),
                 seed: seed.unwrap_or_else(clock_seed),
@@ -352,6 +363,14 @@ fn run(cli: Cli) -> Result<i32, Error> {
         }
     }
     Ok(0)
+}
+
+/// The beads of a state file, after its warning (if any) is shown on stderr.
+fn warned((saved, warning): state::Loaded) -> state::Saved {
+    if let Some(warning) = warning {
+        eprintln!("matchbox: {warning}");
+    }
+    saved
 }
 
 /// A seed from the clock, for draws that need not be repeatable.
@@ -544,6 +563,7 @@ struct PlayCommand<'a> {
     kit: &'a Kit,
     rule: Rule,
     state: Option<&'a Path>,
+    accept_edited: bool,
     options: play::Options,
 }
 
@@ -560,9 +580,10 @@ impl GameVisitor for PlayCommand<'_> {
             .transpose()?;
         let setup = Setup::new(game, self.kit, self.rule, false)?;
         let saved = match self.state {
-            Some(path) => state::load(path, game, self.kit, &setup)?,
-            None => state::Saved::fresh(&setup.machine),
+            Some(path) => state::load(path, game, self.kit, &setup, self.accept_edited)?,
+            None => (state::Saved::fresh(&setup.machine), None),
         };
+        let saved = warned(saved);
         let save = |now: &state::Saved| match self.state {
             Some(path) => {
                 let text = state::to_json(game, self.kit, &setup, now)?;

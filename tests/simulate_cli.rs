@@ -466,6 +466,36 @@ fn the_state_file_keeps_the_beads_and_a_bad_one_is_left_alone() {
         stderr(&foreign)
     );
     assert_eq!(std::fs::read_to_string(&bachet).unwrap(), before);
+
+    // A file changed by hand: refused with the box and colour named, and read with a
+    // warning when the user says so.
+    let edited = before.replacen("\"beads\": 1", "\"beads\": 7", 1);
+    std::fs::write(&bachet, &edited).unwrap();
+    let args = ["play", "--preset", "bachet", "--seed", "2", "--state", b];
+    let refused = play(&args, "3\n1\n1\n1\nn\n");
+    assert_eq!(refused.status.code(), Some(2), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("7 beads"), "{}", stderr(&refused));
+    assert_eq!(std::fs::read_to_string(&bachet).unwrap(), edited);
+    let accepted = play(
+        &[&args[..], &["--accept-edited-state"]].concat(),
+        "3\n1\n1\n1\nn\n",
+    );
+    assert!(accepted.status.success(), "{}", stderr(&accepted));
+    assert!(
+        stderr(&accepted).contains("warning"),
+        "{}",
+        stderr(&accepted)
+    );
+
+    // Bytes that are not text.
+    std::fs::write(&bachet, [0xff, 0xfe, 0x00]).unwrap();
+    let binary = play(&args, "n\n");
+    assert_eq!(binary.status.code(), Some(2));
+    assert!(
+        stderr(&binary).contains("not UTF-8") && stderr(&binary).contains("left as it is"),
+        "{}",
+        stderr(&binary)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -71,6 +71,8 @@ pub const INTERRUPTED: i32 = 130;
 pub struct Options {
     /// The `play --state` file to load at start and save after every game.
     pub state: Option<PathBuf>,
+    /// Read the state file although it was changed by hand.
+    pub accept_edited_state: bool,
     /// Where to listen.
     pub listen: SocketAddr,
     /// The learning rule.
@@ -433,7 +435,14 @@ impl GameVisitor for Build<'_> {
         let setup = Setup::new(game, kit, options.rule, true)
             .or_else(|_| Setup::new(game, kit, options.rule, false))?;
         let saved = match &options.state {
-            Some(path) => state::load(path, game, kit, &setup)?,
+            Some(path) => {
+                let (saved, warning) =
+                    state::load(path, game, kit, &setup, options.accept_edited_state)?;
+                if let Some(warning) = warning {
+                    eprintln!("matchbox: {warning}");
+                }
+                saved
+            }
             None => state::Saved::fresh(&setup.machine),
         };
         let token = format!("{:032x}", rand::random::<u128>());

@@ -1,7 +1,9 @@
 //! The machine's beads kept between runs of `matchbox play` in a JSON file.
 //!
 //! The file names every box by its position and every move by its words, so a file of
-//! another kit is recognised and refused instead of being read into the wrong boxes.
+//! another kit is recognised and refused instead of being read into the wrong boxes. It
+//! ends with a checksum of everything above it, so that a file changed by hand is told
+//! from the program's own save: refused, unless the user says it was on purpose.
 
 use std::path::Path;
 
@@ -10,16 +12,17 @@ use serde::{Deserialize, Serialize};
 use crate::Error;
 use crate::boxes::BoxSet;
 use crate::game::{Game, Side};
-use crate::kit::Kit;
+use crate::kit::{Kit, Rule};
 use crate::machine::{Beads, End, Machine};
 use crate::simulate::Setup;
 
 /// What the first field of every state file says.
 const FORMAT: &str = "matchbox-state";
-/// The layout of the file this program writes: 2 adds the score; it reads 1 as well.
-const VERSION: u32 = 2;
+/// The layout of the file this program writes: 2 adds the score, 3 the checksum; it
+/// reads 1 and 2 as well.
+const VERSION: u32 = 3;
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct StateFile {
     format: String,
@@ -33,12 +36,28 @@ struct StateFile {
     score: Option<ScoreFile>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     undo: Vec<UndoFile>,
+    /// `crc32:` and the CRC32 of the file's text written without this field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    checksum: Option<String>,
+}
+
+impl StateFile {
+    /// The checksum of this file's fields but the checksum: the CRC32 of their text as
+    /// the program writes it, so that a change of layout alone (spaces, line breaks)
+    /// is no edit.
+    fn checksum(&self) -> Result<String, Error> {
+        let text = serde_json::to_string_pretty(&StateFile {
+            checksum: None,
+            ..self.clone()
+        })?;
+        Ok(format!("crc32:{:08x}", crc32fast::hash(text.as_bytes())))
+    }
 }
 
 /// An undo step as the file writes it, oldest first: the games played before the
 /// change, and the bead counts that differ from the state after it, as
 /// `[move's place in the file's order, count]`.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct UndoFile {
     games: u64,
@@ -47,14 +66,14 @@ struct UndoFile {
 
 /// The score as the file writes it: a game a line, `loss -1`, `win 0`, or `win` alone
 /// for a training game, whose beads are not counted.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ScoreFile {
     from: u64,
     games: Vec<String>,
 }
 
-#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct StateBox {
     id: usize,
@@ -62,7 +81,7 @@ struct StateBox {
     moves: Vec<StateMove>,
 }
 
-#[derive(Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct StateMove {
     #[serde(rename = "move")]
@@ -279,7 +298,7 @@ pub fn to_json<G: Game>(
     saved: &Saved,
 ) -> Result<String, Error> {
     let (set, machine) = (&setup.set, &setup.machine);
-    let file = StateFile {
+    let mut file = StateFile {
         format: FORMAT.into(),
         version: VERSION,
         kit: kit.name.clone(),
@@ -292,18 +311,57 @@ pub fn to_json<G: Game>(
             games: saved.history.games.iter().map(score_line).collect(),
         }),
         undo: undo_steps(saved),
+        checksum: None,
     };
+    file.checksum = Some(file.checksum()?);
     Ok(serde_json::to_string_pretty(&file)? + "\n")
 }
 
-/// Reads the state file's text, refusing a damaged file or one of another kit.
+/// The first count in `beads` that no game under the machine's rule can leave, named by
+/// its box and colour: under Gardner's rule and the relay's a move never gains a bead.
+fn impossible_count<G: Game>(
+    kit: &Kit,
+    set: &BoxSet<G>,
+    machine: &Machine,
+    beads: &Beads,
+) -> Option<String> {
+    if !matches!(machine.rule, Rule::Gardner | Rule::Relay) {
+        return None;
+    }
+    let fresh = machine.fresh_beads();
+    set.boxes.iter().enumerate().find_map(|(b, mbox)| {
+        mbox.moves
+            .iter()
+            .zip(machine.slots(b as u32))
+            .find(|(_, slot)| beads.count(*slot) > fresh.count(*slot))
+            .map(|(m, slot)| {
+                format!(
+                    "box {}, {}: {} beads, but under `{}` a move never holds more than the {} it starts with",
+                    mbox.id,
+                    kit.palette[m.colour].name,
+                    beads.count(slot),
+                    machine.rule.name(),
+                    fresh.count(slot)
+                )
+            })
+    })
+}
+
+/// A state file read back, and a warning to show when it was read although changed by
+/// hand.
+pub type Loaded = (Saved, Option<String>);
+
+/// Reads the state file's text, refusing a damaged file, one of another kit, and one
+/// changed by hand since the program saved it (unless `accept_edited`: then it is read
+/// as it is, with a warning).
 pub fn from_json<G: Game>(
     text: &str,
     path: &Path,
     game: &G,
     kit: &Kit,
     setup: &Setup<G>,
-) -> Result<Saved, Error> {
+    accept_edited: bool,
+) -> Result<Loaded, Error> {
     let (set, machine) = (&setup.set, &setup.machine);
     let shown = path.display();
     let keep = "it was left as it is: move it away or choose another --state file";
@@ -324,6 +382,12 @@ pub fn from_json<G: Game>(
             file.format, file.version
         )));
     }
+    // A file of this version without its checksum was changed too; an older one had
+    // none, and is held to what its rule can do.
+    let edited = match &file.checksum {
+        Some(sum) => *sum != file.checksum()?,
+        None => file.version >= 3,
+    };
     let foreign = |why: String| {
         Error::Input(format!(
             "{shown} holds the beads of another kit ({why}); {keep}"
@@ -402,22 +466,64 @@ pub fn from_json<G: Game>(
             "{shown}: the undo steps do not fit the boxes or the games; {keep}"
         ))
     })?;
-    Ok(Saved {
+    // The program's own save may hold what another rule did; any other file is held to
+    // what this machine's rule can do.
+    let vouched = file.checksum.is_some() && !edited;
+    let impossible = if vouched {
+        None
+    } else {
+        impossible_count(kit, set, machine, &beads)
+    };
+    let warning = match (edited, impossible) {
+        (false, None) => None,
+        (_, Some(why)) if !accept_edited => {
+            return Err(Error::Input(format!(
+                "{shown} was changed by hand: {why}; it was left as it is: pass --accept-edited-state to read it anyway, or choose another --state file"
+            )));
+        }
+        (true, None) if !accept_edited => {
+            return Err(Error::Input(format!(
+                "{shown} was changed since matchbox saved it (its checksum does not match); it was left as it is: pass --accept-edited-state to read it as it is, or choose another --state file"
+            )));
+        }
+        (_, why) => Some(format!(
+            "warning: {shown} was changed by hand since matchbox saved it{}; read as it is (--accept-edited-state)",
+            why.map_or_else(String::new, |w| format!(" ({w})"))
+        )),
+    };
+    let saved = Saved {
         beads,
         games: file.games,
         history,
         undo,
-    })
+    };
+    Ok((saved, warning))
 }
 
-/// Reads the state file at `path`; a missing file is a fresh machine.
-pub fn load<G: Game>(path: &Path, game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Saved, Error> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => from_json(&text, path, game, kit, setup),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Saved::fresh(&setup.machine)),
+/// Reads the state file at `path` as [`from_json`] does; a missing file is a fresh
+/// machine.
+pub fn load<G: Game>(
+    path: &Path,
+    game: &G,
+    kit: &Kit,
+    setup: &Setup<G>,
+    accept_edited: bool,
+) -> Result<Loaded, Error> {
+    let shown = path.display();
+    match std::fs::read(path) {
+        Ok(bytes) => {
+            let text = String::from_utf8(bytes).map_err(|_| {
+                Error::Input(format!(
+                    "{shown} is not a matchbox state file (it is not UTF-8 text); it was left as it is: move it away or choose another --state file"
+                ))
+            })?;
+            from_json(&text, path, game, kit, setup, accept_edited)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Ok((Saved::fresh(&setup.machine), None))
+        }
         Err(e) => Err(Error::Input(format!(
-            "{}: cannot read the state file: {e}",
-            path.display()
+            "{shown}: cannot read the state file ({e}); it was left as it is"
         ))),
     }
 }
@@ -457,7 +563,9 @@ mod tests {
         saved.record(End::Won, Some(0));
         let text = to_json(&game, &kit, &setup, &saved).unwrap();
         assert!(text.contains("\"loss -1\""), "{text}");
-        let back = from_json(&text, Path::new("s.json"), &game, &kit, &setup).unwrap();
+        let (back, warning) =
+            from_json(&text, Path::new("s.json"), &game, &kit, &setup, false).unwrap();
+        assert_eq!(warning, None);
         assert_eq!(back, saved);
         // Undone after reading: the beads and the score as before the two games.
         let mut back = back;
@@ -499,9 +607,9 @@ mod tests {
         saved.history.from = 7;
         let text = to_json(&game, &kit, &setup, &saved).unwrap();
         let start = text.find(",\n  \"score\"").unwrap();
-        let old = format!("{}\n}}\n", &text[..start]).replace("\"version\": 2", "\"version\": 1");
+        let old = format!("{}\n}}\n", &text[..start]).replace("\"version\": 3", "\"version\": 1");
         assert!(!old.contains("score"), "{old}");
-        let back = from_json(&old, Path::new("s.json"), &game, &kit, &setup).unwrap();
+        let (back, _) = from_json(&old, Path::new("s.json"), &game, &kit, &setup, false).unwrap();
         assert_eq!(back, saved);
     }
 
@@ -511,7 +619,7 @@ mod tests {
         let path = Path::new("s.json");
         let fresh = |setup: &Setup<Pawns>| Saved::fresh(&setup.machine);
         let text = to_json(&game, &kit, &setup, &fresh(&setup)).unwrap();
-        let err = |t: &str| match from_json(t, path, &game, &kit, &setup) {
+        let err = |t: &str| match from_json(t, path, &game, &kit, &setup, false) {
             Err(Error::Input(m)) => m,
             Err(other) => panic!("{other:?}"),
             Ok(_) => panic!("accepted {t}"),
@@ -521,8 +629,8 @@ mod tests {
         assert!(err("[]").contains("at line 1, column 2"), "{}", err("[]"));
         assert!(!err("[]").contains("StateFile"), "{}", err("[]"));
         assert!(err("").contains("it ends too early"), "{}", err(""));
-        assert!(err(&text.replace("matchbox-state", "other")).contains("version 2"));
-        assert!(err(&text.replace("\"version\": 2", "\"version\": 3")).contains("version 2"));
+        assert!(err(&text.replace("matchbox-state", "other")).contains("version 3"));
+        assert!(err(&text.replace("\"version\": 3", "\"version\": 4")).contains("version 3"));
         let mut played = fresh(&setup);
         played.record(End::Lost, Some(-1));
         let text = to_json(&game, &kit, &setup, &played).unwrap();
@@ -547,5 +655,39 @@ mod tests {
         let (_, him, him_setup) = compiled(HIM);
         let first = to_json(&game, &him, &him_setup, &fresh(&him_setup)).unwrap();
         assert!(err(&first).contains("another kit"));
+    }
+
+    #[test]
+    fn a_file_changed_by_hand_is_told_from_the_programs_save() {
+        let (game, kit, setup) = compiled(HER);
+        let path = Path::new("s.json");
+        let text = to_json(&game, &kit, &setup, &Saved::fresh(&setup.machine)).unwrap();
+        let read = |t: &str, accept: bool| from_json(t, path, &game, &kit, &setup, accept);
+        let refusal = |t: &str| match read(t, false) {
+            Err(Error::Input(m)) => m,
+            other => panic!("accepted: {other:?}"),
+        };
+        // Spaces and line breaks are no edit.
+        let compact =
+            serde_json::to_string(&serde_json::from_str::<serde_json::Value>(&text).unwrap())
+                .unwrap();
+        assert_eq!(read(&compact, false).unwrap().1, None);
+        // A count that Gardner's rule never leaves: named by box and colour.
+        let more = text.replacen("\"beads\": 1", "\"beads\": 7", 1);
+        let message = refusal(&more);
+        assert!(message.contains("box 1, "), "{message}");
+        assert!(message.contains("7 beads"), "{message}");
+        assert!(message.contains("--accept-edited-state"), "{message}");
+        // Any other edit: the checksum.
+        let renamed = text.replacen(&kit.name, "Our machine", 1);
+        assert!(refusal(&renamed).contains("checksum does not match"));
+        let (saved, warning) = read(&more, true).unwrap();
+        assert_eq!(saved.beads.count(0), 7);
+        assert!(warning.unwrap().contains("changed by hand"));
+        // A version 2 file had no checksum: read when its counts can arise.
+        let start = text.find(",\n  \"checksum\"").unwrap();
+        let old = format!("{}\n}}\n", &text[..start]).replace("\"version\": 3", "\"version\": 2");
+        assert_eq!(read(&old, false).unwrap().1, None);
+        assert!(refusal(&old.replacen("\"beads\": 1", "\"beads\": 7", 1)).contains("7 beads"));
     }
 }
