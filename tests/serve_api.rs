@@ -401,7 +401,10 @@ fn the_score_the_curve_and_undo_survive_a_restart() {
     object.remove("undo");
     object.insert("version".into(), 1.into());
     std::fs::write(&state, saved.to_string()).unwrap();
-    let server = Server::start(&["--preset", "hexapawn"], Some(&state));
+    let server = Server::start(
+        &["--preset", "hexapawn", "--accept-edited-state"],
+        Some(&state),
+    );
     let score = &score_kept(&server)[0];
     assert_eq!(score["games"], 2);
     assert_eq!(score["rows"], serde_json::json!([]));
@@ -422,7 +425,10 @@ fn a_machine_that_cannot_start_says_so_and_counts_no_game() {
         m["beads"] = 0.into();
     }
     std::fs::write(&state, saved.to_string()).unwrap();
-    let server = Server::start(&["--preset", "menace"], Some(&state));
+    let server = Server::start(
+        &["--preset", "menace", "--accept-edited-state"],
+        Some(&state),
+    );
     let (_, game) = server.anyone("GET", "/api/game", None);
     assert_eq!(game["end"], "resigned", "{game}");
     assert_eq!(game["stuck"], true, "{game}");

@@ -156,9 +156,19 @@ impl Browser {
             .to_string()
     }
 
+    /// Clicks an element; found again if the page redrew it meanwhile (the board is
+    /// redrawn at every change it is told of).
     fn click(&self, css: &str) {
-        let id = self.find(css);
-        self.call("POST", &format!("/element/{id}/click"), Some(json!({})));
+        for _ in 0..3 {
+            let id = self.find(css);
+            let path = format!("/session/{}/element/{id}/click", self.session);
+            let (status, text) = request(&self.base, "POST", &path, "", Some("{}"));
+            if status == 200 {
+                return;
+            }
+            assert!(text.contains("stale element"), "click {css}: {text}");
+        }
+        panic!("{css} kept being redrawn");
     }
 
     fn text(&self, css: &str) -> String {
@@ -182,13 +192,23 @@ impl Browser {
         self.wait(&format!("Number(document.body.dataset.version) > {before}"));
     }
 
-    /// Sets the browser's window (in headless Chromium, its viewport) to this size.
+    /// Sets the browser's viewport to this size (the window, less what its frame takes).
     fn resize(&self, width: u32, height: u32) {
-        self.call(
-            "POST",
-            "/window/rect",
-            Some(json!({ "width": width, "height": height })),
-        );
+        let set = |w: i64, h: i64| {
+            self.call(
+                "POST",
+                "/window/rect",
+                Some(json!({ "width": w, "height": h })),
+            );
+        };
+        let (width, height) = (i64::from(width), i64::from(height));
+        set(width, height);
+        std::thread::sleep(Duration::from_millis(100));
+        let inner = self.script("return [innerWidth, innerHeight];");
+        let (w, h) = (inner[0].as_i64().unwrap(), inner[1].as_i64().unwrap());
+        if (w, h) != (width, height) {
+            set(2 * width - w, 2 * height - h);
+        }
         self.wait(&format!(
             "innerWidth === {width} && innerHeight === {height}"
         ));
@@ -368,7 +388,9 @@ fn journeys(preset: &str) {
         .as_array()
         .unwrap()
         .iter()
-        .position(|m| m["move"] == change["move"])
+        // The change names the move as played; the box, as on its label: the colour
+        // is the same.
+        .position(|m| m["colour"]["name"] == change["colour"]["name"])
         .unwrap();
     assert_eq!(shown["moves"][at]["count"], change["after"]);
     let tile = browser.script(&format!(
@@ -453,7 +475,6 @@ fn journeys(preset: &str) {
     // The view-only page shows the same, and cannot move.
     browser.open_view_only(&server.base);
     assert_eq!(index_beads(&browser), before.0);
-    let version = browser.version();
     assert_eq!(
         browser.script("return document.querySelectorAll('#moves button').length;"),
         json!(0)
@@ -462,6 +483,10 @@ fn journeys(preset: &str) {
         browser.script("return document.querySelector('.train-controls').hidden && document.getElementById('typed').hidden;"),
         json!(true)
     );
+    // Back to the game on every screen: a pupil's click on the board does nothing.
+    server.teacher("POST", "/api/panel", Some("{\"panel\": \"game\"}"));
+    browser.wait("!document.getElementById('panel-game').hidden");
+    let version = browser.version();
     if let Some(spot) = browser
         .script("const s = document.querySelector('rect.spot'); return s && s.dataset.spot;")
         .as_str()
@@ -806,7 +831,10 @@ fn a_machine_with_an_empty_first_box_says_what_to_do() {
         m["beads"] = 0.into();
     }
     std::fs::write(&state, saved.to_string()).unwrap();
-    let server = Server::start(&["--preset", "menace"], Some(&state));
+    let server = Server::start(
+        &["--preset", "menace", "--accept-edited-state"],
+        Some(&state),
+    );
     let browser = Browser::start("stuck");
     browser.resize(1280, 720);
     browser.open(&format!("{}/?token={}", server.base, server.token));

@@ -525,25 +525,6 @@ fn router<G: Game>(shared: Arc<Shared<G>>) -> Router {
 }
 
 fn asset(kind: &'static str, text: &'static str) -> Response {
-    // TEMP-ASSETS: read from disk while the page is being worked on.
-    if let Ok(dir) = std::env::var("MATCHBOX_ASSETS_TEMP") {
-        let name = match kind {
-            k if k.starts_with("text/html") => "index.html",
-            k if k.starts_with("text/javascript") => "app.js",
-            k if k.starts_with("text/css") => "style.css",
-            _ => "favicon.svg",
-        };
-        if let Ok(t) = std::fs::read_to_string(format!("{dir}/{name}")) {
-            return (
-                [
-                    (header::CONTENT_TYPE, kind),
-                    (header::CACHE_CONTROL, "no-cache"),
-                ],
-                t,
-            )
-                .into_response();
-        }
-    }
     (
         [
             (header::CONTENT_TYPE, kind),

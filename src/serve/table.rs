@@ -431,7 +431,9 @@ impl Live {
             }
             Err(e) => {
                 if self.unsaved.is_none() {
-                    eprintln!("matchbox: {e}; the page keeps the games and tries again");
+                    eprintln!(
+                        "matchbox: {e}: the file is as it was, the games since are kept in memory and shown on the page, and saved as soon as the file can be written"
+                    );
                     self.version += 1;
                 }
                 self.unsaved = Some(e);
@@ -731,7 +733,7 @@ impl Live {
             let words: Vec<&str> = legal.iter().map(|m| m.words.as_str()).collect();
             return Err(ApiError::bad(Problem::Illegal {
                 mv: wanted.chars().take(40).collect(),
-                legal: words.join(", "),
+                legal: words.join("; "),
             }));
         };
         self.human.push(tree.children(replay.node)[at]);

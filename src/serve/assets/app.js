@@ -380,20 +380,30 @@ function renderTraining() {
   // In the game panel: what plays, and (for the teacher) pause, one move, stop.
   const strip = $('watch-strip');
   strip.hidden = !p.running;
-  if (!p.running) return;
+  if (!p.running) {
+    strip.dataset.shape = '';
+    return;
+  }
   const what = watching
     ? say('page.watching', { opponent: say('page.opponent.' + p.opponent), done: p.done, pace: paceText(p.pace) })
     : say('page.training', { done: p.done, total: p.total });
-  const parts = [element('span', { class: 'watch-what', text: what })];
-  if (teacher && watching) {
-    parts.push(
-      element('button', { id: 'strip-pause', type: 'button', text: say(p.paused ? 'page.resume' : 'page.pause'), onclick: () => steer({ paused: !p.paused }) }),
-      element('button', { id: 'strip-step', type: 'button', text: say('page.step'), onclick: () => steer({ step: true }) }),
-      element('button', { id: 'strip-stop', type: 'button', text: say('page.stop'), onclick: () => act(() => api('POST', '/api/train/cancel')) }));
-  } else if (teacher) {
-    parts.push(element('button', { type: 'button', text: say('page.cancel'), onclick: () => act(() => api('POST', '/api/train/cancel')) }));
+  // Rebuilt only when its buttons change, so that a click never lands on a button
+  // that is being replaced.
+  const shape = [watching, p.paused, teacher].join();
+  if (strip.dataset.shape !== shape) {
+    strip.dataset.shape = shape;
+    const parts = [element('span', { id: 'watch-what', class: 'watch-what' })];
+    if (teacher && watching) {
+      parts.push(
+        element('button', { id: 'strip-pause', type: 'button', text: say(p.paused ? 'page.resume' : 'page.pause'), onclick: () => steer({ paused: !progress.paused }) }),
+        element('button', { id: 'strip-step', type: 'button', text: say('page.step'), onclick: () => steer({ step: true }) }),
+        element('button', { id: 'strip-stop', type: 'button', text: say('page.stop'), onclick: () => act(() => api('POST', '/api/train/cancel')) }));
+    } else if (teacher) {
+      parts.push(element('button', { type: 'button', text: say('page.cancel'), onclick: () => act(() => api('POST', '/api/train/cancel')) }));
+    }
+    strip.replaceChildren(...parts);
   }
-  strip.replaceChildren(...parts);
+  $('watch-what').textContent = what;
 }
 
 function steer(what) {
