@@ -824,6 +824,12 @@ async fn post_cancel<G: Game>(State(s): State<Arc<Shared<G>>>, headers: HeaderMa
 /// ([`INTERRUPTED`]).
 pub fn serve(kit: &Kit, options: &Options) -> Result<i32, Error> {
     let app = app(kit, options)?;
+    // Over a file-size limit a save then fails (and the page says so) instead of the
+    // signal ending the lesson with the games since the last save.
+    // SAFETY: ignoring a signal installs no handler; nothing else here handles SIGXFSZ.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

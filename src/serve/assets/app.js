@@ -255,7 +255,8 @@ async function renderMachine() {
     return;
   }
   const labelBox = element('div', { class: 'label', id: 'machine-label' });
-  const drawnText = turn.move == null ? say('page.resigned', { id: turn.box })
+  // Resigning before anyone moved is not counted (see the stuck box): no loss is said.
+  const drawnText = turn.move == null ? say(game.stuck ? 'page.empty_box' : 'page.resigned', { id: turn.box })
     : kit.rule === 'relay' ? say('page.relay', { move: turn.words })
     : say('page.drawn', { colour: turn.beads[turn.drawn].colour.name, move: turn.words });
   steps.replaceChildren(
