@@ -9,6 +9,14 @@ use crate::Error;
 use crate::game::{Game, Side, Symmetry, canonical};
 use crate::kit::{Kit, Numerals, Tags};
 
+/// The most labels a kit prints (octapawn has 2,791; a kit for a 7 x 4 pawn board would
+/// have 241,314, far past any classroom and any printer).
+pub const MAX_LABELS: usize = 20_000;
+
+/// How many of the machine's moves `move_colours` can tell apart: one edge colour and
+/// pattern each.
+pub const MOVE_EDGE_KINDS: usize = 6;
+
 /// More positions than this and enumeration stops: no class builds such a kit.
 pub const POSITION_BUDGET: usize = 1_000_000;
 
@@ -134,8 +142,25 @@ impl<G: Game> BoxSet<G> {
         } else {
             1
         };
-        let graph =
-            Graph::explore(game, symmetries).map_err(|e| kit.places.error(&kit.game_keys(), e))?;
+        // A box needing more colours than the palette has is refused as soon as it is
+        // found, not after a game of a million positions is enumerated.
+        let mut legal = Vec::new();
+        let graph = Graph::explore(game, symmetries, |position| {
+            if game.to_move(position) != kit.machine || game.outcome(position).is_some() {
+                return Ok(());
+            }
+            legal.clear();
+            game.legal_moves(position, &mut legal);
+            let merged = merged_moves(game, position, &legal, symmetries);
+            let wired = merged.into_iter().filter(|m| game.wired(position, *m));
+            wired
+                .enumerate()
+                .try_for_each(|(rank, mv)| colour_of(game, kit, position, mv, rank).map(drop))
+        })
+        .map_err(|e| match e {
+            Explored::TooLarge(e) => kit.places.error(&kit.game_keys(), e),
+            Explored::Refused(e) => e,
+        })?;
         let depths = graph.move_numbers();
 
         let mut boxes = Vec::new();
@@ -165,18 +190,9 @@ impl<G: Game> BoxSet<G> {
             })?;
             let mut moves = Vec::with_capacity(wired.len());
             for (rank, mv) in wired.iter().enumerate() {
-                let colour = game.colour_slot(position, *mv).unwrap_or(rank);
-                if colour >= kit.palette.len() {
-                    let keys: Vec<&str> = ["palette"].into_iter().chain(kit.game_keys()).collect();
-                    return Err(kit.places.error(&keys, format!(
-                        "this kit needs at least {} bead colours but its palette has {}: add colours to `palette`",
-                        colour + 1,
-                        kit.palette.len()
-                    )));
-                }
                 moves.push(BoxMove {
                     mv: *mv,
-                    colour,
+                    colour: colour_of(game, kit, position, *mv, rank)?,
                     beads,
                 });
             }
@@ -195,6 +211,18 @@ impl<G: Game> BoxSet<G> {
             index,
             reachable: graph.positions.into_iter().collect(),
         })
+    }
+
+    /// Refuses a kit of more boxes than [`MAX_LABELS`]: `kit` and `verify` print or check
+    /// its labels, while `boxes` still lists them.
+    pub fn check_label_count(&self, kit: &Kit) -> Result<(), Error> {
+        if self.boxes.len() > MAX_LABELS {
+            return Err(kit.places.error(&kit.game_keys(), format!(
+                "this kit has {} boxes: more labels than matchbox prints ({MAX_LABELS}); `matchbox boxes` still lists them",
+                self.boxes.len()
+            )));
+        }
+        Ok(())
     }
 
     /// Refuses a kit whose boxes make no machine, or whose `beads` and `allowed` keys
@@ -228,6 +256,20 @@ impl<G: Game> BoxSet<G> {
                     if numbers.len() > 12 { ", …" } else { "" }
                 ),
             ));
+        }
+        if kit.move_colours {
+            let moves = self
+                .boxes
+                .iter()
+                .filter_map(|b| b.move_numbers.first())
+                .map(|&m| machine_move(m, kit.machine))
+                .max()
+                .unwrap_or(0);
+            if moves as usize > MOVE_EDGE_KINDS {
+                return Err(kit.places.error(&["move_colours", "preset"], format!(
+                    "move_colours: this kit's boxes come at {moves} different moves of the machine, and the edges tell at most {MOVE_EDGE_KINDS} apart; leave move_colours out"
+                )));
+            }
         }
         let faced: Vec<G::Position> = self.boxes.iter().map(|b| b.position.clone()).collect();
         game.check_boxes(kit, &faced)?;
@@ -399,6 +441,35 @@ pub fn roman(mut n: u32) -> String {
     out
 }
 
+/// The bead colour of a box's move (its `rank` among the box's moves, unless the game
+/// gives it a colour of its own), refused when the palette has too few colours.
+fn colour_of<G: Game>(
+    game: &G,
+    kit: &Kit,
+    position: &G::Position,
+    mv: G::Move,
+    rank: usize,
+) -> Result<usize, Error> {
+    let colour = game.colour_slot(position, mv).unwrap_or(rank);
+    if colour >= kit.palette.len() {
+        let keys: Vec<&str> = ["palette"].into_iter().chain(kit.game_keys()).collect();
+        return Err(kit.places.error(&keys, format!(
+            "this kit needs at least {} bead colours but its palette has {}: add colours to `palette`",
+            colour + 1,
+            kit.palette.len()
+        )));
+    }
+    Ok(colour)
+}
+
+/// Why [`Graph::explore`] stopped.
+enum Explored {
+    /// The game has more positions than are ever enumerated.
+    TooLarge(String),
+    /// The check of a position refused it.
+    Refused(Error),
+}
+
 /// The game tree folded into a graph of canonical positions.
 struct Graph<P> {
     /// Positions in breadth-first order of discovery; index 0 is the start.
@@ -409,8 +480,14 @@ struct Graph<P> {
 }
 
 impl<P: Clone + Eq + std::hash::Hash> Graph<P> {
-    fn explore<G: Game<Position = P>>(game: &G, symmetries: usize) -> Result<Graph<P>, Error> {
+    /// Explores every position reachable from the start, passing each, once, to `check`.
+    fn explore<G: Game<Position = P>>(
+        game: &G,
+        symmetries: usize,
+        mut check: impl FnMut(&P) -> Result<(), Error>,
+    ) -> Result<Graph<P>, Explored> {
         let start = canonical(game, &game.start(), symmetries).0;
+        check(&start).map_err(Explored::Refused)?;
         let mut ids: FxHashMap<P, u32> = FxHashMap::default();
         ids.insert(start.clone(), 0);
         let mut positions = vec![start];
@@ -429,11 +506,12 @@ impl<P: Clone + Eq + std::hash::Hash> Graph<P> {
                     Some(&id) => id,
                     None => {
                         if positions.len() >= POSITION_BUDGET {
-                            return Err(Error::Input(format!(
+                            return Err(Explored::TooLarge(format!(
                                 "this {} game has more than {POSITION_BUDGET} positions: too many to enumerate, and far too many boxes to build; choose a smaller game",
                                 game.name()
                             )));
                         }
+                        check(&child).map_err(Explored::Refused)?;
                         let id = positions.len() as u32;
                         ids.insert(child.clone(), id);
                         positions.push(child);

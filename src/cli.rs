@@ -36,8 +36,16 @@ pub struct KitChoice {
 }
 
 impl KitChoice {
-    /// Reads and checks the chosen kit.
+    /// Reads and checks the chosen kit, showing its warnings on stderr.
     pub fn load(&self) -> Result<Kit, Error> {
+        let kit = self.read()?;
+        for warning in &kit.warnings {
+            eprintln!("matchbox: {warning}");
+        }
+        Ok(kit)
+    }
+
+    fn read(&self) -> Result<Kit, Error> {
         match (&self.kit, &self.preset) {
             (_, Some(name)) => Kit::from_preset(name),
             (Some(path), None) => Kit::from_file(path),

@@ -318,6 +318,10 @@ pub struct Kit {
     /// Where the kit file gives each key, for checks made after reading.
     #[serde(skip)]
     pub places: Places,
+    /// What the kit file overrides in its preset that the user should know of, a line
+    /// each with its place; shown on stderr, never an error.
+    #[serde(skip)]
+    pub warnings: Vec<String>,
 }
 
 /// Where a kit file gives each key: later checks (the boxes, the palette, the labels)
@@ -329,6 +333,11 @@ pub struct Places {
 }
 
 impl Places {
+    /// Whether the kit file itself gives `key` (not its preset, not a default).
+    pub fn gives(&self, key: &str) -> bool {
+        self.keys.contains_key(key)
+    }
+
     /// An input error pointing at the first of `keys` that the kit file gives; without
     /// a place when it gives none (a preset, a default).
     pub fn error(&self, keys: &[&str], message: impl fmt::Display) -> Error {
@@ -465,6 +474,11 @@ impl KitText<'_> {
         Ok(merged)
     }
 
+    /// Where the kit file gives its keys.
+    pub fn places(&self) -> &Places {
+        self.places
+    }
+
     /// An input error pointing at a value of the kit.
     pub fn at<T>(&self, spanned: &Spanned<T>, message: impl fmt::Display) -> Error {
         self.src.at(spanned, message)
@@ -504,7 +518,12 @@ impl Source<'_> {
     }
 
     fn parse<T: DeserializeOwned>(&self, text: &str) -> Result<T, Error> {
-        match serde_saphyr::from_str::<Option<T>>(text) {
+        // A tag (`!foo 3`) would otherwise be dropped in silence: a kit has no use for one.
+        let options = serde_saphyr::options! {
+            reject_unsupported_tags: true,
+            reject_tagged_field_names: true,
+        };
+        match serde_saphyr::from_str_with_options::<Option<T>>(text, options) {
             Ok(Some(file)) => Ok(file),
             Ok(None) => Err(Error::Input(format!(
                 "{}:1:1: the kit is empty: write at least {} or `preset: NAME` ({})",
@@ -556,8 +575,19 @@ impl Source<'_> {
                 "{key}: `{field}` is missing; {key} takes {}",
                 allowed(key).unwrap_or_else(|| "more".into())
             ),
+            (E::UnsupportedTag { tag, .. } | E::TaggedStructFieldName { tag, .. }, _) => {
+                format!("`{tag}` is a YAML tag, which no kit setting takes: write the value alone")
+            }
             (E::ExternalMessage { msg, .. }, _) => {
-                format!("this is not valid YAML ({})", first_line(msg))
+                if let Some((line, column, message)) = unclosed_bracket(text, &loc) {
+                    return placed(self.name, line, column, message);
+                }
+                // The parser blames the end of the line before a tab that indents.
+                if let Some((line, column)) = first_tab(text, &loc).filter(|_| msg.contains("tab"))
+                {
+                    return placed(self.name, line, column, not_yaml(msg, text, &loc));
+                }
+                not_yaml(msg, text, &loc)
             }
             (E::MultipleDocuments { .. } | E::Budget { .. } | E::Eof { .. }, _)
             | (
@@ -576,13 +606,108 @@ impl Source<'_> {
     }
 }
 
+/// What the YAML parser found wrong, in a kit writer's words rather than the parser's.
+fn not_yaml(msg: &str, text: &str, loc: &Location) -> String {
+    let msg = msg.to_lowercase();
+    let here = text
+        .lines()
+        .nth(
+            usize::try_from(loc.line())
+                .unwrap_or(usize::MAX)
+                .saturating_sub(1),
+        )
+        .and_then(|l| {
+            l.chars().nth(
+                usize::try_from(loc.column())
+                    .unwrap_or(usize::MAX)
+                    .saturating_sub(1),
+            )
+        });
+    if msg.contains("tab") {
+        "a tab character: indent a kit with spaces, never tabs".into()
+    } else if msg.contains("recursion") || msg.contains("depth") {
+        "the kit is nested far deeper than any kit: a kit is a short list of `key: value` settings"
+            .into()
+    } else if msg.contains("quoted") {
+        "a quoted value that never ends: close it with the same quote mark".into()
+    } else if let Some(c) = here.filter(|c| c.is_control() || msg.contains("unexpected character"))
+    {
+        format!(
+            "the character U+{:04X} cannot stand here: remove it, or put the value in quotes",
+            u32::from(c)
+        )
+    } else {
+        "this line is not a `key: value` setting: check its indentation, colons, quotes and brackets".into()
+    }
+}
+
+/// The line and column of the first tab at or after `from`.
+fn first_tab(text: &str, from: &Location) -> Option<(u64, u64)> {
+    (1u64..)
+        .zip(text.lines())
+        .skip_while(|(n, _)| *n < from.line())
+        .find_map(|(n, line)| {
+            let column = line.chars().position(|c| c == '\t')?;
+            Some((n, column as u64 + 1))
+        })
+}
+
+/// The quote mark, `[` or `{` that the parse stopped in without its closing mark, with a
+/// message for it: the parser itself blames a later line, in its own words.
+fn unclosed_bracket(text: &str, stop: &Location) -> Option<(u64, u64, String)> {
+    let mut open: Vec<(u64, u64, char)> = Vec::new();
+    for (number, line) in (1u64..).zip(text.lines()) {
+        if number > stop.line() {
+            break;
+        }
+        let mut quote: Option<(u64, char)> = None;
+        for (column, c) in (1u64..).zip(line.chars()) {
+            match (quote, c) {
+                (Some((_, q)), c) if c == q => quote = None,
+                (Some(_), _) => {}
+                (None, '"' | '\'') => quote = Some((column, c)),
+                (None, '#') => break,
+                (None, '[' | '{') => open.push((number, column, c)),
+                (None, ']' | '}') => {
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+        // A kit's values fit on one line each.
+        if let Some((column, mark)) = quote {
+            return Some((
+                number,
+                column,
+                format!("this {mark} is never closed: end the value with {mark} on the same line"),
+            ));
+        }
+    }
+    // A list left open on an earlier line: flow lists in a kit fit on one line.
+    let &(line, column, bracket) = open.first().filter(|(line, ..)| *line < stop.line())?;
+    let close = if bracket == '[' { ']' } else { '}' };
+    Some((
+        line,
+        column,
+        format!("this `{bracket}` is never closed: end it with `{close}` on the same line"),
+    ))
+}
+
 /// The one way a kit error names its place: `file:line:column: message`.
 fn located(source: &str, loc: &Location, message: impl fmt::Display) -> Error {
-    Error::Input(format!(
-        "{source}:{}:{}: {message}",
-        loc.line(),
-        loc.column()
-    ))
+    placed(source, loc.line(), loc.column(), message)
+}
+
+impl Source<'_> {
+    /// `file:line:column: `, the way a message names a place.
+    fn place(&self, loc: &Location) -> String {
+        format!("{}:{}:{}: ", self.name, loc.line(), loc.column())
+    }
+}
+
+/// [`located`] at a line and column.
+fn placed(source: &str, line: u64, column: u64, message: impl fmt::Display) -> Error {
+    Error::Input(format!("{source}:{line}:{column}: {message}"))
 }
 
 /// What is wrong with a kit file as a whole, for errors that are not about one key.
@@ -809,29 +934,32 @@ impl Kit {
             keys: file.places(),
         };
         let mut layers = Vec::new();
+        let mut preset_rule = None;
         let merged = match &file.preset {
             Some(name) => {
                 let preset =
                     preset(&name.value).ok_or_else(|| src.at(name, unknown_preset(&name.value)))?;
-                let mut base: KitFile = Source { name: preset.name }.parse(preset.yaml)?;
-                if file.game.is_some() {
-                    // A different game: the preset's settings no longer apply.
-                    base = KitFile::default();
-                } else {
-                    layers.push(preset.yaml);
+                let base: KitFile = Source { name: preset.name }.parse(preset.yaml)?;
+                if let (Some(own), Some(theirs)) = (&file.game, &base.game)
+                    && own.value != theirs.value
+                {
+                    return Err(src.at(
+                        own,
+                        format!(
+                            "game: `{}` is not the game of `preset: {}`, which is {}: leave out `preset` to start a {} kit, or `game`",
+                            own.value, preset.name, theirs.value, own.value
+                        ),
+                    ));
                 }
+                layers.push(preset.yaml);
+                preset_rule = base.rule.as_ref().map(|r| r.value);
                 base.overlay(file)
             }
             None => file,
         };
         layers.push(text);
         let Some(game_name) = &merged.game else {
-            return Err(Error::Input(format!(
-                "{}: say which game the kit is for: {}, or start from `preset: NAME` ({})",
-                src.name,
-                game_choices(),
-                preset_names()
-            )));
+            return Err(no_game(&src, text));
         };
         places
             .keys
@@ -851,7 +979,7 @@ impl Kit {
                 ),
             )
         })??;
-        merged.resolve(&src, game, places)
+        merged.resolve(&src, game, places, preset_rule)
     }
 
     /// The keys that set the game's size, where errors about the number of positions or
@@ -862,6 +990,60 @@ impl Kit {
             .map(|(k, _)| *k)
             .chain(["game", "preset"])
             .collect()
+    }
+}
+
+/// Why a kit that names no game cannot be read, at the place that says so: a misspelt
+/// key (`préset`), a `game` or `preset` with no value, or no such key at all.
+fn no_game(src: &Source, text: &str) -> Error {
+    let keys = match src.parse::<TopKeys>(text) {
+        Ok(TopKeys(keys)) => keys,
+        Err(e) => return e,
+    };
+    for (key, value_at) in &keys {
+        let name = key.value.as_str();
+        match name {
+            "game" => {
+                return src.at_location(
+                    value_at,
+                    format!("game: expected {}, found nothing", game_names()),
+                );
+            }
+            "preset" => {
+                return src.at_location(
+                    value_at,
+                    format!("preset: expected one of {}, found nothing", preset_names()),
+                );
+            }
+            _ => {}
+        }
+        let known = KitFile::KEYS.contains(&name)
+            || GAMES.iter().any(|g| g.keys.iter().any(|(k, _)| *k == name));
+        if !known {
+            return src.at(key, format!("unknown key `{name}`{}", did_you_mean(name)));
+        }
+    }
+    Error::Input(format!(
+        "{}:1:1: say which game the kit is for: {}, or start from `preset: NAME` ({})",
+        src.name,
+        game_choices(),
+        preset_names()
+    ))
+}
+
+/// `: did you mean `preset`?` when a key of kit.yaml or of a game is a letter or two
+/// away from `name`; otherwise the kit's own keys.
+fn did_you_mean(name: &str) -> String {
+    let every = KitFile::KEYS
+        .iter()
+        .chain(GAMES.iter().flat_map(|g| g.keys.iter().map(|(k, _)| k)));
+    let closest = every
+        .map(|k| (strsim::damerau_levenshtein(name, k), *k))
+        .min()
+        .filter(|(d, _)| *d <= 2);
+    match closest {
+        Some((_, key)) => format!(": did you mean `{key}`?"),
+        None => format!(": a kit's keys are {}", KitFile::KEYS.join(", ")),
     }
 }
 
@@ -922,7 +1104,15 @@ fn ranged<T: TryFrom<i64>>(
 }
 
 impl KitFile {
-    fn resolve(self, src: &Source, game: AnyGame, places: Places) -> Result<Kit, Error> {
+    /// The kit these settings make; `preset_rule` is the rule of the preset they
+    /// override, if any.
+    fn resolve(
+        self,
+        src: &Source,
+        game: AnyGame,
+        places: Places,
+        preset_rule: Option<Rule>,
+    ) -> Result<Kit, Error> {
         let beads = self
             .beads
             .as_ref()
@@ -1083,6 +1273,28 @@ impl KitFile {
             .rule
             .as_ref()
             .map_or_else(|| game.visit(DefaultRule), |v| v.value);
+        let mut warnings = Vec::new();
+        if let (Some(own), Some(preset)) = (&self.rule, preset_rule)
+            && preset == Rule::Relay
+            && own.value != Rule::Relay
+        {
+            warnings.push(format!(
+                "{}warning: rule {} replaces the preset's relay: each wired move becomes a bead, and the boxes keep only the wired moves",
+                src.place(&own.referenced),
+                own.value.name()
+            ));
+        }
+        if let Some(reward) = &self.reward
+            && rule != Rule::Menace
+        {
+            return Err(src.at(
+                reward,
+                format!(
+                    "reward: beads per result apply under `rule: menace` only; this kit's rule is {}: leave `reward` out, or set `rule: menace`",
+                    rule.name()
+                ),
+            ));
+        }
         Ok(Kit {
             name,
             game,
@@ -1107,6 +1319,7 @@ impl KitFile {
             show_beads: self.show_beads.as_ref().is_none_or(|v| v.value),
             previews: self.previews.as_ref().is_none_or(|v| v.value),
             places,
+            warnings,
         })
     }
 }
@@ -1128,8 +1341,23 @@ pub fn without_controls(text: &str) -> String {
         .collect()
 }
 
+/// Whether `c` prints as nothing (a zero-width joiner, a soft hyphen, a word joiner):
+/// in a name it would only hide a difference between two names that look the same.
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{00AD}' | '\u{180E}' | '\u{200B}'..='\u{200D}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
+}
+
 /// Refuses text the embedded font cannot print, rather than printing empty boxes.
 fn check_printable<T>(src: &Source, at: &Spanned<T>, key: &str, text: &str) -> Result<(), Error> {
+    if let Some(c) = text.chars().find(|&c| is_invisible(c)) {
+        return Err(src.at(
+            at,
+            format!(
+                "{key}: the invisible character U+{:04X} would print as nothing: remove it",
+                u32::from(c)
+            ),
+        ));
+    }
     match text.chars().find(|&c| !crate::draw::fonts::printable(c)) {
         None => Ok(()),
         Some(c) => Err(src.at(
@@ -1198,11 +1426,63 @@ mod tests {
     }
 
     #[test]
-    fn changing_the_game_drops_the_presets_game_settings() {
+    fn a_game_that_is_not_the_presets_is_refused_at_game() {
         let (from, to) = (&GAMES[0], &GAMES[1]);
         let yaml = format!("preset: {}\ngame: {}\n", from.presets[0].name, to.name);
-        let kit = Kit::from_yaml(&yaml, "kit.yaml").unwrap();
-        assert_eq!(kit.game.name(), to.name);
+        let message = err(&yaml);
+        assert!(message.starts_with("kit.yaml:2:7: game:"), "{message}");
+        // The preset's own game, written out, changes nothing.
+        let yaml = format!("preset: {}\ngame: {}\n", from.presets[0].name, from.name);
+        let same = Kit::from_yaml(&yaml, "kit.yaml").unwrap();
+        let preset = Kit::from_preset(from.presets[0].name).unwrap();
+        assert_eq!((same.name, same.game), (preset.name, preset.game));
+    }
+
+    #[test]
+    fn a_kit_without_a_game_names_the_key_at_fault() {
+        assert!(
+            err("game: ~\n").starts_with("kit.yaml:1:"),
+            "{}",
+            err("game: ~\n")
+        );
+        assert!(err("preset:\n").contains("preset: expected one of"));
+        let misspelt = err("name: x\npréset: bachet\n");
+        assert!(
+            misspelt.starts_with("kit.yaml:2:1: unknown key `préset`: did you mean `preset`?"),
+            "{misspelt}"
+        );
+        assert!(err("label2: x\n").contains("unknown key `label2`"));
+    }
+
+    #[test]
+    fn nonsense_beside_a_preset_is_refused_at_its_key() {
+        let reward = err("preset: hexapawn\nreward: {win: 3}\n");
+        assert!(reward.starts_with("kit.yaml:2:9: reward:"), "{reward}");
+        let joiner = err("preset: bachet\nname: \"a\u{200d}b\"\n");
+        assert!(joiner.contains("U+200D"), "{joiner}");
+        let tag = err("preset: bachet\nname: !foo x\n");
+        assert!(tag.contains("`!foo` is a YAML tag"), "{tag}");
+    }
+
+    #[test]
+    fn the_yaml_parsers_own_words_never_reach_the_user() {
+        let tab = err("preset: bachet\n\tname: x\n");
+        assert!(tab.contains("a tab character"), "{tab}");
+        let open = err("game: nim\nheaps: [1, 3, 5\nname: x\n");
+        assert!(
+            open.starts_with("kit.yaml:2:8: this `[` is never closed"),
+            "{open}"
+        );
+        let nul = err("name: \u{0}x\n");
+        assert!(nul.contains("U+0000"), "{nul}");
+        let deep = err(&format!("a: {}{}\n", "[".repeat(300), "]".repeat(300)));
+        assert!(deep.contains("nested far deeper"), "{deep}");
+        for message in [tab, open, nul, deep] {
+            assert!(
+                !message.contains('('),
+                "no parser words in brackets: {message}"
+            );
+        }
     }
 
     #[test]

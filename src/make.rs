@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::boxes::BoxSet;
-use crate::draw::label::{MOVE_EDGE_COUNT, draw_label};
+use crate::draw::label::draw_label;
 use crate::draw::scene::Scene;
 use crate::draw::{pdf, png};
 use crate::game::{Game, GameVisitor};
@@ -23,10 +23,6 @@ use crate::sheet::{self, Page};
 use crate::simulate::exact::SheetFigures;
 use crate::simulate::watch::watch;
 use crate::simulate::{EXPECTATION_RUNS, EXPECTATION_SEED, Setup, expected_losses};
-
-/// The most labels a kit prints (octapawn has 2,791; a kit for a 7 x 4 pawn board would have
-/// 241,314, far past any classroom and any printer).
-pub const MAX_LABELS: usize = 20_000;
 
 /// Preview resolution unless told otherwise.
 pub const DEFAULT_DPI: f32 = 150.0;
@@ -74,26 +70,7 @@ impl GameVisitor for Build<'_> {
         // The one compiled machine: boxes, the exact positions and the beads on them,
         // for the labels, the pages and the figures alike.
         let set = BoxSet::build(game, kit)?;
-        if set.boxes.len() > MAX_LABELS {
-            return Err(kit.places.error(&kit.game_keys(), format!(
-                "this kit has {} boxes: more labels than matchbox prints ({MAX_LABELS}); `matchbox boxes` still lists them",
-                set.boxes.len()
-            )));
-        }
-        if kit.move_colours {
-            let moves = set
-                .boxes
-                .iter()
-                .filter_map(|b| b.move_numbers.first())
-                .map(|&m| crate::boxes::machine_move(m, kit.machine))
-                .max()
-                .unwrap_or(0);
-            if moves as usize > MOVE_EDGE_COUNT {
-                return Err(Error::Input(format!(
-                    "move_colours: this kit's boxes come at {moves} different moves of the machine, and the edges tell at most {MOVE_EDGE_COUNT} apart; leave move_colours out"
-                )));
-            }
-        }
+        set.check_label_count(kit)?;
         let label_sheets = LabelSheets::draw(game, kit, &set);
         let (labels, sheets) = (&label_sheets.labels, &label_sheets.sheets);
         let label_pages = sheets.len();

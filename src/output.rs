@@ -227,6 +227,10 @@ fn write_error(path: &Path, e: &std::io::Error) -> Error {
         ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => Error::Input(format!(
             "cannot write {shown}: the folder {folder} is not writable; choose a folder you can write to ({unchanged})"
         )),
+        // A folder that exists but makes nothing new (/proc, /sys) says "not found" too.
+        ErrorKind::NotFound if Path::new(&folder).is_dir() => Error::Input(format!(
+            "cannot write {shown}: the folder {folder} takes no new files or folders; choose another path"
+        )),
         ErrorKind::NotFound => Error::Input(format!(
             "cannot write {shown}: the folder {folder} does not exist; create it or choose another path"
         )),

@@ -78,7 +78,23 @@ fn cases() -> Vec<Case> {
         case("[1, 2]\n", Some((1, 1)), "a kit is a list of `key: value` settings"),
         case("game: nim\ntake: [1, x]\n", Some((2, 11)), "take: expected a list of whole numbers"),
         case("game: [\n", Some((1, 7)), "game: expected hexapawn, nim or tictactoe"),
-        case("game: nim\nname: \"open\n", None, "not valid YAML"),
+        case("game: nim\nname: \"open\n", Some((2, 7)), "this \" is never closed"),
+        case("game: nim\nheaps: [1, 3, 5\nname: x\n", Some((2, 8)), "this `[` is never closed"),
+        case("game: nim\nstones: 5\n\tname: x\n", Some((3, 1)), "a tab character"),
+        case("game: nim\nname: x\u{0}\n", Some((2, 8)), "U+0000 cannot stand here"),
+        case("game: nim\nstones: !foo 3\n", None, "`!foo` is a YAML tag"),
+        // No game, or the key that names it misspelt or empty.
+        case("game: ~\n", Some((1, 7)), "game: expected hexapawn, nim or tictactoe, found nothing"),
+        case("preset: ~\n", Some((1, 9)), "preset: expected one of"),
+        case("préset: bachet\n", Some((1, 1)), "unknown key `préset`: did you mean `preset`?"),
+        case("label2: x\n", Some((1, 1)), "unknown key `label2`: did you mean `label`?"),
+        // Keys that contradict the preset or the rule.
+        case("preset: menace\ngame: nim\n", Some((2, 7)), "is not the game of `preset: menace`"),
+        case("preset: hexapawn\nreward: {win: 3}\n", Some((2, 9)), "reward: beads per result apply under `rule: menace` only"),
+        case("preset: bachet-relay\nstones: 20\n", Some((2, 9)), "stones: the preset's relay wiring"),
+        case("preset: bachet-relay\nmachine: first\n", Some((2, 10)), "never faces 7 stones"),
+        case("preset: octapawn\nmove_colours: true\n", Some((2, 15)), "move_colours: this kit's boxes come at 8 different moves"),
+        case("preset: bachet\nname: \"a\u{200d}b\"\n", Some((2, 7)), "invisible character U+200D"),
         case("game: nim\nbeads: {1: -4}\n", Some((2, 12)), "beads: expected"),
         case("game: nim\nallowed: {a: [1]}\n", Some((2, 11)), "allowed: expected"),
         case("game: nim\nmachine: third\n", Some((2, 10)), "machine: expected first or second, found `third`"),
@@ -114,6 +130,8 @@ fn cases() -> Vec<Case> {
         // Colours.
         case(&take_40, Some((3, 7)), "needs at least"),
         case("palette: [{name: red, rgb: \"#ff0000\"}]\ngame: hexapawn\n", Some((1, 10)), "needs at least 2 bead colours"),
+        // Refused at the first box that needs too many colours, not after 324,632 positions.
+        case("game: nim\nheaps: [30, 30, 30, 30, 30]\n", Some((2, 8)), "needs at least 17 bead colours"),
         // Kits that make no sense.
         case("game: nim\ntake: [20]\n", Some((2, 7)), "take: 20 is more than the 8 stones"),
         case("game: nim\ntake: [1, 20]\n", Some((2, 7)), "take: 20 is more than the 8 stones"),

@@ -252,6 +252,11 @@ fn paths_that_cannot_be_written_are_refused_with_exit_2() {
         (kit, root_path.to_string(), "was not written by matchbox"),
         (kit, "/sys/matchbox-kit".to_string(), "is not writable"),
         (
+            kit,
+            "/proc/matchbox-kit".to_string(),
+            "takes no new files or folders",
+        ),
+        (
             games,
             format!("--plot {}", in_missing("curve.svg")),
             "does not exist",

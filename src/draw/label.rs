@@ -47,6 +47,9 @@ const MOVE_EDGES: [(Rgb, f32, Option<f32>); 6] = [
 /// How many of the machine's moves `move_colours` can tell apart.
 pub const MOVE_EDGE_COUNT: usize = MOVE_EDGES.len();
 
+// `move_colours` is refused for a kit of more machine moves than the edges tell apart.
+const _: () = assert!(MOVE_EDGE_COUNT == crate::boxes::MOVE_EDGE_KINDS);
+
 /// The edge of a box whose earliest move number is `move_number`: thinner on small
 /// labels, so that it frames the drawing without crowding it.
 pub fn move_edge(kit: &Kit, move_number: u32) -> Stroke {

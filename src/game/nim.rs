@@ -687,6 +687,20 @@ impl Descriptor for Nim {
             .is_none_or(|v| v.value == LastStone::Wins);
         let game = Nim::new(heaps, take, last_stone_wins);
         let mut wiring = BTreeMap::new();
+        if file.allowed.is_some()
+            && !text.places().gives("allowed")
+            && let Some(changed) = ["stones", "heaps", "take", "last_stone"]
+                .into_iter()
+                .find(|k| text.places().gives(k))
+        {
+            // A preset's wiring was made for its own game.
+            return Err(text.error(
+                &[changed],
+                format!(
+                    "{changed}: the preset's relay wiring (`allowed`) was made for its own game, which `{changed}` changes: give your own `allowed` as well, or start from `game: nim`"
+                ),
+            ));
+        }
         if let Some(a) = &file.allowed {
             if game.several() {
                 return Err(text.at(a, "allowed: a box can be wired only in a game of one heap"));
@@ -742,9 +756,9 @@ impl Descriptor for Nim {
         for &at in self.wiring.keys() {
             if !faced.iter().any(|p| p.stones() == at) {
                 return Err(kit.places.error(
-                    &["allowed"],
+                    &["allowed", "machine", "skip_forced"],
                     format!(
-                        "allowed: the machine never faces {at} stones (playing {}), so it has no box to wire",
+                        "the wiring (`allowed`) wires a box for {at} stones, but the machine playing {} never faces {at} stones: wire only the boxes it faces",
                         kit.machine.name()
                     ),
                 ));

@@ -249,6 +249,7 @@ pub fn verify<G: Game>(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Verdict, Error> {
     let set = BoxSet::build(game, kit)?;
+    set.check_label_count(kit)?;
     let tree = Tree::build(game)?;
     let checks = checks(game, kit, &set, &tree);
     let opponent = OpponentKind::Perfect;
