@@ -16,6 +16,7 @@ fn start() -> (String, String) {
     let kit = Kit::from_preset("hexapawn").unwrap();
     let options = Options {
         state: None,
+        accept_edited_state: false,
         listen: serve::listen_address(Some("127.0.0.1"), Some(0)).unwrap(),
         rule: kit.rule,
         seed: 1,
@@ -26,8 +27,9 @@ fn start() -> (String, String) {
     let base = format!("http://{}", listener.local_addr().unwrap());
     listener.set_nonblocking(true).unwrap();
     std::thread::spawn(move || {
+        // Timers too: the app times its requests out.
         let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_io()
+            .enable_all()
             .build()
             .unwrap();
         runtime.block_on(async move {

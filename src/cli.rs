@@ -229,7 +229,8 @@ pub struct SimulateArgs {
 /// Runs the command line and returns the exit status.
 pub fn main() -> i32 {
     let cli = Cli::parse();
-    // `serve` stops on Ctrl-C by itself: it ends a training run, saves, and exits 0.
+    // `serve` stops on Ctrl-C or SIGTERM by itself: it ends a training run, saves, and
+    // exits 130.
     if !matches!(cli.command, Command::Serve { .. }) {
         crate::output::clean_up_on_signals();
     }
@@ -324,7 +325,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
                 rule: rule.unwrap_or(kit.rule),
                 seed: seed.unwrap_or_else(clock_seed),
             };
-            crate::serve::serve(&kit, &options)?;
+            return crate::serve::serve(&kit, &options);
         }
         Command::Presets => {
             let width = presets().map(|p| p.name.len()).max().unwrap_or(0);
@@ -580,6 +581,11 @@ impl GameVisitor for PlayCommand<'_> {
         if let Some(path) = self.state {
             check_file_path(path)?;
         }
+        // Held to the end, so that a `serve` on the same file cannot overwrite these games.
+        let _lock = self
+            .state
+            .map(crate::simulate::lock::StateLock::take)
+            .transpose()?;
         let setup = Setup::new(game, self.kit, self.rule, false)?;
         let saved = match self.state {
             Some(path) => state::load(path, game, self.kit, &setup, self.accept_edited)?,

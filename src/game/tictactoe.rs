@@ -288,11 +288,20 @@ impl Picture for TicTacToe {
         scene
     }
 
+    /// The whole square the mark goes on.
+    fn move_spot(&self, _position: &Grid, mv: u8, area: Rect) -> Option<Rect> {
+        let (left, top, cell) = grid_in(area);
+        Some(Rect {
+            x: left + f32::from(mv % 3) * cell,
+            y: top + f32::from(mv / 3) * cell,
+            w: cell,
+            h: cell,
+        })
+    }
+
     fn draw(&self, position: &Grid, moves: &[DrawnMove<u8>], area: Rect, scene: &mut Scene) {
+        let (left, top, cell) = grid_in(area);
         let side = area.w.min(area.h);
-        let cell = side / 3.0;
-        let left = area.x + (area.w - side) / 2.0;
-        let top = area.y + (area.h - side) / 2.0;
         let grid = Stroke::solid(INK, side * 0.02);
         for i in 1..3 {
             let d = cell * i as f32;
@@ -318,6 +327,16 @@ impl Picture for TicTacToe {
             }
         }
     }
+}
+
+/// The grid drawn in `area`: its left and top edges and the side of a square.
+fn grid_in(area: Rect) -> (f32, f32, f32) {
+    let side = area.w.min(area.h);
+    (
+        area.x + (area.w - side) / 2.0,
+        area.y + (area.h - side) / 2.0,
+        side / 3.0,
+    )
 }
 
 impl Descriptor for TicTacToe {

@@ -5,6 +5,7 @@
 //! for the learning curve; [`play`] lets a person play it; [`verify`] checks a kit.
 
 pub mod exact;
+pub mod lock;
 pub mod play;
 pub mod plot;
 pub mod state;
