@@ -251,9 +251,6 @@ pub struct TemplateContext {
     pub calibration_mm: u32,
     /// The score sheet's rows and chart, sized from the kit's figures.
     pub score_sheet: ScoreSheet,
-    /// How the game ends for the machine's side under perfect play: `win`, `draw` or
-    /// `loss` (a side that loses never stops losing to a faultless opponent).
-    pub perfect_play: Option<&'static str>,
 }
 
 impl TemplateContext {
@@ -342,7 +339,6 @@ impl TemplateContext {
             label_sheets: crate::sheet::sheet_count(kit, set.boxes.len()),
             calibration_mm: crate::sheet::CALIBRATION_MM as u32,
             score_sheet: ScoreSheet::of(findings),
-            perfect_play: findings.perfect_play,
         }
     }
 }
