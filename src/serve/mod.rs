@@ -264,6 +264,13 @@ impl From<Error> for ApiError {
     }
 }
 
+/// Writes a line for the teacher's terminal. A failed write is let go: stderr may be a
+/// file on the disk that just filled up, and `eprintln!` would then end the server.
+pub fn tell(line: std::fmt::Arguments) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "matchbox: {line}");
+}
+
 /// A number with its thousands grouped by `separator` (`page.digit_group`: `1,000,000`,
 /// `1 000 000`).
 pub fn grouped(n: u64, separator: &str) -> String {
@@ -439,7 +446,7 @@ impl GameVisitor for Build<'_> {
                 let (saved, warning) =
                     state::load(path, game, kit, &setup, options.accept_edited_state)?;
                 if let Some(warning) = warning {
-                    eprintln!("matchbox: {warning}");
+                    tell(format_args!("{warning}"));
                 }
                 saved
             }
