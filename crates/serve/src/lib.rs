@@ -263,6 +263,13 @@ impl From<Error> for ApiError {
     }
 }
 
+/// Writes a line for the teacher's terminal. A failed write is let go: stderr may be a
+/// file on the disk that just filled up, and `eprintln!` would then end the server.
+pub fn tell(line: std::fmt::Arguments) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "matchbox: {line}");
+}
+
 /// A number with its thousands grouped by `separator` (`page.digit_group`: `1,000,000`,
 /// `1 000 000`).
 pub fn grouped(n: u64, separator: &str) -> String {
@@ -437,7 +444,7 @@ fn build<G: Game>(game: &G, kit: &Kit, options: &Options) -> Result<App, Error> 
                 options.accept_edited_state,
             )?;
             if let Some(warning) = warning {
-                eprintln!("matchbox: {warning}");
+                tell(format_args!("{warning}"));
             }
             saved
         }

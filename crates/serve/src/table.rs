@@ -431,9 +431,9 @@ impl Live {
             }
             Err(e) => {
                 if self.unsaved.is_none() {
-                    eprintln!(
-                        "matchbox: {e}: the file is as it was, the games since are kept in memory and shown on the page, and saved as soon as the file can be written"
-                    );
+                    super::tell(format_args!(
+                        "{e}: the file is as it was, the games since are kept in memory and shown on the page, and saved as soon as the file can be written"
+                    ));
                     self.version += 1;
                 }
                 self.unsaved = Some(e);

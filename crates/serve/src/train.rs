@@ -165,7 +165,7 @@ fn finish<G: Game>(shared: &Shared<G>, result: Result<(), Error>) {
     live.version += 1;
     live.save(fixed);
     if let Err(e) = result.and_then(|()| live.settle(fixed)) {
-        eprintln!("matchbox: {e}");
+        super::tell(format_args!("{e}"));
     }
 }
 
