@@ -2,8 +2,9 @@
 //! preset, the figures are the engine's, and the pages come in the promised order.
 
 use matchbox_engine::boxes::BoxSet;
+use matchbox_engine::i18n::Language;
 use matchbox_engine::i18n::strings;
-use matchbox_engine::kit::{Kit, Language, presets};
+use matchbox_engine::kit::{Kit, presets};
 use matchbox_engine::simulate::Setup;
 use matchbox_engine::simulate::exact::SheetFigures;
 use matchbox_engine::with_game;

@@ -12,8 +12,9 @@ use serde::{Deserialize, Serialize};
 use crate::Error;
 use crate::boxes::BoxSet;
 use crate::game::{Notation, Side};
-use crate::kit::{Kit, Rule};
+use crate::kit::Kit;
 use crate::machine::{Beads, End, Machine};
+use crate::rule::Rule;
 use crate::simulate::Setup;
 
 /// What the first field of every state file says.
@@ -532,7 +533,7 @@ pub fn load<G: Notation>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::fixtures::{self, HER, HIM, Pawns};
+    use crate::kit::fixtures::{self, HER, HIM, Pawns};
 
     fn compiled(preset: &str) -> (Pawns, Kit, Setup<Pawns>) {
         let (game, kit) = fixtures::pawns(preset);
