@@ -454,11 +454,13 @@ impl Kit {
     /// The keys that set the game's size, where errors about the number of positions or
     /// boxes point.
     pub fn game_keys(&self) -> Vec<&'static str> {
+        self.own_game_keys().chain(["game", "preset"]).collect()
+    }
+
+    /// The game's own keys in kit.yaml.
+    pub fn own_game_keys(&self) -> impl Iterator<Item = &'static str> {
         let own = AnyGame::entry(self.game.name()).map_or(&[][..], |g| g.keys);
-        own.iter()
-            .map(|(k, _)| *k)
-            .chain(["game", "preset"])
-            .collect()
+        own.iter().map(|(k, _)| *k)
     }
 }
 
