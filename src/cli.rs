@@ -300,7 +300,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
             let seed = seed.unwrap_or_else(clock_seed);
             kit.visit(PlayCommand {
                 kit: &kit,
-                rule: rule.unwrap_or(kit.rule),
+                rule,
                 state: state.state.as_deref(),
                 accept_edited: state.accept_edited_state,
                 options: play::Options {
@@ -322,7 +322,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
                 state: state.state,
                 accept_edited_state: state.accept_edited_state,
                 listen: crate::serve::listen_address(Some(&listen), port)?,
-                rule: rule.unwrap_or(kit.rule),
+                rule,
                 seed: seed.unwrap_or_else(clock_seed),
             };
             return crate::serve::serve(&kit, &options);
@@ -371,14 +371,6 @@ fn run(cli: Cli) -> Result<i32, Error> {
         }
     }
     Ok(0)
-}
-
-/// The beads of a state file, after its warning (if any) is shown on stderr.
-fn warned((saved, warning): state::Loaded) -> state::Saved {
-    if let Some(warning) = warning {
-        eprintln!("matchbox: {warning}");
-    }
-    saved
 }
 
 /// A seed from the clock, for draws that need not be repeatable.
@@ -569,7 +561,8 @@ impl GameVisitor for VerifyCommand<'_> {
 
 struct PlayCommand<'a> {
     kit: &'a Kit,
-    rule: Rule,
+    /// `--rule`, if given: a state file's own rule otherwise, else the kit's.
+    rule: Option<Rule>,
     state: Option<&'a Path>,
     accept_edited: bool,
     options: play::Options,
@@ -586,15 +579,25 @@ impl GameVisitor for PlayCommand<'_> {
             .state
             .map(crate::simulate::lock::StateLock::take)
             .transpose()?;
-        let setup = Setup::new(game, self.kit, self.rule, false)?;
-        let saved = match self.state {
-            Some(path) => state::load(path, game, self.kit, &setup, self.accept_edited)?,
-            None => (state::Saved::fresh(&setup.machine), None),
-        };
-        let saved = warned(saved);
+        let state::Opened {
+            kit,
+            setup,
+            saved,
+            notes,
+        } = state::open_machine(
+            game,
+            self.kit,
+            self.state,
+            self.rule,
+            |kit, rule| Setup::new(game, kit, rule, false),
+            self.accept_edited,
+        )?;
+        for note in notes {
+            eprintln!("matchbox: {note}");
+        }
         let save = |now: &state::Saved| match self.state {
             Some(path) => {
-                let text = state::to_json(game, self.kit, &setup, now)?;
+                let text = state::to_json(game, &kit, &setup, now)?;
                 write_atomic(path, text.as_bytes())
             }
             None => Ok(()),
@@ -603,6 +606,6 @@ impl GameVisitor for PlayCommand<'_> {
             input: std::io::stdin().lock(),
             output: std::io::stdout().lock(),
         };
-        play::session(game, self.kit, &setup, saved, &self.options, console, save).map(drop)
+        play::session(game, &kit, &setup, saved, &self.options, console, save).map(drop)
     }
 }

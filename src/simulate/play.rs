@@ -440,6 +440,7 @@ mod tests {
     use super::*;
     use crate::game::fixtures::{self, Stones};
     use crate::kit::Language;
+    use crate::simulate::state::Settings;
 
     fn bachet() -> (Stones, Kit, Setup<Stones>) {
         let (game, kit) = fixtures::stones("bachet");
@@ -462,7 +463,7 @@ mod tests {
         let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
         let mut out = Vec::new();
         let mut saves = 0;
-        let fresh = Saved::fresh(&setup.machine);
+        let fresh = Saved::fresh(&setup.machine, Settings::of_kit(&kit, kit.rule));
         let options = Options { colour, seed: 4 };
         let console = Console {
             input: input.as_ref(),
