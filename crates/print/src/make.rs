@@ -38,13 +38,31 @@ pub struct KitFiles {
     pub boxes: usize,
 }
 
-/// [`make_files`] for the kit's game.
-fn build<G: Game>(game: &G, kit: &Kit, dpi: Option<f32>) -> Result<KitFiles, Error> {
+/// What [`make_files_telling`] tells as it goes, for a progress bar.
+pub trait Progress: Sync {
+    /// The boxes are found: `labels` labels to draw, and as many previews to make when
+    /// `previews`.
+    fn boxes_found(&self, _labels: usize, _previews: bool) {}
+    /// One more label drawn or preview made.
+    fn step(&self) {}
+}
+
+/// Nothing told.
+impl Progress for () {}
+
+/// [`make_files_telling`] for the kit's game.
+fn build<G: Game>(
+    game: &G,
+    kit: &Kit,
+    dpi: Option<f32>,
+    progress: &dyn Progress,
+) -> Result<KitFiles, Error> {
     // The one compiled machine: boxes, the exact positions and the beads on them,
     // for the labels, the pages and the figures alike.
     let set = BoxSet::build(game, kit)?;
     set.check_label_count(kit)?;
-    let label_sheets = LabelSheets::draw(game, kit, &set);
+    progress.boxes_found(set.boxes.len(), dpi.is_some());
+    let label_sheets = LabelSheets::draw(game, kit, &set, progress);
     let (labels, sheets) = (&label_sheets.labels, &label_sheets.sheets);
     legible(kit, &set, labels)?;
     let label_pages = sheets.len();
@@ -53,7 +71,12 @@ fn build<G: Game>(game: &G, kit: &Kit, dpi: Option<f32>) -> Result<KitFiles, Err
     // The three PDF and PNG writers and the figures share the cores: labels.pdf and
     // the previews need only the labels, kit.pdf needs the figures too.
     let ((labels_pdf, previews), kit) = matchbox_engine::parallel::join(
-        || matchbox_engine::parallel::join(|| label_sheets.pdf(kit), || previews(labels, set, dpi)),
+        || {
+            matchbox_engine::parallel::join(
+                || label_sheets.pdf(kit),
+                || previews(labels, set, dpi, progress),
+            )
+        },
         || -> Result<(Vec<u8>, usize), Error> {
             let findings = findings(game, kit, &setup)?;
             let mut kit_pages = instruction_pages(game, kit, set, &findings)?;
@@ -101,6 +124,7 @@ pub fn previews<G: Game>(
     labels: &[Arc<Scene>],
     set: &BoxSet<G>,
     dpi: Option<f32>,
+    progress: &dyn Progress,
 ) -> Result<Vec<(String, Vec<u8>)>, Error> {
     let Some(dpi) = dpi else {
         return Ok(Vec::new());
@@ -110,10 +134,9 @@ pub fn previews<G: Game>(
         .par_iter()
         .zip(&set.boxes)
         .map(|(label, b)| {
-            Ok((
-                format!("box-{:0width$}.png", b.id),
-                png::to_png(label, dpi)?,
-            ))
+            let png = png::to_png(label, dpi)?;
+            progress.step();
+            Ok((format!("box-{:0width$}.png", b.id), png))
         })
         .collect()
 }
@@ -128,11 +151,20 @@ pub struct LabelSheets {
 
 impl LabelSheets {
     /// Draws every label (on all cores) and lays them out on sheets.
-    pub fn draw<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>) -> LabelSheets {
+    pub fn draw<G: Game>(
+        game: &G,
+        kit: &Kit,
+        set: &BoxSet<G>,
+        progress: &dyn Progress,
+    ) -> LabelSheets {
         let labels: Vec<_> = set
             .boxes
             .par_iter()
-            .map(|b| Arc::new(draw_label(game, kit, b)))
+            .map(|b| {
+                let label = Arc::new(draw_label(game, kit, b));
+                progress.step();
+                label
+            })
             .collect();
         let sheets = sheet::label_pages(kit, &labels, &legend(kit, set));
         LabelSheets { labels, sheets }
@@ -201,5 +233,14 @@ pub fn colours_used<'k, G: Game>(kit: &'k Kit, set: &BoxSet<G>) -> Vec<&'k Colou
 
 /// Makes the kit's files in memory; `dpi` is the preview resolution, `None` for none.
 pub fn make_files(kit: &Kit, dpi: Option<f32>) -> Result<KitFiles, Error> {
-    matchbox_engine::with_game!(&kit.game, |game| build(game, kit, dpi))
+    make_files_telling(kit, dpi, &())
+}
+
+/// [`make_files`], telling `progress` how far it is.
+pub fn make_files_telling(
+    kit: &Kit,
+    dpi: Option<f32>,
+    progress: &dyn Progress,
+) -> Result<KitFiles, Error> {
+    matchbox_engine::with_game!(&kit.game, |game| build(game, kit, dpi, progress))
 }
