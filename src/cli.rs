@@ -10,7 +10,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::BoxSet;
 use matchbox_engine::game::{Descriptor, Notation};
-use matchbox_engine::kit::{Kit, MAX_KIT_BYTES, Rule, presets};
+use matchbox_engine::kit::{Kit, MAX_KIT_BYTES, presets};
+use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::{self, OpponentKind, Setup, state, verify};
 use matchbox_engine::with_game;
 use matchbox_files::{check_file_path, write_atomic};
@@ -444,7 +445,7 @@ impl Progress for KitProgress {
         let _ = writeln!(
             std::io::stderr(),
             "matchbox: {} boxes: making this kit takes about {seconds} s{skip}",
-            matchbox_engine::i18n::grouped(matchbox_engine::kit::Language::En, labels as i64)
+            matchbox_engine::i18n::grouped(matchbox_engine::i18n::Language::En, labels as i64)
         );
         let steps = if previews { 2 * labels } else { labels };
         let _ = self.bar.set(progress_bar(steps as u64));
@@ -499,7 +500,7 @@ fn find_command<G: Notation + Descriptor>(
     Ok(format!(
         "box {}, {}\n\n{}",
         b.id,
-        matchbox_engine::i18n::strings(matchbox_engine::kit::Language::En)
+        matchbox_engine::i18n::strings(matchbox_engine::i18n::Language::En)
             .get(game.describe_symmetry(symmetry)),
         report::box_text(game, kit, b)
     ))

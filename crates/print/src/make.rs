@@ -5,18 +5,19 @@ use std::sync::Arc;
 
 use matchbox_engine::parallel::prelude::*;
 
-use crate::draw::label::{draw_label, smallest_letter};
 use crate::draw::scene::{SMALLEST_LETTER_MM, Scene};
 use crate::draw::{pdf, png};
 use crate::instructions::{Expected, Findings, instruction_pages, side_loses};
+use crate::label::{draw_label, smallest_letter};
 use crate::pictures::Game;
 use crate::sheet::{self, Page};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::BoxSet;
 use matchbox_engine::i18n::strings;
-use matchbox_engine::kit::{Kit, Rule};
+use matchbox_engine::kit::Kit;
 use matchbox_engine::machine::Tree;
 use matchbox_engine::palette::Colour;
+use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::exact::SheetFigures;
 use matchbox_engine::simulate::watch::watch;
 use matchbox_engine::simulate::{EXPECTATION_RUNS, EXPECTATION_SEED, Setup, expected_losses};

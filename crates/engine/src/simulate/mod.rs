@@ -19,8 +19,9 @@ use serde::{Deserialize, Serialize};
 use crate::Error;
 use crate::boxes::BoxSet;
 use crate::game::{Descriptor, Notation, Rules};
-use crate::kit::{Kit, Rule};
+use crate::kit::Kit;
 use crate::machine::{Beads, Draw, End, Learner, LossCheck, Machine, Node, SimRng, Tree, rng_for};
+use crate::rule::Rule;
 use exact::Teaching;
 pub use stats::{Estimate, Stats};
 
@@ -656,7 +657,7 @@ pub fn play_games<G: Notation>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::fixtures::{self, HER, Pawns};
+    use crate::kit::fixtures::{self, HER, Pawns};
 
     fn pawns_setup(preset: &str, rival: bool) -> (Pawns, Setup<Pawns>) {
         let (game, kit) = fixtures::pawns(preset);

@@ -114,7 +114,7 @@ pub fn checks<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>)
 
 /// The claim about this kit's machine, if the articles make one: the game's own answer.
 pub fn claim_for<G: Descriptor>(game: &G, kit: &Kit) -> Option<Claim> {
-    game.historic(kit).and_then(|h| h.claim)
+    game.historic(&kit.machine_settings()).and_then(|h| h.claim)
 }
 
 /// A claim and whether the figures bear it out.
@@ -298,7 +298,7 @@ pub fn verify<G: Notation + Descriptor>(
 mod tests {
     use super::*;
     use crate::game::Side;
-    use crate::game::fixtures::{self, HER, HIM};
+    use crate::kit::fixtures::{self, HER, HIM};
     use crate::simulate::{Estimate, Stats};
 
     #[test]

@@ -17,9 +17,11 @@ use markdown::{Block, blocks, figure_marker};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::{BoxSet, tag};
 use matchbox_engine::game::{Rules, Side};
+use matchbox_engine::i18n::Language;
 use matchbox_engine::i18n::{grouped, plural, strings, template_file, template_folder};
-use matchbox_engine::kit::{BeadSchedule, Kit, Language, Reward, Rule, Tags};
+use matchbox_engine::kit::{Kit, Tags};
 use matchbox_engine::machine::Tree;
+use matchbox_engine::rule::{BeadSchedule, Reward, Rule};
 
 /// The sections of the instructions, in the order of kit.pdf.
 pub const SECTIONS: [&str; 7] = [
@@ -332,7 +334,7 @@ impl TemplateContext {
             exact: findings.exact.clone(),
             watch: findings.watch.clone(),
             loses: findings.loses,
-            history: game.historic(kit).map(|h| h.name),
+            history: game.historic(&kit.machine_settings()).map(|h| h.name),
             schedule,
             draws: game.can_draw(),
             game: game.template_vars(),
