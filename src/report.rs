@@ -10,7 +10,7 @@ use matchbox_engine::kit::Kit;
 use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::exact::{Arithmetic, Distribution, Figure, RATIONAL_STATES};
 use matchbox_engine::simulate::verify::{Proof, Verdict};
-use matchbox_engine::simulate::watch::{STREAK, WINDOWS, Watch};
+use matchbox_engine::simulate::watch::{STREAK, Watch};
 use matchbox_engine::simulate::{OpponentKind, Session, Training};
 
 /// The box set as the JSON object `matchbox boxes --json` prints.
@@ -180,10 +180,15 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
 
 /// What a teacher can watch of a machine that may never stop losing.
 fn watch_text(w: &Watch) -> String {
+    let shares = if w.windows.is_empty() {
+        ""
+    } else {
+        " (a share of draws is the mean of the machines' shares)"
+    };
     let mut out = format!(
-        "\nWhat to watch: {} fresh machines, {} games each against a {} opponent (a share of draws is the mean of the machines' shares)\n",
+        "\nWhat to watch: {} fresh machines, {} games each against a {} opponent{shares}\n",
         w.runs,
-        WINDOWS[WINDOWS.len() - 1].1,
+        w.games,
         w.opponent.name()
     );
     for win in &w.windows {
