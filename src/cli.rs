@@ -120,6 +120,9 @@ enum Command {
     Verify {
         #[command(flatten)]
         kit: KitChoice,
+        /// Who the machine learns against: its figures, and the claim, are against it.
+        #[arg(long, value_parser = by_name(&OpponentKind::VERIFIABLE, OpponentKind::name), default_value = "perfect")]
+        opponent: OpponentKind,
         /// Fresh machines to train.
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
         runs: u32,
@@ -255,6 +258,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
         }
         Command::Verify {
             kit,
+            opponent,
             runs,
             max_games,
             seed,
@@ -264,6 +268,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
             let bar = progress_bar(u64::from(runs));
             let verdict = kit.visit(VerifyCommand {
                 kit: &kit,
+                opponent,
                 runs,
                 max_games,
                 seed,
@@ -547,6 +552,7 @@ const PLOT_DPI: f32 = 150.0;
 
 struct VerifyCommand<'a> {
     kit: &'a Kit,
+    opponent: OpponentKind,
     runs: u32,
     max_games: u32,
     seed: u64,
@@ -559,6 +565,7 @@ impl GameVisitor for VerifyCommand<'_> {
         verify::verify(
             game,
             self.kit,
+            self.opponent,
             self.runs,
             self.max_games,
             self.seed,

@@ -23,7 +23,7 @@ use crate::palette::Colour;
 use crate::sheet::{self, Page};
 use crate::simulate::exact::SheetFigures;
 use crate::simulate::watch::watch;
-use crate::simulate::{EXPECTATION_RUNS, EXPECTATION_SEED, Setup, expected_losses};
+use crate::simulate::{EXPECTATION_RUNS, EXPECTATION_SEED, OpponentKind, Setup, expected_losses};
 
 /// Preview resolution unless told otherwise.
 pub const DEFAULT_DPI: f32 = 150.0;
@@ -112,7 +112,12 @@ pub fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findin
     let expected = expected?.as_ref().and_then(Expected::from_training);
     // A machine that never stops losing gets figures to watch instead.
     let watch = if expected.is_none() && kit.rule == Rule::Menace {
-        Some(watch(setup, EXPECTATION_RUNS, EXPECTATION_SEED)?)
+        Some(watch(
+            setup,
+            OpponentKind::Perfect,
+            EXPECTATION_RUNS,
+            EXPECTATION_SEED,
+        )?)
     } else {
         None
     };

@@ -140,9 +140,9 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
         ));
     }
     let trained = format!(
-        "{} machines against a {} opponent (seed {}); {} could still lose at the end, {}",
+        "{} machines against {} (seed {}); {} could still lose at the end, {}",
         measured.runs,
-        verdict.opponent.name(),
+        opponent_words(verdict.opponent),
         verdict.seed,
         measured.unfinished,
         measured.unfinished_share.text(100.0, "%")
@@ -169,7 +169,7 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
         ));
     }
     if let Some(c) = &verdict.claim {
-        out.push_str(holds_text(c.holds));
+        out.push_str(&holds_text(c.holds, verdict.opponent));
     }
     if let Some(w) = &verdict.watch {
         out.push_str(&watch_text(w));
@@ -180,10 +180,10 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
 /// What a teacher can watch of a machine that may never stop losing.
 fn watch_text(w: &Watch) -> String {
     let mut out = format!(
-        "\nWhat to watch: {} fresh machines, {} games each against a {} opponent (a share of draws is the mean of the machines' shares)\n",
+        "\nWhat to watch: {} fresh machines, {} games each against {} (a share of draws is the mean of the machines' shares)\n",
         w.runs,
         WINDOWS[WINDOWS.len() - 1].1,
-        w.opponent.name()
+        opponent_words(w.opponent)
     );
     for win in &w.windows {
         out.push_str(&format!(
@@ -215,11 +215,27 @@ fn watch_text(w: &Watch) -> String {
     out
 }
 
-fn holds_text(holds: bool) -> &'static str {
-    if holds {
-        "  the claim holds\n"
+/// Whether the claim holds, and against whom when it is not the perfect opponent the
+/// articles mean.
+fn holds_text(holds: bool, opponent: OpponentKind) -> String {
+    let verdict = if holds {
+        "the claim holds"
     } else {
-        "  the claim DOES NOT HOLD\n"
+        "the claim DOES NOT HOLD"
+    };
+    match opponent {
+        OpponentKind::Perfect => format!("  {verdict}\n"),
+        other => format!("  {verdict} against {}\n", opponent_words(other)),
+    }
+}
+
+/// The opponent as the text names it: `a perfect opponent`, `the fastest teacher`.
+fn opponent_words(opponent: OpponentKind) -> String {
+    match opponent {
+        OpponentKind::Teacher => "the teacher (one move ahead)".into(),
+        OpponentKind::OptimalTeacher => "the fastest teacher (optimal-teacher)".into(),
+        OpponentKind::Machine => "a second machine".into(),
+        other => format!("a {} opponent", other.name()),
     }
 }
 
@@ -274,16 +290,19 @@ fn proof_text(verdict: &Verdict, p: &Proof) -> String {
             out.push_str("\nNo source article makes a claim about this kit; its own figures:\n")
         }
     }
-    out.push_str("  against a perfect opponent, losses before the machine can no longer lose:\n");
-    out.push_str(&distribution_text(&p.perfect));
+    out.push_str(&format!(
+        "  against {}, losses before the machine can no longer lose:\n",
+        opponent_words(verdict.opponent)
+    ));
+    out.push_str(&distribution_text(&p.against));
     out.push_str(&format!(
         "  worst case, the opponent and the machine's draws both against it: at most {} losses\n  worst case, the draws at random and the opponent maximising the mean: {} losses on average\n",
         p.worst_losses,
         mean(Some(&p.most_expected_losses))
     ));
     if let Some(c) = &verdict.claim {
-        out.push_str(holds_text(c.holds));
-        if let Some(every) = c.holds_against_every_opponent {
+        out.push_str(&holds_text(c.holds, verdict.opponent));
+        if let Some(every) = c.holds_against_every_opponent.filter(|_| c.holds) {
             out.push_str(if every {
                 "  and it holds against every opponent\n"
             } else {

@@ -257,6 +257,85 @@ fn verify_proves_the_claims_exactly_with_fractions_in_json() {
 }
 
 #[test]
+fn verify_works_out_the_figures_against_the_opponent_asked_for() {
+    // The same shape of JSON for every opponent, its figures under `exact.against`.
+    let keys = |v: &Value| {
+        let mut keys: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        keys.sort();
+        keys
+    };
+    let perfect = json(&run(&["verify", "--preset", "bachet", "--json"]));
+    assert_eq!(perfect["opponent"], "perfect");
+    assert_eq!(perfect["exact"]["against"], perfect["exact"]["perfect"]);
+    for (opponent, same_as) in [
+        ("teacher", Some("teacher")),
+        ("optimal-teacher", Some("fastest_teacher")),
+        ("random", None),
+    ] {
+        let v = json(&run(&[
+            "verify",
+            "--preset",
+            "bachet",
+            "--opponent",
+            opponent,
+            "--json",
+        ]));
+        assert_eq!(keys(&v), keys(&perfect), "{opponent}");
+        assert_eq!(keys(&v["exact"]), keys(&perfect["exact"]), "{opponent}");
+        assert_eq!(v["opponent"], opponent);
+        let against = &v["exact"]["against"];
+        assert_eq!(against["opponent"], opponent);
+        assert_eq!(keys(against), keys(&perfect["exact"]["perfect"]));
+        if let Some(field) = same_as {
+            assert_eq!(against, &v["exact"][field], "{opponent}");
+        }
+    }
+    // HER against a random opponent: 9 to 16 losses, so Gardner's "at most 11" fails.
+    let o = run(&["verify", "--preset", "hexapawn", "--opponent", "random"]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(3), "{text}");
+    for line in [
+        "against a random opponent, losses before the machine can no longer lose:",
+        "    16 losses: 0.1803%",
+        "mean: 11.1728 losses, 129.2534 games",
+        "the claim DOES NOT HOLD against a random opponent",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+    // A sampled kit is trained against the opponent asked for; the fastest teacher
+    // exists only where the exact path does, and a second machine is no verdict.
+    let v = json(&run(&[
+        "verify",
+        "--preset",
+        "menace",
+        "--opponent",
+        "random",
+        "--runs",
+        "20",
+        "--json",
+    ]));
+    assert_eq!(v["method"], "sampled");
+    assert_eq!(v["opponent"], "random");
+    assert_eq!(v["watch"]["opponent"], "random");
+    for (opponent, says) in [
+        ("optimal-teacher", "optimal-teacher"),
+        ("machine", "possible values"),
+    ] {
+        let o = run(&[
+            "verify",
+            "--preset",
+            "menace",
+            "--opponent",
+            opponent,
+            "--runs",
+            "5",
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{opponent}");
+        assert!(stderr(&o).contains(says), "{}", stderr(&o));
+    }
+}
+
+#[test]
 fn sampled_verify_gives_every_mean_and_share_a_confidence_interval() {
     // Rewards add beads: no exact path, so HER under gardner-reward is sampled.
     let dir = temp_dir("sampled-verify");

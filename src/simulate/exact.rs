@@ -219,6 +219,18 @@ impl Figure {
             Figure::Bounded(b) => (b.low + b.high) / 2.0,
         }
     }
+
+    /// The figure with its bounds cut to `low..=high`, where the exact value is known to
+    /// lie (a probability never above 1): rounding outwards may overshoot them.
+    pub fn within(self, low: f64, high: f64) -> Figure {
+        match self {
+            Figure::Bounded(b) => Figure::Bounded(Bounds {
+                low: b.low.clamp(low, high),
+                high: b.high.clamp(low, high),
+            }),
+            exact => exact,
+        }
+    }
 }
 
 impl Serialize for Figure {
@@ -919,21 +931,31 @@ fn solve_chain<N: Number>(
         .filter(|(_, q)| q.order(&zero::<N>()).is_gt())
         .map(|(k, q)| (k as u32, q.clone()))
         .collect();
+    // The bounds a figure is known to keep: the fewest and most losses with a chance.
+    let fewest = fresh.keys().next().map_or(0.0, |&k| f64::from(k));
+    let most = fresh.keys().next_back().map_or(0.0, |&k| f64::from(k));
     let mean_losses = games[0].is_some().then(|| {
         fresh
             .iter()
             .map(|(k, q)| N::ratio(*k, 1).mul(q))
             .fold(zero::<N>(), |sum, x| sum.add(&x))
             .figure()
+            .within(fewest, most)
     });
     Distribution {
         opponent,
         states: n,
         arithmetic,
-        losses: fresh.iter().map(|(k, q)| (*k, q.figure())).collect(),
-        never: never[0].figure(),
+        losses: fresh
+            .iter()
+            .map(|(k, q)| (*k, q.figure().within(0.0, 1.0)))
+            .collect(),
+        never: never[0].figure().within(0.0, 1.0),
         mean_losses,
-        mean_games: games[0].as_ref().map(Number::figure),
+        // A game lost is a game played.
+        mean_games: games[0]
+            .as_ref()
+            .map(|g| g.figure().within(fewest, f64::INFINITY)),
     }
 }
 
@@ -1474,6 +1496,26 @@ mod tests {
         );
         assert_eq!(d.mean_losses, Some(exact(41, 4)));
         assert_eq!(d.never, exact(0, 1));
+    }
+
+    #[test]
+    fn her_loses_11_1727761622_games_on_average_to_a_random_opponent() {
+        let s = her();
+        let d = distribution(&s.tree, &s.machine, OpponentKind::Random).unwrap();
+        let Some(Figure::Bounded(mean)) = d.mean_losses else {
+            panic!("{:?}", d.mean_losses)
+        };
+        for end in [mean.low, mean.high] {
+            assert_eq!(format!("{end:.10}"), "11.1727761622");
+        }
+        assert_eq!((d.min_losses(), d.max_losses()), (Some(9), Some(16)));
+        // Probabilities in proven bounds, none of them above 1.
+        for f in d.losses.values().chain([&d.never]) {
+            let Figure::Bounded(b) = f else {
+                panic!("{f:?}")
+            };
+            assert!(0.0 <= b.low && b.low <= b.high && b.high <= 1.0, "{b:?}");
+        }
     }
 
     #[test]

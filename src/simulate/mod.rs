@@ -59,6 +59,15 @@ impl OpponentKind {
         OpponentKind::Human,
     ];
 
+    /// The opponents `verify` works out figures against: those that play by a rule or by
+    /// a computed strategy, whose every game the exact path can follow.
+    pub const VERIFIABLE: [OpponentKind; 4] = [
+        OpponentKind::Perfect,
+        OpponentKind::Random,
+        OpponentKind::Teacher,
+        OpponentKind::OptimalTeacher,
+    ];
+
     /// The name on the command line.
     pub fn name(self) -> &'static str {
         match self {

@@ -122,7 +122,8 @@ pub fn claim_for<G: Game>(game: &G, kit: &Kit) -> Option<Claim> {
 pub struct ClaimCheck {
     /// The claim.
     pub claim: Claim,
-    /// Whether it holds against a perfect opponent: exactly, or in every sampled run.
+    /// Whether it holds against [`Verdict::opponent`] (`perfect` unless asked otherwise):
+    /// exactly, or in every sampled run.
     pub holds: bool,
     /// Whether the bound holds against every opponent, the machine's draws as unlucky as
     /// can be (known only on the exact path).
@@ -142,6 +143,9 @@ pub enum Method {
 /// The exact figures of a small kit.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Proof {
+    /// Against the opponent `verify` was asked for (`--opponent`, `perfect` by default):
+    /// the same figures as one of the others, or, for `random`, its own.
+    pub against: Distribution,
     /// Against a perfect opponent.
     pub perfect: Distribution,
     /// Against the one-move-lookahead `teacher`.
@@ -162,7 +166,7 @@ pub struct Proof {
 pub struct Verdict {
     /// The checks of the boxes.
     pub checks: Vec<Check>,
-    /// The claim about this kit, checked, if there is one.
+    /// The claim about this kit, checked against [`Verdict::opponent`], if there is one.
     pub claim: Option<ClaimCheck>,
     /// How the figures were obtained.
     pub method: Method,
@@ -172,7 +176,8 @@ pub struct Verdict {
     pub intervals: Option<&'static str>,
     /// The exact figures, on the exact path.
     pub exact: Option<Proof>,
-    /// The opponent trained against, on the sampled path.
+    /// The opponent the figures are against: trained against on the sampled path, the
+    /// exact path's [`Proof::against`].
     pub opponent: OpponentKind,
     /// The seed of the runs.
     pub seed: u64,
@@ -208,7 +213,7 @@ fn within(bound: Bound, min: u32, max: u32) -> bool {
     }
 }
 
-/// Whether the exact figures bear the bound out against a perfect opponent: the machine
+/// Whether the exact figures bear the bound out against their opponent: the machine
 /// learns for sure, and every number of losses with a chance keeps within the bound.
 fn proves(bound: Bound, d: &Distribution) -> bool {
     d.certain()
@@ -217,32 +222,54 @@ fn proves(bound: Bound, d: &Distribution) -> bool {
             .is_some_and(|(min, max)| within(bound, min, max))
 }
 
-/// The exact figures, or why there are none.
+/// The exact figures, against `opponent` too, or why there are none.
 pub fn prove<G: Game>(
     tree: &Tree<G>,
     machine: &crate::machine::Machine,
+    opponent: OpponentKind,
 ) -> Result<Proof, exact::Refusal> {
+    // Only `random` is none of the three problems solved anyway.
+    let (solved, random) = rayon::join(
+        || exact::Solved::all(tree, machine),
+        || {
+            (opponent == OpponentKind::Random)
+                .then(|| exact::distribution(tree, machine, opponent))
+                .transpose()
+        },
+    );
     let exact::Solved {
         perfect,
         teacher,
         teaching,
-    } = exact::Solved::all(tree, machine)?;
+    } = solved?;
+    let fastest_teacher = teaching.fastest().clone();
+    let worst_losses = teaching.worst_losses();
     Ok(Proof {
+        against: match (opponent, random?) {
+            (_, Some(random)) => random,
+            (OpponentKind::Teacher, None) => teacher.clone(),
+            (OpponentKind::OptimalTeacher, None) => fastest_teacher.clone(),
+            _ => perfect.clone(),
+        },
         perfect,
         teacher,
-        fastest_teacher: teaching.fastest().clone(),
+        fastest_teacher,
         states: teaching.states(),
-        worst_losses: teaching.worst_losses(),
-        most_expected_losses: teaching.most_expected_losses(tree, machine)?,
+        worst_losses,
+        most_expected_losses: teaching
+            .most_expected_losses(tree, machine)?
+            .within(0.0, f64::from(worst_losses)),
     })
 }
 
-/// Checks the kit, then works out its learning figures against a perfect opponent
-/// exactly, or, for a kit too large for that, trains `runs` machines at random, and
-/// checks the articles' claim about it.
+/// Checks the kit, then works out its learning figures against `opponent` exactly, or,
+/// for a kit too large for that, trains `runs` machines at random, and checks the
+/// articles' claim about it.
+#[allow(clippy::too_many_arguments)]
 pub fn verify<G: Game>(
     game: &G,
     kit: &Kit,
+    opponent: OpponentKind,
     runs: u32,
     max_games: u32,
     seed: u64,
@@ -252,22 +279,28 @@ pub fn verify<G: Game>(
     set.check_label_count(kit)?;
     let tree = Tree::build(game)?;
     let checks = checks(game, kit, &set, &tree);
-    let opponent = OpponentKind::Perfect;
     let (mut proof, mut measured, mut not_exact, mut watched) = (None, None, None, None);
     if checks.iter().all(|c| c.ok) {
         let setup = Setup::compile(game, kit, kit.rule, set, tree, false)?;
-        match prove(&setup.tree, &setup.machine) {
+        match prove(&setup.tree, &setup.machine, opponent) {
             Ok(p) => proof = Some(p),
+            // The fastest teacher's strategy is the exact path's: without it there is
+            // nothing to train against.
+            Err(refusal) if opponent == OpponentKind::OptimalTeacher => {
+                return Err(Error::Input(format!(
+                    "--opponent optimal-teacher: {refusal}"
+                )));
+            }
             Err(refusal) => {
                 not_exact = Some(refusal.0);
                 measured = Some(train(&setup, opponent, runs, max_games, seed, progress)?);
-                watched = Some(watch(&setup, runs, seed)?);
+                watched = Some(watch(&setup, opponent, runs, seed)?);
             }
         }
     }
     let claim = claim_for(game, kit).map(|claim| ClaimCheck {
         holds: match (&proof, &measured) {
-            (Some(p), _) => proves(claim.bound, &p.perfect),
+            (Some(p), _) => proves(claim.bound, &p.against),
             (None, Some(m)) => bears_out(claim.bound, m),
             (None, None) => false,
         },
