@@ -15,15 +15,18 @@ use crate::draw::scene::{SMALLEST_LETTER_MM, Scene};
 use crate::draw::{pdf, png};
 use crate::game::{Game, GameVisitor};
 use crate::i18n::strings;
-use crate::instructions::{Expected, Findings, instruction_pages};
+use crate::instructions::{Expected, Findings, GivesUp, instruction_pages};
 use crate::kit::{Kit, Rule};
 use crate::machine::Tree;
 use crate::output::{check_replaceable, replace_dir};
 use crate::palette::Colour;
 use crate::sheet::{self, Page};
-use crate::simulate::exact::SheetFigures;
+use crate::simulate::exact::{self, GivingUp, SheetFigures};
 use crate::simulate::watch::watch;
-use crate::simulate::{EXPECTATION_RUNS, EXPECTATION_SEED, OpponentKind, Setup, expected_losses};
+use crate::simulate::{
+    EXPECTATION_MAX_GAMES, EXPECTATION_RUNS, EXPECTATION_SEED, OpponentKind, Setup,
+    expected_losses, side_loses, train,
+};
 
 /// Preview resolution unless told otherwise.
 pub const DEFAULT_DPI: f32 = 150.0;
@@ -104,12 +107,22 @@ impl GameVisitor for Build<'_> {
 /// What the teacher's pages quote: the simulated expectation and the exact figures,
 /// worked out side by side, or what to watch when the machine never stops losing.
 pub fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findings, Error> {
-    let (expected, exact) = rayon::join(
-        // Quoted only when every simulated machine learnt.
-        || expected_losses(game, kit, setup, EXPECTATION_RUNS),
-        || SheetFigures::of(game, &setup.tree, &setup.machine, strings(kit.language)),
-    );
-    let expected = expected?.as_ref().and_then(Expected::from_training);
+    // A machine whose side loses never learns: what it does instead.
+    let loses = side_loses(&setup.tree, kit.machine);
+    let (expected, exact, gives_up) = if loses {
+        (None, None, gives_up(setup)?)
+    } else {
+        let (expected, exact) = rayon::join(
+            // Quoted only when every simulated machine learnt.
+            || expected_losses(kit, setup, EXPECTATION_RUNS),
+            || SheetFigures::of(game, &setup.tree, &setup.machine, strings(kit.language)),
+        );
+        (
+            expected?.as_ref().and_then(Expected::from_training),
+            exact,
+            None,
+        )
+    };
     // A machine that never stops losing gets figures to watch instead.
     let watch = if expected.is_none() && kit.rule == Rule::Menace {
         Some(watch(
@@ -125,8 +138,36 @@ pub fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findin
         expected,
         exact,
         watch,
-        loses: crate::instructions::side_loses(&setup.tree, kit.machine),
+        loses,
+        gives_up,
     })
+}
+
+/// When a machine whose side loses gives up at its first move, against a perfect and a
+/// random opponent side by side: exactly where the bead states allow, else (against a
+/// perfect opponent only, since against a random one it can take thousands of games)
+/// over the sheet's simulated machines.
+fn gives_up<G: Game>(setup: &Setup<G>) -> Result<Option<GivesUp>, Error> {
+    let exactly = |opponent| exact::giving_up(&setup.tree, &setup.machine, opponent).ok();
+    let (perfect, random) = rayon::join(
+        || exactly(OpponentKind::Perfect),
+        || exactly(OpponentKind::Random),
+    );
+    let perfect = match perfect {
+        Some(p) => p,
+        None => {
+            let trained = train(
+                setup,
+                OpponentKind::Perfect,
+                EXPECTATION_RUNS,
+                EXPECTATION_MAX_GAMES,
+                EXPECTATION_SEED,
+                &|_| {},
+            )?;
+            GivingUp::sampled(OpponentKind::Perfect, &trained)
+        }
+    };
+    Ok(GivesUp::of(&perfect, random.as_ref()))
 }
 
 /// One PNG per label at `dpi` (none when `None`), named by box id, on all cores; the

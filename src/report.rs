@@ -7,8 +7,10 @@ use crate::boxes::{BoxSet, MatchBox, tag};
 use crate::game::Game;
 use crate::kit::{Kit, Rule};
 use crate::make::KitReport;
-use crate::simulate::exact::{Arithmetic, Distribution, Figure, RATIONAL_STATES};
-use crate::simulate::verify::{Proof, Verdict};
+use crate::simulate::exact::{
+    Arithmetic, Distribution, Figure, GivingUp, Measure, RATIONAL_STATES,
+};
+use crate::simulate::verify::{CannotLearn, Proof, Verdict};
 use crate::simulate::watch::{STREAK, WINDOWS, Watch};
 use crate::simulate::{OpponentKind, Session, Training};
 
@@ -129,6 +131,12 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
         out.push_str(&proof_text(verdict, proof));
         return out;
     }
+    if let Some(c) = &verdict.cannot_learn {
+        out.push_str(&cannot_learn_text(c));
+        if verdict.measured.is_none() {
+            return out;
+        }
+    }
     let Some(measured) = &verdict.measured else {
         out.push_str("\nNot trained: fix the kit first.\n");
         return out;
@@ -175,6 +183,60 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
         out.push_str(&watch_text(w));
     }
     out
+}
+
+/// What a machine that can never learn does instead, exactly or sampled.
+fn cannot_learn_text(c: &CannotLearn) -> String {
+    let g = &c.instead;
+    let how = match g.states {
+        Some(states) => format!("worked out exactly over the {states} bead states it can reach"),
+        None => "sampled, 95% confidence intervals".into(),
+    };
+    format!(
+        "\nCannot learn: {}.\nWhat it does instead, against {} ({how}):\n{}",
+        c.why,
+        opponent_words(g.opponent),
+        giving_up_text(g)
+    )
+}
+
+/// When a machine that can never learn gives up at its first move.
+fn giving_up_text(g: &GivingUp) -> String {
+    let mut out = String::from(
+        "  it gives up at its first move for good, and from then on loses every game at once\n",
+    );
+    let by: Vec<String> = g
+        .by_game
+        .iter()
+        .map(|(n, m)| format!("game {n}: {}", measure(m, 100.0, "%")))
+        .collect();
+    out.push_str(&format!("  the chance it has by {}\n", by.join(", ")));
+    match (&g.mean_games, &g.mean_wins) {
+        (Some(games), Some(wins)) => out.push_str(&format!(
+            "  on average after {} games, of which it wins {}\n",
+            measure(games, 1.0, ""),
+            measure(wins, 1.0, "")
+        )),
+        _ => out.push_str(&format!(
+            "  it may never give up: the chance it does not is {}\n",
+            measure(&g.never, 100.0, "%")
+        )),
+    }
+    out
+}
+
+/// An exact or sampled figure, scaled, with its bounds or interval.
+fn measure(m: &Measure, scale: f64, unit: &str) -> String {
+    match m {
+        Measure::Exact(Figure::Exact(f)) => format!("{:.2}{unit}", f.to_f64() * scale),
+        Measure::Exact(Figure::Bounded(b)) if (b.high - b.low) * scale < 0.005 => {
+            format!("{:.2}{unit}", (b.low + b.high) / 2.0 * scale)
+        }
+        Measure::Exact(Figure::Bounded(b)) => {
+            format!("{:.2}{unit} to {:.2}{unit}", b.low * scale, b.high * scale)
+        }
+        Measure::Sampled(e) => e.text(scale, unit),
+    }
 }
 
 /// What a teacher can watch of a machine that may never stop losing.
@@ -352,17 +414,47 @@ pub fn training_text(
     max_games: u32,
     t: &Training,
 ) -> String {
-    format!(
-        "{}: {} fresh machines trained against a {} opponent, rule {} (seed {})\n  learnt (can no longer lose): {}; could still lose after {max_games} games: {}\n{}",
+    let mut out = format!(
+        "{}: {} fresh machines trained against {}, rule {} (seed {})\n",
         kit.name,
         t.runs,
-        opponent.name(),
+        opponent_words(opponent),
         rule.name(),
-        seed,
-        t.runs - t.unfinished,
-        t.unfinished,
-        learning_text(t)
-    )
+        seed
+    );
+    if t.side_loses {
+        out.push_str(&format!(
+            "  the machine plays {}, the side that loses against best play: against a perfect opponent it can never stop losing\n",
+            kit.machine.name()
+        ));
+    }
+    out.push_str(&format!(
+        "  learnt (can no longer lose): {}; ",
+        t.runs - t.unfinished
+    ));
+    if t.gave_up > 0 || t.side_loses {
+        out.push_str(&format!(
+            "gave up at its first move for good: {}; still playing after {max_games} games: {}\n",
+            t.gave_up,
+            t.unfinished - t.gave_up
+        ));
+    } else {
+        out.push_str(&format!(
+            "could still lose after {max_games} games: {}\n",
+            t.unfinished
+        ));
+    }
+    if let (Some(games), Some(wins)) = (&t.games_to_give_up, &t.wins_before_giving_up) {
+        out.push_str(&format!(
+            "  games until it gave up: {}\n  games won until then:  {}\n",
+            games.summary(),
+            wins.summary()
+        ));
+    }
+    if !t.side_loses {
+        out.push_str(&learning_text(t));
+    }
+    out
 }
 
 /// What `simulate --games` prints.

@@ -226,11 +226,65 @@ fn verify_sets_the_claim_beside_the_measurement() {
     ]);
     let v = json(&o);
     assert!(v["claim"].is_null());
-    // HIM loses every game to a perfect opponent until its first box is empty, and then
-    // for ever: no bound, so it is sampled.
-    assert_eq!(v["method"], "sampled");
-    assert_eq!(v["measured"]["runs"], 50);
     assert_eq!(v["checks"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn a_machine_that_cannot_learn_is_told_so_with_what_it_does_instead() {
+    // HIM loses every game to a perfect opponent until its first box is empty, and then
+    // gives up there for ever: worked out exactly, never "unfinished".
+    let o = run(&["verify", "--preset", "hexapawn-first"]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    for line in [
+        "Cannot learn: the machine plays first, and in hexapawn that side loses against best play: against a perfect opponent it can never stop losing.",
+        "What it does instead, against a perfect opponent (worked out exactly over",
+        "it gives up at its first move for good",
+        "on average after 12.01 games, of which it wins 0.00",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+    let v = json(&run(&[
+        "verify",
+        "--preset",
+        "hexapawn-first",
+        "--opponent",
+        "random",
+        "--json",
+    ]));
+    assert_eq!(v["method"], "exact");
+    assert!(v["exact"].is_null() && v["measured"].is_null(), "{v}");
+    let instead = &v["cannot_learn"]["instead"];
+    assert_eq!(instead["opponent"], "random");
+    let by = instead["by_game"].as_object().unwrap();
+    assert_eq!(by.keys().collect::<Vec<_>>(), ["10", "100", "20", "50"]);
+    let wins = instead["mean_wins"]["low"].as_f64().unwrap();
+    assert!((28.0..29.0).contains(&wins), "{instead}");
+    // There is nothing for the fastest teacher to teach.
+    let o = run(&[
+        "verify",
+        "--preset",
+        "hexapawn-first",
+        "--opponent",
+        "optimal-teacher",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("can never stop losing"),
+        "{}",
+        stderr(&o)
+    );
+    // Simulated machines stop when they give up, and say why.
+    let o = run(&["simulate", "--preset", "hexapawn-first", "--runs", "300"]);
+    let text = stdout(&o);
+    for line in [
+        "against a perfect opponent it can never stop losing",
+        "gave up at its first move for good: 300; still playing after 100000 games: 0",
+        "games until it gave up: min ",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+    assert!(!text.contains("no machine learnt"), "{text}");
 }
 
 #[test]

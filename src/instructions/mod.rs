@@ -55,17 +55,44 @@ pub struct Findings {
     /// The machine's side loses the game against best play, so no training can make it
     /// stop losing against a faultless opponent (HIM).
     pub loses: bool,
+    /// For such a machine, when it gives up at its first move for good.
+    pub gives_up: Option<GivesUp>,
 }
 
-/// Whether the machine's side loses the game against best play: then no training can make
-/// it stop losing against a faultless opponent (HIM), and the sheet says what happens.
-pub fn side_loses<G: Game>(tree: &crate::machine::Tree<G>, machine: Side) -> bool {
-    // The tree values the start for the side to move.
-    let value = tree.value(0);
-    if tree.to_move(0) == machine {
-        value < 0
-    } else {
-        value > 0
+/// When a machine that can never stop losing gives up at its first move for good, in
+/// whole games, as the teacher's page quotes it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GivesUp {
+    /// Worked out exactly (else sampled over [`crate::simulate::EXPECTATION_RUNS`]
+    /// machines).
+    pub exact: bool,
+    /// Mean games until it gives up against a perfect opponent.
+    pub perfect_games: u32,
+    /// Mean games until it gives up against a random opponent, worked out exactly, when it
+    /// does for sure.
+    pub random_games: Option<u32>,
+    /// Mean games it wins until then.
+    pub random_wins: Option<u32>,
+}
+
+impl GivesUp {
+    /// The page's figures from those against `perfect` and `random` (the latter quoted
+    /// only when worked out exactly), or `None` when the machine may never give up
+    /// against a perfect opponent.
+    pub fn of(
+        perfect: &crate::simulate::exact::GivingUp,
+        random: Option<&crate::simulate::exact::GivingUp>,
+    ) -> Option<GivesUp> {
+        let rounded = |m: &Option<crate::simulate::exact::Measure>| {
+            m.as_ref().map(|m| m.to_f64().round() as u32)
+        };
+        let random = random.filter(|r| r.states.is_some());
+        Some(GivesUp {
+            exact: perfect.states.is_some(),
+            perfect_games: rounded(&perfect.mean_games)?,
+            random_games: random.and_then(|r| rounded(&r.mean_games)),
+            random_wins: random.and_then(|r| rounded(&r.mean_wins)),
+        })
     }
 }
 
@@ -232,6 +259,8 @@ pub struct TemplateContext {
     pub watch: Option<crate::simulate::watch::Watch>,
     /// The machine's side loses the game against best play.
     pub loses: bool,
+    /// For such a machine, when it gives up at its first move for good.
+    pub gives_up: Option<GivesUp>,
     /// Which historic machine the kit is, if any.
     pub history: Option<&'static str>,
     /// Beads per move from each listed move number on.
@@ -330,6 +359,7 @@ impl TemplateContext {
             exact: findings.exact.clone(),
             watch: findings.watch.clone(),
             loses: findings.loses,
+            gives_up: findings.gives_up.clone(),
             history: game.historic(kit).map(|h| h.name),
             schedule,
             draws: game.can_draw(),

@@ -13,6 +13,8 @@
 //! solved backwards from the states with fewest beads. The rules that add beads
 //! (`gardner-reward`, `menace`) have no such bound, and their kits are left to sampling.
 
+mod giving_up;
+
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -26,6 +28,8 @@ use crate::Error;
 use crate::game::Game;
 use crate::kit::Rule;
 use crate::machine::{Beads, Draw, End, Learner, Machine, Node, Tree};
+
+pub use giving_up::{GIVE_UP_BY, GivingUp, giving_up};
 
 /// An exact probability or expectation.
 pub type Q = BigRational;
@@ -252,6 +256,26 @@ impl Serialize for Bounds {
     }
 }
 
+/// A figure worked out exactly, or sampled with its 95% confidence interval.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Measure {
+    /// Exactly, or in proven bounds.
+    Exact(Figure),
+    /// Sampled.
+    Sampled(super::Estimate),
+}
+
+impl Measure {
+    /// The figure as one floating-point number.
+    pub fn to_f64(&self) -> f64 {
+        match self {
+            Measure::Exact(f) => f.to_f64(),
+            Measure::Sampled(e) => e.mean,
+        }
+    }
+}
+
 /// Most bead states whose figures are worked out in rationals; past it, the rationals'
 /// numerators and denominators run to thousands of digits, and [`Bounds`] take over.
 pub const RATIONAL_STATES: usize = 4096;
@@ -385,6 +409,8 @@ enum Step {
         state: u32,
         /// Whether the machine lost (or resigned).
         loss: bool,
+        /// Whether it won.
+        won: bool,
     },
     /// A random choice: a bead drawn, or a rule-following opponent's move among equals.
     Chance(Vec<(u32, u32)>),
@@ -416,7 +442,7 @@ struct Walk<'a, G: Game> {
     state: u32,
     used: Vec<u32>,
     steps: Vec<Step>,
-    ends: FxHashMap<(u32, bool), u32>,
+    ends: FxHashMap<(u32, bool, bool), u32>,
     /// The state after a lost game, by its last move, for a rule that looks at no other
     /// (see [`Rule::learns_from_last_move`]): a kit of many boxes meets the same few
     /// bead changes at millions of ends, and builds and numbers each only once.
@@ -454,12 +480,12 @@ impl<G: Game> Walk<'_, G> {
             }
             state
         };
-        let loss = end.is_loss();
-        if let Some(&step) = self.ends.get(&(state, loss)) {
+        let (loss, won) = (end.is_loss(), end == End::Won);
+        if let Some(&step) = self.ends.get(&(state, loss, won)) {
             return Ok(step);
         }
-        let step = self.push(Step::End { state, loss });
-        self.ends.insert((state, loss), step);
+        let step = self.push(Step::End { state, loss, won });
+        self.ends.insert((state, loss, won), step);
         Ok(step)
     }
 
@@ -623,19 +649,20 @@ impl Lines {
         self.steps
             .iter()
             .filter_map(|step| match *step {
-                Step::End { state, loss } => Some((state, loss)),
+                Step::End { state, loss, .. } => Some((state, loss)),
                 _ => None,
             })
             .collect()
     }
 
     /// The chance of each end of the game, the opponent's free choices made by `choose`
-    /// (which returns the steps it picks from uniformly): `(state, loss, chance)`.
-    fn ends<N: Number>(&self, choose: &Picker<'_>) -> Transitions<N> {
+    /// (which returns the steps it picks from uniformly): `(state, loss, chance)`; and
+    /// the chance that the machine wins.
+    fn ends<N: Number>(&self, choose: &Picker<'_>) -> (Transitions<N>, N) {
         let mut reach: Vec<Option<N>> = vec![None; self.steps.len()];
         let root = self.steps.len() - 1;
         reach[root] = Some(one());
-        let mut ends = Vec::new();
+        let (mut ends, mut wins) = (Vec::new(), zero::<N>());
         let add = |reach: &mut Vec<Option<N>>, step: u32, p: N| {
             let at = &mut reach[step as usize];
             *at = Some(match at.take() {
@@ -650,7 +677,12 @@ impl Lines {
                 continue;
             };
             match &self.steps[i] {
-                Step::End { state, loss } => ends.push((*state, *loss, here)),
+                Step::End { state, loss, won } => {
+                    if *won {
+                        wins = wins.add(&here);
+                    }
+                    ends.push((*state, *loss, here));
+                }
                 Step::Chance(parts) => {
                     let total: u32 = parts.iter().map(|p| p.0).sum();
                     for &(weight, step) in parts {
@@ -666,7 +698,7 @@ impl Lines {
                 }
             }
         }
-        ends
+        (ends, wins)
     }
 
     /// Each step's worth to an opponent pursuing `goal`, as `a + b x` where `x` stands
@@ -684,12 +716,16 @@ impl Lines {
         let mut taken = Vec::new();
         for step in &self.steps {
             let value = match step {
-                Step::End { state: to, loss } if *to == state => Affine {
+                Step::End {
+                    state: to, loss, ..
+                } if *to == state => Affine {
                     a: goal.reward(*loss),
                     b: one::<N>(),
                     leaves: false,
                 },
-                Step::End { state: to, loss } => Affine {
+                Step::End {
+                    state: to, loss, ..
+                } => Affine {
                     a: goal.reward::<N>(*loss).add(&values[*to as usize]),
                     b: zero::<N>(),
                     leaves: true,
@@ -982,14 +1018,13 @@ fn shrinking(state: u32, ends: &[(u32, bool)]) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// The exact distribution of losses and games to learn against a rule-following opponent
-/// (`random`, `perfect` or `teacher`): in rationals when the states are at most
-/// [`RATIONAL_STATES`], in proven bounds otherwise.
-pub fn distribution<G: Game>(
+/// Every bead state the machine can reach against a rule-following `opponent`, with the
+/// lines of one game from each state that has not learnt.
+fn following<G: Game>(
     tree: &Tree<G>,
     machine: &Machine,
     opponent: OpponentKind,
-) -> Result<Distribution, Refusal> {
+) -> Result<(States, Vec<Option<Lines>>), Refusal> {
     finite_rule(machine)?;
     lines_fit(tree, machine, Mover::Follows(opponent))?;
     let mut states = States::new(tree, machine);
@@ -1000,7 +1035,7 @@ pub fn distribution<G: Game>(
             None
         } else {
             let beads = states.beads[s].clone();
-            let walk = Lines::walk(
+            Some(Lines::walk(
                 tree,
                 machine,
                 Mover::Follows(opponent),
@@ -1010,11 +1045,26 @@ pub fn distribution<G: Game>(
                 &[],
                 &[],
                 &mut |b| states.intern(tree, machine, b),
-            )?;
-            shrinking(s as u32, &walk.end_steps())?;
-            Some(walk)
+            )?)
         });
         s += 1;
+    }
+    Ok((states, lines))
+}
+
+/// The exact distribution of losses and games to learn against a rule-following opponent
+/// (`random`, `perfect` or `teacher`): in rationals when the states are at most
+/// [`RATIONAL_STATES`], in proven bounds otherwise.
+pub fn distribution<G: Game>(
+    tree: &Tree<G>,
+    machine: &Machine,
+    opponent: OpponentKind,
+) -> Result<Distribution, Refusal> {
+    let (states, lines) = following(tree, machine, opponent)?;
+    for (s, walk) in lines.iter().enumerate() {
+        if let Some(walk) = walk {
+            shrinking(s as u32, &walk.end_steps())?;
+        }
     }
     fn chain<N: Number>(
         states: &States,
@@ -1026,7 +1076,7 @@ pub fn distribution<G: Game>(
             .iter()
             .map(|l| {
                 l.as_ref()
-                    .map_or_else(Vec::new, |l| l.ends(&|_| Vec::new()))
+                    .map_or_else(Vec::new, |l| l.ends(&|_| Vec::new()).0)
             })
             .collect();
         solve_chain(states, &next, opponent, arithmetic)
@@ -1092,7 +1142,7 @@ fn decide<N: Number>(states: &States, lines_of: &LinesOf) -> Result<Decided<N>, 
     let (games, next) = by_levels(states, lines_of, |id, lines, games: &[N]| {
         let (value, steps) = Goal::FewestGames.solve(lines, id, games);
         // The fastest teacher picks uniformly among its equally good moves.
-        let next = lines.ends(&|moves| {
+        let (next, _) = lines.ends(&|moves| {
             Lines::fastest(&steps, moves, &value)
                 .into_iter()
                 .map(|k| moves[k].1)

@@ -8,10 +8,10 @@ use crate::boxes::BoxSet;
 use crate::game::{Bound, Claim, Game};
 use crate::kit::Kit;
 use crate::machine::{Node, Tree};
-use crate::simulate::exact::{self, Distribution, Figure};
+use crate::simulate::exact::{self, Distribution, Figure, GivingUp};
 use crate::simulate::stats::INTERVALS;
 use crate::simulate::watch::{Watch, watch};
-use crate::simulate::{OpponentKind, Setup, Training, train};
+use crate::simulate::{OpponentKind, Setup, Training, side_loses, train};
 
 /// One check of the kit's boxes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -161,6 +161,15 @@ pub struct Proof {
     pub most_expected_losses: Figure,
 }
 
+/// A kit whose machine can never learn: why, and what it does instead.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CannotLearn {
+    /// Why it cannot learn.
+    pub why: String,
+    /// When it gives up at its first move for good, against [`Verdict::opponent`].
+    pub instead: GivingUp,
+}
+
 /// Everything `verify` found.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Verdict {
@@ -174,8 +183,11 @@ pub struct Verdict {
     pub not_exact: Option<String>,
     /// How the sampled figures' confidence intervals are computed, on the sampled path.
     pub intervals: Option<&'static str>,
-    /// The exact figures, on the exact path.
+    /// The exact figures of a machine that can learn, on the exact path.
     pub exact: Option<Proof>,
+    /// For a machine that can never stop losing to a perfect opponent (its side loses the
+    /// game), what happens instead; `exact` and `measured` say nothing of learning then.
+    pub cannot_learn: Option<CannotLearn>,
     /// The opponent the figures are against: trained against on the sampled path, the
     /// exact path's [`Proof::against`].
     pub opponent: OpponentKind,
@@ -192,7 +204,7 @@ impl Verdict {
     /// Whether every check passed and the claim, if any, holds.
     pub fn all_hold(&self) -> bool {
         self.checks.iter().all(|c| c.ok)
-            && (self.measured.is_some() || self.exact.is_some())
+            && (self.measured.is_some() || self.exact.is_some() || self.cannot_learn.is_some())
             && self.claim.as_ref().is_none_or(|c| c.holds)
     }
 }
@@ -280,10 +292,31 @@ pub fn verify<G: Game>(
     let tree = Tree::build(game)?;
     let checks = checks(game, kit, &set, &tree);
     let (mut proof, mut measured, mut not_exact, mut watched) = (None, None, None, None);
+    let mut cannot_learn = None;
     if checks.iter().all(|c| c.ok) {
         let setup = Setup::compile(game, kit, kit.rule, set, tree, false)?;
-        match prove(&setup.tree, &setup.machine, opponent) {
-            Ok(p) => proof = Some(p),
+        let cannot = side_loses(&setup.tree, kit.machine).then(|| {
+            format!(
+                "the machine plays {}, and in {} that side loses against best play: against a perfect opponent it can never stop losing",
+                kit.machine.name(),
+                kit.game.name()
+            )
+        });
+        let exactly = match &cannot {
+            // Nothing the fastest teacher could teach: it has no strategy.
+            Some(why) if opponent == OpponentKind::OptimalTeacher => {
+                return Err(Error::Input(format!("--opponent optimal-teacher: {why}")));
+            }
+            Some(why) => exact::giving_up(&setup.tree, &setup.machine, opponent).map(|g| {
+                cannot_learn = Some(CannotLearn {
+                    why: why.clone(),
+                    instead: g,
+                });
+            }),
+            None => prove(&setup.tree, &setup.machine, opponent).map(|p| proof = Some(p)),
+        };
+        match exactly {
+            Ok(()) => {}
             // The fastest teacher's strategy is the exact path's: without it there is
             // nothing to train against.
             Err(refusal) if opponent == OpponentKind::OptimalTeacher => {
@@ -293,7 +326,12 @@ pub fn verify<G: Game>(
             }
             Err(refusal) => {
                 not_exact = Some(refusal.0);
-                measured = Some(train(&setup, opponent, runs, max_games, seed, progress)?);
+                let trained = train(&setup, opponent, runs, max_games, seed, progress)?;
+                cannot_learn = cannot.map(|why| CannotLearn {
+                    why,
+                    instead: GivingUp::sampled(opponent, &trained),
+                });
+                measured = Some(trained);
                 watched = Some(watch(&setup, opponent, runs, seed)?);
             }
         }
@@ -312,7 +350,7 @@ pub fn verify<G: Game>(
     Ok(Verdict {
         checks,
         claim,
-        method: if proof.is_some() {
+        method: if proof.is_some() || (cannot_learn.is_some() && measured.is_none()) {
             Method::Exact
         } else {
             Method::Sampled
@@ -320,6 +358,7 @@ pub fn verify<G: Game>(
         intervals: measured.is_some().then_some(INTERVALS),
         not_exact,
         exact: proof,
+        cannot_learn,
         opponent,
         seed,
         measured,
@@ -373,6 +412,10 @@ mod tests {
             unfinished_share: Estimate::share(unfinished, values.len() as u32 + unfinished),
             losses_to_learn: Stats::of(values),
             games_to_learn: Stats::of(values),
+            side_loses: false,
+            gave_up: 0,
+            games_to_give_up: None,
+            wins_before_giving_up: None,
         };
         assert!(bears_out(Bound::AtMost(11), &training(&[5, 11], 0)));
         assert!(!bears_out(Bound::AtMost(11), &training(&[5, 12], 0)));
