@@ -124,7 +124,7 @@ enum Command {
         #[arg(long, value_parser = by_name(&OpponentKind::VERIFIABLE, OpponentKind::name), default_value = "perfect")]
         opponent: OpponentKind,
         /// Fresh machines to train.
-        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+        #[arg(long, default_value_t = verify::VERIFY_RUNS, value_parser = clap::value_parser!(u32).range(1..))]
         runs: u32,
         /// Games after which a machine that can still lose counts as unfinished.
         #[arg(long, default_value_t = simulate::EXPECTATION_MAX_GAMES, value_parser = clap::value_parser!(u32).range(1..))]

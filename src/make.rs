@@ -14,14 +14,15 @@ use crate::draw::label::{draw_label, smallest_letter};
 use crate::draw::scene::{SMALLEST_LETTER_MM, Scene};
 use crate::draw::{pdf, png};
 use crate::game::{Game, GameVisitor};
-use crate::i18n::strings;
-use crate::instructions::{Expected, Findings, GivesUp, instruction_pages};
+use crate::i18n::{decimal, strings};
+use crate::instructions::{Expected, Findings, GivesUp, RewardLosses, instruction_pages};
 use crate::kit::{Kit, Rule};
 use crate::machine::Tree;
 use crate::output::{check_replaceable, replace_dir};
 use crate::palette::Colour;
 use crate::sheet::{self, Page};
-use crate::simulate::exact::{self, GivingUp, SheetFigures};
+use crate::simulate::exact::{self, GivingUp, Measure, SheetFigures};
+use crate::simulate::verify::{REWARD_GAMES, VERIFY_RUNS, losses_early};
 use crate::simulate::watch::watch;
 use crate::simulate::{
     EXPECTATION_MAX_GAMES, EXPECTATION_RUNS, EXPECTATION_SEED, OpponentKind, Setup,
@@ -140,7 +141,29 @@ pub fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findin
         watch,
         loses,
         gives_up,
+        reward_losses: reward_losses(game, kit)?,
     })
+}
+
+/// The articles' reward claim in figures for the teacher's page: the losses in the first
+/// 20 games against a perfect opponent under each rule, as `verify` works them out with its
+/// default runs and seed.
+fn reward_losses<G: Game>(game: &G, kit: &Kit) -> Result<Option<RewardLosses>, Error> {
+    if game.historic(kit).and_then(|h| h.reward_claim).is_none() {
+        return Ok(None);
+    }
+    let games = REWARD_GAMES[0];
+    let sampling = (VERIFY_RUNS, EXPECTATION_SEED);
+    let early = |rule| losses_early(game, kit, rule, OpponentKind::Perfect, &[games], sampling);
+    let (without, with) = rayon::join(|| early(Rule::Gardner), || early(Rule::GardnerReward));
+    let said = |m: Vec<Measure>| m.first().map(|m| decimal(kit.language, m.to_f64()));
+    Ok(said(without?)
+        .zip(said(with?))
+        .map(|(without, with)| RewardLosses {
+            games,
+            without,
+            with,
+        }))
 }
 
 /// When a machine whose side loses gives up at its first move, against a perfect and a

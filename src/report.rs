@@ -10,7 +10,7 @@ use crate::make::KitReport;
 use crate::simulate::exact::{
     Arithmetic, Distribution, Figure, GivingUp, Measure, RATIONAL_STATES,
 };
-use crate::simulate::verify::{CannotLearn, Proof, Verdict};
+use crate::simulate::verify::{CannotLearn, Proof, RewardCheck, Verdict};
 use crate::simulate::watch::{STREAK, WINDOWS, Watch};
 use crate::simulate::{OpponentKind, Session, Training};
 
@@ -110,8 +110,49 @@ pub fn boxes_text<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>) -> String {
     out
 }
 
-/// What `verify` prints: the checks, then the claim beside the measurement.
+/// What `verify` prints: the checks, then the claim beside the measurement, then the
+/// reward claim.
 pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
+    let mut out = verdict_body(kit, verdict);
+    if let Some(r) = &verdict.reward {
+        out.push_str(&reward_text(r));
+    }
+    out
+}
+
+/// The reward claim's table: the losses in the first games under each rule.
+fn reward_text(r: &RewardCheck) -> String {
+    let mut out = format!(
+        "\nReward claim ({})\n  claimed: {}\n  mean losses in the first games, without rewards (gardner) and with them (gardner-reward):\n",
+        r.claim.source, r.claim.text
+    );
+    for row in &r.rows {
+        out.push_str(&format!(
+            "  {}, first {} games: {} without, {} with rewards{}\n",
+            opponent_words(row.opponent),
+            row.games,
+            measure(&row.gardner, 1.0, ""),
+            measure(&row.gardner_reward, 1.0, ""),
+            match row.fewer {
+                Some(true) => ": fewer",
+                Some(false) => ": more",
+                None => ": too close to tell",
+            }
+        ));
+    }
+    out.push_str(
+        "  (figures worked out exactly give their bounds; sampled ones, over the machines trained, their 95% confidence interval)\n",
+    );
+    out.push_str(match r.holds {
+        Some(true) => "  the claim holds: rewards lose fewer of the first 20 games against both opponents\n",
+        Some(false) => "  the claim DOES NOT HOLD: rewards lose more of the first 20 games against some opponent\n",
+        None => "  the claim is not decided: the figures for the first 20 games are too close\n",
+    });
+    out
+}
+
+/// The checks, then the claim beside the measurement.
+fn verdict_body(kit: &Kit, verdict: &Verdict) -> String {
     let mut out = format!(
         "{}: {}, the machine plays {}, rule {}\n\nChecks\n",
         kit.name,
@@ -235,7 +276,12 @@ fn measure(m: &Measure, scale: f64, unit: &str) -> String {
         Measure::Exact(Figure::Bounded(b)) => {
             format!("{:.2}{unit} to {:.2}{unit}", b.low * scale, b.high * scale)
         }
-        Measure::Sampled(e) => e.text(scale, unit),
+        Measure::Sampled(e) => format!(
+            "{:.2}{unit} (95% CI {:.2}{unit} to {:.2}{unit})",
+            e.mean * scale,
+            e.low * scale,
+            e.high * scale
+        ),
     }
 }
 

@@ -230,6 +230,59 @@ fn verify_sets_the_claim_beside_the_measurement() {
 }
 
 #[test]
+fn verify_checks_the_reward_claim_of_hers_article() {
+    let v = json(&run(&["verify", "--preset", "hexapawn", "--json"]));
+    let r = &v["reward"];
+    assert!(
+        r["claim"]["text"].as_str().unwrap().contains("first 20"),
+        "{r}"
+    );
+    let rows = r["rows"].as_array().unwrap();
+    let cells: Vec<(&str, u64)> = rows
+        .iter()
+        .map(|row| {
+            (
+                row["opponent"].as_str().unwrap(),
+                row["games"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        cells,
+        [
+            ("perfect", 20),
+            ("perfect", 50),
+            ("perfect", 100),
+            ("random", 20),
+            ("random", 50),
+            ("random", 100)
+        ]
+    );
+    // Without rewards the states are finite: exact, in bounds; with them, sampled.
+    let without = &rows[0]["gardner"];
+    let (low, high) = (
+        without["low"].as_f64().unwrap(),
+        without["high"].as_f64().unwrap(),
+    );
+    assert!(low <= 6.4925853824 && 6.4925853824 <= high, "{without}");
+    assert!(rows[0]["gardner_reward"]["mean"].is_f64(), "{}", rows[0]);
+    assert_eq!(rows[0]["fewer"], true);
+    assert_eq!(r["holds"], true);
+    let text = stdout(&run(&["verify", "--preset", "hexapawn"]));
+    assert!(
+        text.contains("Reward claim (the Polish classroom sheet)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the claim holds: rewards lose fewer of the first 20 games"),
+        "{text}"
+    );
+    // No other kit's article makes the claim.
+    let v = json(&run(&["verify", "--preset", "bachet", "--json"]));
+    assert!(v["reward"].is_null(), "{v}");
+}
+
+#[test]
 fn a_machine_that_cannot_learn_is_told_so_with_what_it_does_instead() {
     // HIM loses every game to a perfect opponent until its first box is empty, and then
     // gives up there for ever: worked out exactly, never "unfinished".

@@ -784,6 +784,7 @@ impl Descriptor for Nim {
             return Some(Historic {
                 name: "marienbad",
                 claim: None,
+                reward_claim: None,
             });
         }
         if self.heaps != [8] || self.take != [1, 2, 3] {
@@ -801,6 +802,7 @@ impl Descriptor for Nim {
                     bound: Bound::Exactly(6),
                     games: None,
                 }),
+                reward_claim: None,
             }
         } else {
             let matchboxes = kit.rule == Rule::Gardner && one_bead_each(kit);
@@ -812,6 +814,7 @@ impl Descriptor for Nim {
                     bound: Bound::AtMost(12),
                     games: None,
                 }),
+                reward_claim: None,
             }
         })
     }

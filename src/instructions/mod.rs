@@ -57,6 +57,21 @@ pub struct Findings {
     pub loses: bool,
     /// For such a machine, when it gives up at its first move for good.
     pub gives_up: Option<GivesUp>,
+    /// The articles' reward claim in figures, when they make one.
+    pub reward_losses: Option<RewardLosses>,
+}
+
+/// The mean losses in a machine's first games against a perfect opponent without and with
+/// rewards, as the teacher's page quotes them beside the variant (`verify` gives them with
+/// their bounds).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RewardLosses {
+    /// The games counted.
+    pub games: u32,
+    /// Mean losses under `gardner`, one decimal, as the language writes it.
+    pub without: String,
+    /// Mean losses under `gardner-reward`.
+    pub with: String,
 }
 
 /// When a machine that can never stop losing gives up at its first move for good, in
@@ -261,6 +276,8 @@ pub struct TemplateContext {
     pub loses: bool,
     /// For such a machine, when it gives up at its first move for good.
     pub gives_up: Option<GivesUp>,
+    /// The articles' reward claim in figures.
+    pub reward_losses: Option<RewardLosses>,
     /// Which historic machine the kit is, if any.
     pub history: Option<&'static str>,
     /// Beads per move from each listed move number on.
@@ -360,6 +377,7 @@ impl TemplateContext {
             watch: findings.watch.clone(),
             loses: findings.loses,
             gives_up: findings.gives_up.clone(),
+            reward_losses: findings.reward_losses.clone(),
             history: game.historic(kit).map(|h| h.name),
             schedule,
             draws: game.can_draw(),

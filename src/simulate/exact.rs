@@ -14,6 +14,7 @@
 //! (`gardner-reward`, `menace`) have no such bound, and their kits are left to sampling.
 
 mod giving_up;
+mod horizon;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -30,6 +31,7 @@ use crate::kit::Rule;
 use crate::machine::{Beads, Draw, End, Learner, Machine, Node, Tree};
 
 pub use giving_up::{GIVE_UP_BY, GivingUp, giving_up};
+pub use horizon::losses_in_first;
 
 /// An exact probability or expectation.
 pub type Q = BigRational;

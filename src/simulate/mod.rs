@@ -545,6 +545,44 @@ pub fn train<G: Game>(
     })
 }
 
+/// The mean number of games fresh machines lose among their first `games[i]` games
+/// against `opponent` (`games` ascending), over `runs` machines, each with its own stream
+/// of `seed`, with Student's t interval.
+pub fn losses_in_first<G: Game>(
+    setup: &Setup<G>,
+    opponent: OpponentKind,
+    games: &[u32],
+    runs: u32,
+    seed: u64,
+) -> Result<Vec<Estimate>, Error> {
+    let last = games.last().copied().unwrap_or(0);
+    let counted: Vec<Vec<u32>> = (0..runs)
+        .into_par_iter()
+        .map(|run| {
+            let mut rng = rng_for(seed, u64::from(run));
+            let mut me = Learner::new(&setup.machine);
+            let mut them = Automatic::new(opponent, setup.rival.as_ref(), setup.teaching.as_ref())?;
+            let (mut losses, mut at) = (0, Vec::with_capacity(games.len()));
+            for game in 1..=last {
+                let played = play_game(&setup.tree, &mut me, &mut them, &mut rng, |_| {})?;
+                losses += u32::from(played.end.is_loss());
+                if games.contains(&game) {
+                    at.push(losses);
+                }
+            }
+            Ok(at)
+        })
+        .collect::<Result<_, Error>>()?;
+    Ok(games
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &n)| {
+            Estimate::mean_of(counted.iter().map(|at| f64::from(at[i])))
+                .map(|e| e.within(0.0, f64::from(n)))
+        })
+        .collect())
+}
+
 /// Runs the instruction sheets print as "what to expect" by default.
 pub const EXPECTATION_RUNS: u32 = 200;
 /// The seed of those runs, so every printing of a kit says the same.

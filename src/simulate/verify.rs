@@ -5,10 +5,10 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::boxes::BoxSet;
-use crate::game::{Bound, Claim, Game};
-use crate::kit::Kit;
+use crate::game::{Bound, Claim, Game, RewardClaim};
+use crate::kit::{Kit, Rule};
 use crate::machine::{Node, Tree};
-use crate::simulate::exact::{self, Distribution, Figure, GivingUp};
+use crate::simulate::exact::{self, Distribution, Figure, GivingUp, Measure};
 use crate::simulate::stats::INTERVALS;
 use crate::simulate::watch::{Watch, watch};
 use crate::simulate::{OpponentKind, Setup, Training, side_loses, train};
@@ -161,6 +161,138 @@ pub struct Proof {
     pub most_expected_losses: Figure,
 }
 
+/// Fresh machines `verify` trains by default, where it samples.
+pub const VERIFY_RUNS: u32 = 1000;
+
+/// The games after which the reward claim's losses are counted.
+pub const REWARD_GAMES: [u32; 3] = [20, 50, 100];
+
+/// One row of the reward claim: the mean losses in the first games under each rule.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RewardRow {
+    /// The opponent.
+    pub opponent: OpponentKind,
+    /// The games counted.
+    pub games: u32,
+    /// Mean losses in them under `gardner` (losses punished).
+    pub gardner: Measure,
+    /// Mean losses in them under `gardner-reward` (wins rewarded too).
+    pub gardner_reward: Measure,
+    /// Whether rewards lose fewer, when the bounds or intervals do not overlap.
+    pub fewer: Option<bool>,
+}
+
+/// The articles' claim about rewarding wins, set beside the figures.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RewardCheck {
+    /// The claim.
+    pub claim: RewardClaim,
+    /// Against `perfect` and `random`, after each of [`REWARD_GAMES`] games.
+    pub rows: Vec<RewardRow>,
+    /// Whether the claim holds: rewards lose fewer of the first 20 games against both
+    /// opponents (`None` when some interval overlaps, undecided).
+    pub holds: Option<bool>,
+}
+
+/// The ends of a figure: its bounds, or its confidence interval.
+fn ends(m: &Measure) -> (f64, f64) {
+    match m {
+        Measure::Exact(Figure::Exact(f)) => (f.to_f64(), f.to_f64()),
+        Measure::Exact(Figure::Bounded(b)) => (b.low, b.high),
+        Measure::Sampled(e) => (e.low, e.high),
+    }
+}
+
+/// Whether `y` is smaller than `x` beyond doubt, larger beyond doubt, or neither.
+fn smaller(y: &Measure, x: &Measure) -> Option<bool> {
+    let ((y_low, y_high), (x_low, x_high)) = (ends(y), ends(x));
+    if y_high < x_low {
+        Some(true)
+    } else if y_low > x_high {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// The losses in the first `games` games (ascending) of fresh machines of the kit under
+/// `rule` against `opponent`: exactly where the bead states allow, the rest sampled over
+/// `runs` machines.
+pub fn losses_early<G: Game>(
+    game: &G,
+    kit: &Kit,
+    rule: Rule,
+    opponent: OpponentKind,
+    games: &[u32],
+    (runs, seed): (u32, u64),
+) -> Result<Vec<Measure>, Error> {
+    let setup = Setup::new(game, kit, rule, false)?;
+    let exact =
+        exact::losses_in_first(&setup.tree, &setup.machine, opponent, games).unwrap_or_default();
+    let mut found: Vec<Measure> = exact.into_iter().map(Measure::Exact).collect();
+    let rest = &games[found.len()..];
+    if !rest.is_empty() {
+        let sampled = crate::simulate::losses_in_first(&setup, opponent, rest, runs, seed)?;
+        found.extend(sampled.into_iter().map(Measure::Sampled));
+    }
+    Ok(found)
+}
+
+/// The reward claim of the kit's articles, if they make one, checked against a perfect
+/// and a random opponent.
+pub fn reward_check<G: Game>(
+    game: &G,
+    kit: &Kit,
+    runs: u32,
+    seed: u64,
+) -> Result<Option<RewardCheck>, Error> {
+    let Some(claim) = game.historic(kit).and_then(|h| h.reward_claim) else {
+        return Ok(None);
+    };
+    let mut rows = Vec::new();
+    for opponent in [OpponentKind::Perfect, OpponentKind::Random] {
+        let (punished, rewarded) = rayon::join(
+            || {
+                losses_early(
+                    game,
+                    kit,
+                    Rule::Gardner,
+                    opponent,
+                    &REWARD_GAMES,
+                    (runs, seed),
+                )
+            },
+            || {
+                let rule = Rule::GardnerReward;
+                losses_early(game, kit, rule, opponent, &REWARD_GAMES, (runs, seed))
+            },
+        );
+        for ((games, gardner), gardner_reward) in REWARD_GAMES.iter().zip(punished?).zip(rewarded?)
+        {
+            rows.push(RewardRow {
+                opponent,
+                games: *games,
+                fewer: smaller(&gardner_reward, &gardner),
+                gardner,
+                gardner_reward,
+            });
+        }
+    }
+    let first: Vec<Option<bool>> = rows
+        .iter()
+        .filter(|r| r.games == REWARD_GAMES[0])
+        .map(|r| r.fewer)
+        .collect();
+    let holds = if first.contains(&Some(false)) {
+        Some(false)
+    } else if first.contains(&None) {
+        None
+    } else {
+        Some(true)
+    };
+    Ok(Some(RewardCheck { claim, rows, holds }))
+}
+
 /// A kit whose machine can never learn: why, and what it does instead.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CannotLearn {
@@ -177,6 +309,8 @@ pub struct Verdict {
     pub checks: Vec<Check>,
     /// The claim about this kit, checked against [`Verdict::opponent`], if there is one.
     pub claim: Option<ClaimCheck>,
+    /// The articles' claim about rewarding wins, checked, if they make one.
+    pub reward: Option<RewardCheck>,
     /// How the figures were obtained.
     pub method: Method,
     /// Why the exact path was not taken, on the sampled path.
@@ -206,6 +340,7 @@ impl Verdict {
         self.checks.iter().all(|c| c.ok)
             && (self.measured.is_some() || self.exact.is_some() || self.cannot_learn.is_some())
             && self.claim.as_ref().is_none_or(|c| c.holds)
+            && self.reward.as_ref().is_none_or(|r| r.holds != Some(false))
     }
 }
 
@@ -347,9 +482,15 @@ pub fn verify<G: Game>(
         }),
         claim,
     });
+    let reward = if checks.iter().all(|c| c.ok) {
+        reward_check(game, kit, runs, seed)?
+    } else {
+        None
+    };
     Ok(Verdict {
         checks,
         claim,
+        reward,
         method: if proof.is_some() || (cannot_learn.is_some() && measured.is_none()) {
             Method::Exact
         } else {
