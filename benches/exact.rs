@@ -5,11 +5,11 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use matchbox::game::AnyGame;
-use matchbox::game::hexapawn::Hexapawn;
-use matchbox::kit::Kit;
-use matchbox::simulate::exact::{Teaching, distribution};
-use matchbox::simulate::{OpponentKind, Setup};
+use matchbox_engine::game::AnyGame;
+use matchbox_engine::game::hexapawn::Hexapawn;
+use matchbox_engine::kit::Kit;
+use matchbox_engine::simulate::exact::{Teaching, distribution};
+use matchbox_engine::simulate::{OpponentKind, Setup};
 
 fn exact_figures(c: &mut Criterion) {
     let mut group = c.benchmark_group("exact");

@@ -2,26 +2,20 @@
 //! the drawing side of nim kits at 1x, 4x and 16x the boxes, which must grow linearly.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use matchbox::boxes::BoxSet;
-use matchbox::game::Game;
-use matchbox::game::GameVisitor;
-use matchbox::kit::Kit;
-use matchbox::make::{DEFAULT_DPI, LabelSheets, make_files, previews};
+use matchbox_engine::boxes::BoxSet;
+use matchbox_engine::kit::Kit;
+use matchbox_engine::with_game;
+use matchbox_print::make::{DEFAULT_DPI, LabelSheets, make_files, previews};
+use matchbox_print::pictures::Game;
 
 /// labels.pdf alone: enumerate, draw every label, lay out the sheets, write the PDF
 /// (the library's own first half of `matchbox kit`); with `dpi`, the previews too.
-struct LabelsPdf<'a>(&'a Kit, Option<f32>);
-
-impl GameVisitor for LabelsPdf<'_> {
-    type Output = usize;
-    fn visit<G: Game>(self, game: &G) -> usize {
-        let LabelsPdf(kit, dpi) = self;
-        let set = BoxSet::build(game, kit).expect("enumerates");
-        let sheets = LabelSheets::draw(game, kit, &set);
-        let pdf = sheets.pdf(kit).expect("writes");
-        let pngs = previews(&sheets.labels, &set, dpi).expect("renders");
-        pdf.len() + pngs.len()
-    }
+fn labels_pdf<G: Game>(game: &G, kit: &Kit, dpi: Option<f32>) -> usize {
+    let set = BoxSet::build(game, kit).expect("enumerates");
+    let sheets = LabelSheets::draw(game, kit, &set);
+    let pdf = sheets.pdf(kit).expect("writes");
+    let pngs = previews(&sheets.labels, &set, dpi).expect("renders");
+    pdf.len() + pngs.len()
 }
 
 fn kit(c: &mut Criterion) {
@@ -29,7 +23,7 @@ fn kit(c: &mut Criterion) {
     let mut group = c.benchmark_group("menace kit");
     group.sample_size(10);
     group.bench_function("labels.pdf alone", |b| {
-        b.iter(|| menace.visit(LabelsPdf(&menace, None)))
+        b.iter(|| with_game!(&menace.game, |game| labels_pdf(game, &menace, None)))
     });
     group.bench_function("pdfs without previews", |b| {
         b.iter(|| make_files(&menace, None).expect("builds"))
@@ -50,7 +44,7 @@ fn big_kits(c: &mut Criterion) {
             Kit::from_yaml(&format!("preset: bachet\nstones: {stones}\n"), "bench").expect("kit");
         group.throughput(Throughput::Elements(stones - 1));
         group.bench_with_input(BenchmarkId::from_parameter(stones), &kit, |b, kit| {
-            b.iter(|| kit.visit(LabelsPdf(kit, Some(DEFAULT_DPI))))
+            b.iter(|| with_game!(&kit.game, |game| labels_pdf(game, kit, Some(DEFAULT_DPI))))
         });
     }
     group.finish();

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use http::request;
-use matchbox::kit::Kit;
-use matchbox::serve::{self, Options};
+use matchbox_engine::kit::Kit;
+use matchbox_serve::{self as serve, Options};
 
 /// Serves HER in a background thread; returns its base URL and token.
 fn start() -> (String, String) {

@@ -4,11 +4,11 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use matchbox::game::hexapawn::Hexapawn;
-use matchbox::game::tictactoe::TicTacToe;
-use matchbox::kit::Kit;
-use matchbox::machine::{Learner, rng_for};
-use matchbox::simulate::{Automatic, OpponentKind, Setup, play_game, train};
+use matchbox_engine::game::hexapawn::Hexapawn;
+use matchbox_engine::game::tictactoe::TicTacToe;
+use matchbox_engine::kit::Kit;
+use matchbox_engine::machine::{Learner, rng_for};
+use matchbox_engine::simulate::{Automatic, OpponentKind, Setup, play_game, train};
 
 /// Games per measured batch: enough that one batch dwarfs the timer's overhead.
 const GAMES: u64 = 10_000;

@@ -7,14 +7,15 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::Error;
-use crate::boxes::BoxSet;
-use crate::game::Game;
-use crate::game::GameVisitor;
-use crate::kit::{Kit, Rule, presets};
-use crate::output::{check_file_path, write_atomic};
-use crate::report;
-use crate::simulate::{self, OpponentKind, Setup, play, state, verify};
+use matchbox_engine::Error;
+use matchbox_engine::boxes::BoxSet;
+use matchbox_engine::game::{Descriptor, Notation};
+use matchbox_engine::kit::{Kit, MAX_KIT_BYTES, Rule, presets};
+use matchbox_engine::simulate::{self, OpponentKind, Setup, state, verify};
+use matchbox_engine::with_game;
+use matchbox_files::{check_file_path, write_atomic};
+
+use crate::{play, report};
 
 /// Printable classroom kits for matchbox learning machines.
 #[derive(Parser, Debug)]
@@ -48,7 +49,7 @@ impl KitChoice {
     fn read(&self) -> Result<Kit, Error> {
         match (&self.kit, &self.preset) {
             (_, Some(name)) => Kit::from_preset(name),
-            (Some(path), None) => Kit::from_file(path),
+            (Some(path), None) => read_kit(path),
             (None, None) => {
                 let path = PathBuf::from("kit.yaml");
                 if !path.exists() {
@@ -56,10 +57,27 @@ impl KitChoice {
                         "no kit.yaml in this folder: pass --kit FILE or --preset NAME (see `matchbox presets`)".into(),
                     ));
                 }
-                Kit::from_file(&path)
+                read_kit(&path)
             }
         }
     }
+}
+
+/// Reads a kit file of at most [`MAX_KIT_BYTES`].
+fn read_kit(path: &std::path::Path) -> Result<Kit, Error> {
+    use std::io::Read;
+    let shown = path.display();
+    let mut bytes = Vec::new();
+    // One byte past the limit tells a long file (or /dev/zero) at once.
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_KIT_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::IsADirectory => {
+                Error::Input(format!("{shown} is a folder: name a kit file"))
+            }
+            _ => Error::Input(format!("{shown}: cannot read the kit: {e}")),
+        })?;
+    Kit::from_bytes(bytes, &shown.to_string())
 }
 
 /// Where the machine's beads are kept between runs (`play` and `serve` share the file).
@@ -95,7 +113,7 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
         /// Resolution of the PNG previews.
-        #[arg(long, default_value_t = crate::make::DEFAULT_DPI)]
+        #[arg(long, default_value_t = matchbox_print::make::DEFAULT_DPI)]
         dpi: f32,
         /// Print what was written as JSON.
         #[arg(long)]
@@ -235,7 +253,7 @@ pub fn main() -> i32 {
     // `serve` stops on Ctrl-C or SIGTERM by itself: it ends a training run, saves, and
     // exits 130.
     if !matches!(cli.command, Command::Serve { .. }) {
-        crate::output::clean_up_on_signals();
+        matchbox_files::clean_up_on_signals();
     }
     match run(cli) {
         Ok(status) => status,
@@ -254,7 +272,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
     match cli.command {
         Command::Simulate { kit, args } => {
             let kit = kit.load()?;
-            kit.visit(SimulateCommand { kit: &kit, args })?;
+            with_game!(&kit.game, |game| simulate_command(game, &kit, &args))?;
         }
         Command::Verify {
             kit,
@@ -266,13 +284,9 @@ fn run(cli: Cli) -> Result<i32, Error> {
         } => {
             let kit = kit.load()?;
             let bar = progress_bar(u64::from(runs));
-            let verdict = kit.visit(VerifyCommand {
-                kit: &kit,
-                opponent,
-                runs,
-                max_games,
-                seed,
-                progress: &|n| bar.inc(n),
+            let progress = |n| bar.inc(n);
+            let verdict = with_game!(&kit.game, |game| {
+                verify::verify(game, &kit, opponent, runs, max_games, seed, &progress)
             })?;
             bar.finish_and_clear();
             print(&if json {
@@ -303,15 +317,20 @@ fn run(cli: Cli) -> Result<i32, Error> {
                 std::env::var("NO_COLOR").ok().as_deref(),
             );
             let seed = seed.unwrap_or_else(clock_seed);
-            kit.visit(PlayCommand {
-                kit: &kit,
-                rule: rule.unwrap_or(kit.rule),
-                state: state.state.as_deref(),
-                accept_edited: state.accept_edited_state,
-                options: play::Options {
-                    colour: coloured,
-                    seed,
-                },
+            let options = play::Options {
+                colour: coloured,
+                seed,
+            };
+            let rule = rule.unwrap_or(kit.rule);
+            with_game!(&kit.game, |game| {
+                play_command(
+                    game,
+                    &kit,
+                    rule,
+                    state.state.as_deref(),
+                    state.accept_edited_state,
+                    &options,
+                )
             })?;
         }
         Command::Serve {
@@ -323,14 +342,14 @@ fn run(cli: Cli) -> Result<i32, Error> {
             seed,
         } => {
             let kit = kit.load()?;
-            let options = crate::serve::Options {
+            let options = matchbox_serve::Options {
                 state: state.state,
                 accept_edited_state: state.accept_edited_state,
-                listen: crate::serve::listen_address(Some(&listen), port)?,
+                listen: matchbox_serve::listen_address(Some(&listen), port)?,
                 rule: rule.unwrap_or(kit.rule),
                 seed: seed.unwrap_or_else(clock_seed),
             };
-            return crate::serve::serve(&kit, &options);
+            return matchbox_serve::serve(&kit, &options);
         }
         Command::Presets => {
             let width = presets().map(|p| p.name.len()).max().unwrap_or(0);
@@ -343,7 +362,9 @@ fn run(cli: Cli) -> Result<i32, Error> {
         Command::Labels => print(&report::label_stocks())?,
         Command::Boxes { kit, json } => {
             let kit = kit.load()?;
-            print(&kit.visit(BoxesCommand { kit: &kit, json })?)?;
+            print(&with_game!(&kit.game, |game| boxes_command(
+                game, &kit, json
+            ))?)?;
         }
         Command::Kit {
             kit,
@@ -354,12 +375,12 @@ fn run(cli: Cli) -> Result<i32, Error> {
             // A kit folder left in the crash window by a killed run is put back first,
             // whether or not this run then succeeds.
             match &out {
-                Some(dir) => crate::output::restore(dir),
-                None => crate::output::restore_all(Path::new(crate::make::OUT)),
+                Some(dir) => matchbox_files::restore(dir),
+                None => matchbox_files::restore_all(Path::new(crate::kit_folder::OUT)),
             }
             let kit = kit.load()?;
-            let dir = out.unwrap_or_else(|| crate::make::default_dir(&kit));
-            let report = crate::make::write_kit(&kit, &dir, dpi)?;
+            let dir = out.unwrap_or_else(|| crate::kit_folder::default_dir(&kit));
+            let report = crate::kit_folder::write_kit(&kit, &dir, dpi)?;
             if json {
                 let text = serde_json::to_string_pretty(&report)?;
                 print(&(text + "\n"))?;
@@ -369,10 +390,9 @@ fn run(cli: Cli) -> Result<i32, Error> {
         }
         Command::Find { kit, position } => {
             let kit = kit.load()?;
-            print(&kit.visit(FindCommand {
-                kit: &kit,
-                text: &position,
-            })?)?;
+            print(&with_game!(&kit.game, |game| find_command(
+                game, &kit, &position
+            ))?)?;
         }
     }
     Ok(0)
@@ -418,107 +438,101 @@ fn print(text: &str) -> Result<(), Error> {
     }
 }
 
-struct BoxesCommand<'a> {
-    kit: &'a Kit,
+/// `matchbox boxes`: every box, as text or JSON.
+fn boxes_command<G: Notation + Descriptor>(
+    game: &G,
+    kit: &Kit,
     json: bool,
+) -> Result<String, Error> {
+    let set = BoxSet::build(game, kit)?;
+    Ok(if json {
+        let value = report::boxes_json(game, kit, &set);
+        serde_json::to_string_pretty(&value)? + "\n"
+    } else {
+        report::boxes_text(game, kit, &set)
+    })
 }
 
-impl GameVisitor for BoxesCommand<'_> {
-    type Output = Result<String, Error>;
-    fn visit<G: Game>(self, game: &G) -> Self::Output {
-        let set = BoxSet::build(game, self.kit)?;
-        Ok(if self.json {
-            let value = report::boxes_json(game, self.kit, &set);
-            serde_json::to_string_pretty(&value)? + "\n"
-        } else {
-            report::boxes_text(game, self.kit, &set)
-        })
+/// `matchbox find`: the box for a position in the game's notation.
+fn find_command<G: Notation + Descriptor>(
+    game: &G,
+    kit: &Kit,
+    text: &str,
+) -> Result<String, Error> {
+    let set = BoxSet::build(game, kit)?;
+    let (i, symmetry) = set.find_notation(game, text)?;
+    let b = &set.boxes[i];
+    Ok(format!(
+        "box {}, {}\n\n{}",
+        b.id,
+        matchbox_engine::i18n::strings(matchbox_engine::kit::Language::En)
+            .get(game.describe_symmetry(symmetry)),
+        report::box_text(game, kit, b)
+    ))
+}
+
+/// `matchbox simulate`: trains machines (`--runs`) or plays games (`--games`).
+fn simulate_command<G: Notation + Descriptor>(
+    game: &G,
+    kit: &Kit,
+    a: &SimulateArgs,
+) -> Result<(), Error> {
+    let rule = a.rule.unwrap_or(kit.rule);
+    for path in a.csv.iter().chain(&a.plot) {
+        check_file_path(path)?;
     }
-}
-
-struct FindCommand<'a> {
-    kit: &'a Kit,
-    text: &'a str,
-}
-
-impl GameVisitor for FindCommand<'_> {
-    type Output = Result<String, Error>;
-    fn visit<G: Game>(self, game: &G) -> Self::Output {
-        let set = BoxSet::build(game, self.kit)?;
-        let (i, symmetry) = set.find_notation(game, self.text)?;
-        let b = &set.boxes[i];
-        Ok(format!(
-            "box {}, {}\n\n{}",
-            b.id,
-            crate::i18n::strings(crate::kit::Language::En).get(game.describe_symmetry(symmetry)),
-            report::box_text(game, self.kit, b)
-        ))
+    if let Some(path) = &a.plot {
+        plot_format(path)?;
     }
-}
-
-struct SimulateCommand<'a> {
-    kit: &'a Kit,
-    args: SimulateArgs,
-}
-
-impl GameVisitor for SimulateCommand<'_> {
-    type Output = Result<(), Error>;
-    fn visit<G: Game>(self, game: &G) -> Self::Output {
-        let a = &self.args;
-        let rule = a.rule.unwrap_or(self.kit.rule);
-        for path in a.csv.iter().chain(&a.plot) {
-            check_file_path(path)?;
-        }
-        if let Some(path) = &a.plot {
-            plot_format(path)?;
-        }
-        let mut setup = Setup::new(game, self.kit, rule, a.opponent == OpponentKind::Machine)?;
-        if a.opponent == OpponentKind::OptimalTeacher {
-            setup.solve_teaching()?;
-        }
-        if let Some(runs) = a.runs {
-            let bar = progress_bar(u64::from(runs));
-            let training = simulate::train(&setup, a.opponent, runs, a.max_games, a.seed, &|n| {
-                bar.inc(n)
-            })?;
-            bar.finish_and_clear();
-            return print(&if a.json {
-                to_json(&training)?
-            } else {
-                report::training_text(self.kit, rule, a.opponent, a.seed, a.max_games, &training)
-            });
-        }
-        let games = a.games.unwrap_or(1);
-        let bar = progress_bar(u64::from(games));
-        let session = simulate::play_games(
-            game,
-            &setup,
-            a.opponent,
-            games,
-            a.seed,
-            a.csv.is_some(),
-            &|n| bar.inc(n),
-        )?;
+    let mut setup = Setup::new(game, kit, rule, a.opponent == OpponentKind::Machine)?;
+    if a.opponent == OpponentKind::OptimalTeacher {
+        setup.solve_teaching()?;
+    }
+    if let Some(runs) = a.runs {
+        let bar = progress_bar(u64::from(runs));
+        let training = simulate::train(&setup, a.opponent, runs, a.max_games, a.seed, &|n| {
+            bar.inc(n)
+        })?;
         bar.finish_and_clear();
-        if let (Some(path), Some(rows)) = (&a.csv, &session.csv) {
-            write_atomic(path, rows.as_bytes())?;
-        }
-        if let Some(path) = &a.plot {
-            let title = format!(
-                "{}: {} games against a {} opponent, rule {}",
-                self.kit.name,
-                games,
-                a.opponent.name(),
-                rule.name()
-            );
-            write_plot(path, &simulate::plot::curve_scene(&title, &session.curve))?;
-        }
-        print(&if a.json {
-            to_json(&session)?
+        return print(&if a.json {
+            to_json(&training)?
         } else {
-            report::session_text(self.kit, rule, a.opponent, a.seed, &session)
-        })
+            report::training_text(kit, rule, a.opponent, a.seed, a.max_games, &training)
+        });
     }
+    let games = a.games.unwrap_or(1);
+    let bar = progress_bar(u64::from(games));
+    let session = simulate::play_games(
+        game,
+        &setup,
+        a.opponent,
+        games,
+        a.seed,
+        a.csv.is_some(),
+        &|n| bar.inc(n),
+    )?;
+    bar.finish_and_clear();
+    if let (Some(path), Some(rows)) = (&a.csv, &session.csv) {
+        write_atomic(path, rows.as_bytes())?;
+    }
+    if let Some(path) = &a.plot {
+        let title = format!(
+            "{}: {} games against a {} opponent, rule {}",
+            kit.name,
+            games,
+            a.opponent.name(),
+            rule.name()
+        );
+        write_plot(
+            path,
+            &matchbox_print::plot::curve_scene(&title, &session.curve),
+        )?;
+    }
+    print(&if a.json {
+        to_json(&session)?
+    } else {
+        report::session_text(kit, rule, a.opponent, a.seed, &session)
+    })
 }
 
 /// Whether the learning curve goes into an SVG file (else PNG), by the file's extension.
@@ -538,11 +552,11 @@ fn plot_format(path: &Path) -> Result<bool, Error> {
 }
 
 /// Writes the learning curve as SVG or PNG, by the file's extension.
-fn write_plot(path: &Path, scene: &crate::draw::scene::Scene) -> Result<(), Error> {
+fn write_plot(path: &Path, scene: &matchbox_print::draw::scene::Scene) -> Result<(), Error> {
     let bytes = if plot_format(path)? {
-        crate::draw::svg::to_svg(scene).into_bytes()
+        matchbox_print::draw::svg::to_svg(scene).into_bytes()
     } else {
-        crate::draw::png::to_png(scene, PLOT_DPI)?
+        matchbox_print::draw::png::to_png(scene, PLOT_DPI)?
     };
     write_atomic(path, &bytes)
 }
@@ -550,66 +564,38 @@ fn write_plot(path: &Path, scene: &crate::draw::scene::Scene) -> Result<(), Erro
 /// Resolution of a PNG learning curve: sharp on screen and in print.
 const PLOT_DPI: f32 = 150.0;
 
-struct VerifyCommand<'a> {
-    kit: &'a Kit,
-    opponent: OpponentKind,
-    runs: u32,
-    max_games: u32,
-    seed: u64,
-    progress: &'a (dyn Fn(u64) + Sync),
-}
-
-impl GameVisitor for VerifyCommand<'_> {
-    type Output = Result<verify::Verdict, Error>;
-    fn visit<G: Game>(self, game: &G) -> Self::Output {
-        verify::verify(
-            game,
-            self.kit,
-            self.opponent,
-            self.runs,
-            self.max_games,
-            self.seed,
-            self.progress,
-        )
-    }
-}
-
-struct PlayCommand<'a> {
-    kit: &'a Kit,
+/// `matchbox play`: games against the machine in the terminal, its beads kept in `state`.
+fn play_command<G: Notation + Descriptor>(
+    game: &G,
+    kit: &Kit,
     rule: Rule,
-    state: Option<&'a Path>,
+    state: Option<&Path>,
     accept_edited: bool,
-    options: play::Options,
-}
-
-impl GameVisitor for PlayCommand<'_> {
-    type Output = Result<(), Error>;
-    fn visit<G: Game>(self, game: &G) -> Self::Output {
-        if let Some(path) = self.state {
-            check_file_path(path)?;
-        }
-        // Held to the end, so that a `serve` on the same file cannot overwrite these games.
-        let _lock = self
-            .state
-            .map(crate::simulate::lock::StateLock::take)
-            .transpose()?;
-        let setup = Setup::new(game, self.kit, self.rule, false)?;
-        let saved = match self.state {
-            Some(path) => state::load(path, game, self.kit, &setup, self.accept_edited)?,
-            None => (state::Saved::fresh(&setup.machine), None),
-        };
-        let saved = warned(saved);
-        let save = |now: &state::Saved| match self.state {
-            Some(path) => {
-                let text = state::to_json(game, self.kit, &setup, now)?;
-                write_atomic(path, text.as_bytes())
-            }
-            None => Ok(()),
-        };
-        let console = play::Console {
-            input: std::io::stdin().lock(),
-            output: std::io::stdout().lock(),
-        };
-        play::session(game, self.kit, &setup, saved, &self.options, console, save).map(drop)
+    options: &play::Options,
+) -> Result<(), Error> {
+    if let Some(path) = state {
+        check_file_path(path)?;
     }
+    // Held to the end, so that a `serve` on the same file cannot overwrite these games.
+    let _lock = state
+        .map(matchbox_files::lock::StateLock::take)
+        .transpose()?;
+    let setup = Setup::new(game, kit, rule, false)?;
+    let saved = match state {
+        Some(path) => state::load(path, std::fs::read(path), game, kit, &setup, accept_edited)?,
+        None => (state::Saved::fresh(&setup.machine), None),
+    };
+    let saved = warned(saved);
+    let save = |now: &state::Saved| match state {
+        Some(path) => {
+            let text = state::to_json(game, kit, &setup, now)?;
+            write_atomic(path, text.as_bytes())
+        }
+        None => Ok(()),
+    };
+    let console = play::Console {
+        input: std::io::stdin().lock(),
+        output: std::io::stdout().lock(),
+    };
+    play::session(game, kit, &setup, saved, options, console, save).map(drop)
 }

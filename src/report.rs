@@ -3,19 +3,19 @@
 
 use serde_json::{Value, json};
 
-use crate::boxes::{BoxSet, MatchBox, tag};
-use crate::game::Game;
-use crate::kit::{Kit, Rule};
-use crate::make::KitReport;
-use crate::simulate::exact::{
+use crate::kit_folder::KitReport;
+use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
+use matchbox_engine::game::Notation;
+use matchbox_engine::kit::{Kit, Rule};
+use matchbox_engine::simulate::exact::{
     Arithmetic, Distribution, Figure, GivingUp, Measure, RATIONAL_STATES,
 };
-use crate::simulate::verify::{CannotLearn, Proof, RewardCheck, Verdict};
-use crate::simulate::watch::{STREAK, WINDOWS, Watch};
-use crate::simulate::{OpponentKind, Session, Training};
+use matchbox_engine::simulate::verify::{CannotLearn, Proof, RewardCheck, Verdict};
+use matchbox_engine::simulate::watch::{STREAK, WINDOWS, Watch};
+use matchbox_engine::simulate::{OpponentKind, Session, Training};
 
 /// The box set as the JSON object `matchbox boxes --json` prints.
-pub fn boxes_json<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>) -> Value {
+pub fn boxes_json<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>) -> Value {
     let boxes: Vec<Value> = set
         .boxes
         .iter()
@@ -45,7 +45,7 @@ pub fn boxes_json<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>) -> Value {
 }
 
 /// A position as an indented board, one row a line, squares spaced apart.
-pub fn board_text<G: Game>(game: &G, position: &G::Position) -> String {
+pub fn board_text<G: Notation>(game: &G, position: &G::Position) -> String {
     let mut out = String::new();
     for row in game.format_position(position).split('/') {
         out.push_str("    ");
@@ -56,7 +56,7 @@ pub fn board_text<G: Game>(game: &G, position: &G::Position) -> String {
 }
 
 /// One box as a text block: id, move numbers, the board, the moves.
-pub fn box_text<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Move>) -> String {
+pub fn box_text<G: Notation>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Move>) -> String {
     let numbers: Vec<String> = b.move_numbers.iter().map(u32::to_string).collect();
     let plural = if numbers.len() == 1 { "" } else { "s" };
     let mut out = format!(
@@ -79,7 +79,7 @@ pub fn box_text<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Move>
 }
 
 /// Every box as text, then the totals.
-pub fn boxes_text<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>) -> String {
+pub fn boxes_text<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>) -> String {
     let mut out = format!(
         "{} — {}, the machine plays {}\n\n",
         kit.name,
@@ -569,8 +569,8 @@ pub fn kit_text(kit: &Kit, dir: &std::path::Path, report: &KitReport) -> String 
 
 /// prints them.
 pub fn label_stocks() -> String {
-    use crate::sheet::LABEL_SIZES;
-    use crate::sheet::{Paper, STICKER_SHEETS, cut_grid};
+    use matchbox_print::sheet::LABEL_SIZES;
+    use matchbox_print::sheet::{Paper, STICKER_SHEETS, cut_grid};
     let mut out =
         String::from("Labels cut from plain paper (label: NAME, or {width_mm, height_mm}):\n");
     for (name, size) in LABEL_SIZES {

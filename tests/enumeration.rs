@@ -1,53 +1,44 @@
 //! The enumeration reproduces the historic figures, and canonical forms respect symmetry.
 
-use matchbox::boxes::{BoxSet, tag};
-use matchbox::game::GameVisitor;
-use matchbox::game::hexapawn::Hexapawn;
-use matchbox::game::nim::Nim;
-use matchbox::game::tictactoe::TicTacToe;
-use matchbox::game::{Game, canonical};
-use matchbox::kit::Kit;
+use matchbox_engine::boxes::{BoxSet, tag};
+use matchbox_engine::game::canonical;
+use matchbox_engine::game::hexapawn::Hexapawn;
+use matchbox_engine::game::nim::Nim;
+use matchbox_engine::game::tictactoe::TicTacToe;
+use matchbox_engine::kit::Kit;
+use matchbox_engine::with_game;
+use matchbox_print::pictures::Game;
 use proptest::prelude::*;
 
 fn kit(yaml: &str) -> Kit {
     Kit::from_yaml(yaml, "test").expect("valid kit")
 }
 
-struct Figures<'a>(&'a Kit);
-
-impl GameVisitor for Figures<'_> {
-    type Output = (usize, u32, Vec<(u32, usize)>, Vec<String>);
-    fn visit<G: Game>(self, game: &G) -> Self::Output {
-        let set = BoxSet::build(game, self.0).expect("enumerates");
-        let summary = set.summary(self.0);
-        let tags = set
-            .boxes
-            .iter()
-            .map(|b| {
-                format!(
-                    "{}:{}",
-                    game.format_position(&b.position),
-                    tag(
-                        &b.move_numbers,
-                        self.0.machine,
-                        self.0.tags,
-                        self.0.numerals
-                    )
-                )
-            })
-            .collect();
-        (
-            summary.boxes,
-            summary.beads,
-            summary.per_move.into_iter().collect(),
-            tags,
-        )
-    }
+fn figures_of<G: Game>(game: &G, kit: &Kit) -> (usize, u32, Vec<(u32, usize)>, Vec<String>) {
+    let set = BoxSet::build(game, kit).expect("enumerates");
+    let summary = set.summary(kit);
+    let tags = set
+        .boxes
+        .iter()
+        .map(|b| {
+            format!(
+                "{}:{}",
+                game.format_position(&b.position),
+                tag(&b.move_numbers, kit.machine, kit.tags, kit.numerals)
+            )
+        })
+        .collect();
+    (
+        summary.boxes,
+        summary.beads,
+        summary.per_move.into_iter().collect(),
+        tags,
+    )
 }
 
 fn figures(yaml: &str) -> (usize, u32, Vec<(u32, usize)>, Vec<String>) {
     let kit = kit(yaml);
-    kit.visit(Figures(&kit))
+    with_game!(&kit.game, |game| figures_of(game, &kit))
 }
 
 #[test]
@@ -163,32 +154,24 @@ fn marienbad_has_134_boxes_and_3_4_5_has_45_as_counted_by_hand() {
 fn beads_follow_the_schedule_by_earliest_move() {
     // MENACE: the first box holds 3 merged moves x 4 beads.
     let kit = kit("preset: menace");
-    struct First<'a>(&'a Kit);
-    impl GameVisitor for First<'_> {
-        type Output = (usize, u32);
-        fn visit<G: Game>(self, game: &G) -> (usize, u32) {
-            let set = BoxSet::build(game, self.0).unwrap();
-            (set.boxes[0].moves.len(), set.boxes[0].beads())
-        }
+    fn first<G: Game>(game: &G, kit: &Kit) -> (usize, u32) {
+        let set = BoxSet::build(game, kit).unwrap();
+        (set.boxes[0].moves.len(), set.boxes[0].beads())
     }
-    assert_eq!(kit.visit(First(&kit)), (3, 12));
+    assert_eq!(with_game!(&kit.game, |game| first(game, &kit)), (3, 12));
 }
 
 #[test]
 fn an_oversized_board_is_refused_with_a_reason() {
     let kit = kit("game: hexapawn\nrows: 8\ncols: 8");
-    let err = kit.visit(Figures2(&kit));
+    let err = with_game!(&kit.game, |game| figures2(game, &kit));
     assert!(err.contains("too many"), "{err}");
 }
 
-struct Figures2<'a>(&'a Kit);
-impl GameVisitor for Figures2<'_> {
-    type Output = String;
-    fn visit<G: Game>(self, game: &G) -> String {
-        match BoxSet::build(game, self.0) {
-            Ok(set) => format!("built {} boxes", set.boxes.len()),
-            Err(e) => e.to_string(),
-        }
+fn figures2<G: Game>(game: &G, kit: &Kit) -> String {
+    match BoxSet::build(game, kit) {
+        Ok(set) => format!("built {} boxes", set.boxes.len()),
+        Err(e) => e.to_string(),
     }
 }
 

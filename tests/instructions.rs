@@ -1,13 +1,17 @@
 //! kit.pdf's instruction pages: every template renders in every language for every
 //! preset, the figures are the engine's, and the pages come in the promised order.
 
-use matchbox::boxes::BoxSet;
-use matchbox::game::Game;
-use matchbox::game::GameVisitor;
-use matchbox::instructions::{Findings, SECTIONS, TemplateContext, instruction_pages, render};
-use matchbox::kit::{Kit, Language, presets};
-use matchbox::simulate::Setup;
-use matchbox::simulate::exact::SheetFigures;
+use matchbox_engine::boxes::BoxSet;
+use matchbox_engine::i18n::strings;
+use matchbox_engine::kit::{Kit, Language, presets};
+use matchbox_engine::simulate::Setup;
+use matchbox_engine::simulate::exact::SheetFigures;
+use matchbox_engine::with_game;
+use matchbox_print::instructions::layout::Booklet;
+use matchbox_print::instructions::{
+    Findings, SECTIONS, TemplateContext, instruction_pages, render,
+};
+use matchbox_print::pictures::Game;
 
 fn kit(preset: &str, language: Language) -> Kit {
     Kit::from_yaml(
@@ -18,20 +22,13 @@ fn kit(preset: &str, language: Language) -> Kit {
 }
 
 /// Renders every section's Markdown for a kit.
-struct Sections<'a>(&'a Kit);
-
-impl GameVisitor for Sections<'_> {
-    type Output = Vec<String>;
-    fn visit<G: Game>(self, game: &G) -> Vec<String> {
-        let set = BoxSet::build(game, self.0).unwrap();
-        let ctx = TemplateContext::new(game, self.0, &set, &Findings::default());
-        SECTIONS
-            .iter()
-            .map(|s| {
-                render(self.0.language, game.name(), s, &ctx).unwrap_or_else(|e| panic!("{s}: {e}"))
-            })
-            .collect()
-    }
+fn sections<G: Game>(game: &G, kit: &Kit) -> Vec<String> {
+    let set = BoxSet::build(game, kit).unwrap();
+    let ctx = TemplateContext::new(game, kit, &set, &Findings::default());
+    SECTIONS
+        .iter()
+        .map(|s| render(kit.language, game.name(), s, &ctx).unwrap_or_else(|e| panic!("{s}: {e}")))
+        .collect()
 }
 
 #[test]
@@ -39,7 +36,7 @@ fn every_template_renders_in_every_language_for_every_preset() {
     for preset in presets() {
         for language in Language::ALL {
             let kit = kit(preset.name, language);
-            let sections = kit.visit(Sections(&kit));
+            let sections = with_game!(&kit.game, |game| sections(game, &kit));
             for (name, text) in SECTIONS.iter().zip(&sections) {
                 assert!(
                     text.trim_start().starts_with("# "),
@@ -54,24 +51,18 @@ fn every_template_renders_in_every_language_for_every_preset() {
 
 /// The teacher's page of a kit with its exact figures, as `matchbox kit` fills it, the
 /// figures first changed by `change`.
-struct TeacherWithFigures<'a>(&'a Kit, fn(&mut SheetFigures));
-
-impl GameVisitor for TeacherWithFigures<'_> {
-    type Output = String;
-    fn visit<G: Game>(self, game: &G) -> String {
-        let kit = self.0;
-        let set = BoxSet::build(game, kit).unwrap();
-        let setup = Setup::new(game, kit, kit.rule, false).unwrap();
-        let words = matchbox::i18n::strings(kit.language);
-        let mut figures = SheetFigures::of(game, &setup.tree, &setup.machine, words);
-        figures.as_mut().map(self.1).expect("the figures are exact");
-        let findings = Findings {
-            exact: figures,
-            ..Findings::default()
-        };
-        let ctx = TemplateContext::new(game, kit, &set, &findings);
-        render(kit.language, game.name(), "teacher", &ctx).unwrap()
-    }
+fn teacher_with_figures<G: Game>(game: &G, kit: &Kit, change: fn(&mut SheetFigures)) -> String {
+    let set = BoxSet::build(game, kit).unwrap();
+    let setup = Setup::new(game, kit, kit.rule, false).unwrap();
+    let words = strings(kit.language);
+    let mut figures = SheetFigures::of(game, &setup.tree, &setup.machine, words);
+    figures.as_mut().map(change).expect("the figures are exact");
+    let findings = Findings {
+        exact: figures,
+        ..Findings::default()
+    };
+    let ctx = TemplateContext::new(game, kit, &set, &findings);
+    render(kit.language, game.name(), "teacher", &ctx).unwrap()
 }
 
 #[test]
@@ -98,14 +89,16 @@ fn the_fastest_teachers_opening_is_in_the_kits_language() {
     ] {
         let kit = kit("bachet", language);
         // Every first move teaches Bachet's machine as fast: the sheet says so.
-        let page = kit.visit(TeacherWithFigures(&kit, |_| {}));
+        let page = with_game!(&kit.game, |game| teacher_with_figures(game, &kit, |_| {}));
         assert!(
             page.contains(any) && page.contains(principle),
             "{language:?}:\n{page}"
         );
         assert!(!page.contains(some), "{page}");
         // Were they a choice, it would list them.
-        let page = kit.visit(TeacherWithFigures(&kit, |f| f.any_first_move = false));
+        let page = with_game!(&kit.game, |game| teacher_with_figures(game, &kit, |f| f
+            .any_first_move =
+            false));
         assert!(
             page.contains(some) && !page.contains(any),
             "{language:?}:\n{page}"
@@ -122,7 +115,7 @@ fn polish_and_russian_kits_have_no_english_sentences() {
     for preset in presets() {
         for language in [Language::Pl, Language::Ru] {
             let kit = kit(preset.name, language);
-            for text in kit.visit(Sections(&kit)) {
+            for text in with_game!(&kit.game, |game| sections(game, &kit)) {
                 // MENACE's name, spelt out once, is English by nature.
                 let lower = text
                     .replace("Matchbox Educable Noughts And Crosses Engine", "")
@@ -152,7 +145,7 @@ fn the_overview_prints_the_engines_figures_with_correct_plurals() {
     ];
     for (preset, language, expected) in cases {
         let kit = kit(preset, language);
-        let overview = &kit.visit(Sections(&kit))[0];
+        let overview = &with_game!(&kit.game, |game| sections(game, &kit))[0];
         for figure in expected {
             assert!(
                 overview.contains(figure),
@@ -162,21 +155,16 @@ fn the_overview_prints_the_engines_figures_with_correct_plurals() {
     }
 }
 
-struct Titles<'a>(&'a Kit);
-
-impl GameVisitor for Titles<'_> {
-    type Output = Vec<String>;
-    fn visit<G: Game>(self, game: &G) -> Vec<String> {
-        let set = BoxSet::build(game, self.0).unwrap();
-        let pages = instruction_pages(game, self.0, &set, &Findings::default()).unwrap();
-        pages.into_iter().map(|p| p.title).collect()
-    }
+fn titles_of<G: Game>(game: &G, kit: &Kit) -> Vec<String> {
+    let set = BoxSet::build(game, kit).unwrap();
+    let pages = instruction_pages(game, kit, &set, &Findings::default()).unwrap();
+    pages.into_iter().map(|p| p.title).collect()
 }
 
 #[test]
 fn the_instruction_pages_come_in_the_promised_order() {
     let kit = kit("hexapawn", Language::En);
-    let titles = kit.visit(Titles(&kit));
+    let titles = with_game!(&kit.game, |game| titles_of(game, &kit));
     let mut distinct = titles.clone();
     distinct.dedup();
     assert_eq!(
@@ -193,7 +181,7 @@ fn the_instruction_pages_come_in_the_promised_order() {
     );
     // MENACE's index of 304 boxes runs over several pages, all titled alike.
     let menace = kit_menace();
-    let titles = menace.visit(Titles(&menace));
+    let titles = with_game!(&menace.game, |game| titles_of(game, &menace));
     assert!(titles.iter().filter(|t| *t == "Box index").count() >= 5);
 }
 
@@ -238,10 +226,10 @@ fn page_text(pdf: &[u8], page: u32) -> String {
 
 #[test]
 fn the_teachers_sheet_quotes_the_simulation_or_nothing() {
-    use matchbox::instructions::Expected;
-    use matchbox::simulate::{EXPECTATION_RUNS, Setup, expected_losses};
+    use matchbox_engine::simulate::{EXPECTATION_RUNS, Setup, expected_losses};
+    use matchbox_print::instructions::Expected;
     let her = kit("hexapawn", Language::En);
-    let game = matchbox::game::hexapawn::Hexapawn::new(3, 3);
+    let game = matchbox_engine::game::hexapawn::Hexapawn::new(3, 3);
     let setup = Setup::new(&game, &her, her.rule, false).unwrap();
     let training = expected_losses(&her, &setup, EXPECTATION_RUNS).unwrap();
     let measured = training
@@ -249,7 +237,7 @@ fn the_teachers_sheet_quotes_the_simulation_or_nothing() {
         .and_then(Expected::from_training)
         .expect("HER learns against a perfect opponent");
     assert!(measured.max <= 11);
-    let files = matchbox::make::make_files(&her, None).unwrap();
+    let files = matchbox_print::make::make_files(&her, None).unwrap();
     let teacher = page_text(&files.kit_pdf, 4)
         .split_whitespace()
         .collect::<Vec<_>>()
@@ -260,7 +248,7 @@ fn the_teachers_sheet_quotes_the_simulation_or_nothing() {
 
     // HIM, the losing side, never stops losing: the sheet says nothing of it.
     let him = kit("hexapawn-first", Language::En);
-    let files = matchbox::make::make_files(&him, None).unwrap();
+    let files = matchbox_print::make::make_files(&him, None).unwrap();
     let teacher = page_text(&files.kit_pdf, 4);
     assert!(
         teacher.contains("For the teacher") && !teacher.contains("A computer played"),
@@ -271,7 +259,7 @@ fn the_teachers_sheet_quotes_the_simulation_or_nothing() {
 #[test]
 fn the_teachers_sheet_quotes_exact_figures_and_menace_figures_to_watch() {
     let text = |preset, language| {
-        let files = matchbox::make::make_files(&kit(preset, language), None).unwrap();
+        let files = matchbox_print::make::make_files(&kit(preset, language), None).unwrap();
         (3..7)
             .map(|p| page_text(&files.kit_pdf, p))
             .collect::<String>()
@@ -291,23 +279,18 @@ fn the_teachers_sheet_quotes_exact_figures_and_menace_figures_to_watch() {
 }
 
 /// Every piece of text drawn on a kit's first label.
-struct FirstLabelText<'a>(&'a Kit);
-
-impl GameVisitor for FirstLabelText<'_> {
-    type Output = Vec<String>;
-    fn visit<G: Game>(self, game: &G) -> Vec<String> {
-        use matchbox::draw::scene::Shape;
-        let set = BoxSet::build(game, self.0).unwrap();
-        let label = matchbox::draw::label::draw_label(game, self.0, &set.boxes[0]);
-        label
-            .shapes
-            .iter()
-            .filter_map(|shape| match shape {
-                Shape::Text { text, .. } => Some(text.clone()),
-                _ => None,
-            })
-            .collect()
-    }
+fn first_label_text<G: Game>(game: &G, kit: &Kit) -> Vec<String> {
+    use matchbox_print::draw::scene::Shape;
+    let set = BoxSet::build(game, kit).unwrap();
+    let label = matchbox_print::draw::label::draw_label(game, kit, &set.boxes[0]);
+    label
+        .shapes
+        .iter()
+        .filter_map(|shape| match shape {
+            Shape::Text { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 #[test]
@@ -338,7 +321,7 @@ fn labels_count_beads_by_what_marks_a_move_in_each_game() {
     ];
     for (preset, language, wording, wrong) in cases {
         let kit = kit(preset, language);
-        let texts = kit.visit(FirstLabelText(&kit));
+        let texts = with_game!(&kit.game, |game| first_label_text(game, &kit));
         // A bead line too long for one line of a label is set on two.
         assert!(
             texts.join(" ").contains(wording),
@@ -367,7 +350,7 @@ fn the_teachers_page_writes_moves_as_the_labels_tag_them() {
     ];
     for (language, expected) in cases {
         let kit = kit("bachet", language);
-        let teacher = &kit.visit(Sections(&kit))[3];
+        let teacher = &with_game!(&kit.game, |game| sections(game, &kit))[3];
         let teacher = teacher.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(teacher.contains(expected), "{language:?}: {teacher}");
         for game_move in ["move 2", "ruch 2", "ruchu 2", "ход 2", "2. ruchu"] {
@@ -376,7 +359,7 @@ fn the_teachers_page_writes_moves_as_the_labels_tag_them() {
     }
     // HER's labels count the moves of the game, and so does its teacher's page.
     let her = kit("hexapawn", Language::Pl);
-    let teacher = &her.visit(Sections(&her))[3];
+    let teacher = &with_game!(&her.game, |game| sections(game, &her))[3];
     assert!(
         teacher.contains("w 2. ruchu – 2, w 4. – 10, w 6. – 7"),
         "{teacher}"
@@ -446,7 +429,7 @@ fn the_game_is_named_by_its_board() {
         )
         .unwrap();
         assert_eq!(kit.name, name);
-        let rules = &kit.visit(Sections(&kit))[1];
+        let rules = &with_game!(&kit.game, |game| sections(game, &kit))[1];
         assert!(rules.starts_with(heading), "{rules}");
     }
 }
@@ -460,7 +443,7 @@ fn an_octapawn_kit_never_calls_its_game_hexapawn_in_its_title_or_rules() {
             "{}",
             kit.name
         );
-        let sections = kit.visit(Sections(&kit));
+        let sections = with_game!(&kit.game, |game| sections(game, &kit));
         let overview = sections[0].to_lowercase();
         let first_paragraph = overview.lines().find(|l| l.contains("octapawn"));
         assert!(
@@ -475,14 +458,9 @@ fn an_octapawn_kit_never_calls_its_game_hexapawn_in_its_title_or_rules() {
 }
 
 /// The instruction pages as set: what each page holds, and every line.
-struct Typeset<'a>(&'a Kit);
-
-impl GameVisitor for Typeset<'_> {
-    type Output = matchbox::instructions::layout::Booklet;
-    fn visit<G: Game>(self, game: &G) -> Self::Output {
-        let set = BoxSet::build(game, self.0).unwrap();
-        matchbox::instructions::typeset(game, self.0, &set, &Findings::default()).unwrap()
-    }
+fn typeset<G: Game>(game: &G, kit: &Kit) -> Booklet {
+    let set = BoxSet::build(game, kit).unwrap();
+    matchbox_print::instructions::typeset(game, kit, &set, &Findings::default()).unwrap()
 }
 
 #[test]
@@ -490,7 +468,7 @@ fn no_polish_or_russian_line_ends_in_a_one_letter_word() {
     for preset in presets() {
         for language in [Language::Pl, Language::Ru] {
             let kit = kit(preset.name, language);
-            let booklet = kit.visit(Typeset(&kit));
+            let booklet = with_game!(&kit.game, |game| typeset(game, &kit));
             assert!(booklet.lines.len() > 100);
             for line in &booklet.lines {
                 let last = line.rsplit([' ', '\u{a0}']).next().unwrap_or_default();
@@ -505,11 +483,11 @@ fn no_polish_or_russian_line_ends_in_a_one_letter_word() {
 
 #[test]
 fn no_page_holds_fewer_than_three_lines_unless_it_ends_its_section() {
-    use matchbox::instructions::layout::FEWEST_LINES;
+    use matchbox_print::instructions::layout::FEWEST_LINES;
     for preset in presets() {
         for language in Language::ALL {
             let kit = kit(preset.name, language);
-            let booklet = kit.visit(Typeset(&kit));
+            let booklet = with_game!(&kit.game, |game| typeset(game, &kit));
             assert_eq!(booklet.fills.len(), booklet.pages.len());
             for (page, fill) in booklet.fills.iter().enumerate() {
                 assert!(

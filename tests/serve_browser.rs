@@ -171,12 +171,19 @@ impl Browser {
         panic!("{css} kept being redrawn");
     }
 
+    /// The text of an element; found again if the page redrew it meanwhile.
     fn text(&self, css: &str) -> String {
-        let id = self.find(css);
-        self.call("GET", &format!("/element/{id}/text"), None)
-            .as_str()
-            .unwrap()
-            .to_string()
+        for _ in 0..3 {
+            let id = self.find(css);
+            let path = format!("/session/{}/element/{id}/text", self.session);
+            let (status, text) = request(&self.base, "GET", &path, "", None);
+            if status == 200 {
+                let value: Value = serde_json::from_str(&text).unwrap();
+                return value["value"].as_str().unwrap().to_string();
+            }
+            assert!(text.contains("stale element"), "text of {css}: {text}");
+        }
+        panic!("{css} kept being redrawn");
     }
 
     fn version(&self) -> u64 {

@@ -6,12 +6,15 @@
 
 use std::collections::HashMap;
 
-use matchbox::boxes::BoxSet;
-use matchbox::game::{Game, GameVisitor, Outcome};
-use matchbox::kit::{Kit, Rule, presets};
-use matchbox::machine::{Node, Tree};
-use matchbox::make::findings;
-use matchbox::simulate::Setup;
+use matchbox_engine::boxes::BoxSet;
+use matchbox_engine::game::{Outcome, Rules};
+use matchbox_engine::kit::{Kit, Rule, presets};
+use matchbox_engine::machine::{Node, Tree};
+use matchbox_engine::simulate::Setup;
+use matchbox_engine::with_game;
+use matchbox_print::instructions::Expected;
+use matchbox_print::make::findings;
+use matchbox_print::pictures::Game;
 
 /// A small, fixed stream of random numbers (xorshift), so that the test needs nothing
 /// of the engine's own.
@@ -27,7 +30,7 @@ impl Dice {
 }
 
 /// The boxes as a class keeps them: beads per move, in the order the label lists them.
-struct Class<'a, G: Game> {
+struct Class<'a, G: Rules> {
     game: &'a G,
     kit: &'a Kit,
     tree: &'a Tree<G>,
@@ -35,7 +38,7 @@ struct Class<'a, G: Game> {
     beads: Vec<Vec<u32>>,
 }
 
-impl<'a, G: Game> Class<'a, G> {
+impl<'a, G: Rules> Class<'a, G> {
     fn new(game: &'a G, kit: &'a Kit, tree: &'a Tree<G>, set: &'a BoxSet<G>) -> Self {
         let beads = set
             .boxes
@@ -199,39 +202,30 @@ impl<'a, G: Game> Class<'a, G> {
 /// Losses until the printed rule leaves a machine that can no longer lose, for `runs`
 /// fresh machines, beside what the sheet quotes; `None` for a machine that had not
 /// learnt within 2,000 games.
-struct Printed<'a> {
-    kit: &'a Kit,
-    runs: u32,
-}
-
-impl GameVisitor for Printed<'_> {
-    type Output = Option<(Vec<u32>, Option<matchbox::instructions::Expected>)>;
-    fn visit<G: Game>(self, game: &G) -> Self::Output {
-        let kit = self.kit;
-        let setup = Setup::new(game, kit, kit.rule, false).unwrap();
-        let quoted = findings(game, kit, &setup).unwrap();
-        let mut dice = Dice(0x9e37_79b9_7f4a_7c15);
-        let mut losses = Vec::new();
-        for _ in 0..self.runs {
-            let mut class = Class::new(game, kit, &setup.tree, &setup.set);
-            let mut lost = 0;
-            for _ in 0..2000 {
-                if !class.can_lose(0, &mut HashMap::new()) {
-                    break;
-                }
-                let (used, loss) = class.game(&mut dice);
-                if loss {
-                    lost += 1;
-                    class.learn(&used);
-                }
+fn printed<G: Game>(game: &G, kit: &Kit, runs: u32) -> Option<(Vec<u32>, Option<Expected>)> {
+    let setup = Setup::new(game, kit, kit.rule, false).unwrap();
+    let quoted = findings(game, kit, &setup).unwrap();
+    let mut dice = Dice(0x9e37_79b9_7f4a_7c15);
+    let mut losses = Vec::new();
+    for _ in 0..runs {
+        let mut class = Class::new(game, kit, &setup.tree, &setup.set);
+        let mut lost = 0;
+        for _ in 0..2000 {
+            if !class.can_lose(0, &mut HashMap::new()) {
+                break;
             }
-            if class.can_lose(0, &mut HashMap::new()) {
-                return None;
+            let (used, loss) = class.game(&mut dice);
+            if loss {
+                lost += 1;
+                class.learn(&used);
             }
-            losses.push(lost);
         }
-        Some((losses, quoted.expected))
+        if class.can_lose(0, &mut HashMap::new()) {
+            return None;
+        }
+        losses.push(lost);
     }
+    Some((losses, quoted.expected))
 }
 
 #[test]
@@ -245,10 +239,10 @@ fn the_printed_rule_loses_as_many_games_as_the_sheet_says() {
             continue;
         }
         let runs = 200;
-        let Some((losses, quoted)) = kit.game.visit(Printed { kit: &kit, runs }) else {
+        let Some((losses, quoted)) = with_game!(&kit.game, |game| printed(game, &kit, runs)) else {
             // A machine whose side loses under perfect play never stops losing: the
             // sheet must then quote no losses to learn.
-            let setup_quotes = kit.game.visit(Quoted(&kit));
+            let setup_quotes = with_game!(&kit.game, |game| quoted(game, &kit));
             assert!(
                 setup_quotes.is_none(),
                 "{}: the sheet quotes losses to learn",
@@ -292,12 +286,7 @@ fn the_printed_rule_loses_as_many_games_as_the_sheet_says() {
 }
 
 /// What the sheet quotes of the losses to learn, if anything.
-struct Quoted<'a>(&'a Kit);
-
-impl GameVisitor for Quoted<'_> {
-    type Output = Option<matchbox::instructions::Expected>;
-    fn visit<G: Game>(self, game: &G) -> Self::Output {
-        let setup = Setup::new(game, self.0, self.0.rule, false).unwrap();
-        findings(game, self.0, &setup).unwrap().expected
-    }
+fn quoted<G: Game>(game: &G, kit: &Kit) -> Option<Expected> {
+    let setup = Setup::new(game, kit, kit.rule, false).unwrap();
+    findings(game, kit, &setup).unwrap().expected
 }

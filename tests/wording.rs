@@ -2,13 +2,15 @@
 //! shared pages (templates/README.md, "Grammatical slots"), the shared pages name no game
 //! or historic machine, and a kit whose side loses says so.
 
-use matchbox::boxes::BoxSet;
-use matchbox::game::{Game, GameVisitor};
-use matchbox::i18n::template_folder;
-use matchbox::instructions::{Findings, GivesUp, SECTIONS, TemplateContext, render};
-use matchbox::kit::{Kit, Language, presets};
-use matchbox::simulate::Setup;
-use matchbox::simulate::side_loses;
+use matchbox_engine::boxes::BoxSet;
+use matchbox_engine::game::{Descriptor, Notation};
+use matchbox_engine::i18n::template_folder;
+use matchbox_engine::kit::{Kit, Language, presets};
+use matchbox_engine::simulate::Setup;
+use matchbox_engine::simulate::side_loses;
+use matchbox_engine::with_game;
+use matchbox_print::instructions::{Findings, GivesUp, SECTIONS, TemplateContext, render};
+use matchbox_print::pictures::Game;
 
 fn kit(preset: &str, language: Language) -> Kit {
     Kit::from_yaml(
@@ -19,29 +21,19 @@ fn kit(preset: &str, language: Language) -> Kit {
 }
 
 /// Every section of a kit, rendered with `findings`.
-struct Sections<'a>(&'a Kit, Findings);
-
-impl GameVisitor for Sections<'_> {
-    type Output = Vec<String>;
-    fn visit<G: Game>(self, game: &G) -> Vec<String> {
-        let set = BoxSet::build(game, self.0).unwrap();
-        let ctx = TemplateContext::new(game, self.0, &set, &self.1);
-        SECTIONS
-            .iter()
-            .map(|s| render(self.0.language, game.name(), s, &ctx).unwrap())
-            .collect()
-    }
+fn sections<G: Game>(game: &G, kit: &Kit, findings: &Findings) -> Vec<String> {
+    let set = BoxSet::build(game, kit).unwrap();
+    let ctx = TemplateContext::new(game, kit, &set, findings);
+    SECTIONS
+        .iter()
+        .map(|s| render(kit.language, game.name(), s, &ctx).unwrap())
+        .collect()
 }
 
 /// Whether the machine's side loses its game against best play.
-struct Loses<'a>(&'a Kit);
-
-impl GameVisitor for Loses<'_> {
-    type Output = bool;
-    fn visit<G: Game>(self, game: &G) -> bool {
-        let setup = Setup::new(game, self.0, self.0.rule, false).unwrap();
-        side_loses(&setup.tree, self.0.machine)
-    }
+fn side_loses_in<G: Notation + Descriptor>(game: &G, kit: &Kit) -> bool {
+    let setup = Setup::new(game, kit, kit.rule, false).unwrap();
+    side_loses(&setup.tree, kit.machine)
 }
 
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -152,7 +144,7 @@ fn polish_and_russian_partials_agree_with_the_pages_around_them() {
                     loses,
                     ..Findings::default()
                 };
-                for page in kit.visit(Sections(&kit, findings)) {
+                for page in with_game!(&kit.game, |game| sections(game, &kit, &findings)) {
                     let wrong = disagreements(&page);
                     assert!(wrong.is_empty(), "{} {language:?}: {wrong:?}", preset.name);
                 }
@@ -220,7 +212,11 @@ fn a_kit_whose_side_loses_says_what_happens() {
         ("menace-second", false),
     ] {
         let kit = kit(preset, Language::En);
-        assert_eq!(kit.visit(Loses(&kit)), loses, "{preset}");
+        assert_eq!(
+            with_game!(&kit.game, |game| side_loses_in(game, &kit)),
+            loses,
+            "{preset}"
+        );
     }
     for (language, says, figures) in [
         (
@@ -250,7 +246,7 @@ fn a_kit_whose_side_loses_says_what_happens() {
             }),
             ..Findings::default()
         };
-        let teacher = &kit.visit(Sections(&kit, findings))[3];
+        let teacher = &with_game!(&kit.game, |game| sections(game, &kit, &findings))[3];
         assert!(teacher.contains(says), "{language:?}:\n{teacher}");
         let flat = teacher.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(flat.contains(figures), "{language:?}:\n{flat}");

@@ -1,0 +1,694 @@
+//! The machine's beads kept between runs of `matchbox play` in a JSON file.
+//!
+//! The file names every box by its position and every move by its words, so a file of
+//! another kit is recognised and refused instead of being read into the wrong boxes. It
+//! ends with a checksum of everything above it, so that a file changed by hand is told
+//! from the program's own save: refused, unless the user says it was on purpose.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::Error;
+use crate::boxes::BoxSet;
+use crate::game::{Notation, Side};
+use crate::kit::{Kit, Rule};
+use crate::machine::{Beads, End, Machine};
+use crate::simulate::Setup;
+
+/// What the first field of every state file says.
+const FORMAT: &str = "matchbox-state";
+/// The layout of the file this program writes: 2 adds the score, 3 the checksum; it
+/// reads 1 and 2 as well.
+const VERSION: u32 = 3;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateFile {
+    format: String,
+    version: u32,
+    kit: String,
+    game: serde_json::Value,
+    machine: Side,
+    games: u64,
+    boxes: Vec<StateBox>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    score: Option<ScoreFile>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    undo: Vec<UndoFile>,
+    /// `crc32:` and the CRC32 of the file's text written without this field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    checksum: Option<String>,
+}
+
+impl StateFile {
+    /// The checksum of this file's fields but the checksum: the CRC32 of their text as
+    /// the program writes it, so that a change of layout alone (spaces, line breaks)
+    /// is no edit.
+    fn checksum(&self) -> Result<String, Error> {
+        let text = serde_json::to_string_pretty(&StateFile {
+            checksum: None,
+            ..self.clone()
+        })?;
+        Ok(format!("crc32:{:08x}", crc32fast::hash(text.as_bytes())))
+    }
+}
+
+/// An undo step as the file writes it, oldest first: the games played before the
+/// change, and the bead counts that differ from the state after it, as
+/// `[move's place in the file's order, count]`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UndoFile {
+    games: u64,
+    beads: Vec<[u32; 2]>,
+}
+
+/// The score as the file writes it: a game a line, `loss -1`, `win 0`, or `win` alone
+/// for a training game, whose beads are not counted.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScoreFile {
+    from: u64,
+    games: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateBox {
+    id: usize,
+    position: String,
+    moves: Vec<StateMove>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct StateMove {
+    #[serde(rename = "move")]
+    mv: String,
+    colour: String,
+    beads: u32,
+}
+
+/// The machine's beads, how many games it has played, and its score.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Saved {
+    /// The beads.
+    pub beads: Beads,
+    /// Games played so far with these beads.
+    pub games: u64,
+    /// The games behind the score sheet and the learning curve.
+    pub history: History,
+    /// The states before the latest changes, oldest first, for undo.
+    pub undo: Vec<Step>,
+}
+
+/// The beads and the games played before a change (a game, a training run), for undo.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    /// The beads before it.
+    pub beads: Beads,
+    /// The games played before it.
+    pub games: u64,
+}
+
+/// Undo steps kept: far more than a lesson needs.
+pub const UNDO_STEPS: usize = 200;
+
+impl Saved {
+    /// A machine with the kit's starting beads and no games.
+    pub fn fresh(machine: &Machine) -> Saved {
+        Saved {
+            beads: machine.fresh_beads(),
+            games: 0,
+            history: History::default(),
+            undo: Vec::new(),
+        }
+    }
+
+    /// Remembers the beads and games now, before a change, for [`Saved::undo`].
+    pub fn remember(&mut self) {
+        if self.undo.len() == UNDO_STEPS {
+            self.undo.remove(0);
+        }
+        self.undo.push(Step {
+            beads: self.beads.clone(),
+            games: self.games,
+        });
+    }
+
+    /// Goes back to before the latest change remembered; `false` if there is none.
+    pub fn undo(&mut self) -> bool {
+        let Some(step) = self.undo.pop() else {
+            return false;
+        };
+        self.take_back(step.beads, step.games);
+        true
+    }
+
+    /// Counts one more game: `change` is the beads the rule added (+) or took (-), `None`
+    /// when they were not counted (a training game).
+    pub fn record(&mut self, end: End, change: Option<i64>) {
+        self.games = self.games.saturating_add(1);
+        let history = &mut self.history;
+        history.games.push((end, change));
+        // Dropped a tenth at a time, so that long training stays linear.
+        if history.games.len() > HISTORY_GAMES + HISTORY_GAMES / 10 {
+            let drop = history.games.len() - HISTORY_GAMES;
+            history.games.drain(..drop);
+            history.from += drop as u64;
+        }
+    }
+
+    /// Takes back the games after the `games`-th: the beads become `beads`.
+    fn take_back(&mut self, beads: Beads, games: u64) {
+        let history = &mut self.history;
+        history.from = history.from.min(games);
+        history.games.truncate((games - history.from) as usize);
+        self.beads = beads;
+        self.games = games;
+    }
+}
+
+/// Games the score keeps at most, the latest: a learning curve of any length a class
+/// plays or trains, in a file of about 1.5 MB at most.
+pub const HISTORY_GAMES: usize = 100_000;
+
+/// The games kept for the score sheet and the learning curve: the last ones the beads
+/// have played, up to [`HISTORY_GAMES`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct History {
+    /// Games the beads had played before the first game kept (a file written before the
+    /// score was kept starts there).
+    pub from: u64,
+    /// Each game kept, in order: how it ended, and the beads the rule added (+) or took
+    /// (-), `None` when they were not counted (a training game).
+    pub games: Vec<(End, Option<i64>)>,
+}
+
+/// A game of the score as the file writes it.
+fn score_line((end, change): &(End, Option<i64>)) -> String {
+    match change {
+        Some(c) => format!("{} {c}", end.name()),
+        None => end.name().to_string(),
+    }
+}
+
+/// A game of the score read back, or `None` if the line is not one.
+fn read_score_line(line: &str) -> Option<(End, Option<i64>)> {
+    let mut words = line.split(' ');
+    let name = words.next()?;
+    let end = [End::Won, End::Drew, End::Lost, End::Resigned]
+        .into_iter()
+        .find(|e| e.name() == name)?;
+    let change = match words.next() {
+        Some(c) => Some(c.parse().ok()?),
+        None => None,
+    };
+    words.next().is_none().then_some((end, change))
+}
+
+fn describe<G: Notation>(
+    game: &G,
+    kit: &Kit,
+    set: &BoxSet<G>,
+    machine: &Machine,
+    beads: &Beads,
+) -> Vec<StateBox> {
+    set.boxes
+        .iter()
+        .enumerate()
+        .map(|(b, mbox)| StateBox {
+            id: mbox.id,
+            position: game.format_position(&mbox.position),
+            moves: mbox
+                .moves
+                .iter()
+                .zip(machine.slots(b as u32))
+                .map(|(m, slot)| StateMove {
+                    mv: game.format_move(&mbox.position, m.mv),
+                    colour: kit.palette[m.colour].name.clone(),
+                    beads: beads.count(slot),
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The undo steps as the file writes them: each step's counts that differ from the
+/// state after it.
+fn undo_steps(saved: &Saved) -> Vec<UndoFile> {
+    let mut after = &saved.beads;
+    let mut steps: Vec<UndoFile> = saved
+        .undo
+        .iter()
+        .rev()
+        .map(|step| {
+            let counts = step.beads.counts().iter().zip(after.counts());
+            let beads = (0u32..)
+                .zip(counts)
+                .filter(|(_, (was, is))| was != is)
+                .map(|(slot, (&was, _))| [slot, was])
+                .collect();
+            after = &step.beads;
+            UndoFile {
+                games: step.games,
+                beads,
+            }
+        })
+        .collect();
+    steps.reverse();
+    steps
+}
+
+/// The undo steps read back, newest last; `None` if one names a move that is not there,
+/// too many beads, or games out of order.
+fn read_undo(
+    machine: &Machine,
+    beads: &Beads,
+    games: u64,
+    steps: &[UndoFile],
+) -> Option<Vec<Step>> {
+    let mut after = (beads.clone(), games);
+    let mut undo = Vec::with_capacity(steps.len());
+    for step in steps.iter().rev() {
+        let mut counts = after.0.counts().to_vec();
+        for &[slot, count] in &step.beads {
+            *counts.get_mut(slot as usize)? = count;
+        }
+        if step.games > after.1 {
+            return None;
+        }
+        let back = Step {
+            beads: Beads::from_counts(machine, counts)?,
+            games: step.games,
+        };
+        after = (back.beads.clone(), back.games);
+        undo.push(back);
+    }
+    undo.reverse();
+    Some(undo)
+}
+
+/// The file's text for these beads.
+pub fn to_json<G: Notation>(
+    game: &G,
+    kit: &Kit,
+    setup: &Setup<G>,
+    saved: &Saved,
+) -> Result<String, Error> {
+    let (set, machine) = (&setup.set, &setup.machine);
+    let mut file = StateFile {
+        format: FORMAT.into(),
+        version: VERSION,
+        kit: kit.name.clone(),
+        game: serde_json::to_value(&kit.game)?,
+        machine: kit.machine,
+        games: saved.games,
+        boxes: describe(game, kit, set, machine, &saved.beads),
+        score: Some(ScoreFile {
+            from: saved.history.from,
+            games: saved.history.games.iter().map(score_line).collect(),
+        }),
+        undo: undo_steps(saved),
+        checksum: None,
+    };
+    file.checksum = Some(file.checksum()?);
+    Ok(serde_json::to_string_pretty(&file)? + "\n")
+}
+
+/// The first count in `beads` that no game under the machine's rule can leave, named by
+/// its box and colour: under Gardner's rule and the relay's a move never gains a bead.
+fn impossible_count<G: Notation>(
+    kit: &Kit,
+    set: &BoxSet<G>,
+    machine: &Machine,
+    beads: &Beads,
+) -> Option<String> {
+    if !matches!(machine.rule, Rule::Gardner | Rule::Relay) {
+        return None;
+    }
+    let fresh = machine.fresh_beads();
+    set.boxes.iter().enumerate().find_map(|(b, mbox)| {
+        mbox.moves
+            .iter()
+            .zip(machine.slots(b as u32))
+            .find(|(_, slot)| beads.count(*slot) > fresh.count(*slot))
+            .map(|(m, slot)| {
+                format!(
+                    "box {}, {}: {} beads, but under `{}` a move never holds more than the {} it starts with",
+                    mbox.id,
+                    kit.palette[m.colour].name,
+                    beads.count(slot),
+                    machine.rule.name(),
+                    fresh.count(slot)
+                )
+            })
+    })
+}
+
+/// A state file read back, and a warning to show when it was read although changed by
+/// hand.
+pub type Loaded = (Saved, Option<String>);
+
+/// Reads the state file's text, refusing a damaged file, one of another kit, and one
+/// changed by hand since the program saved it (unless `accept_edited`: then it is read
+/// as it is, with a warning).
+pub fn from_json<G: Notation>(
+    text: &str,
+    path: &Path,
+    game: &G,
+    kit: &Kit,
+    setup: &Setup<G>,
+    accept_edited: bool,
+) -> Result<Loaded, Error> {
+    let (set, machine) = (&setup.set, &setup.machine);
+    let shown = path.display();
+    let keep = "it was left as it is: move it away or choose another --state file";
+    // serde's own words ("expected struct StateFile") mean nothing to a user: say where.
+    let file: StateFile = serde_json::from_str(text).map_err(|e| {
+        let place = if e.is_eof() {
+            "it ends too early".to_string()
+        } else {
+            format!("at line {}, column {}", e.line(), e.column())
+        };
+        Error::Input(format!(
+            "{shown} is not a matchbox state file, or it is damaged ({place}); {keep}"
+        ))
+    })?;
+    if file.format != FORMAT || !(1..=VERSION).contains(&file.version) {
+        return Err(Error::Input(format!(
+            "{shown} is not a matchbox state file of version {VERSION} (it says {} version {}); {keep}",
+            file.format, file.version
+        )));
+    }
+    // A file of this version without its checksum was changed too; an older one had
+    // none, and is held to what its rule can do.
+    let edited = match &file.checksum {
+        Some(sum) => *sum != file.checksum()?,
+        None => file.version >= 3,
+    };
+    let foreign = |why: String| {
+        Error::Input(format!(
+            "{shown} holds the beads of another kit ({why}); {keep}"
+        ))
+    };
+    let game_here = serde_json::to_value(&kit.game)?;
+    if file.game != game_here || file.machine != kit.machine {
+        return Err(foreign(format!(
+            "the kit `{}`, machine playing {}",
+            file.kit,
+            file.machine.name()
+        )));
+    }
+    let expected = describe(game, kit, set, machine, &machine.fresh_beads());
+    if file.boxes.len() != expected.len() {
+        return Err(foreign(format!(
+            "{} boxes, not {}",
+            file.boxes.len(),
+            expected.len()
+        )));
+    }
+    let mut counts = Vec::with_capacity(machine.fresh_beads().counts().len());
+    for (theirs, ours) in file.boxes.iter().zip(&expected) {
+        let same_moves = theirs.moves.len() == ours.moves.len()
+            && theirs
+                .moves
+                .iter()
+                .zip(&ours.moves)
+                .all(|(t, o)| t.mv == o.mv && t.colour == o.colour);
+        if theirs.id != ours.id || theirs.position != ours.position || !same_moves {
+            return Err(foreign(format!("box {} differs", ours.id)));
+        }
+        counts.extend(theirs.moves.iter().map(|m| m.beads));
+    }
+    let beads = Beads::from_counts(machine, counts).ok_or_else(|| {
+        Error::Input(format!(
+            "{shown}: more than {} beads for a move; {keep}",
+            crate::machine::MAX_BEADS
+        ))
+    })?;
+    let history = match file.score {
+        // A file from before the score was kept: the score starts now.
+        None => History {
+            from: file.games,
+            games: Vec::new(),
+        },
+        Some(score) => {
+            let games = score
+                .games
+                .iter()
+                .map(|line| {
+                    read_score_line(line).ok_or_else(|| {
+                        Error::Input(format!(
+                            "{shown}: `{}` in the score is not a game such as `loss -1`; {keep}",
+                            line.chars().take(40).collect::<String>()
+                        ))
+                    })
+                })
+                .collect::<Result<Vec<_>, Error>>()?;
+            if score.from.checked_add(games.len() as u64) != Some(file.games) {
+                return Err(Error::Input(format!(
+                    "{shown}: the score does not add up: {} games before it and {} in it, but the beads have played {}; {keep}",
+                    score.from,
+                    games.len(),
+                    file.games
+                )));
+            }
+            History {
+                from: score.from,
+                games,
+            }
+        }
+    };
+    let undo = read_undo(machine, &beads, file.games, &file.undo).ok_or_else(|| {
+        Error::Input(format!(
+            "{shown}: the undo steps do not fit the boxes or the games; {keep}"
+        ))
+    })?;
+    // The program's own save may hold what another rule did; any other file is held to
+    // what this machine's rule can do.
+    let vouched = file.checksum.is_some() && !edited;
+    let impossible = if vouched {
+        None
+    } else {
+        impossible_count(kit, set, machine, &beads)
+    };
+    let warning = match (edited, impossible) {
+        (false, None) => None,
+        (_, Some(why)) if !accept_edited => {
+            return Err(Error::Input(format!(
+                "{shown} was changed by hand: {why}; it was left as it is: pass --accept-edited-state to read it anyway, or choose another --state file"
+            )));
+        }
+        (true, None) if !accept_edited => {
+            return Err(Error::Input(format!(
+                "{shown} was changed since matchbox saved it (its checksum does not match); it was left as it is: pass --accept-edited-state to read it as it is, or choose another --state file"
+            )));
+        }
+        (_, why) => Some(format!(
+            "warning: {shown} was changed by hand since matchbox saved it{}; read as it is (--accept-edited-state)",
+            why.map_or_else(String::new, |w| format!(" ({w})"))
+        )),
+    };
+    let saved = Saved {
+        beads,
+        games: file.games,
+        history,
+        undo,
+    };
+    Ok((saved, warning))
+}
+
+/// Reads the state file at `path` as [`from_json`] does, from what reading it gave
+/// (`std::fs::read`: the caller does the file system); a missing file is a fresh machine.
+pub fn load<G: Notation>(
+    path: &Path,
+    read: std::io::Result<Vec<u8>>,
+    game: &G,
+    kit: &Kit,
+    setup: &Setup<G>,
+    accept_edited: bool,
+) -> Result<Loaded, Error> {
+    let shown = path.display();
+    match read {
+        Ok(bytes) => {
+            let text = String::from_utf8(bytes).map_err(|_| {
+                Error::Input(format!(
+                    "{shown} is not a matchbox state file (it is not UTF-8 text); it was left as it is: move it away or choose another --state file"
+                ))
+            })?;
+            from_json(&text, path, game, kit, setup, accept_edited)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Ok((Saved::fresh(&setup.machine), None))
+        }
+        Err(e) => Err(Error::Input(format!(
+            "{shown}: cannot read the state file ({e}); it was left as it is"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::fixtures::{self, HER, HIM, Pawns};
+
+    fn compiled(preset: &str) -> (Pawns, Kit, Setup<Pawns>) {
+        let (game, kit) = fixtures::pawns(preset);
+        let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
+        (game, kit, setup)
+    }
+
+    #[test]
+    fn beads_round_trip() {
+        let (game, kit, setup) = compiled(HER);
+        let machine = &setup.machine;
+        let mut beads = machine.fresh_beads();
+        beads.set(machine, 3, 0);
+        beads.set(machine, 5, 7);
+        let mut saved = Saved {
+            beads: beads.clone(),
+            games: 12,
+            history: History {
+                from: 9,
+                games: vec![(End::Lost, Some(-1)), (End::Won, None), (End::Won, Some(0))],
+            },
+            undo: Vec::new(),
+        };
+        // Two more games remembered for undo: a bead out, then nothing changed.
+        saved.remember();
+        saved.record(End::Lost, Some(-1));
+        saved.beads.set(machine, 5, 6);
+        saved.remember();
+        saved.record(End::Won, Some(0));
+        let text = to_json(&game, &kit, &setup, &saved).unwrap();
+        assert!(text.contains("\"loss -1\""), "{text}");
+        let (back, warning) =
+            from_json(&text, Path::new("s.json"), &game, &kit, &setup, false).unwrap();
+        assert_eq!(warning, None);
+        assert_eq!(back, saved);
+        // Undone after reading: the beads and the score as before the two games.
+        let mut back = back;
+        assert!(back.undo() && back.undo() && !back.undo());
+        assert_eq!((back.beads.count(5), back.games), (7, 12));
+        assert_eq!(back.history.games.len(), 3);
+    }
+
+    #[test]
+    fn the_score_keeps_the_latest_games_and_takes_games_back() {
+        let (_, _, setup) = compiled(HER);
+        let mut saved = Saved::fresh(&setup.machine);
+        let total = HISTORY_GAMES as u64 * 2;
+        for g in 0..total {
+            let end = if g % 2 == 0 { End::Won } else { End::Lost };
+            saved.record(end, None);
+        }
+        let history = &saved.history;
+        assert!((HISTORY_GAMES..=HISTORY_GAMES * 11 / 10).contains(&history.games.len()));
+        assert_eq!(history.from + history.games.len() as u64, total);
+        assert_eq!(history.games.last(), Some(&(End::Lost, None)));
+        let beads = setup.machine.fresh_beads();
+        saved.take_back(beads.clone(), total - 3);
+        assert_eq!(
+            saved.history.from + saved.history.games.len() as u64,
+            total - 3
+        );
+        // Back beyond the games kept: the score starts there.
+        saved.take_back(beads, 5);
+        assert_eq!((saved.games, saved.history.from), (5, 5));
+        assert!(saved.history.games.is_empty());
+    }
+
+    #[test]
+    fn a_file_from_before_the_score_is_read_with_its_score_starting_now() {
+        let (game, kit, setup) = compiled(HER);
+        let mut saved = Saved::fresh(&setup.machine);
+        saved.games = 7;
+        saved.history.from = 7;
+        let text = to_json(&game, &kit, &setup, &saved).unwrap();
+        let start = text.find(",\n  \"score\"").unwrap();
+        let old = format!("{}\n}}\n", &text[..start]).replace("\"version\": 3", "\"version\": 1");
+        assert!(!old.contains("score"), "{old}");
+        let (back, _) = from_json(&old, Path::new("s.json"), &game, &kit, &setup, false).unwrap();
+        assert_eq!(back, saved);
+    }
+
+    #[test]
+    fn damaged_and_foreign_files_are_refused() {
+        let (game, kit, setup) = compiled(HER);
+        let path = Path::new("s.json");
+        let fresh = |setup: &Setup<Pawns>| Saved::fresh(&setup.machine);
+        let text = to_json(&game, &kit, &setup, &fresh(&setup)).unwrap();
+        let err = |t: &str| match from_json(t, path, &game, &kit, &setup, false) {
+            Err(Error::Input(m)) => m,
+            Err(other) => panic!("{other:?}"),
+            Ok(_) => panic!("accepted {t}"),
+        };
+        assert!(err(&text[..text.len() / 2]).contains("damaged"));
+        assert!(err("[]").contains("not a matchbox state file"));
+        assert!(err("[]").contains("at line 1, column 2"), "{}", err("[]"));
+        assert!(!err("[]").contains("StateFile"), "{}", err("[]"));
+        assert!(err("").contains("it ends too early"), "{}", err(""));
+        assert!(err(&text.replace("matchbox-state", "other")).contains("version 3"));
+        assert!(err(&text.replace("\"version\": 3", "\"version\": 4")).contains("version 3"));
+        let mut played = fresh(&setup);
+        played.record(End::Lost, Some(-1));
+        let text = to_json(&game, &kit, &setup, &played).unwrap();
+        assert!(err(&text.replace("loss -1", "lost -1")).contains("`lost -1` in the score"));
+        assert!(
+            err(&text.replace("\"games\": 1,", "\"games\": 2,"))
+                .contains("the score does not add up")
+        );
+        let mut changed = fresh(&setup);
+        changed.remember();
+        changed.beads.set(&setup.machine, 0, 0);
+        changed.record(End::Lost, Some(-1));
+        let text = to_json(&game, &kit, &setup, &changed).unwrap();
+        assert!(text.contains("\"undo\""), "{text}");
+        let far = text.replace(
+            "[\n          0,\n          1\n",
+            "[\n          999,\n          1\n",
+        );
+        assert!(err(&far).contains("undo steps"), "{far}");
+        assert!(err(&text.replace("\"second\"", "\"first\"")).contains("another kit"));
+        assert!(err(&text.replacen("BBB/W../.WW", "BBB/.W./W.W", 1)).contains("box 1 differs"));
+        let (_, him, him_setup) = compiled(HIM);
+        let first = to_json(&game, &him, &him_setup, &fresh(&him_setup)).unwrap();
+        assert!(err(&first).contains("another kit"));
+    }
+
+    #[test]
+    fn a_file_changed_by_hand_is_told_from_the_programs_save() {
+        let (game, kit, setup) = compiled(HER);
+        let path = Path::new("s.json");
+        let text = to_json(&game, &kit, &setup, &Saved::fresh(&setup.machine)).unwrap();
+        let read = |t: &str, accept: bool| from_json(t, path, &game, &kit, &setup, accept);
+        let refusal = |t: &str| match read(t, false) {
+            Err(Error::Input(m)) => m,
+            other => panic!("accepted: {other:?}"),
+        };
+        // Spaces and line breaks are no edit.
+        let compact =
+            serde_json::to_string(&serde_json::from_str::<serde_json::Value>(&text).unwrap())
+                .unwrap();
+        assert_eq!(read(&compact, false).unwrap().1, None);
+        // A count that Gardner's rule never leaves: named by box and colour.
+        let more = text.replacen("\"beads\": 1", "\"beads\": 7", 1);
+        let message = refusal(&more);
+        assert!(message.contains("box 1, "), "{message}");
+        assert!(message.contains("7 beads"), "{message}");
+        assert!(message.contains("--accept-edited-state"), "{message}");
+        // Any other edit: the checksum.
+        let renamed = text.replacen(&kit.name, "Our machine", 1);
+        assert!(refusal(&renamed).contains("checksum does not match"));
+        let (saved, warning) = read(&more, true).unwrap();
+        assert_eq!(saved.beads.count(0), 7);
+        assert!(warning.unwrap().contains("changed by hand"));
+        // A version 2 file had no checksum: read when its counts can arise.
+        let start = text.find(",\n  \"checksum\"").unwrap();
+        let old = format!("{}\n}}\n", &text[..start]).replace("\"version\": 3", "\"version\": 2");
+        assert_eq!(read(&old, false).unwrap().1, None);
+        assert!(refusal(&old.replacen("\"beads\": 1", "\"beads\": 7", 1)).contains("7 beads"));
+    }
+}

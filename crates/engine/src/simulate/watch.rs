@@ -1,0 +1,124 @@
+//! What a teacher can watch of a machine that never reaches "can no longer lose" (MENACE
+//! against a perfect opponent): sampled over many fresh machines, each figure with a 95%
+//! confidence interval.
+
+use crate::parallel::prelude::*;
+use serde::Serialize;
+
+pub use super::stats::Estimate;
+use super::{Automatic, OpponentKind, Setup, play_game};
+use crate::Error;
+use crate::game::Rules;
+use crate::machine::{End, Learner, rng_for};
+
+/// The windows of games whose share of draws is reported.
+pub const WINDOWS: [(u32, u32); 4] = [(1, 20), (21, 50), (51, 100), (101, 200)];
+
+/// Games in a row without a loss that count as "it has stopped losing".
+pub const STREAK: u32 = 20;
+
+/// The share of drawn games in one window of games.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Window {
+    /// The first game of the window.
+    pub from: u32,
+    /// The last game.
+    pub to: u32,
+    /// The machines' mean share of draws there (a mean over the machines).
+    pub draws: Estimate,
+}
+
+/// The watchable figures of `runs` fresh machines, each playing the last window's games.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Watch {
+    /// The opponent (`perfect` unless `verify --opponent` chose another).
+    pub opponent: OpponentKind,
+    /// Machines followed.
+    pub runs: u32,
+    /// The share of draws in each window.
+    pub windows: Vec<Window>,
+    /// Games in a row without a loss that count as having stopped losing.
+    pub streak: u32,
+    /// The game after which the machine did not lose for [`STREAK`] games in a row, over
+    /// the machines that got there within the games played.
+    pub stopped_losing: Option<Estimate>,
+    /// Machines that got there.
+    pub stopped_runs: u32,
+    /// Their share of the machines followed.
+    pub stopped_share: Estimate,
+    /// Beads in the first box at the start.
+    pub first_box_start: u32,
+    /// Beads in the first box after the last game.
+    pub first_box: Option<Estimate>,
+}
+
+/// Follows `runs` fresh machines against `opponent` for 200 games each; run `i` draws
+/// from stream `i` of `seed`, so the figures do not depend on the threads.
+pub fn watch<G: Rules>(
+    setup: &Setup<G>,
+    opponent: OpponentKind,
+    runs: u32,
+    seed: u64,
+) -> Result<Watch, Error> {
+    let games = WINDOWS[WINDOWS.len() - 1].1;
+    let first_box = |me: &Learner| {
+        if setup.machine.box_count() > 0 {
+            me.beads.total(0)
+        } else {
+            0
+        }
+    };
+    let played: Vec<(Vec<End>, u32)> = (0..runs)
+        .into_par_iter()
+        .map(|run| {
+            let mut rng = rng_for(seed, u64::from(run));
+            let mut me = Learner::new(&setup.machine);
+            let mut them = Automatic::new(opponent, setup.rival.as_ref(), setup.teaching.as_ref())?;
+            let ends = (0..games)
+                .map(|_| {
+                    play_game(&setup.tree, &mut me, &mut them, &mut rng, |_| {}).map(|p| p.end)
+                })
+                .collect::<Result<Vec<End>, Error>>()?;
+            Ok((ends, first_box(&me)))
+        })
+        .collect::<Result<_, Error>>()?;
+    let windows = WINDOWS
+        .iter()
+        .filter_map(|&(from, to)| {
+            let shares: Vec<f64> = played
+                .iter()
+                .map(|(ends, _)| {
+                    let window = &ends[from as usize - 1..to as usize];
+                    window.iter().filter(|e| **e == End::Drew).count() as f64 / window.len() as f64
+                })
+                .collect();
+            Estimate::mean_of(shares.into_iter()).map(|draws| Window {
+                from,
+                to,
+                draws: draws.within(0.0, 1.0),
+            })
+        })
+        .collect();
+    // The game after which the next STREAK games were not lost: at most the last such.
+    let last = f64::from(games - STREAK);
+    let stopped: Vec<f64> = played
+        .iter()
+        .filter_map(|(ends, _)| {
+            (0..=ends.len() - STREAK as usize)
+                .find(|&g| ends[g..g + STREAK as usize].iter().all(|e| !e.is_loss()))
+                .map(|g| g as f64)
+        })
+        .collect();
+    Ok(Watch {
+        opponent,
+        runs,
+        windows,
+        streak: STREAK,
+        stopped_share: Estimate::share(stopped.len() as u32, runs),
+        stopped_runs: stopped.len() as u32,
+        stopped_losing: Estimate::mean_of(stopped.into_iter()).map(|e| e.within(0.0, last)),
+        first_box_start: first_box(&Learner::new(&setup.machine)),
+        first_box: Estimate::mean_of(played.iter().map(|p| f64::from(p.1)))
+            .map(|e| e.within(0.0, f64::INFINITY)),
+    })
+}

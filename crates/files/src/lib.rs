@@ -1,0 +1,661 @@
+//! Writing files and folders whole or not at all: everything is written under a
+//! temporary name beside the target, synced to disk, then renamed into place.
+//!
+//! Temporary names are recognisable (`.NAME.matchbox-tmp-PID`, and for a folder being
+//! replaced `.NAME.matchbox-old-PID` and `.NAME.matchbox-trash-PID`), so that a run can
+//! remove what a killed run left behind, and touch nothing else. SIGINT and SIGTERM
+//! remove the temporaries of the running process (see [`clean_up_on_signals`]).
+//!
+//! A folder replaced whole carries a list of the files written into it ([`MANIFEST`]),
+//! so that the next replacement can tell its own files from a user's: anything the list
+//! does not name, at any depth, stops the replacement before anything is changed.
+
+pub mod lock;
+
+use std::fs::File;
+use std::io::{ErrorKind, Write};
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, RwLock};
+
+use matchbox_engine::Error;
+
+/// Exit status after SIGINT or SIGTERM, once the temporaries are removed (128 + SIGINT).
+pub const INTERRUPTED: i32 = 130;
+
+/// The kinds of sibling a write leaves while it runs.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Being written.
+    Temporary,
+    /// The previous folder, complete, between the two renames of a swap.
+    Old,
+    /// The previous folder after the swap, being removed.
+    Trash,
+}
+
+impl Kind {
+    const ALL: [Kind; 3] = [Kind::Temporary, Kind::Old, Kind::Trash];
+
+    fn tag(self) -> &'static str {
+        match self {
+            Kind::Temporary => "tmp",
+            Kind::Old => "old",
+            Kind::Trash => "trash",
+        }
+    }
+}
+
+/// The folder of `path` and its own name.
+fn split(path: &Path) -> Result<(PathBuf, String), Error> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .ok_or_else(|| {
+            Error::Input(format!(
+                "{} does not name a file or folder of its own: give a name such as out/kit",
+                path.display()
+            ))
+        })?;
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    Ok((parent, name))
+}
+
+/// The sibling of `name` in `parent` of this kind, made by process `pid`.
+fn sibling(parent: &Path, name: &str, kind: Kind, pid: u32) -> PathBuf {
+    parent.join(format!(".{name}.matchbox-{}-{pid}", kind.tag()))
+}
+
+/// The kind and process of a sibling name of `name`, if it is one.
+fn parse_sibling(file: &str, name: &str) -> Option<(Kind, u32)> {
+    let rest = file.strip_prefix('.')?.strip_prefix(name)?;
+    let rest = rest.strip_prefix(".matchbox-")?;
+    Kind::ALL.into_iter().find_map(|kind| {
+        let pid = rest.strip_prefix(kind.tag())?.strip_prefix('-')?;
+        Some((kind, pid.parse().ok()?))
+    })
+}
+
+/// Whether process `pid` still runs; where that cannot be known, a sibling younger than
+/// an hour is taken as someone's work in progress.
+fn alive(pid: u32, sibling: &Path) -> bool {
+    if pid == std::process::id() {
+        return true;
+    }
+    let proc = Path::new("/proc");
+    if proc.join("self").exists() {
+        return proc.join(pid.to_string()).exists();
+    }
+    std::fs::symlink_metadata(sibling)
+        .and_then(|m| m.modified())
+        .is_ok_and(|t| t.elapsed().is_ok_and(|age| age.as_secs() < 3600))
+}
+
+fn remove(path: &Path) {
+    let _ = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => std::fs::remove_dir_all(path),
+        Ok(_) => std::fs::remove_file(path),
+        Err(_) => Ok(()),
+    };
+}
+
+/// Removes `path` as [`remove`] does, a folder's entries on every core: a kit folder
+/// holds thousands of previews. A symbolic link is removed, never followed. Never from
+/// the signal handler, whose pool threads may be waiting for it.
+fn remove_on_every_core(path: &Path) {
+    use rayon::prelude::*;
+    let is_dir = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir());
+    if is_dir && let Ok(entries) = std::fs::read_dir(path) {
+        let inside: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        inside.par_iter().for_each(|p| remove_on_every_core(p));
+    }
+    remove(path);
+}
+
+/// The name, kind and process of a sibling left by a run, if `file` is one.
+fn parse_any_sibling(file: &str) -> Option<(&str, Kind, u32)> {
+    let (name, _) = file.strip_prefix('.')?.rsplit_once(".matchbox-")?;
+    parse_sibling(file, name).map(|(kind, pid)| (name, kind, pid))
+}
+
+/// Repairs what killed runs left beside `name` in `parent` (beside every name there,
+/// when `name` is `None`): their temporaries and trash are removed; a complete old
+/// folder is put back if the folder itself is missing (a kill between the two renames of
+/// a swap), and removed otherwise.
+fn repair(parent: &Path, name: Option<&str>) {
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let file = entry.file_name().to_string_lossy().into_owned();
+        let Some((own, kind, pid)) = parse_any_sibling(&file) else {
+            continue;
+        };
+        if name.is_some_and(|n| n != own) {
+            continue;
+        }
+        let path = entry.path();
+        if alive(pid, &path) {
+            continue;
+        }
+        let target = parent.join(own);
+        if kind == Kind::Old && std::fs::symlink_metadata(&target).is_err() {
+            let _ = std::fs::rename(&path, &target);
+        } else {
+            remove(&path);
+        }
+    }
+}
+
+/// Puts back a folder that a killed run left in the crash window (missing, with its
+/// complete old copy beside it), and removes dead runs' temporaries beside it; for
+/// `None`, beside every name in the folder `parent`. Called before a kit is read, so that
+/// a run that then fails still restores the old kit.
+pub fn restore(dir: &Path) {
+    let dir = through_link(dir).unwrap_or_else(|_| dir.to_path_buf());
+    if let Ok((parent, name)) = split(&dir) {
+        repair(&parent, Some(&name));
+    }
+}
+
+/// [`restore`] for every folder in `parent`: the kit folders of `out/` when the kit,
+/// which names its own folder there, cannot be read.
+pub fn restore_all(parent: &Path) {
+    repair(parent, None);
+}
+
+/// The temporaries of this process, removed on SIGINT and SIGTERM.
+static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Held, shared, by every write step (several files are written at once) and by a swap;
+/// taken for good, alone, by the signal handler. So the handler waits for the steps under
+/// way, never removes something half-way through one, a swap always completes, and no
+/// step starts after the handler.
+static STEPS: RwLock<()> = RwLock::new(());
+
+fn temporaries() -> MutexGuard<'static, Vec<PathBuf>> {
+    TEMPORARIES.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// A temporary of this process: registered for the signal handler, removed on drop
+/// unless it has been renamed into place.
+struct Temporary {
+    path: PathBuf,
+}
+
+impl Temporary {
+    fn new(path: PathBuf) -> Temporary {
+        temporaries().push(path.clone());
+        Temporary { path }
+    }
+}
+
+impl Drop for Temporary {
+    fn drop(&mut self) {
+        let mut list = temporaries();
+        remove(&self.path);
+        list.retain(|p| p != &self.path);
+    }
+}
+
+/// Installs the SIGINT / SIGTERM handler that removes this process's temporaries and
+/// exits with [`INTERRUPTED`].
+pub fn clean_up_on_signals() {
+    let _ = ctrlc::set_handler(|| {
+        // Never released: the process ends with the lock held, so no write starts again.
+        let _steps = STEPS.write().unwrap_or_else(|e| e.into_inner());
+        let list = temporaries();
+        for path in list.iter() {
+            remove(path);
+        }
+        std::process::exit(INTERRUPTED);
+    });
+}
+
+/// One sentence for a failed write, saying what to do; a full disk, a missing or
+/// read-only folder are the user's to fix (exit 2), anything else is internal.
+fn write_error(path: &Path, e: &std::io::Error) -> Error {
+    let shown = path.display();
+    let folder = split(path).map_or_else(|_| ".".into(), |(p, _)| p.display().to_string());
+    let unchanged = "nothing was changed";
+    match e.kind() {
+        ErrorKind::StorageFull | ErrorKind::FileTooLarge | ErrorKind::QuotaExceeded => {
+            Error::Input(format!(
+                "cannot write {shown}: the disk is full; free some space or write elsewhere ({unchanged})"
+            ))
+        }
+        ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => Error::Input(format!(
+            "cannot write {shown}: the folder {folder} is not writable; choose a folder you can write to ({unchanged})"
+        )),
+        // A folder that exists but makes nothing new (/proc, /sys) says "not found" too.
+        ErrorKind::NotFound if Path::new(&folder).is_dir() => Error::Input(format!(
+            "cannot write {shown}: the folder {folder} takes no new files or folders; choose another path"
+        )),
+        ErrorKind::NotFound => Error::Input(format!(
+            "cannot write {shown}: the folder {folder} does not exist; create it or choose another path"
+        )),
+        _ => Error::Internal(format!("cannot write {shown}: {e}")),
+    }
+}
+
+/// Checks, before any work, that the file `path` can be written where it is: its
+/// folder exists (it is never created) and `path` is not a folder.
+pub fn check_file_path(path: &Path) -> Result<(), Error> {
+    let (parent, _) = split(path)?;
+    folder_exists(&parent, path)?;
+    if path.is_dir() {
+        return Err(Error::Input(format!(
+            "cannot write {}: it is a folder; name a file",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Checks that the folder `parent` of `path` exists, without creating it.
+fn folder_exists(parent: &Path, path: &Path) -> Result<(), Error> {
+    match std::fs::metadata(parent) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(Error::Input(format!(
+            "cannot write {}: {} is a file, not a folder",
+            path.display(),
+            parent.display()
+        ))),
+        Err(_) => Err(Error::Input(format!(
+            "cannot write {}: the folder {} does not exist; create it or choose another path",
+            path.display(),
+            parent.display()
+        ))),
+    }
+}
+
+/// Runs `step` (a write into a temporary) holding [`STEPS`], shared, so that the signal
+/// handler never removes a temporary that the step then creates again.
+fn locked<T>(step: impl FnOnce() -> T) -> T {
+    let _held = STEPS.read().unwrap_or_else(|e| e.into_inner());
+    step()
+}
+
+/// Writes `bytes` into a new file and syncs it to disk.
+fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    locked(|| {
+        let mut file = File::create(path)?;
+        file.write_all(bytes)?;
+        file.sync_all()
+    })
+}
+
+/// Syncs a folder's entries (the renames in it) to disk, where the platform can.
+fn sync_folder(dir: &Path) {
+    if cfg!(unix) {
+        let _ = File::open(dir).and_then(|f| f.sync_all());
+    }
+}
+
+/// Writes `bytes` to `path` atomically: readers see the old file or the new, never half.
+/// The folder must exist: a missing one is named in the error, not created.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    check_file_path(path)?;
+    let (parent, name) = split(path)?;
+    repair(&parent, Some(&name));
+    let tmp = Temporary::new(sibling(&parent, &name, Kind::Temporary, std::process::id()));
+    write_synced(&tmp.path, bytes).map_err(|e| write_error(path, &e))?;
+    locked(|| std::fs::rename(&tmp.path, path)).map_err(|e| write_error(path, &e))?;
+    sync_folder(&parent);
+    Ok(())
+}
+
+/// The list of the files that [`replace_dir`] wrote, inside the folder it wrote them
+/// to: a heading, then one line a file, `CRC32 SIZE PATH`.
+pub const MANIFEST: &str = ".matchbox-files";
+
+/// For a folder written before there were manifests: the first path inside it (with
+/// `true` for a folder) that such a run would not have written, if any.
+pub type OldOutput<'a> = &'a dyn Fn(&[(PathBuf, bool)]) -> Option<PathBuf>;
+
+/// The manifest's first line, for a person who opens it.
+const MANIFEST_HEADING: &str = "# Written by matchbox. The next run into this folder replaces it whole, and refuses to if the folder holds anything this list does not name.";
+
+/// The manifest of a folder holding exactly `files`.
+fn manifest(files: &[(PathBuf, Vec<u8>)]) -> Vec<u8> {
+    let mut text = format!("{MANIFEST_HEADING}\n");
+    for (path, bytes) in files {
+        let crc = crc32fast::hash(bytes);
+        text.push_str(&format!("{crc:08x} {} {}\n", bytes.len(), slashed(path)));
+    }
+    text.into_bytes()
+}
+
+/// A relative path with `/` between its parts, as the manifest writes it.
+fn slashed(path: &Path) -> String {
+    let parts: Vec<_> = path
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect();
+    parts.join("/")
+}
+
+/// What the manifest says of each file: its path, CRC32 and size.
+fn read_manifest(text: &str) -> Option<Vec<(String, u32, u64)>> {
+    let mut lines = text.lines();
+    if lines.next()? != MANIFEST_HEADING {
+        return None;
+    }
+    lines
+        .map(|line| {
+            let mut fields = line.splitn(3, ' ');
+            let crc = u32::from_str_radix(fields.next()?, 16).ok()?;
+            let size = fields.next()?.parse().ok()?;
+            Some((fields.next()?.to_string(), crc, size))
+        })
+        .collect()
+}
+
+/// Everything inside `dir`, at any depth, by its path inside, in name order; `true` for a
+/// real folder. Anything that is neither a file nor a folder (a link, a socket) is given
+/// as a file, which no manifest can vouch for.
+fn inside(dir: &Path) -> std::io::Result<Vec<(PathBuf, bool)>> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<(PathBuf, bool)>) -> std::io::Result<()> {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
+        entries.sort_by_key(|e| e.file_name());
+        for entry in entries {
+            let path = entry.path();
+            let relative = path.strip_prefix(root).unwrap_or(&path).to_path_buf();
+            if entry.file_type()?.is_dir() {
+                out.push((relative, true));
+                walk(root, &path, out)?;
+            } else {
+                out.push((relative, false));
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out)?;
+    Ok(out)
+}
+
+/// Why a folder cannot be replaced whole: the first thing inside it that its run did
+/// not write.
+fn foreign(dir: &Path, path: &Path, why: &str) -> Error {
+    Error::Input(format!(
+        "{} {why}: the folder {} is replaced whole, so move that out of it or choose another folder with --out (nothing was changed)",
+        dir.join(path).display(),
+        dir.display()
+    ))
+}
+
+/// Checks that `dir` may be replaced whole: it does not exist, is empty, or holds only
+/// what the last run wrote into it, unchanged, as its [`MANIFEST`] lists. A folder
+/// written before there were manifests is asked of `old_output`, which gives the first
+/// path inside it that such a run would not have written, if any.
+pub fn check_replaceable(dir: &Path, old_output: OldOutput) -> Result<(), Error> {
+    let dir = &through_link(dir)?;
+    match std::fs::metadata(dir) {
+        Err(_) => return Ok(()),
+        Ok(m) if !m.is_dir() => {
+            return Err(Error::Input(format!(
+                "{} is a file, not a folder: choose a folder to write the kit into",
+                dir.display()
+            )));
+        }
+        Ok(_) => {}
+    }
+    let entries = inside(dir).map_err(|e| {
+        Error::Input(format!(
+            "cannot look inside {}: {e}; choose another folder with --out (nothing was changed)",
+            dir.display()
+        ))
+    })?;
+    let Ok(text) = std::fs::read_to_string(dir.join(MANIFEST)) else {
+        return match old_output(&entries) {
+            Some(path) => Err(foreign(dir, &path, "was not written by matchbox")),
+            None => Ok(()),
+        };
+    };
+    let Some(listed) = read_manifest(&text) else {
+        return Err(foreign(
+            dir,
+            Path::new(MANIFEST),
+            "is not as matchbox wrote it",
+        ));
+    };
+    for (path, is_dir) in &entries {
+        let name = slashed(path);
+        if name == MANIFEST {
+            continue;
+        }
+        if *is_dir {
+            let prefix = format!("{name}/");
+            if !listed.iter().any(|(p, _, _)| p.starts_with(&prefix)) {
+                return Err(foreign(dir, path, "was not written by matchbox"));
+            }
+            continue;
+        }
+        let Some((_, crc, size)) = listed.iter().find(|(p, _, _)| *p == name) else {
+            return Err(foreign(dir, path, "was not written by matchbox"));
+        };
+        let full = dir.join(path);
+        let same = std::fs::symlink_metadata(&full).is_ok_and(|m| m.is_file() && m.len() == *size)
+            && std::fs::read(&full).is_ok_and(|bytes| crc32fast::hash(&bytes) == *crc);
+        if !same {
+            return Err(foreign(dir, path, "was changed after matchbox wrote it"));
+        }
+    }
+    Ok(())
+}
+
+/// The folder a path names: itself, or where it leads when it is a symbolic link (even
+/// to a folder not made yet), so that a link given as `--out` is written through and
+/// never replaced.
+fn through_link(dir: &Path) -> Result<PathBuf, Error> {
+    let mut path = dir.to_path_buf();
+    // As many links in a row as Linux follows.
+    for _ in 0..40 {
+        if !std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Ok(path);
+        }
+        let target = std::fs::read_link(&path).map_err(|e| write_error(dir, &e))?;
+        path = match path.parent() {
+            Some(parent) if target.is_relative() => parent.join(target),
+            _ => target,
+        };
+    }
+    Err(Error::Input(format!(
+        "{} is a symbolic link that leads round in a circle: choose a folder with --out",
+        dir.display()
+    )))
+}
+
+/// Replaces the folder `dir` by one holding exactly `files` (path inside `dir`, bytes).
+///
+/// The new folder is written and synced beside `dir`, then swapped in by two renames:
+/// `dir` to `.DIR.matchbox-old-PID`, the new folder to `dir`; then the old one is
+/// removed. Between the two renames `dir` is missing and the complete old folder sits
+/// beside it under the `old` name; the next run puts it back. The folders above `dir`
+/// are created when missing. A symbolic link is followed: the swap happens where it
+/// leads. The folder must pass [`check_replaceable`], and the new one gets a [`MANIFEST`].
+pub fn replace_dir(
+    dir: &Path,
+    files: &[(PathBuf, Vec<u8>)],
+    old_output: OldOutput,
+) -> Result<(), Error> {
+    let dir = &through_link(dir)?;
+    let (parent, name) = split(dir)?;
+    std::fs::create_dir_all(&parent).map_err(|e| write_error(dir, &e))?;
+    folder_exists(&parent, dir)?;
+    repair(&parent, Some(&name));
+    check_replaceable(dir, old_output)?;
+    match std::fs::metadata(dir) {
+        Ok(m) if m.permissions().readonly() => {
+            return Err(Error::Input(format!(
+                "cannot replace {}: the folder is read-only; choose a folder you can write to",
+                dir.display()
+            )));
+        }
+        _ => {}
+    }
+    let pid = std::process::id();
+    let tmp = Temporary::new(sibling(&parent, &name, Kind::Temporary, pid));
+    locked(|| std::fs::create_dir(&tmp.path)).map_err(|e| write_error(dir, &e))?;
+    let listed = (PathBuf::from(MANIFEST), manifest(files));
+    let files: Vec<&(PathBuf, Vec<u8>)> = files.iter().chain([&listed]).collect();
+    let mut folders = vec![tmp.path.clone()];
+    for (relative, _) in &files {
+        let path = tmp.path.join(relative);
+        if let Some(sub) = path.parent().filter(|p| !folders.iter().any(|f| f == p)) {
+            locked(|| std::fs::create_dir_all(sub))
+                .map_err(|e| write_error(&dir.join(relative), &e))?;
+            folders.push(sub.to_path_buf());
+        }
+    }
+    // The files on every core, each written and synced on its own; of several failures
+    // the first in file order is told.
+    let written: Vec<Result<(), Error>> = {
+        use rayon::prelude::*;
+        files
+            .par_iter()
+            .map(|(relative, bytes)| {
+                write_synced(&tmp.path.join(relative), bytes)
+                    .map_err(|e| write_error(&dir.join(relative), &e))
+            })
+            .collect()
+    };
+    written.into_iter().collect::<Result<(), Error>>()?;
+    for folder in folders.iter().rev() {
+        sync_folder(folder);
+    }
+    let old = Temporary::new(sibling(&parent, &name, Kind::Old, pid));
+    let trash = Temporary::new(sibling(&parent, &name, Kind::Trash, pid));
+    {
+        // The swap: a signal waits for it, so it is never left half-way by SIGINT or
+        // SIGTERM; only SIGKILL or a crash can stop it between the renames.
+        let _held = STEPS.read().unwrap_or_else(|e| e.into_inner());
+        let had_old = dir.exists();
+        if had_old {
+            std::fs::rename(dir, &old.path).map_err(|e| write_error(dir, &e))?;
+        }
+        if let Err(e) = std::fs::rename(&tmp.path, dir) {
+            if had_old {
+                let _ = std::fs::rename(&old.path, dir);
+            }
+            return Err(write_error(dir, &e));
+        }
+        sync_folder(&parent);
+        if had_old {
+            let _ = std::fs::rename(&old.path, &trash.path);
+        }
+    }
+    // Dropping `trash` removes what is left of the old folder; `tmp` and `old` no longer
+    // exist.
+    remove_on_every_core(&trash.path);
+    drop(trash);
+    Ok(())
+}
+
+/// The longest folder name [`slug`] makes, in characters, well inside every file
+/// system's limit of 255 bytes.
+const SLUG_CHARS: usize = 60;
+
+/// A folder name made from a kit's name: lower case letters and digits, dashes between.
+pub fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars().flat_map(char::to_lowercase) {
+        if out.chars().count() >= SLUG_CHARS {
+            break;
+        }
+        if c.is_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    let out = out.trim_end_matches('-').to_string();
+    if out.is_empty() { "kit".into() } else { out }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(what: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("matchbox-output-{what}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn slugs_keep_letters_of_any_alphabet() {
+        assert_eq!(
+            slug("MENACE, the Matchbox Educable Noughts And Crosses Engine"),
+            "menace-the-matchbox-educable-noughts-and-crosses-engine"
+        );
+        assert_eq!(slug("Машина Баше"), "машина-баше");
+        assert_eq!(slug("  !!  "), "kit");
+        assert_eq!(slug(&"Ж".repeat(10_000)).chars().count(), SLUG_CHARS);
+    }
+
+    #[test]
+    fn atomic_write_replaces_whole_files() {
+        let dir = scratch("atomic");
+        let path = dir.join("b.txt");
+        write_atomic(&path, b"one").unwrap();
+        write_atomic(&path, b"two").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"two");
+        assert_eq!(names(&dir), ["b.txt"], "no temporary file left behind");
+        let files = |name: &str| vec![(PathBuf::from(name), vec![1])];
+        let none = |_: &[(PathBuf, bool)]| None;
+        replace_dir(&dir.join("p"), &files("sub/x.png"), &none).unwrap();
+        replace_dir(&dir.join("p"), &files("y.png"), &none).unwrap();
+        assert_eq!(names(&dir.join("p")), [MANIFEST, "y.png"]);
+        assert_eq!(names(&dir), ["b.txt", "p"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_missing_folder_is_named_not_created() {
+        let dir = scratch("missing");
+        let e = write_atomic(&dir.join("no/such/state.json"), b"{}").unwrap_err();
+        assert!(matches!(e, Error::Input(_)), "{e}");
+        assert!(e.to_string().contains("no/such does not exist"), "{e}");
+        assert!(!dir.join("no").exists());
+        std::fs::write(dir.join("file"), b"").unwrap();
+        let e = write_atomic(&dir.join("file/state.json"), b"{}").unwrap_err();
+        assert!(e.to_string().contains("is a file, not a folder"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A process id that is not running: the largest one Linux can hand out, plus one.
+    const DEAD: u32 = 4_194_305;
+
+    #[test]
+    fn leftovers_of_a_killed_run_are_repaired() {
+        let dir = scratch("repair");
+        let kit = dir.join("kit");
+        // Killed between the renames: only the complete old folder is there.
+        std::fs::create_dir_all(sibling(&dir, "kit", Kind::Old, DEAD)).unwrap();
+        std::fs::write(sibling(&dir, "kit", Kind::Old, DEAD).join("a"), b"old").unwrap();
+        std::fs::create_dir_all(sibling(&dir, "kit", Kind::Temporary, DEAD)).unwrap();
+        std::fs::create_dir_all(sibling(&dir, "kit", Kind::Trash, DEAD)).unwrap();
+        std::fs::write(sibling(&dir, "b.txt", Kind::Temporary, DEAD), b"half").unwrap();
+        std::fs::write(dir.join(".notes.tmp-1"), b"not ours").unwrap();
+        repair(&dir, Some("kit"));
+        assert_eq!(std::fs::read(kit.join("a")).unwrap(), b"old");
+        write_atomic(&dir.join("b.txt"), b"whole").unwrap();
+        assert_eq!(names(&dir), [".notes.tmp-1", "b.txt", "kit"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,498 @@
+//! The drawings of the instruction pages: the starting position, an example game, a
+//! sample label, the score sheet's table and chart, the board and pieces to cut out,
+//! and the rows of the box index.
+
+use std::sync::Arc;
+
+use super::ScoreSheet;
+use super::layout::wrap;
+use crate::draw::label::{draw_label, draw_move_edge, drawn_moves};
+use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, Weight, pt};
+use crate::pictures::{DrawnMove, Game};
+use matchbox_engine::Error;
+use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
+use matchbox_engine::game::Outcome;
+use matchbox_engine::i18n::strings;
+use matchbox_engine::kit::{Kit, Tags};
+
+/// Size of a caption under a drawing, in mm.
+pub const CAPTION: f32 = 3.2;
+/// The dashed line along which a piece is cut out.
+pub const CUT: Stroke = Stroke {
+    colour: GREY,
+    width: 0.2,
+    dash: Some(1.2),
+};
+const INDEX_ACROSS: usize = 6;
+/// The longest example game drawn.
+const EXAMPLE_MOVES: usize = 30;
+const INDEX_ROW_MM: f32 = 31.0;
+/// The fewest rows of the score table's first part, under the page's text.
+const FIRST_SCORE_ROWS: u32 = 10;
+/// Height of one row of the score table, in mm.
+const SCORE_ROW_MM: f32 = 6.4;
+
+/// A drawing of the instruction pages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Figure {
+    /// The starting position (`figure("start")` in a template).
+    Start,
+    /// A short example game, move by move (`figure("example")`).
+    Example,
+    /// One label of the kit, full size (`figure("label")`).
+    Label,
+    /// One part of the score sheet's table, from 0: the first under the page's text,
+    /// each further one a page of its own.
+    ScoreTable(usize),
+    /// The score sheet's empty learning-curve chart.
+    ScoreChart,
+    /// The board and pieces to cut out.
+    Board,
+    /// One row of the box index, from 0.
+    IndexRow(usize),
+}
+
+impl Figure {
+    /// The figures a template may place, by the name it uses.
+    const NAMED: [(&str, Figure); 3] = [
+        ("start", Figure::Start),
+        ("example", Figure::Example),
+        ("label", Figure::Label),
+    ];
+
+    /// The figure a template names, if there is one of that name.
+    pub fn named(name: &str) -> Option<Figure> {
+        Self::NAMED
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, f)| *f)
+    }
+
+    /// The name a template uses for this figure (`""` for those placed by the pages).
+    pub fn name(self) -> &'static str {
+        Self::NAMED
+            .iter()
+            .find(|(_, f)| *f == self)
+            .map_or("", |(n, _)| *n)
+    }
+}
+
+/// For an axis of `0..=top` drawn `length` mm long: the step of its faint lines (at
+/// least 1.5 mm apart) and of its numbers (at least 7 mm apart), the one a multiple of
+/// the other.
+fn steps(top: u32, length: f32) -> (u32, u32) {
+    let per_unit = length / top.max(1) as f32;
+    let fits = |step: u32, mm: f32| step as f32 * per_unit >= mm;
+    let nice = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
+    let numbers = nice.into_iter().find(|&s| fits(s, 7.0)).unwrap_or(1000);
+    let grid = nice
+        .into_iter()
+        .find(|&s| fits(s, 1.5) && numbers % s == 0)
+        .unwrap_or(numbers);
+    (grid, numbers)
+}
+
+/// Draws the figures of one kit's instructions.
+pub struct Figures<'a, G: Game> {
+    game: &'a G,
+    kit: &'a Kit,
+    set: &'a BoxSet<G>,
+    width: f32,
+    score: ScoreSheet,
+    /// Rows of the score table's first part, and of each further one.
+    score_rows: (u32, u32),
+}
+
+impl<'a, G: Game> Figures<'a, G> {
+    /// Figures for a kit, at most `width` mm wide (the text column), with its score
+    /// sheet's size; the score table's first part fills `first_room` mm under its
+    /// page's text, each further part a page `page_room` mm high.
+    pub fn new(
+        game: &'a G,
+        kit: &'a Kit,
+        set: &'a BoxSet<G>,
+        width: f32,
+        score: ScoreSheet,
+        (first_room, page_room): (f32, f32),
+    ) -> Self {
+        let rows =
+            |room: f32| ((room / SCORE_ROW_MM - 1.6).floor().max(0.0) as u32).max(FIRST_SCORE_ROWS);
+        Figures {
+            game,
+            kit,
+            set,
+            width,
+            score,
+            score_rows: (rows(first_room), rows(page_room)),
+        }
+    }
+
+    /// Parts of the score table: as many as its rows need.
+    pub fn score_parts(&self) -> usize {
+        let (first, each) = self.score_rows;
+        1 + self.score.games.saturating_sub(first).div_ceil(each) as usize
+    }
+
+    /// The games (from 1) of a part of the score table.
+    fn score_rows(&self, part: usize) -> std::ops::RangeInclusive<u32> {
+        let (first_rows, each) = self.score_rows;
+        let first = match part {
+            0 => 1,
+            _ => first_rows + 1 + (part as u32 - 1) * each,
+        };
+        let last = match part {
+            0 => first_rows,
+            _ => first + each - 1,
+        };
+        first..=last.min(self.score.games)
+    }
+
+    /// Rows of the box index.
+    pub fn index_rows(&self) -> usize {
+        self.set.boxes.len().div_ceil(INDEX_ACROSS)
+    }
+
+    /// A figure, at most `max_height` mm tall.
+    pub fn draw(&self, figure: Figure, max_height: f32) -> Result<Scene, Error> {
+        Ok(match figure {
+            Figure::Start => self.start(),
+            Figure::Example => self.example(),
+            Figure::Label => self.label(),
+            Figure::ScoreTable(part) => self.score_table(part),
+            Figure::ScoreChart => self.score_chart(),
+            Figure::Board => self
+                .game
+                .cut_outs(self.width, max_height, strings(self.kit.language)),
+            Figure::IndexRow(row) if row < self.index_rows() => self.index_row(row),
+            Figure::IndexRow(row) => {
+                return Err(Error::Internal(format!("the box index has no row {row}")));
+            }
+        })
+    }
+
+    fn caption(&self, scene: &mut Scene, at_y: f32, text: &str) {
+        let style = TextStyle::new(CAPTION)
+            .anchored(Anchor::Middle)
+            .coloured([0x55, 0x55, 0x55]);
+        scene.fitted_text(pt(scene.width / 2.0, at_y), text, style, scene.width);
+    }
+
+    fn start(&self) -> Scene {
+        let cell = (self.width * 0.45 / 8.0).clamp(9.0, 14.0);
+        let (w, h) = self.game.picture_size(cell);
+        let mut scene = Scene::new(self.width, h + CAPTION * 2.2);
+        let area = Rect {
+            x: (self.width - w) / 2.0,
+            y: 0.0,
+            w,
+            h,
+        };
+        self.game.draw(&self.game.start(), &[], area, &mut scene);
+        let text = strings(self.kit.language).get("figure.start").to_string();
+        self.caption(&mut scene, h + CAPTION * 1.6, &text);
+        scene
+    }
+
+    /// A short game in which each side takes a win when it sees one, avoids handing
+    /// the opponent a win at once, and otherwise plays its first move.
+    fn example_line(&self) -> Vec<(G::Position, G::Move)> {
+        let game = self.game;
+        let mut position = game.start();
+        let mut line = Vec::new();
+        let mut moves = Vec::new();
+        // Every game ends (the tree is finite); the bound only guards a game that
+        // repeats itself.
+        while game.outcome(&position).is_none() && line.len() < EXAMPLE_MOVES {
+            moves.clear();
+            game.legal_moves(&position, &mut moves);
+            let me = game.to_move(&position);
+            let wins =
+                |m: &G::Move| game.outcome(&game.play(&position, *m)) == Some(Outcome::Win(me));
+            let safe = |m: &G::Move| {
+                let next = game.play(&position, *m);
+                let mut replies = Vec::new();
+                game.legal_moves(&next, &mut replies);
+                !replies
+                    .iter()
+                    .any(|r| game.outcome(&game.play(&next, *r)) == Some(Outcome::Win(me.other())))
+            };
+            let Some(&mv) = moves
+                .iter()
+                .find(|m| wins(m))
+                .or_else(|| moves.iter().find(|m| safe(m)))
+                .or(moves.first())
+            else {
+                break;
+            };
+            line.push((position.clone(), mv));
+            position = game.play(&position, mv);
+        }
+        line
+    }
+
+    fn example(&self) -> Scene {
+        let s = strings(self.kit.language);
+        let line = self.example_line();
+        let frames = line.len() + 1;
+        let gap = 5.0;
+        // As large as allowed, but small enough for the game to take two rows at most
+        // (three for a long one).
+        let largest = G::EXAMPLE_CELL_MM;
+        let (unit_w, _) = self.game.picture_size(1.0);
+        let per_row = frames.div_ceil(if frames > 12 { 3 } else { 2 }) as f32;
+        let cell = largest.min(((self.width + gap) / per_row - gap) / unit_w);
+        let (w, h) = self.game.picture_size(cell);
+        let across = ((self.width + gap) / (w + gap)).floor().max(1.0) as usize;
+        let rows = frames.div_ceil(across);
+        let row_h = h + CAPTION * 2.4;
+        let mut scene = Scene::new(self.width, CAPTION * 2.0 + rows as f32 * row_h);
+        let title = TextStyle::new(CAPTION * 1.1).bold();
+        scene.styled_text(pt(0.0, CAPTION), s.get("figure.example"), title);
+        let last = line.last().map(|(p, m)| self.game.play(p, *m));
+        for i in 0..frames {
+            let (x, y) = (
+                (i % across) as f32 * (w + gap),
+                CAPTION * 2.0 + (i / across) as f32 * row_h,
+            );
+            let area = Rect { x, y, w, h };
+            let caption = match line.get(i) {
+                Some((position, mv)) => {
+                    let arrow = DrawnMove {
+                        mv: *mv,
+                        colour: INK,
+                        code: String::new(),
+                    };
+                    self.game.draw(position, &[arrow], area, &mut scene);
+                    self.move_caption(position, i as u32 + 1)
+                }
+                None => {
+                    if let Some(end) = &last {
+                        self.game.draw(end, &[], area, &mut scene);
+                    }
+                    "✓".to_string()
+                }
+            };
+            let style = TextStyle::new(CAPTION).anchored(Anchor::Middle);
+            scene.fitted_text(
+                pt(x + w / 2.0, y + h + CAPTION * 1.4),
+                caption,
+                style,
+                w + gap,
+            );
+        }
+        scene
+    }
+
+    /// The caption of a move of the example: its number as the labels write it. Where
+    /// the labels count the machine's own moves (I, II), the machine's moves carry that
+    /// tag and the opponent's none.
+    fn move_caption(&self, position: &G::Position, n: u32) -> String {
+        let s = strings(self.kit.language);
+        if self.kit.tags == Tags::GameMove {
+            return s.fill("figure.move", &[("n", &n.to_string())]);
+        }
+        if self.game.to_move(position) == self.kit.machine {
+            let tag = tag(&[n], self.kit.machine, self.kit.tags, self.kit.numerals);
+            s.fill("example.machine", &[("tag", &tag)])
+        } else {
+            s.get("example.opponent").to_string()
+        }
+    }
+
+    /// The box with the most arrows, as printed, as a worked example.
+    fn label(&self) -> Scene {
+        let sample = self
+            .set
+            .boxes
+            .iter()
+            .max_by_key(|b| (b.moves.len(), std::cmp::Reverse(b.id)));
+        let size = crate::sheet::label_drawing(self.kit);
+        let (lw, lh) = (size.width_mm, size.height_mm);
+        let mut scene = Scene::new(self.width, lh + CAPTION * 2.2);
+        if let Some(b) = sample {
+            let label = draw_label(self.game, self.kit, b);
+            let x = (self.width - lw) / 2.0;
+            scene.place(Arc::new(label), x, 0.0);
+            scene.rect(
+                Rect {
+                    x,
+                    y: 0.0,
+                    w: lw,
+                    h: lh,
+                },
+                None,
+                Some(Stroke::solid(GREY, 0.2)),
+            );
+        }
+        let text = strings(self.kit.language).get("figure.label").to_string();
+        self.caption(&mut scene, lh + CAPTION * 1.6, &text);
+        scene
+    }
+
+    fn score_table(&self, part: usize) -> Scene {
+        let s = strings(self.kit.language);
+        let row = SCORE_ROW_MM;
+        let games = self.score_rows(part);
+        let count = games.clone().count();
+        let widths = [0.12, 0.26, 0.34, 0.28].map(|f| f * self.width);
+        let mut scene = Scene::new(self.width, row * (count as f32 + 1.6));
+        let head = row * 1.6;
+        let rule = Stroke::solid(GREY, 0.25);
+        let heads = ["score.game", "score.winner", "score.change", "score.losses"];
+        let mut x = 0.0;
+        for (key, w) in heads.iter().zip(widths) {
+            // Two lines at most; a longer heading is shrunk to fit.
+            let style = TextStyle::new(2.7).bold();
+            let lines = wrap(
+                s.get(key),
+                style.size,
+                Weight::Bold,
+                w - 2.4,
+                self.kit.language,
+            );
+            let (first, second) = match lines.as_slice() {
+                [one] => (None, one.clone()),
+                [one, rest @ ..] => (Some(one.clone()), rest.join(" ")),
+                [] => (None, String::new()),
+            };
+            if let Some(first) = first {
+                scene.fitted_text(pt(x + 1.2, head - 5.0), first, style, w - 2.4);
+            }
+            scene.fitted_text(pt(x + 1.2, head - 1.8), second, style, w - 2.4);
+            x += w;
+        }
+        for (i, game) in (0..=count).zip(games.map(Some).chain([None])) {
+            let y = head + i as f32 * row;
+            scene.line(pt(0.0, y), pt(self.width, y), rule);
+            if let Some(game) = game {
+                let style = TextStyle::new(3.0).coloured(GREY);
+                scene.styled_text(pt(1.2, y + row - 1.8), game.to_string(), style);
+            }
+        }
+        let mut x = 0.0;
+        for w in std::iter::once(0.0).chain(widths) {
+            x += w;
+            scene.line(pt(x, 0.0), pt(x, scene.height), rule);
+        }
+        scene.line(pt(0.0, 0.0), pt(self.width, 0.0), rule);
+        scene
+    }
+
+    fn score_chart(&self) -> Scene {
+        let s = strings(self.kit.language);
+        let (games, losses) = (self.score.games, self.score.losses);
+        let height = 78.0;
+        let mut scene = Scene::new(self.width, height);
+        let title = TextStyle::new(3.1).bold();
+        scene.fitted_text(pt(0.0, 3.2), s.get("score.chart"), title, self.width);
+        let plot = Rect {
+            x: 9.0,
+            y: 7.0,
+            w: self.width - 12.0,
+            h: height - 18.0,
+        };
+        let faint = Stroke::solid([0xcc, 0xcc, 0xcc], 0.15);
+        let axis = Stroke::solid(INK, 0.35);
+        let label = TextStyle::new(2.4).anchored(Anchor::Middle);
+        // A faint line for every game and loss while they stay 1.5 mm apart or more;
+        // a number at every step that keeps them readable.
+        let (game_grid, game_step) = steps(games, plot.w);
+        for g in (0..=games).filter(|g| g % game_grid == 0) {
+            let x = plot.x + plot.w * g as f32 / games as f32;
+            scene.line(pt(x, plot.y), pt(x, plot.y + plot.h), faint);
+            if g % game_step == 0 {
+                scene.styled_text(pt(x, plot.y + plot.h + 3.2), g.to_string(), label);
+            }
+        }
+        let (loss_grid, loss_step) = steps(losses, plot.h);
+        for l in (0..=losses).filter(|l| l % loss_grid == 0) {
+            let y = plot.y + plot.h - plot.h * l as f32 / losses as f32;
+            scene.line(pt(plot.x, y), pt(plot.x + plot.w, y), faint);
+            if l % loss_step == 0 {
+                scene.styled_text(pt(plot.x - 2.5, y + 0.9), l.to_string(), label);
+            }
+        }
+        scene.line(pt(plot.x, plot.y), pt(plot.x, plot.y + plot.h), axis);
+        scene.line(
+            pt(plot.x, plot.y + plot.h),
+            pt(plot.x + plot.w, plot.y + plot.h),
+            axis,
+        );
+        let axis_text = TextStyle::new(2.8).anchored(Anchor::End);
+        scene.styled_text(
+            pt(plot.x + plot.w, height - 1.0),
+            s.get("score.axis_games"),
+            axis_text,
+        );
+        scene.styled_text(
+            pt(plot.x + 1.5, plot.y - 1.2),
+            s.get("score.axis_losses"),
+            TextStyle::new(2.8),
+        );
+        scene
+    }
+
+    fn index_row(&self, row: usize) -> Scene {
+        let s = strings(self.kit.language);
+        let cell_w = self.width / INDEX_ACROSS as f32;
+        let mut scene = Scene::new(self.width, INDEX_ROW_MM);
+        let boxes = self
+            .set
+            .boxes
+            .iter()
+            .skip(row * INDEX_ACROSS)
+            .take(INDEX_ACROSS);
+        for (i, b) in boxes.enumerate() {
+            let x = i as f32 * cell_w;
+            self.index_cell(&mut scene, b, x, cell_w, s);
+        }
+        scene
+    }
+
+    fn index_cell(
+        &self,
+        scene: &mut Scene,
+        b: &MatchBox<G::Position, G::Move>,
+        x: f32,
+        cell_w: f32,
+        s: &matchbox_engine::i18n::Strings,
+    ) {
+        let frame = Rect {
+            x: x + 0.5,
+            y: 0.0,
+            w: cell_w - 1.0,
+            h: INDEX_ROW_MM - 0.5,
+        };
+        let edge = draw_move_edge(scene, self.kit, &b.move_numbers, frame);
+        let picture = INDEX_ROW_MM - 9.5 - edge;
+        let area = Rect {
+            x: x + 1.5 + edge,
+            y: 0.5 + edge,
+            w: cell_w - 3.0 - 2.0 * edge,
+            h: picture - edge,
+        };
+        let moves = drawn_moves::<G>(self.kit, s, b);
+        self.game.draw(&b.position, &moves, area, scene);
+        let id = s.fill("label.box", &[("id", &b.id.to_string())]);
+        let centre = x + cell_w / 2.0;
+        let style = TextStyle::new(2.8).bold().anchored(Anchor::Middle);
+        scene.fitted_text(pt(centre, picture + 3.6), id, style, cell_w - 2.0);
+        let numbers = tag(
+            &b.move_numbers,
+            self.kit.machine,
+            self.kit.tags,
+            self.kit.numerals,
+        );
+        // "move II", "moves I–II": the heading agrees with the count it lists.
+        let key = if b.move_numbers.len() > 1 {
+            "index.moves"
+        } else {
+            "index.move"
+        };
+        let moves_text = s.fill(key, &[("tag", &numbers)]);
+        let style = TextStyle::new(2.4)
+            .anchored(Anchor::Middle)
+            .coloured([0x55, 0x55, 0x55]);
+        scene.fitted_text(pt(centre, picture + 7.0), moves_text, style, cell_w - 2.0);
+    }
+}

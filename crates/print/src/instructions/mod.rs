@@ -1,0 +1,510 @@
+//! The instruction pages of kit.pdf: templates (Markdown with minijinja variables, in
+//! `templates/<language>/`) filled with this kit's figures, parsed and set on pages with
+//! the drawings between paragraphs.
+
+pub mod drawings;
+pub mod layout;
+pub mod markdown;
+
+use minijinja::{Environment, UndefinedBehavior, Value};
+use serde::Serialize;
+
+use crate::pictures::Game;
+use crate::sheet::Page;
+pub use drawings::Figure;
+use layout::{Booklet, Typesetter};
+use markdown::{Block, blocks, figure_marker};
+use matchbox_engine::Error;
+use matchbox_engine::boxes::{BoxSet, tag};
+use matchbox_engine::game::Side;
+use matchbox_engine::i18n::{grouped, plural, strings, template_file, template_folder};
+use matchbox_engine::kit::{BeadSchedule, Kit, Language, Reward, Rule, Tags};
+
+/// The sections of the instructions, in the order of kit.pdf.
+pub const SECTIONS: [&str; 7] = [
+    "overview", "rules", "operator", "teacher", "score", "board", "index",
+];
+
+/// How many lost games a machine needed to learn, measured by simulation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Expected {
+    /// The opponent it trained against (`perfect`).
+    pub opponent: String,
+    /// Machines trained.
+    pub runs: u32,
+    /// Fewest losses.
+    pub min: u32,
+    /// Most losses.
+    pub max: u32,
+    /// Mean losses.
+    pub mean: f64,
+    /// Median losses.
+    pub median: f64,
+    /// Mean games played until then.
+    pub games_mean: f64,
+}
+
+/// What the sheets may quote of the simulations and of the exact analysis.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Findings {
+    /// The measured losses to learn, when every simulated machine learnt.
+    pub expected: Option<Expected>,
+    /// The exact figures and the fastest teacher, for a kit small enough.
+    pub exact: Option<matchbox_engine::simulate::exact::SheetFigures>,
+    /// What to watch of a machine that never stops losing (MENACE).
+    pub watch: Option<matchbox_engine::simulate::watch::Watch>,
+    /// The machine's side loses the game against best play, so no training can make it
+    /// stop losing against a faultless opponent (HIM).
+    pub loses: bool,
+    /// For such a machine, when it gives up at its first move for good.
+    pub gives_up: Option<GivesUp>,
+    /// The articles' reward claim in figures, when they make one.
+    pub reward_losses: Option<RewardLosses>,
+}
+
+/// The mean losses in a machine's first games against a perfect opponent without and with
+/// rewards, as the teacher's page quotes them beside the variant (`verify` gives them with
+/// their bounds).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RewardLosses {
+    /// The games counted.
+    pub games: u32,
+    /// Mean losses under `gardner`, one decimal, as the language writes it.
+    pub without: String,
+    /// Mean losses under `gardner-reward`.
+    pub with: String,
+}
+
+/// When a machine that can never stop losing gives up at its first move for good, in
+/// whole games, as the teacher's page quotes it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GivesUp {
+    /// Worked out exactly (else sampled over [`matchbox_engine::simulate::EXPECTATION_RUNS`]
+    /// machines).
+    pub exact: bool,
+    /// Mean games until it gives up against a perfect opponent.
+    pub perfect_games: u32,
+    /// Mean games until it gives up against a random opponent, worked out exactly, when it
+    /// does for sure.
+    pub random_games: Option<u32>,
+    /// Mean games it wins until then.
+    pub random_wins: Option<u32>,
+}
+
+impl GivesUp {
+    /// The page's figures from those against `perfect` and `random` (the latter quoted
+    /// only when worked out exactly), or `None` when the machine may never give up
+    /// against a perfect opponent.
+    pub fn of(
+        perfect: &matchbox_engine::simulate::exact::GivingUp,
+        random: Option<&matchbox_engine::simulate::exact::GivingUp>,
+    ) -> Option<GivesUp> {
+        let rounded = |m: &Option<matchbox_engine::simulate::exact::Measure>| {
+            m.as_ref().map(|m| m.to_f64().round() as u32)
+        };
+        let random = random.filter(|r| r.states.is_some());
+        Some(GivesUp {
+            exact: perfect.states.is_some(),
+            perfect_games: rounded(&perfect.mean_games)?,
+            random_games: random.and_then(|r| rounded(&r.mean_games)),
+            random_wins: random.and_then(|r| rounded(&r.mean_wins)),
+        })
+    }
+}
+
+impl Expected {
+    /// The figures of a training against `perfect`, or `None` when some machine had not
+    /// learnt by the end: then no sheet quotes them.
+    pub fn from_training(training: &matchbox_engine::simulate::Training) -> Option<Expected> {
+        let losses = training.losses_to_learn.as_ref()?;
+        let games = training.games_to_learn.as_ref()?;
+        (training.unfinished == 0).then(|| Expected {
+            games_mean: games.mean,
+            opponent: "perfect".into(),
+            runs: training.runs,
+            min: losses.min,
+            max: losses.max,
+            mean: losses.mean,
+            median: losses.median,
+        })
+    }
+}
+
+/// The size of the score sheet, from the kit's own figures: rows enough for the games
+/// a faultless opponent needs on average, a chart as high as the losses can climb.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ScoreSheet {
+    /// Rows of the table, one per game, and the chart's last game.
+    pub games: u32,
+    /// The top of the chart's losses axis.
+    pub losses: u32,
+    /// Whether the line levels off: every simulated machine stopped losing. Not so for
+    /// a machine that keeps losing now and then however long it plays (MENACE).
+    pub levels_off: bool,
+}
+
+impl ScoreSheet {
+    /// Rows and axes when the kit has no figures of its own.
+    const PLAIN: ScoreSheet = ScoreSheet {
+        games: 40,
+        losses: 20,
+        levels_off: false,
+    };
+
+    /// The sheet for what the kit's pages quote.
+    pub fn of(findings: &Findings) -> ScoreSheet {
+        let up = |n: f64, step: u32| (n.ceil().max(1.0) as u32).div_ceil(step) * step;
+        let exact = findings.exact.as_ref();
+        if let Some(e) = &findings.expected {
+            // Games: the slowest teacher the pages quote, a faultless opponent.
+            let games = exact
+                .map_or(0.0, |x| f64::from(x.perfect_games))
+                .max(e.games_mean);
+            // Losses: no opponent can inflict more than the worst case worked out.
+            let losses = exact.map_or(e.max, |x| x.worst_losses.max(e.max));
+            return ScoreSheet {
+                games: up(games, 10).max(20),
+                losses: up(f64::from(losses), 2).max(10),
+                levels_off: true,
+            };
+        }
+        let Some(w) = &findings.watch else {
+            return ScoreSheet::PLAIN;
+        };
+        // Until the machines that stop losing typically do, or the games watched.
+        let last = w.windows.last().map_or(Self::PLAIN.games, |w| w.to);
+        let games = w
+            .stopped_losing
+            .as_ref()
+            .map_or(f64::from(last), |s| s.mean)
+            .min(f64::from(last));
+        let games = up(games, 10).clamp(20, 100);
+        // A faultless opponent never loses: every game not drawn is a loss.
+        let losses: f64 = w
+            .windows
+            .iter()
+            .map(|win| {
+                let played = win.to.min(games).saturating_sub(win.from - 1);
+                f64::from(played) * (1.0 - win.draws.mean)
+            })
+            .sum();
+        ScoreSheet {
+            games,
+            losses: up(losses, 5).max(10),
+            levels_off: false,
+        }
+    }
+}
+
+/// One bead colour on the overview: its name and letter, and how many to buy.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ColourLine {
+    /// The colour's name in the kit's language.
+    pub name: String,
+    /// Its letter on the labels.
+    pub code: String,
+    /// Beads of it in the boxes at the start.
+    pub beads: u32,
+    /// Beads of it to buy, the reserve included.
+    pub buy: u32,
+}
+
+/// How many boxes can be needed at one move number.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MoveBoxes {
+    /// The move number.
+    #[serde(rename = "move")]
+    pub move_number: u32,
+    /// Boxes whose position can arise at it.
+    pub boxes: usize,
+    /// The move as the labels' tags write it (`4`, or the machine's own `II`).
+    pub tag: String,
+}
+
+/// Beads per move in the boxes first needed from one move number on.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ScheduleStep {
+    /// The move number.
+    #[serde(rename = "move")]
+    pub move_number: u32,
+    /// Beads per move.
+    pub beads: u32,
+    /// The move as the labels' tags write it.
+    pub tag: String,
+    /// The machine's last move before the next step, as a tag, when the step covers
+    /// more than one of its moves.
+    pub until: Option<String>,
+}
+
+/// The variables every template sees (see templates/README.md).
+#[derive(Clone, Debug, Serialize)]
+pub struct TemplateContext {
+    /// The kit's name.
+    pub name: String,
+    /// The side the matchboxes play.
+    pub machine: Side,
+    /// Positions merged under the board's symmetries.
+    pub symmetry: bool,
+    /// Positions with one legal move have no box.
+    pub skip_forced: bool,
+    /// The learning rule.
+    pub rule: Rule,
+    /// Beads per result under the `menace` rule.
+    pub reward: Reward,
+    /// What the tag under each label counts.
+    pub tags: Tags,
+    /// Number of boxes.
+    pub boxes: usize,
+    /// Beads in all boxes at the start.
+    pub beads: u32,
+    /// Extra beads to buy for a rule that adds beads.
+    pub reserve: u32,
+    /// Each bead colour used.
+    pub colours: Vec<ColourLine>,
+    /// Boxes per move number.
+    pub per_move: Vec<MoveBoxes>,
+    /// The move number of the machine's first move.
+    pub first_move: u32,
+    /// Most arrows on one label.
+    pub max_arrows: usize,
+    /// The measured losses to learn, when every simulated machine learnt.
+    pub expected: Option<Expected>,
+    /// The exact figures and the fastest teacher, for a kit small enough.
+    pub exact: Option<matchbox_engine::simulate::exact::SheetFigures>,
+    /// What to watch of a machine that never stops losing, sampled.
+    pub watch: Option<matchbox_engine::simulate::watch::Watch>,
+    /// The machine's side loses the game against best play.
+    pub loses: bool,
+    /// For such a machine, when it gives up at its first move for good.
+    pub gives_up: Option<GivesUp>,
+    /// The articles' reward claim in figures.
+    pub reward_losses: Option<RewardLosses>,
+    /// Which historic machine the kit is, if any.
+    pub history: Option<&'static str>,
+    /// Beads per move from each listed move number on.
+    pub schedule: Vec<ScheduleStep>,
+    /// Whether the game can end in a draw.
+    pub draws: bool,
+    /// The game's own variables (its settings), for its partials; set beside the others.
+    #[serde(skip)]
+    pub game: Value,
+    /// The paper the kit is printed on: `A4` or `Letter`.
+    pub paper: &'static str,
+    /// The sticker sheet's product code, or none for labels cut from paper.
+    pub stickers: Option<&'static str>,
+    /// Sheets the labels fill, slots skipped by `start_at` included.
+    pub label_sheets: usize,
+    /// Length of the calibration bar at the foot of each label sheet, in mm.
+    pub calibration_mm: u32,
+    /// The score sheet's rows and chart, sized from the kit's figures.
+    pub score_sheet: ScoreSheet,
+}
+
+impl TemplateContext {
+    /// The variables for a kit, its boxes and what its sheet may quote of a simulation.
+    pub fn new<G: Game>(
+        game: &G,
+        kit: &Kit,
+        set: &BoxSet<G>,
+        findings: &Findings,
+    ) -> TemplateContext {
+        let s = strings(kit.language);
+        let summary = set.summary(kit);
+        let adds_beads = matches!(kit.rule, Rule::GardnerReward | Rule::Menace);
+        let colours: Vec<ColourLine> = summary
+            .colours
+            .iter()
+            .map(|c| {
+                let colour = &kit.palette[c.colour];
+                // Reward rules add beads: half as many again is a small reserve.
+                let reserve = if adds_beads { c.beads.div_ceil(2) } else { 0 };
+                ColourLine {
+                    name: s.colour_name(colour),
+                    code: s.bead_code(colour, G::DRAWN_LETTERS),
+                    beads: c.beads,
+                    buy: c.beads + reserve,
+                }
+            })
+            .collect();
+        let first_move = set.boxes.first().map_or(1, |b| b.move_numbers[0]);
+        // Every page writes a move as the labels' tags do (the Bachet kit: I, II).
+        let tag_of = |n: u32| tag(&[n], kit.machine, kit.tags, kit.numerals);
+        let steps: Vec<(u32, u32)> = match &kit.beads {
+            BeadSchedule::Each(n) => vec![(first_move, *n)],
+            BeadSchedule::ByMoveNumber(map) => map.iter().map(|(&m, &b)| (m, b)).collect(),
+        };
+        let schedule = steps
+            .iter()
+            .enumerate()
+            .map(|(i, &(move_number, beads))| {
+                // The machine's last move before the next step: one of its own parity.
+                let until = steps.get(i + 1).map(|&(next, _)| {
+                    let last = next - 1;
+                    last - (last + first_move) % 2
+                });
+                ScheduleStep {
+                    move_number,
+                    beads,
+                    tag: tag_of(move_number),
+                    until: until.filter(|&u| u > move_number).map(tag_of),
+                }
+            })
+            .collect();
+        TemplateContext {
+            name: kit.name.clone(),
+            machine: kit.machine,
+            symmetry: kit.symmetry,
+            skip_forced: kit.skip_forced,
+            rule: kit.rule,
+            reward: kit.reward,
+            tags: kit.tags,
+            boxes: summary.boxes,
+            beads: summary.beads,
+            reserve: colours.iter().map(|c| c.buy - c.beads).sum(),
+            colours,
+            per_move: summary
+                .per_move
+                .iter()
+                .map(|(&move_number, &boxes)| MoveBoxes {
+                    move_number,
+                    boxes,
+                    tag: tag_of(move_number),
+                })
+                .collect(),
+            first_move,
+            max_arrows: set.boxes.iter().map(|b| b.moves.len()).max().unwrap_or(0),
+            expected: findings.expected.clone(),
+            exact: findings.exact.clone(),
+            watch: findings.watch.clone(),
+            loses: findings.loses,
+            gives_up: findings.gives_up.clone(),
+            reward_losses: findings.reward_losses.clone(),
+            history: game.historic(kit).map(|h| h.name),
+            schedule,
+            draws: game.can_draw(),
+            game: game.template_vars(),
+            paper: kit.paper.name(),
+            stickers: kit.stickers.map(|s| s.code),
+            label_sheets: crate::sheet::sheet_count(kit, set.boxes.len()),
+            calibration_mm: crate::sheet::CALIBRATION_MM as u32,
+            score_sheet: ScoreSheet::of(findings),
+        }
+    }
+}
+
+/// Renders one section's template for a kit; an unknown variable is an error. The
+/// shared templates of the language are `<section>.md`; the game's own partials,
+/// `templates/<language>/games/<game>/<name>.md`, are included as `game/<name>.md`.
+pub fn render(
+    language: Language,
+    game: &str,
+    section: &str,
+    ctx: &TemplateContext,
+) -> Result<String, Error> {
+    let code = language.code();
+    let folder = format!("{code}/games/{game}/");
+    let partials: Vec<(String, &str)> = template_folder(&folder)
+        .map(|(name, source)| (format!("game/{name}"), source))
+        .collect();
+    let name = format!("{code}/{section}.md");
+    let source = template_file(&name)
+        .ok_or_else(|| Error::Internal(format!("no {section} template for {code}")))?;
+    let mut env = Environment::new();
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    let syntax = minijinja::syntax::SyntaxConfig::builder()
+        .trim_blocks(true)
+        .lstrip_blocks(true)
+        .build()
+        .map_err(|e| Error::Internal(format!("template syntax: {e}")))?;
+    env.set_syntax(syntax);
+    // Whole numbers are written with the language's thousands separator.
+    env.set_formatter(move |out, state, value| match value.as_i64() {
+        Some(n) if value.is_integer() => out
+            .write_str(&grouped(language, n))
+            .map_err(minijinja::Error::from),
+        _ => minijinja::escape_formatter(out, state, value),
+    });
+    env.add_function(
+        "plural",
+        move |n: i64, one: String, few: String, many: String| {
+            plural(language, n, &one, &few, &many)
+        },
+    );
+    env.add_function("figure", |name: String| {
+        Figure::named(&name).map(figure_marker).ok_or_else(|| {
+            minijinja::Error::new(
+                minijinja::ErrorKind::InvalidOperation,
+                format!("no figure is called `{name}`"),
+            )
+        })
+    });
+    for (partial, source) in &partials {
+        env.add_template(partial, source)
+            .map_err(|e| Error::Internal(format!("template {folder}{partial}: {e:#}")))?;
+    }
+    env.add_template(&name, source)
+        .and_then(|()| {
+            env.get_template(&name)?.render(minijinja::context! {
+                ..Value::from(minijinja::value::Serde(ctx)),
+                ..ctx.game.clone()
+            })
+        })
+        .map_err(|e| Error::Internal(format!("template {name}: {e:#}")))
+}
+
+/// The instruction pages, in the order of kit.pdf, ready for the label sheets to follow.
+pub fn instruction_pages<G: Game>(
+    game: &G,
+    kit: &Kit,
+    set: &BoxSet<G>,
+    findings: &Findings,
+) -> Result<Vec<Page>, Error> {
+    Ok(typeset(game, kit, set, findings)?.pages)
+}
+
+/// The instruction pages as set, with what each page holds and every line's text.
+pub fn typeset<G: Game>(
+    game: &G,
+    kit: &Kit,
+    set: &BoxSet<G>,
+    findings: &Findings,
+) -> Result<Booklet, Error> {
+    let ctx = TemplateContext::new(game, kit, set, findings);
+    let mut setter = Typesetter::new(kit);
+    let score = ScoreSheet::of(findings);
+    let sections = SECTIONS
+        .iter()
+        .map(|section| {
+            Ok((
+                *section,
+                blocks(&render(kit.language, game.name(), section, &ctx)?),
+            ))
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    // The score table's first part fills the page under the score page's text.
+    let score_text = sections
+        .iter()
+        .find(|(name, _)| *name == "score")
+        .map_or(0.0, |(_, b)| setter.text_height(b));
+    let height = setter.column_height();
+    // A little to spare: the text is measured as set loosely.
+    let rooms = (height - score_text - 8.0, height - 2.0);
+    let figures = drawings::Figures::new(game, kit, set, setter.column_width(), score, rooms);
+    for (section, mut section_blocks) in sections {
+        // The drawn parts of the last three pages follow their few lines of text.
+        match section {
+            "score" => section_blocks.extend(
+                (0..figures.score_parts())
+                    .map(Figure::ScoreTable)
+                    .chain([Figure::ScoreChart])
+                    .map(Block::Figure),
+            ),
+            "board" => section_blocks.push(Block::Figure(Figure::Board)),
+            "index" => section_blocks
+                .extend((0..figures.index_rows()).map(|row| Block::Figure(Figure::IndexRow(row)))),
+            _ => {}
+        }
+        setter.section(&section_blocks, &|figure| figures.draw(figure, height))?;
+    }
+    Ok(setter.finish())
+}

@@ -1,0 +1,161 @@
+//! How hexapawn is drawn: the board with its pawns and the machine's arrows, and the
+//! board and pawns a class cuts out.
+
+use matchbox_engine::game::hexapawn::{Board, Hexapawn, Step};
+use matchbox_engine::game::{Rules, Side};
+use matchbox_engine::i18n::Strings;
+
+use super::{DrawnMove, Picture};
+use crate::draw::scene::{
+    Anchor, INK, Rect, Scene, Shape, Stroke, TextStyle, WHITE, legible_radius, pt,
+};
+use crate::instructions::drawings::{CAPTION, CUT};
+
+impl Picture for Hexapawn {
+    fn bead_line(&self) -> &'static str {
+        "label.beads.hexapawn"
+    }
+
+    fn picture_size(&self, cell: f32) -> (f32, f32) {
+        (cell * f32::from(self.cols()), cell * f32::from(self.rows()))
+    }
+
+    /// The empty board to play on, and the starting position again, whose occupied
+    /// squares are cut out as the pieces.
+    fn cut_outs(&self, width: f32, max_height: f32, words: &Strings) -> Scene {
+        let (r, c) = (f32::from(self.rows()), f32::from(self.cols()));
+        // The page's heading and a few lines of text take about 45 mm above.
+        let cell = (width / c)
+            .min((max_height - 45.0) / (2.0 * r + 0.5))
+            .min(30.0);
+        let (w, h) = (cell * c, cell * r);
+        let mut scene = Scene::new(width, 2.0 * h + cell * 0.5 + 8.0);
+        let left = (width - w) / 2.0;
+        let board = Rect {
+            x: left,
+            y: 0.0,
+            w,
+            h,
+        };
+        let empty = Board {
+            white: 0,
+            black: 0,
+            to_move: Side::First,
+        };
+        self.draw(&empty, &[], board, &mut scene);
+        let pieces = Rect {
+            y: h + cell * 0.5,
+            ..board
+        };
+        self.draw(&self.start(), &[], pieces, &mut scene);
+        for row in [0.0, r - 1.0] {
+            for col in 0..self.cols() {
+                let square = Rect {
+                    x: left + f32::from(col) * cell,
+                    y: pieces.y + row * cell,
+                    w: cell,
+                    h: cell,
+                };
+                scene.rect(square, None, Some(CUT));
+            }
+        }
+        let names = format!(
+            "{} / {}",
+            words.get("board.black"),
+            words.get("board.white")
+        );
+        let style = TextStyle::new(CAPTION).anchored(Anchor::Middle);
+        scene.styled_text(pt(width / 2.0, pieces.y + h + 5.5), names, style);
+        scene
+    }
+
+    fn draw(&self, position: &Board, moves: &[DrawnMove<Step>], area: Rect, scene: &mut Scene) {
+        let cell = (area.w / f32::from(self.cols())).min(area.h / f32::from(self.rows()));
+        let left = area.x + (area.w - cell * f32::from(self.cols())) / 2.0;
+        let top = area.y + (area.h - cell * f32::from(self.rows())) / 2.0;
+        let centre = |sq: u8| {
+            let (row, col) = (sq / self.cols(), sq % self.cols());
+            pt(
+                left + (f32::from(col) + 0.5) * cell,
+                top + (f32::from(self.rows() - 1 - row) + 0.5) * cell,
+            )
+        };
+        let light = [0xf4, 0xf1, 0xe8];
+        let dark = [0xd9, 0xd2, 0xc0];
+        for row in 0..self.rows() {
+            for col in 0..self.cols() {
+                let shade = if (row + col) % 2 == 0 { dark } else { light };
+                let r = Rect {
+                    x: left + f32::from(col) * cell,
+                    y: top + f32::from(self.rows() - 1 - row) * cell,
+                    w: cell,
+                    h: cell,
+                };
+                scene.rect(r, Some(shade), None);
+            }
+        }
+        let frame = Rect {
+            x: left,
+            y: top,
+            w: cell * f32::from(self.cols()),
+            h: cell * f32::from(self.rows()),
+        };
+        scene.rect(frame, None, Some(Stroke::solid(INK, cell * 0.03)));
+        for sq in 0..self.rows() * self.cols() {
+            let bit = 1u64 << sq;
+            if position.white & bit != 0 {
+                draw_pawn(scene, centre(sq), cell, WHITE);
+            } else if position.black & bit != 0 {
+                draw_pawn(scene, centre(sq), cell, INK);
+            }
+        }
+        for m in moves {
+            let (from, to) = (centre(m.mv.from), centre(m.mv.to));
+            // Start the arrow on the pawn's head and stop short of the target's centre.
+            let start = pt(
+                from.x + (to.x - from.x) * 0.18,
+                from.y + (to.y - from.y) * 0.18,
+            );
+            let end = pt(
+                from.x + (to.x - from.x) * 0.9,
+                from.y + (to.y - from.y) * 0.9,
+            );
+            scene.arrow(start, end, m.colour, cell * 0.075);
+            let mid = pt(
+                from.x + (to.x - from.x) * 0.55,
+                from.y + (to.y - from.y) * 0.55,
+            );
+            // Large enough for its letters to be read on small craft-box labels.
+            scene.bead_tag(
+                mid,
+                (cell * 0.17).max(legible_radius(&m.code)).min(cell * 0.36),
+                m.colour,
+                &m.code,
+            );
+        }
+    }
+}
+
+/// A pawn silhouette: a round head on a flared base, so the two sides differ by fill
+/// alone and print well in grey.
+fn draw_pawn(scene: &mut Scene, centre: crate::draw::scene::Pt, cell: f32, fill: [u8; 3]) {
+    let s = cell * 0.36;
+    let outline = Some(Stroke::solid(INK, cell * 0.035));
+    let base = vec![
+        pt(centre.x - s * 0.75, centre.y + s * 0.85),
+        pt(centre.x + s * 0.75, centre.y + s * 0.85),
+        pt(centre.x + s * 0.3, centre.y - s * 0.05),
+        pt(centre.x - s * 0.3, centre.y - s * 0.05),
+    ];
+    scene.push(Shape::Polygon {
+        points: base,
+        fill: Some(fill),
+        stroke: outline,
+    });
+    scene.circle(
+        pt(centre.x, centre.y - s * 0.4),
+        s * 0.42,
+        Some(fill),
+        outline,
+    );
+}

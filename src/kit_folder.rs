@@ -1,0 +1,108 @@
+//! The kit folder that `matchbox kit` writes: where it goes by default, how an older
+//! kit's folder is told from a user's, and the write itself, whole or not at all. The
+//! files are made in memory by `matchbox_print::make`.
+
+use std::path::{Path, PathBuf};
+
+use matchbox_engine::Error;
+use matchbox_engine::kit::Kit;
+use matchbox_print::make::make_files;
+use serde::Serialize;
+
+use matchbox_files::{check_replaceable, replace_dir};
+
+/// What `matchbox kit` wrote.
+#[derive(Debug, Serialize)]
+pub struct KitReport {
+    /// The folder written into.
+    pub dir: PathBuf,
+    /// Every file written, in order.
+    pub files: Vec<PathBuf>,
+    /// Number of boxes (and labels).
+    pub boxes: usize,
+    /// Pages of labels.pdf.
+    pub label_pages: usize,
+    /// Pages of kit.pdf.
+    pub kit_pages: usize,
+    /// PNG previews written.
+    pub previews: usize,
+}
+
+/// The folder that holds the kit folders by default.
+pub const OUT: &str = "out";
+
+/// The default output folder: `out/<kit name>`.
+pub fn default_dir(kit: &Kit) -> PathBuf {
+    Path::new(OUT).join(matchbox_files::slug(&kit.name))
+}
+
+/// The folder of the PNG previews inside a kit's folder.
+const PREVIEWS: &str = "previews";
+
+/// The first path inside a kit folder written before kit folders had a manifest that
+/// such a run would not have written: it wrote `labels.pdf`, `kit.pdf` and
+/// `previews/box-N.png`, and a folder lacking either PDF holds no kit at all.
+fn not_an_old_kit(inside: &[(PathBuf, bool)]) -> Option<PathBuf> {
+    let is_preview = |path: &Path| {
+        let mut parts = path.iter().map(|p| p.to_string_lossy());
+        parts.next().as_deref() == Some(PREVIEWS)
+            && parts.next().is_some_and(|file| {
+                file.strip_prefix("box-")
+                    .and_then(|f| f.strip_suffix(".png"))
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            })
+            && parts.next().is_none()
+    };
+    let stray = inside.iter().find(|(path, is_dir)| {
+        let own = if *is_dir {
+            path == Path::new(PREVIEWS)
+        } else {
+            path == Path::new("labels.pdf") || path == Path::new("kit.pdf") || is_preview(path)
+        };
+        !own
+    });
+    if let Some((path, _)) = stray {
+        return Some(path.clone());
+    }
+    let has = |name: &str| inside.iter().any(|(p, d)| !d && p == Path::new(name));
+    match (has("labels.pdf"), has("kit.pdf")) {
+        (true, true) => None,
+        _ => inside.first().map(|(p, _)| p.clone()),
+    }
+}
+
+/// Makes the kit and writes it into `dir`, replacing the folder whole: at every instant
+/// `dir` holds the complete old kit or the complete new one (see [`replace_dir`]).
+pub fn write_kit(kit: &Kit, dir: &Path, dpi: f32) -> Result<KitReport, Error> {
+    if !(dpi.is_finite() && (36.0..=1200.0).contains(&dpi)) {
+        return Err(Error::Input(format!(
+            "--dpi must be from 36 to 1200, not {dpi}"
+        )));
+    }
+    check_replaceable(dir, &not_an_old_kit)?;
+    let files = make_files(kit, kit.previews.then_some(dpi))?;
+    let mut contents = vec![
+        (PathBuf::from("labels.pdf"), files.labels_pdf),
+        (PathBuf::from("kit.pdf"), files.kit_pdf),
+    ];
+    let previews = files.previews.len();
+    contents.extend(
+        files
+            .previews
+            .into_iter()
+            .map(|(name, png)| (Path::new(PREVIEWS).join(name), png)),
+    );
+    replace_dir(dir, &contents, &not_an_old_kit)?;
+    let written = contents
+        .into_iter()
+        .map(|(name, _)| dir.join(name))
+        .collect();
+    Ok(KitReport {
+        dir: dir.to_path_buf(),
+        files: written,
+        boxes: files.boxes,
+        label_pages: files.pages.0,
+        kit_pages: files.pages.1,
+        previews,
+    })
+}

@@ -1,0 +1,570 @@
+//! A person plays the machine in the terminal: the board, the box, its beads, the bead
+//! drawn and the move; after the game, the rule and what it changed.
+//!
+//! Moves are read line by line from any reader, so a pipe works as well as a keyboard.
+
+use std::cell::{Cell, RefCell};
+use std::io::{BufRead, Write};
+
+use crate::report::board_text;
+use matchbox_engine::Error;
+use matchbox_engine::boxes::tag;
+use matchbox_engine::game::Notation;
+use matchbox_engine::i18n::strings;
+use matchbox_engine::kit::{Kit, Rule, Tags};
+use matchbox_engine::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rng_for};
+use matchbox_engine::simulate::state::Saved;
+use matchbox_engine::simulate::{Opponent, Setup, Turn, play_game};
+
+/// Whether to colour the beads: asked for, or by default when the output is a terminal
+/// and `NO_COLOR` is not set (<https://no-color.org>: a flag given overrides it).
+pub fn use_colour(choice: Option<bool>, is_terminal: bool, no_color: Option<&str>) -> bool {
+    choice.unwrap_or(is_terminal && no_color.is_none_or(str::is_empty))
+}
+
+/// A bead: a coloured dot when colour is on, and always its colour's name in the
+/// kit's language.
+fn bead(kit: &Kit, colour: usize, coloured: bool) -> String {
+    let c = &kit.palette[colour];
+    let name = strings(kit.language).colour_name(c);
+    if coloured {
+        let [r, g, b] = c.rgb;
+        format!("\x1b[38;2;{r};{g};{b}m●\x1b[0m {name}")
+    } else {
+        format!("● {name}")
+    }
+}
+
+/// The heading of a turn: the move as the labels number it. Where they count the
+/// machine's own moves (I, II), only the machine's turns carry a number.
+fn turn_heading(kit: &Kit, move_number: u32, machine: bool) -> String {
+    let s = strings(kit.language);
+    let label_tag = tag(&[move_number], kit.machine, kit.tags, kit.numerals);
+    match (kit.tags, machine) {
+        (Tags::GameMove, false) => s.fill("play.your_turn", &[("n", &label_tag)]),
+        (Tags::GameMove, true) => s.fill("play.machine_turn", &[("n", &label_tag)]),
+        (Tags::MachineMove, false) => s.get("play.your_turn_plain").to_string(),
+        (Tags::MachineMove, true) => s.fill("play.machine_move", &[("tag", &label_tag)]),
+    }
+}
+
+/// The person at the keyboard, as the machine's opponent.
+struct Human<'a, G: Notation, R, W> {
+    game: &'a G,
+    kit: &'a Kit,
+    input: R,
+    out: &'a RefCell<W>,
+    turn: &'a Cell<u32>,
+}
+
+fn normalise(text: &str) -> String {
+    text.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+fn io_error(e: std::io::Error) -> Error {
+    Error::Internal(format!("cannot write to the terminal: {e}"))
+}
+
+/// The most bytes of a line that are kept; the rest of a longer line is skipped.
+const MAX_LINE_BYTES: usize = 256;
+
+/// The most characters of a refused line that are shown back.
+const ECHO_CHARS: usize = 40;
+
+/// Reads one line, of at most [`MAX_LINE_BYTES`], as text (bytes that are not UTF-8
+/// become U+FFFD, so they are simply not a move); `None` at the end of the input.
+fn read_line(input: &mut impl BufRead) -> Result<Option<String>, Error> {
+    let mut line = Vec::new();
+    let mut read_any = false;
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::Input(format!("cannot read a move: {e}"))),
+        };
+        if buffer.is_empty() {
+            break;
+        }
+        read_any = true;
+        let end = buffer.iter().position(|&b| b == b'\n');
+        let part = &buffer[..end.map_or(buffer.len(), |i| i + 1)];
+        let room = MAX_LINE_BYTES.saturating_sub(line.len());
+        line.extend_from_slice(&part[..part.len().min(room)]);
+        let used = part.len();
+        input.consume(used);
+        if end.is_some() {
+            break;
+        }
+    }
+    Ok(read_any.then(|| String::from_utf8_lossy(&line).into_owned()))
+}
+
+/// A line typed by the user as it may be shown back: no control characters or escape
+/// sequences reach the terminal, and at most [`ECHO_CHARS`] characters.
+fn echo(line: &str) -> String {
+    let clean = matchbox_engine::kit::without_controls(line.trim());
+    let shown: String = clean.chars().take(ECHO_CHARS).collect();
+    if clean.chars().count() > ECHO_CHARS {
+        format!("{shown}…")
+    } else {
+        shown
+    }
+}
+
+impl<G: Notation, R: BufRead, W: Write> Human<'_, G, R, W> {
+    /// The legal moves at `node` as a numbered list, in the kit's words.
+    fn list(&self, tree: &Tree<G>, node: Node) -> String {
+        let position = &tree.positions[node as usize];
+        let words = strings(self.kit.language);
+        tree.moves(node)
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| format!("{}) {}", i + 1, self.game.say_move(position, m, words)))
+            .collect::<Vec<_>>()
+            .join("   ")
+    }
+
+    /// The child of `node` that `line` names: the move's words in the kit's language or
+    /// in the notation, either before the comma (`take 2`), or its number in the list.
+    fn parse(&self, tree: &Tree<G>, node: Node, line: &str) -> Option<Node> {
+        let position = &tree.positions[node as usize];
+        let moves = tree.moves(node);
+        let words = strings(self.kit.language);
+        let said = |m: &G::Move| normalise(&self.game.say_move(position, *m, words));
+        let wanted = normalise(line);
+        let by_kit_words = || {
+            moves
+                .iter()
+                .position(|m| said(m) == wanted || said(m).split(',').next() == Some(&wanted))
+        };
+        let by_words = self
+            .game
+            .read_move(position, moves, line)
+            .or_else(by_kit_words);
+        let by_number = || {
+            line.trim()
+                .parse::<usize>()
+                .ok()
+                .filter(|n| (1..=moves.len()).contains(n))
+                .map(|n| n - 1)
+        };
+        by_words.or_else(by_number).map(|i| tree.children(node)[i])
+    }
+}
+
+impl<G: Notation, R: BufRead, W: Write> Opponent<G> for Human<'_, G, R, W> {
+    fn choose(
+        &mut self,
+        tree: &Tree<G>,
+        node: Node,
+        _machine: &Learner,
+        _rng: &mut SimRng,
+    ) -> Result<Option<Node>, Error> {
+        self.turn.set(self.turn.get() + 1);
+        let s = strings(self.kit.language);
+        let mut text = format!(
+            "\n{}\n{}{}\n> ",
+            turn_heading(self.kit, self.turn.get(), false),
+            board_text(self.game, &tree.positions[node as usize]),
+            s.fill("play.your_moves", &[("moves", &self.list(tree, node))])
+        );
+        loop {
+            {
+                let mut out = self.out.borrow_mut();
+                out.write_all(text.as_bytes())
+                    .and_then(|()| out.flush())
+                    .map_err(io_error)?;
+            }
+            let Some(line) = read_line(&mut self.input)? else {
+                return Err(Error::Input(s.get("play.input_ended").to_string()));
+            };
+            if let Some(child) = self.parse(tree, node, &line) {
+                return Ok(Some(child));
+            }
+            let values = [("line", echo(&line)), ("moves", self.list(tree, node))];
+            text = format!(
+                "{}\n> ",
+                s.fill(
+                    "play.illegal",
+                    &values.each_ref().map(|(k, v)| (*k, v.as_str()))
+                )
+            );
+        }
+    }
+}
+
+/// Where a session reads moves from and writes to.
+pub struct Console<R, W> {
+    /// Lines typed or piped in.
+    pub input: R,
+    /// The terminal or pipe out.
+    pub output: W,
+}
+
+/// How a session is set up.
+pub struct Options {
+    /// Colour the beads with ANSI escapes.
+    pub colour: bool,
+    /// Seed of the draws; game `n` of the saved machine draws from stream `n`.
+    pub seed: u64,
+}
+
+/// Plays games against a person reading `input` and writing to `output`, until they
+/// decline another game or the input ends between games; `save` is called after each
+/// game with the machine as it now is. Returns the machine at the end.
+pub fn session<G: Notation, R: BufRead, W: Write>(
+    game: &G,
+    kit: &Kit,
+    setup: &Setup<G>,
+    saved: Saved,
+    options: &Options,
+    console: Console<R, W>,
+    mut save: impl FnMut(&Saved) -> Result<(), Error>,
+) -> Result<Saved, Error> {
+    let machine = &setup.machine;
+    let Console { input, output } = console;
+    let out = RefCell::new(output);
+    let write = |text: &str| {
+        let mut out = out.borrow_mut();
+        out.write_all(text.as_bytes())
+            .and_then(|()| out.flush())
+            .map_err(io_error)
+    };
+    let s = strings(kit.language);
+    let intro = match machine.side {
+        matchbox_engine::game::Side::First => "play.you_second",
+        matchbox_engine::game::Side::Second => "play.you_first",
+    };
+    write(&format!(
+        "{}\n",
+        s.fill(intro, &[("name", &kit.name), ("rule", machine.rule.name())])
+    ))?;
+    let turn = Cell::new(0);
+    let mut me = Learner::with_beads(machine, saved.beads.clone());
+    let mut now = saved;
+    let mut human = Human {
+        game,
+        kit,
+        input,
+        out: &out,
+        turn: &turn,
+    };
+    loop {
+        turn.set(0);
+        let before = me.beads.clone();
+        let mut rng = rng_for(options.seed, now.games);
+        // The watcher cannot return an error: keep the first, report it after the game.
+        let mut failed = None;
+        let played = play_game(&setup.tree, &mut me, &mut human, &mut rng, |t| {
+            if let Turn::Machine { node, draw } = t {
+                turn.set(turn.get() + 1);
+                let text = narrate(
+                    game,
+                    kit,
+                    setup,
+                    &before,
+                    node,
+                    draw,
+                    turn.get(),
+                    options.colour,
+                );
+                if let (None, Err(e)) = (&failed, write(&text)) {
+                    failed = Some(e);
+                }
+            }
+        })?;
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        write(&format!(
+            "\n{}{}\n{}",
+            board_text(game, &setup.tree.positions[played.last as usize]),
+            s.get(match played.end {
+                End::Won => "play.won",
+                End::Drew => "play.drew",
+                End::Lost => "play.lost",
+                End::Resigned => "play.resigned",
+            }),
+            changes(game, kit, setup, &before, &me.beads)
+        ))?;
+        let change = |b: &Beads| i64::from(b.counts().iter().sum::<u32>());
+        now.remember();
+        now.record(played.end, Some(change(&me.beads) - change(&before)));
+        now.beads = me.beads.clone();
+        save(&now)?;
+        write(&format!("\n{}\n> ", s.get("play.again")))?;
+        // The kit's words for yes and no, and the English ones too.
+        let answers = |key: &str, english: &'static [&'static str]| {
+            let mut words: Vec<String> = s.get(key).split('|').map(normalise).collect();
+            words.extend(english.iter().map(|w| w.to_string()));
+            words
+        };
+        let (yes, no) = (
+            answers("play.yes", &["y", "yes"]),
+            answers("play.no", &["n", "no"]),
+        );
+        let again = loop {
+            let Some(answer) = read_line(&mut human.input)? else {
+                break false;
+            };
+            let answer_words = normalise(&answer);
+            if yes.contains(&answer_words) {
+                break true;
+            }
+            if no.contains(&answer_words) {
+                break false;
+            }
+            write(&format!(
+                "{}\n> ",
+                s.fill("play.yes_or_no", &[("answer", &echo(&answer))])
+            ))?;
+        };
+        if !again {
+            write("\n")?;
+            return Ok(now);
+        }
+    }
+}
+
+/// The machine's turn in words: the board, the box, its beads, the bead drawn and the move.
+#[allow(clippy::too_many_arguments)]
+fn narrate<G: Notation>(
+    game: &G,
+    kit: &Kit,
+    setup: &Setup<G>,
+    beads: &Beads,
+    node: Node,
+    draw: Draw,
+    turn: u32,
+    coloured: bool,
+) -> String {
+    let tree = &setup.tree;
+    let s = strings(kit.language);
+    let position = &tree.positions[node as usize];
+    let say = |mv| game.say_move(position, mv, s);
+    let mut text = format!(
+        "\n{}\n{}",
+        turn_heading(kit, turn, true),
+        board_text(game, position)
+    );
+    let Some((b, symmetry)) = setup.set.locate(game, position) else {
+        if let Draw::Forced { child } = draw
+            && let Some(m) = tree.move_to(node, child)
+        {
+            text.push_str(&s.fill("play.forced", &[("move", &say(m))]));
+            text.push('\n');
+        }
+        return text;
+    };
+    let mbox = &setup.set.boxes[b];
+    let back = game.inverse(symmetry);
+    let id = mbox.id.to_string();
+    let turned = s.get(game.describe_symmetry(symmetry));
+    text.push_str(&s.fill("play.box", &[("id", &id), ("symmetry", turned)]));
+    text.push('\n');
+    let slots = setup.machine.slots(b as u32);
+    for (m, slot) in mbox.moves.iter().zip(slots) {
+        text.push_str(&format!(
+            "  {} x{}  {}\n",
+            bead(kit, m.colour, coloured),
+            beads.count(slot),
+            say(game.transform_move(m.mv, back))
+        ));
+    }
+    match draw {
+        Draw::Bead { slot, child, .. } => {
+            let m = &mbox.moves[(slot - setup.machine.slots(b as u32).start) as usize];
+            let key = if setup.machine.rule == Rule::Relay {
+                "play.relay"
+            } else {
+                "play.drawn"
+            };
+            let mv = tree.move_to(node, child).map(say).unwrap_or_default();
+            let values = [("bead", bead(kit, m.colour, coloured)), ("move", mv)];
+            text.push_str(&s.fill(key, &values.each_ref().map(|(k, v)| (*k, v.as_str()))));
+            text.push('\n');
+        }
+        Draw::Resign { .. } => {
+            text.push_str(s.get("play.resigns"));
+            text.push('\n');
+        }
+        Draw::Forced { .. } => {}
+    }
+    text
+}
+
+/// What the rule changed, one line per move whose beads changed.
+fn changes<G: Notation>(
+    game: &G,
+    kit: &Kit,
+    setup: &Setup<G>,
+    before: &Beads,
+    after: &Beads,
+) -> String {
+    let machine = &setup.machine;
+    let s = strings(kit.language);
+    let mut text = String::new();
+    for (slot, (&old, &new)) in (0u32..).zip(before.counts().iter().zip(after.counts())) {
+        if old != new {
+            let b = machine.box_of(slot);
+            let mbox = &setup.set.boxes[b as usize];
+            let m = &mbox.moves[(slot - machine.slots(b).start) as usize];
+            let values = [
+                ("id", mbox.id.to_string()),
+                ("colour", s.colour_name(&kit.palette[m.colour])),
+                ("move", game.say_move(&mbox.position, m.mv, s)),
+                ("before", old.to_string()),
+                ("after", new.to_string()),
+            ];
+            text.push_str("  ");
+            text.push_str(&s.fill(
+                "play.change",
+                &values.each_ref().map(|(k, v)| (*k, v.as_str())),
+            ));
+            text.push('\n');
+        }
+    }
+    let rule = [("rule", machine.rule.name())];
+    if text.is_empty() {
+        format!("{}\n", s.fill("play.no_change", &rule))
+    } else {
+        format!("{}\n{text}", s.fill("play.changed", &rule))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use matchbox_engine::game::fixtures::{self, Stones};
+    use matchbox_engine::kit::Language;
+
+    fn bachet() -> (Stones, Kit, Setup<Stones>) {
+        let (game, kit) = fixtures::stones("bachet");
+        let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
+        (game, kit, setup)
+    }
+
+    fn run(input: impl AsRef<[u8]>, colour: bool) -> (Result<Saved, Error>, String, u32) {
+        run_in(Language::En, input, colour)
+    }
+
+    fn run_in(
+        language: Language,
+        input: impl AsRef<[u8]>,
+        colour: bool,
+    ) -> (Result<Saved, Error>, String, u32) {
+        let (game, _, _) = bachet();
+        let yaml = format!("preset: bachet\nlanguage: {}\n", language.code());
+        let kit = Kit::from_yaml(&yaml, "kit.yaml").unwrap();
+        let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
+        let mut out = Vec::new();
+        let mut saves = 0;
+        let fresh = Saved::fresh(&setup.machine);
+        let options = Options { colour, seed: 4 };
+        let console = Console {
+            input: input.as_ref(),
+            output: &mut out,
+        };
+        let result = session(&game, &kit, &setup, fresh, &options, console, |_| {
+            saves += 1;
+            Ok(())
+        });
+        (result, String::from_utf8(out).unwrap(), saves)
+    }
+
+    #[test]
+    fn colour_follows_the_flag_then_the_terminal_and_no_color() {
+        assert!(use_colour(None, true, None));
+        assert!(use_colour(None, true, Some("")));
+        assert!(!use_colour(None, true, Some("1")));
+        assert!(!use_colour(None, false, None));
+        assert!(use_colour(Some(true), false, Some("1")));
+        assert!(!use_colour(Some(false), true, None));
+    }
+
+    #[test]
+    fn a_bad_move_is_refused_with_the_legal_ones_listed() {
+        // Take 3 from 8 always leaves the machine 5; then keep taking 1 until the end.
+        let input = "take 4\n3\n1\n1\n1\n1\n1\nn\n";
+        let (result, out, saves) = run(input, false);
+        let saved = result.unwrap();
+        assert!(
+            out.contains("`take 4` is not a legal move here. Your moves: 1) take 1, leave 7"),
+            "{out}"
+        );
+        assert!(out.contains("Box 3"), "{out}");
+        assert!(out.contains("● red x1"), "{out}");
+        assert!(!out.contains('\x1b'));
+        assert_eq!((saved.games, saves), (1, 1));
+        // The game joins the score, with the beads the rule changed, for `serve` to show.
+        assert_eq!(saved.history.games, [(End::Won, Some(0))], "{out}");
+        assert!(out.contains("Rule gardner"), "{out}");
+    }
+
+    #[test]
+    fn odd_input_is_not_a_move_and_is_never_echoed_raw() {
+        let mut input = b"\xff\xfe take\n\x1b[2J\x1b]0;title\x07\n".to_vec();
+        input.extend(vec![b'9'; 10_000_000]);
+        input.extend(b"\n3\n1\n1\n1\n1\n1\nmaybe\nno\n");
+        let (result, out, _) = run(&input, false);
+        assert_eq!(result.unwrap().games, 1, "{out}");
+        assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out}");
+        assert_eq!(out.matches("is not a legal move here").count(), 3, "{out}");
+        assert!(
+            out.contains(&format!("`{}…`", "9".repeat(ECHO_CHARS))),
+            "{out}"
+        );
+        assert!(out.len() < 20_000, "a huge line is not echoed whole");
+        assert!(out.contains("`maybe`: please answer y or n"), "{out}");
+    }
+
+    #[test]
+    fn a_polish_or_russian_game_prints_no_english() {
+        // The kit's own words are typed: `weź 3`, `возьми 3`; then the numbers.
+        for (language, first, no) in [
+            (Language::Pl, "weź 3", "nie"),
+            (Language::Ru, "возьми 3", "нет"),
+        ] {
+            let input = format!("{first}\nxyz\n1\n1\n1\n1\n1\nmaybe\n{no}\n");
+            let (result, out, _) = run_in(language, input, false);
+            assert_eq!(result.unwrap().games, 1, "{out}");
+            // No word of the English strings that the kit's own strings do not use too.
+            let words = |text: &str| -> Vec<String> {
+                text.split(|c: char| !c.is_alphabetic())
+                    .filter(|w| w.chars().count() > 2)
+                    .map(str::to_lowercase)
+                    .collect()
+            };
+            let own: Vec<String> = strings(language)
+                .keys()
+                .flat_map(|k| words(strings(language).get(k)))
+                .collect();
+            let english = strings(Language::En);
+            let printed = words(&out);
+            let found: Vec<String> = english
+                .keys()
+                .flat_map(|k| words(english.get(k)))
+                .filter(|w| !own.contains(w) && w != "maybe" && printed.contains(w))
+                .collect();
+            assert!(found.is_empty(), "{language:?}: {found:?}\n{out}");
+            // The labels count the machine's moves: so does the game.
+            assert!(!out.contains(" 2:") && out.contains(" I"), "{out}");
+        }
+    }
+
+    #[test]
+    fn beads_are_coloured_when_asked() {
+        let (_, out, _) = run("3\n1\n1\n1\n1\n1\n", true);
+        assert!(out.contains("\x1b[38;2;215;38;30m●\x1b[0m red"), "{out}");
+    }
+
+    #[test]
+    fn the_input_ending_mid_game_is_an_input_error() {
+        let (result, _, saves) = run("1\n", false);
+        assert!(matches!(result, Err(Error::Input(m)) if m.contains("ended")));
+        assert_eq!(saves, 0);
+    }
+}
