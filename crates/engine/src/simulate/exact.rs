@@ -292,8 +292,53 @@ pub enum Arithmetic {
     Interval,
 }
 
+/// The beads a game left, given to a walk's `intern`, and whether it took some move's last
+/// bead (only then can a box fall out of reach: see [`States::lump`]).
+type Intern<'a> = dyn FnMut(Beads, bool) -> Result<u32, Refusal> + 'a;
+
+/// Sets to 0 the beads of every box that no line of play can reach any more: the opponent
+/// making any move, the machine any move that still has a bead (a relay's later wiring
+/// too). They can never matter: a move without beads never gets one back (a rule adds beads
+/// only to moves played), so those boxes stay out of reach, and the machine's play, its
+/// losses and the "can no longer lose" test never look at them.
+fn drop_unreachable<G: Rules>(tree: &Tree<G>, machine: &Machine, beads: &mut Beads) {
+    let mut seen = vec![false; tree.len()];
+    let mut reached = vec![false; machine.box_count()];
+    let mut stack: Vec<Node> = vec![0];
+    while let Some(node) = stack.pop() {
+        if std::mem::replace(&mut seen[node as usize], true) || tree.outcome(node).is_some() {
+            continue;
+        }
+        if tree.to_move(node) != machine.side {
+            stack.extend_from_slice(tree.children(node));
+            continue;
+        }
+        match machine.box_at(node) {
+            Some(b) => {
+                reached[b as usize] = true;
+                for slot in machine.slots(b).filter(|&s| beads.count(s) > 0) {
+                    stack.push(machine.child(node, slot));
+                }
+            }
+            None => machine.draws(beads, node, |draw, _, _| {
+                if let Draw::Forced { child } = draw {
+                    stack.push(child);
+                }
+            }),
+        }
+    }
+    for b in (0..machine.box_count() as u32).filter(|&b| !reached[b as usize]) {
+        for slot in machine.slots(b) {
+            beads.set(machine, slot, 0);
+        }
+    }
+}
+
 /// The machine's bead states met so far, numbered from 0 (the kit's fresh beads).
 struct States {
+    /// Whether states with the same future are one: beads out of reach dropped (see
+    /// [`drop_unreachable`]). Off only to test that lumping changes no figure.
+    lump: bool,
     beads: Vec<Beads>,
     index: FxHashMap<Beads, u32>,
     /// Whether the machine can no longer lose in that state (the simulator's test).
@@ -305,15 +350,32 @@ struct States {
 }
 
 impl States {
-    fn new<G: Rules>(tree: &Tree<G>, machine: &Machine) -> States {
+    fn new<G: Rules>(tree: &Tree<G>, machine: &Machine, lump: bool) -> States {
         let mut states = States {
+            lump,
             beads: Vec::new(),
             index: FxHashMap::default(),
             learnt: Vec::new(),
             after_loss: Vec::new(),
         };
-        states.add(tree, machine, machine.fresh_beads());
+        let fresh = states.lumped(tree, machine, machine.fresh_beads(), true);
+        states.add(tree, machine, fresh);
         states
+    }
+
+    /// `beads` as the state that stands for them: with the beads out of reach dropped
+    /// when lumping and some move lost its last bead (`emptied`), or as they are.
+    fn lumped<G: Rules>(
+        &self,
+        tree: &Tree<G>,
+        machine: &Machine,
+        mut beads: Beads,
+        emptied: bool,
+    ) -> Beads {
+        if self.lump && emptied {
+            drop_unreachable(tree, machine, &mut beads);
+        }
+        beads
     }
 
     fn add<G: Rules>(&mut self, tree: &Tree<G>, machine: &Machine, beads: Beads) -> u32 {
@@ -325,13 +387,16 @@ impl States {
         id
     }
 
-    /// The number of a state, added if it is new.
+    /// The number of the state standing for `beads` (see [`States::lumped`]), added if
+    /// it is new.
     fn intern<G: Rules>(
         &mut self,
         tree: &Tree<G>,
         machine: &Machine,
         beads: Beads,
+        emptied: bool,
     ) -> Result<u32, Refusal> {
+        let beads = self.lumped(tree, machine, beads, emptied);
         if let Some(&id) = self.index.get(&beads) {
             return Ok(id);
         }
@@ -372,8 +437,20 @@ impl States {
             node,
             used,
             &self.after_loss[state as usize],
-            &mut |b| self.index.get(&b).copied().ok_or_else(outside),
+            &mut |b, emptied| self.find(tree, machine, b, emptied).ok_or_else(outside),
         )
+    }
+
+    /// The number of the state standing for `beads`, if it is known.
+    fn find<G: Rules>(
+        &self,
+        tree: &Tree<G>,
+        machine: &Machine,
+        beads: Beads,
+        emptied: bool,
+    ) -> Option<u32> {
+        let beads = self.lumped(tree, machine, beads, emptied);
+        self.index.get(&beads).copied()
     }
 
     /// The states in [`States::backwards`] order, in groups of equal beads: no game
@@ -457,11 +534,7 @@ impl<G: Rules> Walk<'_, G> {
         self.steps.len() as u32 - 1
     }
 
-    fn end(
-        &mut self,
-        end: End,
-        intern: &mut dyn FnMut(Beads) -> Result<u32, Refusal>,
-    ) -> Result<u32, Refusal> {
+    fn end(&mut self, end: End, intern: &mut Intern) -> Result<u32, Refusal> {
         let rule = self.machine.rule;
         let last = self.used.last().copied();
         let known = last.filter(|_| rule.learns_from_last_move() && end.is_loss());
@@ -470,12 +543,12 @@ impl<G: Rules> Walk<'_, G> {
         } else if let Some(&state) = known.and_then(|last| self.after_loss.get(&last)) {
             state
         } else {
-            let mut after = self.beads.clone();
-            rule.apply(self.machine, &mut after, &self.used, end, &mut Vec::new());
+            let (mut after, mut emptied) = (self.beads.clone(), Vec::new());
+            rule.apply(self.machine, &mut after, &self.used, end, &mut emptied);
             let state = if after == *self.beads {
                 self.state
             } else {
-                intern(after)?
+                intern(after, !emptied.is_empty())?
             };
             if let Some(last) = known {
                 self.after_loss.insert(last, state);
@@ -491,11 +564,7 @@ impl<G: Rules> Walk<'_, G> {
         Ok(step)
     }
 
-    fn walk(
-        &mut self,
-        node: Node,
-        intern: &mut dyn FnMut(Beads) -> Result<u32, Refusal>,
-    ) -> Result<u32, Refusal> {
+    fn walk(&mut self, node: Node, intern: &mut Intern) -> Result<u32, Refusal> {
         let (tree, machine) = (self.tree, self.machine);
         if let Some(outcome) = tree.outcome(node) {
             return self.end(End::of(outcome, machine.side), intern);
@@ -623,7 +692,7 @@ impl Lines {
         node: Node,
         used: &[u32],
         after_loss: &[(u32, u32)],
-        intern: &mut dyn FnMut(Beads) -> Result<u32, Refusal>,
+        intern: &mut Intern,
     ) -> Result<Lines, Refusal> {
         let mut walk = Walk {
             tree,
@@ -1026,10 +1095,11 @@ fn following<G: Rules>(
     tree: &Tree<G>,
     machine: &Machine,
     opponent: OpponentKind,
+    lump: bool,
 ) -> Result<(States, Vec<Option<Lines>>), Refusal> {
     finite_rule(machine)?;
     lines_fit(tree, machine, Mover::Follows(opponent))?;
-    let mut states = States::new(tree, machine);
+    let mut states = States::new(tree, machine, lump);
     let mut lines: Vec<Option<Lines>> = Vec::new();
     let mut s = 0;
     while s < states.beads.len() {
@@ -1046,7 +1116,7 @@ fn following<G: Rules>(
                 0,
                 &[],
                 &[],
-                &mut |b| states.intern(tree, machine, b),
+                &mut |b, emptied| states.intern(tree, machine, b, emptied),
             )?)
         });
         s += 1;
@@ -1062,7 +1132,17 @@ pub fn distribution<G: Rules>(
     machine: &Machine,
     opponent: OpponentKind,
 ) -> Result<Distribution, Refusal> {
-    let (states, lines) = following(tree, machine, opponent)?;
+    distribution_over(tree, machine, opponent, true)
+}
+
+/// [`distribution`] over lumped states or, with `lump` off, over all of them.
+fn distribution_over<G: Rules>(
+    tree: &Tree<G>,
+    machine: &Machine,
+    opponent: OpponentKind,
+    lump: bool,
+) -> Result<Distribution, Refusal> {
+    let (states, lines) = following(tree, machine, opponent, lump)?;
     for (s, walk) in lines.iter().enumerate() {
         if let Some(walk) = walk {
             shrinking(s as u32, &walk.end_steps())?;
@@ -1171,9 +1251,18 @@ impl Teaching {
     /// Enumerates every bead state any opponent can bring the machine to and solves the
     /// decision problems over them.
     pub fn solve<G: Rules>(tree: &Tree<G>, machine: &Machine) -> Result<Teaching, Refusal> {
+        Teaching::solve_over(tree, machine, true)
+    }
+
+    /// [`Teaching::solve`] over lumped states or, with `lump` off, over all of them.
+    fn solve_over<G: Rules>(
+        tree: &Tree<G>,
+        machine: &Machine,
+        lump: bool,
+    ) -> Result<Teaching, Refusal> {
         finite_rule(machine)?;
         lines_fit(tree, machine, Mover::Free)?;
-        let mut states = States::new(tree, machine);
+        let mut states = States::new(tree, machine, lump);
         let mut worst_ends: Vec<Vec<(u32, bool)>> = Vec::new();
         let mut s = 0;
         while s < states.beads.len() {
@@ -1189,7 +1278,7 @@ impl Teaching {
                     0,
                     &[],
                     &[],
-                    &mut |b| states.intern(tree, machine, b),
+                    &mut |b, emptied| states.intern(tree, machine, b, emptied),
                 )?;
                 ends = lines.end_steps();
                 shrinking(s as u32, &ends)?;
@@ -1275,10 +1364,11 @@ impl Teaching {
         node: Node,
         learner: &Learner,
     ) -> Result<Vec<Node>, Error> {
-        let state =
-            *self.states.index.get(&learner.beads).ok_or_else(|| {
-                Error::Internal("the machine's beads left the solved states".into())
-            })?;
+        let beads = learner.beads.clone();
+        let state = self
+            .states
+            .find(tree, learner.machine, beads, true)
+            .ok_or_else(|| Error::Internal("the machine's beads left the solved states".into()))?;
         let lines = self
             .states
             .lines(tree, learner.machine, state, node, learner.used())
@@ -1568,6 +1658,91 @@ mod tests {
             };
             assert!(0.0 <= b.low && b.low <= b.high && b.high <= 1.0, "{b:?}");
         }
+    }
+
+    /// Two figures agree: exactly, or their proven bounds overlap.
+    fn agree(x: &Figure, y: &Figure) -> bool {
+        match (x, y) {
+            (Figure::Exact(a), Figure::Exact(b)) => a == b,
+            (Figure::Bounded(a), Figure::Bounded(b)) => a.low <= b.high && b.low <= a.high,
+            _ => false,
+        }
+    }
+
+    fn same_figures(x: &Distribution, y: &Distribution) {
+        assert_eq!(
+            x.losses.keys().collect::<Vec<_>>(),
+            y.losses.keys().collect::<Vec<_>>()
+        );
+        for (a, b) in x
+            .losses
+            .values()
+            .zip(y.losses.values())
+            .chain([(&x.never, &y.never)])
+        {
+            assert!(agree(a, b), "{a:?} {b:?}");
+        }
+        for (a, b) in [
+            (&x.mean_losses, &y.mean_losses),
+            (&x.mean_games, &y.mean_games),
+        ] {
+            assert!(a.iter().zip(b).all(|(a, b)| agree(a, b)), "{a:?} {b:?}");
+            assert_eq!(a.is_some(), b.is_some());
+        }
+    }
+
+    #[test]
+    fn lumped_states_give_the_figures_of_all_states() {
+        // HER's 65,536 bead states any opponent can bring about are 19,648 once the
+        // beads out of reach are dropped, as two independent solvers count them.
+        let s = her();
+        let full = Teaching::solve_over(&s.tree, &s.machine, false).unwrap();
+        let lumped = Teaching::solve(&s.tree, &s.machine).unwrap();
+        assert_eq!((full.states(), lumped.states()), (65_536, 19_648));
+        same_figures(full.fastest(), lumped.fastest());
+        assert_eq!(full.worst_losses(), lumped.worst_losses());
+        let mut counts = Vec::new();
+        for opponent in [OpponentKind::Perfect, OpponentKind::Teacher] {
+            let full = distribution_over(&s.tree, &s.machine, opponent, false).unwrap();
+            let lumped = distribution(&s.tree, &s.machine, opponent).unwrap();
+            same_figures(&full, &lumped);
+            counts.push(("hexapawn", opponent, full.states, lumped.states));
+        }
+        for preset in ["bachet", "bachet-relay"] {
+            let s = nim_setup(preset);
+            for opponent in [OpponentKind::Perfect, OpponentKind::Teacher] {
+                let full = distribution_over(&s.tree, &s.machine, opponent, false).unwrap();
+                let lumped = distribution(&s.tree, &s.machine, opponent).unwrap();
+                same_figures(&full, &lumped);
+                counts.push((preset, opponent, full.states, lumped.states));
+            }
+            let full = Teaching::solve_over(&s.tree, &s.machine, false).unwrap();
+            let lumped = Teaching::solve(&s.tree, &s.machine).unwrap();
+            same_figures(full.fastest(), lumped.fastest());
+            assert_eq!(full.worst_losses(), lumped.worst_losses());
+            counts.push((
+                preset,
+                OpponentKind::OptimalTeacher,
+                full.states(),
+                lumped.states(),
+            ));
+        }
+        // Against a rule-following opponent fewer boxes fall out of reach; Bachet's never
+        // do (every count of stones can come up whatever the machine plays).
+        use OpponentKind::{OptimalTeacher, Perfect, Teacher};
+        assert_eq!(
+            counts,
+            [
+                ("hexapawn", Perfect, 2048, 1664),
+                ("hexapawn", Teacher, 976, 736),
+                ("bachet", Perfect, 960, 960),
+                ("bachet", Teacher, 616, 616),
+                ("bachet", OptimalTeacher, 960, 960),
+                ("bachet-relay", Perfect, 24, 24),
+                ("bachet-relay", Teacher, 9, 9),
+                ("bachet-relay", OptimalTeacher, 24, 24),
+            ]
+        );
     }
 
     #[test]

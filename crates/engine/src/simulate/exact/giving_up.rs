@@ -76,7 +76,7 @@ pub fn giving_up<G: Rules>(
     machine: &Machine,
     opponent: OpponentKind,
 ) -> Result<GivingUp, Refusal> {
-    let (states, lines) = following(tree, machine, opponent)?;
+    let (states, lines) = following(tree, machine, opponent, true)?;
     let (never, mean_games, mean_wins) = if states.rational() {
         backwards::<Q>(&states, &lines)
     } else {

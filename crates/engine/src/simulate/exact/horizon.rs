@@ -32,7 +32,7 @@ pub fn losses_in_first<G: Rules>(
     } else {
         REWARD_STATES
     };
-    let mut states = States::new(tree, machine);
+    let mut states = States::new(tree, machine, true);
     // Per state met: one game's ends and the chance that it is lost, once walked.
     let mut walked: Vec<Option<(super::Transitions<Bounds>, Bounds)>> = Vec::new();
     let mut now: Vec<Bounds> = vec![one()];
@@ -58,7 +58,7 @@ pub fn losses_in_first<G: Rules>(
                     0,
                     &[],
                     &[],
-                    &mut |b| states.intern(tree, machine, b),
+                    &mut |b, emptied| states.intern(tree, machine, b, emptied),
                 );
                 let lines = match walk {
                     Ok(lines) => lines,
