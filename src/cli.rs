@@ -140,8 +140,11 @@ enum Command {
     Verify {
         #[command(flatten)]
         kit: KitChoice,
+        /// Who the machine learns against: its figures, and the claim, are against it.
+        #[arg(long, value_parser = by_name(&OpponentKind::VERIFIABLE, OpponentKind::name), default_value = "perfect")]
+        opponent: OpponentKind,
         /// Fresh machines to train.
-        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+        #[arg(long, default_value_t = verify::VERIFY_RUNS, value_parser = clap::value_parser!(u32).range(1..))]
         runs: u32,
         /// Games after which a machine that can still lose counts as unfinished.
         #[arg(long, default_value_t = simulate::EXPECTATION_MAX_GAMES, value_parser = clap::value_parser!(u32).range(1..))]
@@ -275,6 +278,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
         }
         Command::Verify {
             kit,
+            opponent,
             runs,
             max_games,
             seed,
@@ -284,7 +288,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
             let bar = progress_bar(u64::from(runs));
             let progress = |n| bar.inc(n);
             let verdict = with_game!(&kit.game, |game| {
-                verify::verify(game, &kit, runs, max_games, seed, &progress)
+                verify::verify(game, &kit, opponent, runs, max_games, seed, &progress)
             })?;
             bar.finish_and_clear();
             print(&if json {

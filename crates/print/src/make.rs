@@ -7,20 +7,24 @@ use matchbox_engine::parallel::prelude::*;
 
 use crate::draw::scene::{SMALLEST_LETTER_MM, Scene};
 use crate::draw::{pdf, png};
-use crate::instructions::{Expected, Findings, instruction_pages, side_loses};
+use crate::instructions::{Expected, Findings, GivesUp, RewardLosses, instruction_pages};
 use crate::label::{draw_label, smallest_letter};
 use crate::pictures::Game;
 use crate::sheet::{self, Page};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::BoxSet;
-use matchbox_engine::i18n::strings;
+use matchbox_engine::i18n::{decimal, strings};
 use matchbox_engine::kit::Kit;
 use matchbox_engine::machine::Tree;
 use matchbox_engine::palette::Colour;
 use matchbox_engine::rule::Rule;
-use matchbox_engine::simulate::exact::SheetFigures;
+use matchbox_engine::simulate::exact::{self, GivingUp, Measure, SheetFigures};
+use matchbox_engine::simulate::verify::{REWARD_GAMES, VERIFY_RUNS, losses_early};
 use matchbox_engine::simulate::watch::watch;
-use matchbox_engine::simulate::{EXPECTATION_RUNS, EXPECTATION_SEED, Setup, expected_losses};
+use matchbox_engine::simulate::{
+    EXPECTATION_MAX_GAMES, EXPECTATION_RUNS, EXPECTATION_SEED, OpponentKind, Setup,
+    expected_losses, side_loses, train,
+};
 
 /// Preview resolution unless told otherwise.
 pub const DEFAULT_DPI: f32 = 150.0;
@@ -99,15 +103,30 @@ fn build<G: Game>(
 /// What the teacher's pages quote: the simulated expectation and the exact figures,
 /// worked out side by side, or what to watch when the machine never stops losing.
 pub fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findings, Error> {
-    let (expected, exact) = matchbox_engine::parallel::join(
-        // Quoted only when every simulated machine learnt.
-        || expected_losses(game, kit, setup, EXPECTATION_RUNS),
-        || SheetFigures::of(game, &setup.tree, &setup.machine, strings(kit.language)),
-    );
-    let expected = expected?.as_ref().and_then(Expected::from_training);
+    // A machine whose side loses never learns: what it does instead.
+    let loses = side_loses(&setup.tree, kit.machine);
+    let (expected, exact, gives_up) = if loses {
+        (None, None, gives_up(setup)?)
+    } else {
+        let (expected, exact) = matchbox_engine::parallel::join(
+            // Quoted only when every simulated machine learnt.
+            || expected_losses(kit, setup, EXPECTATION_RUNS),
+            || SheetFigures::of(game, &setup.tree, &setup.machine, strings(kit.language)),
+        );
+        (
+            expected?.as_ref().and_then(Expected::from_training),
+            exact,
+            None,
+        )
+    };
     // A machine that never stops losing gets figures to watch instead.
     let watch = if expected.is_none() && kit.rule == Rule::Menace {
-        Some(watch(setup, EXPECTATION_RUNS, EXPECTATION_SEED)?)
+        Some(watch(
+            setup,
+            OpponentKind::Perfect,
+            EXPECTATION_RUNS,
+            EXPECTATION_SEED,
+        )?)
     } else {
         None
     };
@@ -115,8 +134,63 @@ pub fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findin
         expected,
         exact,
         watch,
-        loses: side_loses(&setup.tree, kit.machine),
+        loses,
+        gives_up,
+        reward_losses: reward_losses(game, kit)?,
     })
+}
+
+/// The articles' reward claim in figures for the teacher's page: the losses in the first
+/// 20 games against a perfect opponent under each rule, as `verify` works them out with its
+/// default runs and seed.
+fn reward_losses<G: Game>(game: &G, kit: &Kit) -> Result<Option<RewardLosses>, Error> {
+    if game
+        .historic(&kit.machine_settings())
+        .and_then(|h| h.reward_claim)
+        .is_none()
+    {
+        return Ok(None);
+    }
+    let games = REWARD_GAMES[0];
+    let sampling = (VERIFY_RUNS, EXPECTATION_SEED);
+    let early = |rule| losses_early(game, kit, rule, OpponentKind::Perfect, &[games], sampling);
+    let (without, with) =
+        matchbox_engine::parallel::join(|| early(Rule::Gardner), || early(Rule::GardnerReward));
+    let said = |m: Vec<Measure>| m.first().map(|m| decimal(kit.language, m.to_f64()));
+    Ok(said(without?)
+        .zip(said(with?))
+        .map(|(without, with)| RewardLosses {
+            games,
+            without,
+            with,
+        }))
+}
+
+/// When a machine whose side loses gives up at its first move, against a perfect and a
+/// random opponent side by side: exactly where the bead states allow, else (against a
+/// perfect opponent only, since against a random one it can take thousands of games)
+/// over the sheet's simulated machines.
+fn gives_up<G: Game>(setup: &Setup<G>) -> Result<Option<GivesUp>, Error> {
+    let exactly = |opponent| exact::giving_up(&setup.tree, &setup.machine, opponent).ok();
+    let (perfect, random) = matchbox_engine::parallel::join(
+        || exactly(OpponentKind::Perfect),
+        || exactly(OpponentKind::Random),
+    );
+    let perfect = match perfect {
+        Some(p) => p,
+        None => {
+            let trained = train(
+                setup,
+                OpponentKind::Perfect,
+                EXPECTATION_RUNS,
+                EXPECTATION_MAX_GAMES,
+                EXPECTATION_SEED,
+                &|_| {},
+            )?;
+            GivingUp::sampled(OpponentKind::Perfect, &trained)
+        }
+    };
+    Ok(GivesUp::of(&perfect, random.as_ref()))
 }
 
 /// One PNG per label at `dpi` (none when `None`), named by box id, on all cores; the

@@ -102,6 +102,19 @@ pub struct Historic {
     pub name: &'static str,
     /// The articles' claim, for a machine set up as they describe it.
     pub claim: Option<Claim>,
+    /// The articles' claim that rewarding wins makes the machine lose fewer games early
+    /// on, for their machine under `gardner` or `gardner-reward`.
+    pub reward_claim: Option<RewardClaim>,
+}
+
+/// A claim that rewarding wins (`gardner-reward`) makes the machine lose fewer of its
+/// first games than punishing losses alone (`gardner`), though it learns later.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RewardClaim {
+    /// Where it is claimed.
+    pub source: &'static str,
+    /// The claim in words.
+    pub text: &'static str,
 }
 
 /// What a game's historic claims and box checks read of a kit besides the game: its

@@ -517,6 +517,7 @@ impl Descriptor for Nim {
             return Some(Historic {
                 name: "marienbad",
                 claim: None,
+                reward_claim: None,
             });
         }
         if self.heaps != [8] || self.take != [1, 2, 3] {
@@ -534,6 +535,7 @@ impl Descriptor for Nim {
                     bound: Bound::Exactly(6),
                     games: None,
                 }),
+                reward_claim: None,
             }
         } else {
             let matchboxes = kit.rule == Rule::Gardner && one_bead_each(kit);
@@ -545,6 +547,7 @@ impl Descriptor for Nim {
                     bound: Bound::AtMost(12),
                     games: None,
                 }),
+                reward_claim: None,
             }
         })
     }

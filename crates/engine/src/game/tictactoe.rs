@@ -259,6 +259,7 @@ impl Descriptor for TicTacToe {
         Some(Historic {
             name: "menace",
             claim: None,
+            reward_claim: None,
         })
     }
 
