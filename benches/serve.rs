@@ -27,8 +27,9 @@ fn start() -> (String, String) {
     let base = format!("http://{}", listener.local_addr().unwrap());
     listener.set_nonblocking(true).unwrap();
     std::thread::spawn(move || {
+        // Timers too: the app times its requests out.
         let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_io()
+            .enable_all()
             .build()
             .unwrap();
         runtime.block_on(async move {

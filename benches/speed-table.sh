@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The README's table of whole-command speeds (issue 11): each row is one `matchbox`
+# The table of whole-command speeds in docs/performance.md: each row is one `matchbox`
 # command, run RUNS times (default 5) per binary, the binaries taking turns so that a busy
 # moment of the machine falls on all of them; prints the median wall-clock time and the
 # median CPU time (user + system) as a Markdown table.
 #
-#   cargo build --release && bash benches/speed-table.sh OLD_BINARY target/release/matchbox
+#   cargo build --release && bash benches/speed-table.sh [OTHER_BINARY] target/release/matchbox
 set -euo pipefail
 [ $# -ge 1 ] || { echo "usage: $0 BINARY [BINARY...]" >&2; exit 2; }
 runs=${RUNS:-5}
@@ -17,7 +17,7 @@ printf 'preset: hexapawn\nrows: 8\ncols: 3\n' >"$work/hexapawn-8x3.yaml"
 rows=(
   "\`kit --preset menace\`, previews off|kit --kit $work/menace-no-previews.yaml --out $work/out"
   "\`kit --preset menace\`, 304 previews at 150 dpi|kit --preset menace --out $work/out"
-  "\`kit --preset hexapawn\` (19 labels, 8-page kit)|kit --preset hexapawn --out $work/out"
+  "\`kit --preset hexapawn\` (19 labels, 9-page kit)|kit --preset hexapawn --out $work/out"
   "\`kit --preset octapawn\` (2,791 labels and previews)|kit --preset octapawn --out $work/out"
   "\`kit\`, nim with 1,000 stones (999 labels)|kit --kit $work/nim-1000.yaml --out $work/out"
   "\`kit\`, hexapawn 8 rows x 3 cols (8,902 labels)|kit --kit $work/hexapawn-8x3.yaml --out $work/out"

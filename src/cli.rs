@@ -247,7 +247,8 @@ pub struct SimulateArgs {
 /// Runs the command line and returns the exit status.
 pub fn main() -> i32 {
     let cli = Cli::parse();
-    // `serve` stops on Ctrl-C by itself: it ends a training run, saves, and exits 0.
+    // `serve` stops on Ctrl-C or SIGTERM by itself: it ends a training run, saves, and
+    // exits 130.
     if !matches!(cli.command, Command::Serve { .. }) {
         matchbox_files::clean_up_on_signals();
     }
@@ -344,7 +345,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
                 rule: rule.unwrap_or(kit.rule),
                 seed: seed.unwrap_or_else(clock_seed),
             };
-            matchbox_serve::serve(&kit, &options)?;
+            return matchbox_serve::serve(&kit, &options);
         }
         Command::Presets => {
             let width = presets().map(|p| p.name.len()).max().unwrap_or(0);
@@ -571,6 +572,10 @@ fn play_command<G: Notation + Descriptor>(
     if let Some(path) = state {
         check_file_path(path)?;
     }
+    // Held to the end, so that a `serve` on the same file cannot overwrite these games.
+    let _lock = state
+        .map(matchbox_files::lock::StateLock::take)
+        .transpose()?;
     let setup = Setup::new(game, kit, rule, false)?;
     let saved = match state {
         Some(path) => state::load(path, std::fs::read(path), game, kit, &setup, accept_edited)?,

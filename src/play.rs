@@ -8,9 +8,10 @@ use std::io::{BufRead, Write};
 
 use crate::report::board_text;
 use matchbox_engine::Error;
+use matchbox_engine::boxes::tag;
 use matchbox_engine::game::Notation;
 use matchbox_engine::i18n::strings;
-use matchbox_engine::kit::{Kit, Language, Rule};
+use matchbox_engine::kit::{Kit, Rule, Tags};
 use matchbox_engine::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rng_for};
 use matchbox_engine::simulate::state::Saved;
 use matchbox_engine::simulate::{Opponent, Setup, Turn, play_game};
@@ -21,20 +22,36 @@ pub fn use_colour(choice: Option<bool>, is_terminal: bool, no_color: Option<&str
     choice.unwrap_or(is_terminal && no_color.is_none_or(str::is_empty))
 }
 
-/// A bead: a coloured dot when colour is on, and always its colour's name.
+/// A bead: a coloured dot when colour is on, and always its colour's name in the
+/// kit's language.
 fn bead(kit: &Kit, colour: usize, coloured: bool) -> String {
     let c = &kit.palette[colour];
+    let name = strings(kit.language).colour_name(c);
     if coloured {
         let [r, g, b] = c.rgb;
-        format!("\x1b[38;2;{r};{g};{b}m●\x1b[0m {}", c.name)
+        format!("\x1b[38;2;{r};{g};{b}m●\x1b[0m {name}")
     } else {
-        format!("● {}", c.name)
+        format!("● {name}")
+    }
+}
+
+/// The heading of a turn: the move as the labels number it. Where they count the
+/// machine's own moves (I, II), only the machine's turns carry a number.
+fn turn_heading(kit: &Kit, move_number: u32, machine: bool) -> String {
+    let s = strings(kit.language);
+    let label_tag = tag(&[move_number], kit.machine, kit.tags, kit.numerals);
+    match (kit.tags, machine) {
+        (Tags::GameMove, false) => s.fill("play.your_turn", &[("n", &label_tag)]),
+        (Tags::GameMove, true) => s.fill("play.machine_turn", &[("n", &label_tag)]),
+        (Tags::MachineMove, false) => s.get("play.your_turn_plain").to_string(),
+        (Tags::MachineMove, true) => s.fill("play.machine_move", &[("tag", &label_tag)]),
     }
 }
 
 /// The person at the keyboard, as the machine's opponent.
 struct Human<'a, G: Notation, R, W> {
     game: &'a G,
+    kit: &'a Kit,
     input: R,
     out: &'a RefCell<W>,
     turn: &'a Cell<u32>,
@@ -98,23 +115,35 @@ fn echo(line: &str) -> String {
 }
 
 impl<G: Notation, R: BufRead, W: Write> Human<'_, G, R, W> {
-    /// The legal moves at `node` as a numbered list.
+    /// The legal moves at `node` as a numbered list, in the kit's words.
     fn list(&self, tree: &Tree<G>, node: Node) -> String {
         let position = &tree.positions[node as usize];
+        let words = strings(self.kit.language);
         tree.moves(node)
             .iter()
             .enumerate()
-            .map(|(i, &m)| format!("{}) {}", i + 1, self.game.format_move(position, m)))
+            .map(|(i, &m)| format!("{}) {}", i + 1, self.game.say_move(position, m, words)))
             .collect::<Vec<_>>()
             .join("   ")
     }
 
-    /// The child of `node` that `line` names: the move's words, its words before the
-    /// comma (`take 2`), or its number in the list.
+    /// The child of `node` that `line` names: the move's words in the kit's language or
+    /// in the notation, either before the comma (`take 2`), or its number in the list.
     fn parse(&self, tree: &Tree<G>, node: Node, line: &str) -> Option<Node> {
         let position = &tree.positions[node as usize];
         let moves = tree.moves(node);
-        let by_words = self.game.read_move(position, moves, line);
+        let words = strings(self.kit.language);
+        let said = |m: &G::Move| normalise(&self.game.say_move(position, *m, words));
+        let wanted = normalise(line);
+        let by_kit_words = || {
+            moves
+                .iter()
+                .position(|m| said(m) == wanted || said(m).split(',').next() == Some(&wanted))
+        };
+        let by_words = self
+            .game
+            .read_move(position, moves, line)
+            .or_else(by_kit_words);
         let by_number = || {
             line.trim()
                 .parse::<usize>()
@@ -135,11 +164,12 @@ impl<G: Notation, R: BufRead, W: Write> Opponent<G> for Human<'_, G, R, W> {
         _rng: &mut SimRng,
     ) -> Result<Option<Node>, Error> {
         self.turn.set(self.turn.get() + 1);
+        let s = strings(self.kit.language);
         let mut text = format!(
-            "\nMove {}: your turn\n{}Your moves: {}\n> ",
-            self.turn.get(),
+            "\n{}\n{}{}\n> ",
+            turn_heading(self.kit, self.turn.get(), false),
             board_text(self.game, &tree.positions[node as usize]),
-            self.list(tree, node)
+            s.fill("play.your_moves", &[("moves", &self.list(tree, node))])
         );
         loop {
             {
@@ -149,17 +179,18 @@ impl<G: Notation, R: BufRead, W: Write> Opponent<G> for Human<'_, G, R, W> {
                     .map_err(io_error)?;
             }
             let Some(line) = read_line(&mut self.input)? else {
-                return Err(Error::Input(
-                    "the input ended in the middle of a game".into(),
-                ));
+                return Err(Error::Input(s.get("play.input_ended").to_string()));
             };
             if let Some(child) = self.parse(tree, node, &line) {
                 return Ok(Some(child));
             }
+            let values = [("line", echo(&line)), ("moves", self.list(tree, node))];
             text = format!(
-                "`{}` is not a legal move here. Your moves: {}\n> ",
-                echo(&line),
-                self.list(tree, node)
+                "{}\n> ",
+                s.fill(
+                    "play.illegal",
+                    &values.each_ref().map(|(k, v)| (*k, v.as_str()))
+                )
             );
         }
     }
@@ -202,20 +233,21 @@ pub fn session<G: Notation, R: BufRead, W: Write>(
             .and_then(|()| out.flush())
             .map_err(io_error)
     };
-    let (you, it) = match machine.side {
-        matchbox_engine::game::Side::First => ("second", "first"),
-        matchbox_engine::game::Side::Second => ("first", "second"),
+    let s = strings(kit.language);
+    let intro = match machine.side {
+        matchbox_engine::game::Side::First => "play.you_second",
+        matchbox_engine::game::Side::Second => "play.you_first",
     };
     write(&format!(
-        "{}: you play {you}, the machine plays {it}; rule {}.\n",
-        kit.name,
-        machine.rule.name()
+        "{}\n",
+        s.fill(intro, &[("name", &kit.name), ("rule", machine.rule.name())])
     ))?;
     let turn = Cell::new(0);
     let mut me = Learner::with_beads(machine, saved.beads.clone());
     let mut now = saved;
     let mut human = Human {
         game,
+        kit,
         input,
         out: &out,
         turn: &turn,
@@ -250,12 +282,12 @@ pub fn session<G: Notation, R: BufRead, W: Write>(
         write(&format!(
             "\n{}{}\n{}",
             board_text(game, &setup.tree.positions[played.last as usize]),
-            match played.end {
-                End::Won => "The machine won.",
-                End::Drew => "A draw.",
-                End::Lost => "You won: the machine lost.",
-                End::Resigned => "You won: the machine resigned.",
-            },
+            s.get(match played.end {
+                End::Won => "play.won",
+                End::Drew => "play.drew",
+                End::Lost => "play.lost",
+                End::Resigned => "play.resigned",
+            }),
             changes(game, kit, setup, &before, &me.beads)
         ))?;
         let change = |b: &Beads| i64::from(b.counts().iter().sum::<u32>());
@@ -263,16 +295,32 @@ pub fn session<G: Notation, R: BufRead, W: Write>(
         now.record(played.end, Some(change(&me.beads) - change(&before)));
         now.beads = me.beads.clone();
         save(&now)?;
-        write("\nAnother game? (y/n)\n> ")?;
+        write(&format!("\n{}\n> ", s.get("play.again")))?;
+        // The kit's words for yes and no, and the English ones too.
+        let answers = |key: &str, english: &'static [&'static str]| {
+            let mut words: Vec<String> = s.get(key).split('|').map(normalise).collect();
+            words.extend(english.iter().map(|w| w.to_string()));
+            words
+        };
+        let (yes, no) = (
+            answers("play.yes", &["y", "yes"]),
+            answers("play.no", &["n", "no"]),
+        );
         let again = loop {
             let Some(answer) = read_line(&mut human.input)? else {
                 break false;
             };
-            match normalise(&answer).as_str() {
-                "y" | "yes" => break true,
-                "n" | "no" => break false,
-                _ => write(&format!("`{}`: please answer y or n\n> ", echo(&answer)))?,
+            let answer_words = normalise(&answer);
+            if yes.contains(&answer_words) {
+                break true;
             }
+            if no.contains(&answer_words) {
+                break false;
+            }
+            write(&format!(
+                "{}\n> ",
+                s.fill("play.yes_or_no", &[("answer", &echo(&answer))])
+            ))?;
         };
         if !again {
             write("\n")?;
@@ -294,53 +342,55 @@ fn narrate<G: Notation>(
     coloured: bool,
 ) -> String {
     let tree = &setup.tree;
+    let s = strings(kit.language);
     let position = &tree.positions[node as usize];
-    let mut text = format!("\nMove {turn}: the machine\n{}", board_text(game, position));
+    let say = |mv| game.say_move(position, mv, s);
+    let mut text = format!(
+        "\n{}\n{}",
+        turn_heading(kit, turn, true),
+        board_text(game, position)
+    );
     let Some((b, symmetry)) = setup.set.locate(game, position) else {
         if let Draw::Forced { child } = draw
             && let Some(m) = tree.move_to(node, child)
         {
-            text.push_str(&format!(
-                "No box: the machine has one legal move, {}.\n",
-                game.format_move(position, m)
-            ));
+            text.push_str(&s.fill("play.forced", &[("move", &say(m))]));
+            text.push('\n');
         }
         return text;
     };
     let mbox = &setup.set.boxes[b];
     let back = game.inverse(symmetry);
-    text.push_str(&format!(
-        "Box {} ({}) holds:\n",
-        mbox.id,
-        strings(Language::En).get(game.describe_symmetry(symmetry))
-    ));
+    let id = mbox.id.to_string();
+    let turned = s.get(game.describe_symmetry(symmetry));
+    text.push_str(&s.fill("play.box", &[("id", &id), ("symmetry", turned)]));
+    text.push('\n');
     let slots = setup.machine.slots(b as u32);
     for (m, slot) in mbox.moves.iter().zip(slots) {
         text.push_str(&format!(
             "  {} x{}  {}\n",
             bead(kit, m.colour, coloured),
             beads.count(slot),
-            game.format_move(position, game.transform_move(m.mv, back))
+            say(game.transform_move(m.mv, back))
         ));
     }
     match draw {
         Draw::Bead { slot, child, .. } => {
             let m = &mbox.moves[(slot - setup.machine.slots(b as u32).start) as usize];
-            let how = if setup.machine.rule == Rule::Relay {
-                "The relay plays its first wired move"
+            let key = if setup.machine.rule == Rule::Relay {
+                "play.relay"
             } else {
-                "The machine draws a bead"
+                "play.drawn"
             };
-            let mv = tree
-                .move_to(node, child)
-                .map(|mv| game.format_move(position, mv));
-            text.push_str(&format!(
-                "{how}: {}, so {}.\n",
-                bead(kit, m.colour, coloured),
-                mv.unwrap_or_default()
-            ));
+            let mv = tree.move_to(node, child).map(say).unwrap_or_default();
+            let values = [("bead", bead(kit, m.colour, coloured)), ("move", mv)];
+            text.push_str(&s.fill(key, &values.each_ref().map(|(k, v)| (*k, v.as_str()))));
+            text.push('\n');
         }
-        Draw::Resign { .. } => text.push_str("The box is empty: the machine resigns.\n"),
+        Draw::Resign { .. } => {
+            text.push_str(s.get("play.resigns"));
+            text.push('\n');
+        }
         Draw::Forced { .. } => {}
     }
     text
@@ -355,24 +405,33 @@ fn changes<G: Notation>(
     after: &Beads,
 ) -> String {
     let machine = &setup.machine;
+    let s = strings(kit.language);
     let mut text = String::new();
     for (slot, (&old, &new)) in (0u32..).zip(before.counts().iter().zip(after.counts())) {
         if old != new {
             let b = machine.box_of(slot);
             let mbox = &setup.set.boxes[b as usize];
             let m = &mbox.moves[(slot - machine.slots(b).start) as usize];
-            text.push_str(&format!(
-                "  box {}, {} ({} on the label): {old} -> {new}\n",
-                mbox.id,
-                kit.palette[m.colour].name,
-                game.format_move(&mbox.position, m.mv)
+            let values = [
+                ("id", mbox.id.to_string()),
+                ("colour", s.colour_name(&kit.palette[m.colour])),
+                ("move", game.say_move(&mbox.position, m.mv, s)),
+                ("before", old.to_string()),
+                ("after", new.to_string()),
+            ];
+            text.push_str("  ");
+            text.push_str(&s.fill(
+                "play.change",
+                &values.each_ref().map(|(k, v)| (*k, v.as_str())),
             ));
+            text.push('\n');
         }
     }
+    let rule = [("rule", machine.rule.name())];
     if text.is_empty() {
-        format!("Rule {}: no bead changes.\n", machine.rule.name())
+        format!("{}\n", s.fill("play.no_change", &rule))
     } else {
-        format!("Rule {}: beads changed\n{text}", machine.rule.name())
+        format!("{}\n{text}", s.fill("play.changed", &rule))
     }
 }
 
@@ -380,6 +439,7 @@ fn changes<G: Notation>(
 mod tests {
     use super::*;
     use matchbox_engine::game::fixtures::{self, Stones};
+    use matchbox_engine::kit::Language;
 
     fn bachet() -> (Stones, Kit, Setup<Stones>) {
         let (game, kit) = fixtures::stones("bachet");
@@ -388,7 +448,18 @@ mod tests {
     }
 
     fn run(input: impl AsRef<[u8]>, colour: bool) -> (Result<Saved, Error>, String, u32) {
-        let (game, kit, setup) = bachet();
+        run_in(Language::En, input, colour)
+    }
+
+    fn run_in(
+        language: Language,
+        input: impl AsRef<[u8]>,
+        colour: bool,
+    ) -> (Result<Saved, Error>, String, u32) {
+        let (game, _, _) = bachet();
+        let yaml = format!("preset: bachet\nlanguage: {}\n", language.code());
+        let kit = Kit::from_yaml(&yaml, "kit.yaml").unwrap();
+        let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
         let mut out = Vec::new();
         let mut saves = 0;
         let fresh = Saved::fresh(&setup.machine);
@@ -448,6 +519,40 @@ mod tests {
         );
         assert!(out.len() < 20_000, "a huge line is not echoed whole");
         assert!(out.contains("`maybe`: please answer y or n"), "{out}");
+    }
+
+    #[test]
+    fn a_polish_or_russian_game_prints_no_english() {
+        // The kit's own words are typed: `weź 3`, `возьми 3`; then the numbers.
+        for (language, first, no) in [
+            (Language::Pl, "weź 3", "nie"),
+            (Language::Ru, "возьми 3", "нет"),
+        ] {
+            let input = format!("{first}\nxyz\n1\n1\n1\n1\n1\nmaybe\n{no}\n");
+            let (result, out, _) = run_in(language, input, false);
+            assert_eq!(result.unwrap().games, 1, "{out}");
+            // No word of the English strings that the kit's own strings do not use too.
+            let words = |text: &str| -> Vec<String> {
+                text.split(|c: char| !c.is_alphabetic())
+                    .filter(|w| w.chars().count() > 2)
+                    .map(str::to_lowercase)
+                    .collect()
+            };
+            let own: Vec<String> = strings(language)
+                .keys()
+                .flat_map(|k| words(strings(language).get(k)))
+                .collect();
+            let english = strings(Language::En);
+            let printed = words(&out);
+            let found: Vec<String> = english
+                .keys()
+                .flat_map(|k| words(english.get(k)))
+                .filter(|w| !own.contains(w) && w != "maybe" && printed.contains(w))
+                .collect();
+            assert!(found.is_empty(), "{language:?}: {found:?}\n{out}");
+            // The labels count the machine's moves: so does the game.
+            assert!(!out.contains(" 2:") && out.contains(" I"), "{out}");
+        }
     }
 
     #[test]

@@ -193,6 +193,34 @@ fn errors_are_in_the_kits_language() {
     );
     let (_, kit) = server.anyone("GET", "/api/kit", None);
     assert_eq!(kit["words"]["page.new_game"], "Nowa partia");
+    // No parser's English: the JSON asked for is shown instead.
+    for body in ["{\"move\": ", "{\"mov\": \"a1-a2\"}", "[1]"] {
+        let (status, value) = server.teacher("POST", "/api/game/move", Some(body));
+        let error = value["error"].as_str().unwrap();
+        assert_eq!(status, 400, "{error}");
+        assert!(
+            error.starts_with("Żądanie nie jest oczekiwanym JSON-em"),
+            "{error}"
+        );
+        assert!(error.contains(r#"{"move": "#), "{error}");
+        for english in [
+            "expected",
+            "line",
+            "column",
+            "struct",
+            "EOF",
+            "unknown field",
+        ] {
+            assert!(!error.contains(english), "{error}");
+        }
+    }
+    let (_, value) = server.teacher(
+        "POST",
+        "/api/train",
+        Some("{\"games\": 0, \"opponent\": \"random\"}"),
+    );
+    let error = value["error"].as_str().unwrap();
+    assert!(error.contains("1\u{a0}000\u{a0}000"), "{error}");
 }
 
 /// Every `words` and `turn` text in a JSON value.
@@ -244,7 +272,7 @@ fn polish_and_russian_screens_say_moves_and_turns_in_their_language() {
             assert_eq!(server.teacher("POST", "/api/game/new", None).0, 200);
         }
         shown_words(&server.anyone("GET", "/api/boxes", None).1, &mut words);
-        shown_words(&server.anyone("GET", "/api/box/1", None).1, &mut words);
+        shown_words(&server.anyone("GET", "/api/boxes/1", None).1, &mut words);
         assert!(words.iter().any(|w| !w.is_empty()), "{preset} {language}");
         for text in &words {
             let lower = text.to_lowercase();
@@ -283,7 +311,11 @@ fn ctrl_c_stops_training_keeps_its_games_and_saves() {
     std::thread::sleep(std::time::Duration::from_millis(100));
     let (_, progress) = server.anyone("GET", "/api/train", None);
     let status = server.interrupt();
-    assert_eq!(status.code(), Some(0));
+    assert_eq!(
+        status.code(),
+        Some(130),
+        "stopped by a signal, as the other commands"
+    );
     let saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
     let games = saved["games"].as_u64().unwrap();
     assert!(
@@ -369,7 +401,10 @@ fn the_score_the_curve_and_undo_survive_a_restart() {
     object.remove("undo");
     object.insert("version".into(), 1.into());
     std::fs::write(&state, saved.to_string()).unwrap();
-    let server = Server::start(&["--preset", "hexapawn"], Some(&state));
+    let server = Server::start(
+        &["--preset", "hexapawn", "--accept-edited-state"],
+        Some(&state),
+    );
     let score = &score_kept(&server)[0];
     assert_eq!(score["games"], 2);
     assert_eq!(score["rows"], serde_json::json!([]));
@@ -377,7 +412,7 @@ fn the_score_the_curve_and_undo_survive_a_restart() {
 }
 
 #[test]
-fn a_machine_that_resigns_before_anyone_moves_counts_the_game() {
+fn a_machine_that_cannot_start_says_so_and_counts_no_game() {
     let dir = tempdir();
     let state = dir.join("menace.json");
     {
@@ -390,13 +425,28 @@ fn a_machine_that_resigns_before_anyone_moves_counts_the_game() {
         m["beads"] = 0.into();
     }
     std::fs::write(&state, saved.to_string()).unwrap();
-    let server = Server::start(&["--preset", "menace"], Some(&state));
+    let server = Server::start(
+        &["--preset", "menace", "--accept-edited-state"],
+        Some(&state),
+    );
     let (_, game) = server.anyone("GET", "/api/game", None);
     assert_eq!(game["end"], "resigned", "{game}");
-    assert_eq!(server.anyone("GET", "/api/score", None).1["games"], 2);
-    let (status, game) = server.teacher("POST", "/api/game/new", None);
-    assert_eq!((status, &game["end"]), (200, &Value::from("resigned")));
-    assert_eq!(server.anyone("GET", "/api/score", None).1["games"], 3);
+    assert_eq!(game["stuck"], true, "{game}");
+    assert_eq!(game["turns"][0]["box"], 1, "{game}");
+    // New game after New game: no loss is added, the page keeps saying why.
+    for _ in 0..3 {
+        let (status, game) = server.teacher("POST", "/api/game/new", None);
+        assert_eq!(
+            (status, &game["stuck"]),
+            (200, &Value::Bool(true)),
+            "{game}"
+        );
+        assert_eq!(server.anyone("GET", "/api/score", None).1["games"], 1);
+    }
+    // Undo brings the beads of the last game back: the machine can start again.
+    assert_eq!(server.teacher("POST", "/api/undo", None).0, 200);
+    let (_, game) = server.anyone("GET", "/api/game", None);
+    assert_eq!(game["stuck"], false, "{game}");
 }
 
 fn wait_for_games(server: &Server, games: u64) -> Value {

@@ -1,6 +1,7 @@
 //! The classroom page in a real browser: Debian's headless Chromium, driven through
 //! WebDriver (chromedriver) with plain HTTP from this test. Screenshots of the main
-//! screens go to `target/serve-screens/`.
+//! screens go to `target/serve-screens/`; the figures measured (where the bead drawn
+//! is, how tall the page is) are printed (`-- --nocapture`).
 //!
 //! Without chromium and chromedriver the tests are skipped with a message, except on CI
 //! (`CI` set), where they fail: `.ci/run` installs both.
@@ -155,9 +156,19 @@ impl Browser {
             .to_string()
     }
 
+    /// Clicks an element; found again if the page redrew it meanwhile (the board is
+    /// redrawn at every change it is told of).
     fn click(&self, css: &str) {
-        let id = self.find(css);
-        self.call("POST", &format!("/element/{id}/click"), Some(json!({})));
+        for _ in 0..3 {
+            let id = self.find(css);
+            let path = format!("/session/{}/element/{id}/click", self.session);
+            let (status, text) = request(&self.base, "POST", &path, "", Some("{}"));
+            if status == 200 {
+                return;
+            }
+            assert!(text.contains("stale element"), "click {css}: {text}");
+        }
+        panic!("{css} kept being redrawn");
     }
 
     fn text(&self, css: &str) -> String {
@@ -179,6 +190,47 @@ impl Browser {
         let before = self.version();
         self.click(css);
         self.wait(&format!("Number(document.body.dataset.version) > {before}"));
+    }
+
+    /// Sets the browser's viewport to this size (the window, less what its frame takes).
+    fn resize(&self, width: u32, height: u32) {
+        let set = |w: i64, h: i64| {
+            self.call(
+                "POST",
+                "/window/rect",
+                Some(json!({ "width": w, "height": h })),
+            );
+        };
+        let (width, height) = (i64::from(width), i64::from(height));
+        set(width, height);
+        std::thread::sleep(Duration::from_millis(100));
+        let inner = self.script("return [innerWidth, innerHeight];");
+        let (w, h) = (inner[0].as_i64().unwrap(), inner[1].as_i64().unwrap());
+        if (w, h) != (width, height) {
+            set(2 * width - w, 2 * height - h);
+        }
+        self.wait(&format!(
+            "innerWidth === {width} && innerHeight === {height}"
+        ));
+    }
+
+    /// Clicks at a point of the viewport, in CSS pixels.
+    fn click_at(&self, x: f64, y: f64) {
+        let actions = json!({ "actions": [{
+            "type": "pointer", "id": "mouse", "parameters": { "pointerType": "mouse" },
+            "actions": [
+                { "type": "pointerMove", "duration": 0, "origin": "viewport", "x": x.round() as i64, "y": y.round() as i64 },
+                { "type": "pointerDown", "button": 0 },
+                { "type": "pointerUp", "button": 0 },
+            ],
+        }]});
+        self.call("POST", "/actions", Some(actions));
+    }
+
+    /// Opens the page as a pupil's screen: the token the tab kept is forgotten first.
+    fn open_view_only(&self, base: &str) {
+        self.script("sessionStorage.clear(); return 0;");
+        self.open(base);
     }
 
     fn screenshot(&self, name: &str) {
@@ -266,9 +318,13 @@ fn play_by_clicking(browser: &Browser, server: &Server, rng: &mut Lcg) -> Value 
     }
 }
 
-/// Every box's beads as the box index shows them.
+/// Every box's beads as the memory panel shows them (the teacher's screen shows it first).
 fn index_beads(browser: &Browser) -> Value {
-    browser.script("return [...document.querySelectorAll('.box')].map(b => [b.id, b.dataset.beads, b.className]);")
+    if browser.script("return !document.getElementById('tab-memory').disabled;") == json!(true) {
+        browser.click("#tab-memory");
+    }
+    browser.wait("!document.getElementById('panel-memory').hidden && document.querySelector('.tile') !== null");
+    browser.script("return [...document.querySelectorAll('.tile')].map(b => [b.id, b.dataset.beads, b.className]);")
 }
 
 fn journeys(preset: &str) {
@@ -327,11 +383,14 @@ fn journeys(preset: &str) {
         .expect("a bead was taken out");
     let id = change["box"].as_u64().unwrap();
     let (_, shown) = server.anyone("GET", &format!("/api/boxes/{id}"), None);
+    index_beads(&browser);
     let at = shown["moves"]
         .as_array()
         .unwrap()
         .iter()
-        .position(|m| m["move"] == change["move"])
+        // The change names the move as played; the box, as on its label: the colour
+        // is the same.
+        .position(|m| m["colour"]["name"] == change["colour"]["name"])
         .unwrap();
     assert_eq!(shown["moves"][at]["count"], change["after"]);
     let tile = browser.script(&format!(
@@ -344,20 +403,35 @@ fn journeys(preset: &str) {
         change["after"].to_string(),
         "the index shows the bead taken out"
     );
-    if shown["beads"].as_u64() < shown["start"].as_u64() {
-        let class = tile[2].as_str().unwrap();
-        assert!(class.contains("lost") || class.contains("empty"), "{class}");
-    }
-    assert!(browser.text("#changes").contains(&format!("{id}")));
-    browser.screenshot(&format!("{preset}-loss"));
+    let class = tile[2].as_str().unwrap();
+    assert!(
+        class.contains("used"),
+        "a box of the last game is marked: {class}"
+    );
+    let lost = browser.script(&format!(
+        "return document.querySelector('#box-{id} .lost').textContent;"
+    ));
+    assert!(lost.as_str().unwrap().contains('−'), "{lost}");
+    browser.screenshot(&format!("{preset}-memory"));
     browser.click(&format!("#box-{id}"));
     browser.wait("!document.getElementById('box-view').hidden && document.querySelector('#box-view-label svg')");
     browser.screenshot(&format!("{preset}-box"));
-    browser.click("#box-view-close");
+    // Escape closes it, and so does a click on the backdrop.
+    let escape = json!({ "actions": [{ "type": "key", "id": "keys", "actions": [
+        { "type": "keyDown", "value": "\u{e00c}" }, { "type": "keyUp", "value": "\u{e00c}" }] }] });
+    browser.call("POST", "/actions", Some(escape));
+    browser.wait("document.getElementById('box-view').hidden");
+    browser.click(&format!("#box-{id}"));
+    browser.wait("!document.getElementById('box-view').hidden");
+    browser.click_at(3.0, 3.0);
+    browser.wait("document.getElementById('box-view').hidden");
+    browser.click("#tab-game");
+    assert!(browser.text("#changes").contains(&format!("{id}")));
 
     // Train 200 games and see the curve grow.
     let (_, score) = server.anyone("GET", "/api/score", None);
     let games = score["games"].as_u64().unwrap();
+    browser.click("#tab-train");
     browser.script("document.getElementById('train-games').value = '200'; return 0;");
     browser.click("#train-start");
     // A machine that now resigns at an empty first box adds that game at once.
@@ -399,17 +473,20 @@ fn journeys(preset: &str) {
     assert_eq!(saved["games"].as_u64(), Some(now));
 
     // The view-only page shows the same, and cannot move.
-    browser.open(&server.base);
+    browser.open_view_only(&server.base);
     assert_eq!(index_beads(&browser), before.0);
-    let version = browser.version();
     assert_eq!(
         browser.script("return document.querySelectorAll('#moves button').length;"),
         json!(0)
     );
     assert_eq!(
-        browser.script("return document.getElementById('teacher').hidden;"),
+        browser.script("return document.querySelector('.train-controls').hidden && document.getElementById('typed').hidden;"),
         json!(true)
     );
+    // Back to the game on every screen: a pupil's click on the board does nothing.
+    server.teacher("POST", "/api/panel", Some("{\"panel\": \"game\"}"));
+    browser.wait("!document.getElementById('panel-game').hidden");
+    let version = browser.version();
     if let Some(spot) = browser
         .script("const s = document.querySelector('rect.spot'); return s && s.dataset.spot;")
         .as_str()
@@ -458,4 +535,322 @@ fn her_in_the_browser() {
 #[test]
 fn menace_in_the_browser() {
     journeys("menace");
+}
+
+/// A kit file for a preset in a language, in the test's scratch folder.
+fn kit_file(preset: &str, language: &str) -> PathBuf {
+    let path =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("browser-{preset}-{language}.yaml"));
+    std::fs::write(&path, format!("preset: {preset}\nlanguage: {language}\n")).unwrap();
+    path
+}
+
+/// Where an element is in the viewport: `[top, bottom, left, right]`.
+fn place(browser: &Browser, css: &str) -> Vec<f64> {
+    let found = browser.script(&format!(
+        "const r = document.querySelector('{css}').getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right];"
+    ));
+    found
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect()
+}
+
+/// The page at `width` x `height`: nothing scrolls, nothing spills out of its box, and
+/// the bead drawn is in view; prints where it is.
+fn fits_one_screen(browser: &Browser, width: u32, height: u32, what: &str) {
+    browser.resize(width, height);
+    browser.wait("document.getElementById('drawn') !== null");
+    let page = browser.script(
+        "const d = document.documentElement; return [d.scrollWidth, d.scrollHeight, document.body.scrollHeight];",
+    );
+    let drawn = place(browser, "#drawn");
+    // Every panel of the game and every step keeps its text inside it.
+    let spills = browser.script(
+        "return [...document.querySelectorAll('#bar, .step, .end, .stuck, .under-board, .turns-box, .watch-strip')]
+            .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
+            .map(e => e.className || e.id);",
+    );
+    eprintln!(
+        "{what} at {width}x{height}: page {}x{} px, the bead drawn at y {:.0}-{:.0}",
+        page[0], page[1], drawn[0], drawn[1]
+    );
+    assert!(page[0].as_u64() <= Some(u64::from(width)), "{what}: {page}");
+    assert!(
+        page[1].as_u64() <= Some(u64::from(height)),
+        "{what}: {page}"
+    );
+    assert!(
+        drawn[0] >= 0.0 && drawn[1] <= f64::from(height),
+        "{what}: {drawn:?}"
+    );
+    assert_eq!(spills, json!([]), "{what}");
+    // Large type: the bead drawn is read from the back of the room.
+    let size = browser
+        .script("return parseFloat(getComputedStyle(document.getElementById('drawn')).fontSize);");
+    assert!(
+        size.as_f64().unwrap() >= 0.035 * f64::from(height),
+        "{what}: {size}px"
+    );
+}
+
+/// Clicks the spots of the first legal move, then waits for the page to show the
+/// machine's answer.
+fn click_first_move(browser: &Browser, server: &Server) {
+    let (_, game) = server.anyone("GET", "/api/game", None);
+    let before = browser.version();
+    for spot in game["moves"][0]["spots"].as_array().unwrap() {
+        let key = format!(
+            "{},{}",
+            spot[0].as_f64().unwrap(),
+            spot[1].as_f64().unwrap()
+        );
+        browser.click(&format!("rect.spot[data-spot=\"{key}\"]"));
+    }
+    browser.wait(&format!("Number(document.body.dataset.version) > {before}"));
+}
+
+#[test]
+fn the_game_is_one_screen_in_every_language_at_both_sizes() {
+    if !browser_present() {
+        return;
+    }
+    let browser = Browser::start("one-screen");
+    for (preset, language) in [
+        ("hexapawn", "en"),
+        ("menace", "en"),
+        ("bachet", "en"),
+        ("hexapawn", "pl"),
+        ("menace", "pl"),
+        ("bachet", "pl"),
+        ("hexapawn", "ru"),
+        ("menace", "ru"),
+        ("bachet", "ru"),
+    ] {
+        let kit = kit_file(preset, language);
+        let server = Server::start(&["--kit", kit.to_str().unwrap()], None);
+        browser.resize(1280, 720);
+        browser.open(&format!("{}/?token={}", server.base, server.token));
+        // The token has left the address bar, and the tab still acts as the teacher.
+        let href = browser.script("return location.href;");
+        assert!(!href.as_str().unwrap().contains("token"), "{href}");
+        // A game the machine finishes, move by move.
+        for _ in 0..2 {
+            let (_, game) = server.anyone("GET", "/api/game", None);
+            if game["end"].is_null() {
+                click_first_move(&browser, &server);
+            }
+        }
+        for (width, height) in [(1280, 720), (1920, 1080)] {
+            let what = format!("{preset} {language} teacher");
+            fits_one_screen(&browser, width, height, &what);
+            browser.screenshot(&format!("{preset}-{language}-teacher-{width}x{height}"));
+        }
+        // Played to its end: the result and what the rule did are in view too.
+        loop {
+            let (_, game) = server.anyone("GET", "/api/game", None);
+            if !game["end"].is_null() {
+                break;
+            }
+            click_first_move(&browser, &server);
+        }
+        for (width, height) in [(1920, 1080), (1280, 720)] {
+            fits_one_screen(&browser, width, height, &format!("{preset} {language} end"));
+            let end = place(&browser, "#end");
+            assert!(end[1] <= f64::from(height), "{end:?}");
+            browser.screenshot(&format!("{preset}-{language}-end-{width}x{height}"));
+        }
+        browser.open_view_only(&server.base);
+        for (width, height) in [(1280, 720), (1920, 1080)] {
+            fits_one_screen(
+                &browser,
+                width,
+                height,
+                &format!("{preset} {language} pupil"),
+            );
+            browser.screenshot(&format!("{preset}-{language}-pupil-{width}x{height}"));
+        }
+    }
+}
+
+#[test]
+fn errors_stay_until_the_next_action_or_a_dismiss() {
+    if !browser_present() {
+        return;
+    }
+    let server = Server::start(&["--preset", "hexapawn"], None);
+    let browser = Browser::start("errors");
+    browser.resize(1280, 720);
+    browser.open(&format!("{}/?token={}", server.base, server.token));
+    browser.script("document.getElementById('typed-move').value = 'c3-c1'; return 0;");
+    browser.click("#send");
+    browser.wait("!document.getElementById('error').hidden");
+    let said = browser.text("#error-text");
+    assert!(said.contains("c3-c1") && said.contains("; "), "{said}");
+    // Longer than the page's polling: it stays.
+    std::thread::sleep(Duration::from_millis(2500));
+    assert_eq!(browser.text("#error-text"), said);
+    browser.screenshot("error-stays");
+    browser.click("#error-close");
+    browser.wait("document.getElementById('error').hidden");
+    // The next action clears it (and a good move shows no error).
+    browser.script("document.getElementById('typed-move').value = 'zz'; return 0;");
+    browser.click("#send");
+    browser.wait("!document.getElementById('error').hidden");
+    click_first_move(&browser, &server);
+    assert_eq!(
+        browser.script("return document.getElementById('error').hidden;"),
+        json!(true)
+    );
+}
+
+#[test]
+fn whole_squares_and_nim_stones_are_clicked() {
+    if !browser_present() {
+        return;
+    }
+    let browser = Browser::start("clicks");
+    browser.resize(1280, 720);
+    // Hexapawn: the corners of the pawn's square and of its target.
+    let server = Server::start(&["--preset", "hexapawn"], None);
+    browser.open(&format!("{}/?token={}", server.base, server.token));
+    let (_, game) = server.anyone("GET", "/api/game", None);
+    let chosen = &game["moves"][0];
+    let movable = browser.script("return document.querySelectorAll('rect.spot.movable').length;");
+    assert_eq!(
+        movable,
+        json!(3),
+        "the three pawns that can move are marked"
+    );
+    let before = browser.version();
+    for spot in chosen["spots"].as_array().unwrap() {
+        let key = format!(
+            "{},{}",
+            spot[0].as_f64().unwrap(),
+            spot[1].as_f64().unwrap()
+        );
+        let at = place(&browser, &format!("rect.spot[data-spot=\"{key}\"]"));
+        // Near the top-left corner, far from the pawn drawn in the middle.
+        browser.click_at(at[2] + 4.0, at[0] + 4.0);
+    }
+    browser.wait(&format!("Number(document.body.dataset.version) > {before}"));
+    let (_, after) = server.anyone("GET", "/api/game", None);
+    assert_eq!(after["turns"][0]["move"], chosen["move"]);
+    let coordinates = browser.script(
+        "return [...document.querySelectorAll('#board svg text')].map(t => t.textContent).join('');",
+    );
+    assert_eq!(coordinates, json!("abc123"));
+    drop(server);
+
+    // Bachet: a stone is "take this one and those to its right", one click.
+    let server = Server::start(&["--preset", "bachet"], None);
+    browser.open(&format!("{}/?token={}", server.base, server.token));
+    let (_, game) = server.anyone("GET", "/api/game", None);
+    let moves = game["moves"].as_array().unwrap();
+    let largest = moves.last().unwrap();
+    let spot = &largest["spots"][0];
+    let key = format!(
+        "{},{}",
+        spot[0].as_f64().unwrap(),
+        spot[1].as_f64().unwrap()
+    );
+    let at = place(&browser, &format!("rect.spot[data-spot=\"{key}\"]"));
+    let before = browser.version();
+    browser.click_at(at[3] - 2.0, at[1] - 2.0);
+    browser.wait(&format!("Number(document.body.dataset.version) > {before}"));
+    let (_, after) = server.anyone("GET", "/api/game", None);
+    assert_eq!(after["turns"][0]["move"], largest["move"]);
+}
+
+#[test]
+fn watching_the_machine_learn_runs_and_pauses() {
+    if !browser_present() {
+        return;
+    }
+    let server = Server::start(&["--preset", "menace"], None);
+    let browser = Browser::start("watch");
+    browser.resize(1280, 720);
+    browser.open(&format!("{}/?token={}", server.base, server.token));
+    browser.click("#tab-train");
+    browser.script("const p = document.getElementById('pace'); p.value = 5; p.dispatchEvent(new Event('input')); return 0;");
+    browser.click("#watch-start");
+    browser.wait("!document.getElementById('panel-game').hidden && document.getElementById('strip-pause') !== null");
+    let games = |server: &Server| {
+        server.anyone("GET", "/api/score", None).1["games"]
+            .as_u64()
+            .unwrap()
+    };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while games(&server) < 5 {
+        assert!(Instant::now() < deadline, "watching plays games");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // The page follows it: the score in the bar grows.
+    browser.wait("/[1-9]/.test(document.getElementById('totals').textContent)");
+    browser.screenshot("menace-watching");
+    fits_one_screen(&browser, 1280, 720, "menace watching");
+    browser.click("#strip-pause");
+    browser.wait("document.getElementById('strip-pause') && document.getElementById('strip-pause').textContent !== ''");
+    std::thread::sleep(Duration::from_millis(400));
+    let paused = games(&server);
+    std::thread::sleep(Duration::from_millis(800));
+    assert_eq!(games(&server), paused, "paused");
+    let version = server.anyone("GET", "/api/game", None).1["version"].clone();
+    browser.click("#strip-step");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while server.anyone("GET", "/api/game", None).1["version"] == version {
+        assert!(Instant::now() < deadline, "a step makes a move");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    browser.click("#strip-stop");
+    browser.wait("document.getElementById('watch-strip').hidden");
+}
+
+#[test]
+fn a_machine_with_an_empty_first_box_says_what_to_do() {
+    if !browser_present() {
+        return;
+    }
+    let state = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-stuck.json");
+    let _ = std::fs::remove_file(&state);
+    {
+        let server = Server::start(&["--preset", "menace"], Some(&state));
+        loop {
+            let (_, game) = server.anyone("GET", "/api/game", None);
+            if !game["end"].is_null() {
+                break;
+            }
+            let body = json!({ "move": game["moves"][0]["move"] }).to_string();
+            server.teacher("POST", "/api/game/move", Some(&body));
+        }
+    }
+    let mut saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    for m in saved["boxes"][0]["moves"].as_array_mut().unwrap() {
+        m["beads"] = 0.into();
+    }
+    std::fs::write(&state, saved.to_string()).unwrap();
+    let server = Server::start(
+        &["--preset", "menace", "--accept-edited-state"],
+        Some(&state),
+    );
+    let browser = Browser::start("stuck");
+    browser.resize(1280, 720);
+    browser.open(&format!("{}/?token={}", server.base, server.token));
+    browser.wait("!document.getElementById('stuck').hidden");
+    let said = browser.text("#stuck");
+    assert!(
+        said.contains("box 1") && said.contains("not counted"),
+        "{said}"
+    );
+    assert_eq!(
+        browser.script("return document.getElementById('new-game');"),
+        json!(null)
+    );
+    browser.screenshot("menace-stuck");
+    fits_one_screen(&browser, 1280, 720, "menace stuck");
+    assert_eq!(server.anyone("GET", "/api/score", None).1["games"], 1);
+    browser.click("#stuck button");
+    browser.wait("document.getElementById('stuck').hidden");
 }

@@ -44,7 +44,12 @@ pub struct Server {
 impl Server {
     /// Starts `matchbox serve` with these extra arguments and reads its banner.
     pub fn start(args: &[&str], state: Option<&Path>) -> Server {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_matchbox"));
+        Server::start_in(Command::new(env!("CARGO_BIN_EXE_matchbox")), args, state)
+    }
+
+    /// [`Server::start`] with `command` as the program (a shell that sets limits and
+    /// runs `matchbox` as its `$0`).
+    pub fn start_in(mut command: Command, args: &[&str], state: Option<&Path>) -> Server {
         command
             .args(["serve", "--port", "0", "--seed", "7"])
             .args(args);
@@ -97,12 +102,27 @@ impl Server {
 impl Server {
     /// Sends Ctrl-C (SIGINT) and waits for the server to stop.
     pub fn interrupt(&mut self) -> std::process::ExitStatus {
+        self.signal("INT")
+    }
+
+    /// Sends a signal (`INT`, `TERM`) and waits for the server to stop.
+    pub fn signal(&mut self, name: &str) -> std::process::ExitStatus {
         let sent = Command::new("kill")
-            .args(["-INT", &self.child.id().to_string()])
+            .args([&format!("-{name}"), &self.child.id().to_string()])
             .status()
             .unwrap();
         assert!(sent.success());
         self.child.wait().unwrap()
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// Whether the server is still running.
+    pub fn running(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
     }
 }
 

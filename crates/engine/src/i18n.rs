@@ -105,6 +105,24 @@ impl Strings {
         })
     }
 
+    /// The letter of a bead of this colour beside a picture that shows `drawn` letters
+    /// itself: its usual letter, or, when that is one of them, the first two letters of
+    /// its name (orange's `O` beside noughts becomes `Or`).
+    pub fn bead_code(&self, colour: &Colour, drawn: &[&str]) -> String {
+        let code = self.colour_code(colour);
+        if !drawn.contains(&code.as_str()) {
+            return code;
+        }
+        let name = self.colour_name(colour);
+        let mut letters = name.chars().filter(|c| c.is_alphabetic());
+        letters
+            .next()
+            .into_iter()
+            .flat_map(char::to_uppercase)
+            .chain(letters.next())
+            .collect()
+    }
+
     fn translated(&self, prefix: &str, colour: &Colour) -> Option<String> {
         self.map.get(&format!("{prefix}.{}", colour.name)).cloned()
     }
@@ -142,7 +160,28 @@ pub fn plural(language: Language, n: i64, one: &str, few: &str, many: &str) -> S
             }
         }
     };
-    format!("{n} {word}")
+    format!("{} {word}", grouped(language, n))
+}
+
+/// A whole number as the language writes it: groups of three digits parted by a comma
+/// in English (`2,791`), by a narrow no-break space in Polish and Russian (`2 791`).
+pub fn grouped(language: Language, n: i64) -> String {
+    let separator = match language {
+        Language::En => ",",
+        Language::Pl | Language::Ru => "\u{202f}",
+    };
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push_str(separator);
+        }
+        out.push(digit);
+    }
+    if n < 0 {
+        out.insert(0, '-');
+    }
+    out
 }
 
 #[cfg(test)]
@@ -197,6 +236,28 @@ mod tests {
     }
 
     #[test]
+    fn a_bead_letter_never_looks_like_a_letter_the_picture_draws() {
+        let orange = default_palette()
+            .into_iter()
+            .find(|c| c.name == "orange")
+            .unwrap();
+        let drawn = ["O", "X"];
+        assert_eq!(strings(Language::En).bead_code(&orange, &[]), "O");
+        assert_eq!(strings(Language::En).bead_code(&orange, &drawn), "Or");
+        for language in Language::ALL {
+            let s = strings(language);
+            let mut codes: Vec<String> = default_palette()
+                .iter()
+                .map(|c| s.bead_code(c, &drawn))
+                .collect();
+            assert!(codes.iter().all(|c| !drawn.contains(&c.as_str())));
+            codes.sort();
+            codes.dedup();
+            assert_eq!(codes.len(), default_palette().len(), "{language:?}");
+        }
+    }
+
+    #[test]
     fn plural_forms() {
         let pl = |n| plural(Language::Pl, n, "koralik", "koraliki", "koralików");
         assert_eq!(pl(1), "1 koralik");
@@ -214,6 +275,19 @@ mod tests {
         assert_eq!(ru(104), "104 бусинки");
         assert_eq!(plural(Language::En, 1, "bead", "beads", "beads"), "1 bead");
         assert_eq!(plural(Language::En, 0, "bead", "beads", "beads"), "0 beads");
+        assert_eq!(
+            plural(Language::Ru, 2791, "бусинка", "бусинки", "бусинок"),
+            "2\u{202f}791 бусинка"
+        );
+    }
+
+    #[test]
+    fn thousands_are_grouped_as_each_language_writes_them() {
+        assert_eq!(grouped(Language::En, 2791), "2,791");
+        assert_eq!(grouped(Language::En, 1_000_000), "1,000,000");
+        assert_eq!(grouped(Language::Pl, 2791), "2\u{202f}791");
+        assert_eq!(grouped(Language::Ru, 999), "999");
+        assert_eq!(grouped(Language::Ru, -12_345), "-12\u{202f}345");
     }
 
     #[test]

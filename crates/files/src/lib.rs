@@ -10,6 +10,8 @@
 //! so that the next replacement can tell its own files from a user's: anything the list
 //! does not name, at any depth, stops the replacement before anything is changed.
 
+pub mod lock;
+
 use std::fs::File;
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};

@@ -5,14 +5,15 @@ use std::sync::Arc;
 
 use matchbox_engine::parallel::prelude::*;
 
-use crate::draw::label::draw_label;
-use crate::draw::scene::Scene;
+use crate::draw::label::{draw_label, smallest_letter};
+use crate::draw::scene::{SMALLEST_LETTER_MM, Scene};
 use crate::draw::{pdf, png};
-use crate::instructions::{Expected, Findings, instruction_pages};
+use crate::instructions::{Expected, Findings, instruction_pages, side_loses};
 use crate::pictures::Game;
 use crate::sheet::{self, Page};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::BoxSet;
+use matchbox_engine::i18n::strings;
 use matchbox_engine::kit::{Kit, Rule};
 use matchbox_engine::machine::Tree;
 use matchbox_engine::palette::Colour;
@@ -45,6 +46,7 @@ fn build<G: Game>(game: &G, kit: &Kit, dpi: Option<f32>) -> Result<KitFiles, Err
     set.check_label_count(kit)?;
     let label_sheets = LabelSheets::draw(game, kit, &set);
     let (labels, sheets) = (&label_sheets.labels, &label_sheets.sheets);
+    legible(kit, &set, labels)?;
     let label_pages = sheets.len();
     let setup = Setup::compile(game, kit, kit.rule, set, Tree::build(game)?, false)?;
     let set = &setup.set;
@@ -72,11 +74,11 @@ fn build<G: Game>(game: &G, kit: &Kit, dpi: Option<f32>) -> Result<KitFiles, Err
 
 /// What the teacher's pages quote: the simulated expectation and the exact figures,
 /// worked out side by side, or what to watch when the machine never stops losing.
-fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findings, Error> {
+pub fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findings, Error> {
     let (expected, exact) = matchbox_engine::parallel::join(
         // Quoted only when every simulated machine learnt.
         || expected_losses(game, kit, setup, EXPECTATION_RUNS),
-        || SheetFigures::of(game, &setup.tree, &setup.machine),
+        || SheetFigures::of(game, &setup.tree, &setup.machine, strings(kit.language)),
     );
     let expected = expected?.as_ref().and_then(Expected::from_training);
     // A machine that never stops losing gets figures to watch instead.
@@ -89,6 +91,7 @@ fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findings, 
         expected,
         exact,
         watch,
+        loses: side_loses(&setup.tree, kit.machine),
     })
 }
 
@@ -141,6 +144,26 @@ impl LabelSheets {
     }
 }
 
+/// Refuses a label size at which some letter of some label would be smaller than a
+/// pupil can read ([`SMALLEST_LETTER_MM`]).
+pub fn legible<G: Game>(kit: &Kit, set: &BoxSet<G>, labels: &[Arc<Scene>]) -> Result<(), Error> {
+    let smallest = labels
+        .iter()
+        .zip(&set.boxes)
+        .filter_map(|(label, b)| Some((smallest_letter(label)?, b.id)))
+        .min_by(|a, b| a.0.total_cmp(&b.0));
+    match smallest {
+        Some((height, id)) if height < SMALLEST_LETTER_MM - 0.005 => Err(kit.places.error(
+            &["label"],
+            format!(
+                "label: at {} x {} mm the letters of this kit's labels would be too small to read ({height:.2} mm high on box {id}; at least {SMALLEST_LETTER_MM} mm is needed): choose a larger label (`matchbox labels` lists them)",
+                kit.label.width_mm, kit.label.height_mm
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// What the foot of the label sheets explains for this set of boxes.
 pub fn legend<'k, G: Game>(kit: &'k Kit, set: &BoxSet<G>) -> sheet::Legend<'k> {
     let mut moves: Vec<u32> = Vec::new();
@@ -156,6 +179,7 @@ pub fn legend<'k, G: Game>(kit: &'k Kit, set: &BoxSet<G>) -> sheet::Legend<'k> {
     sheet::Legend {
         colours: colours_used(kit, set),
         moves,
+        drawn_letters: G::DRAWN_LETTERS,
     }
 }
 

@@ -1,7 +1,9 @@
 //! The learning curve as a drawing: running wins, draws and losses against games played,
 //! and the beads in box 1 on a second scale, after Michie's figure of MENACE learning.
 
-use crate::draw::scene::{Anchor, GREY, INK, Pt, Rect, Rgb, Scene, Shape, Stroke, Weight, pt};
+use crate::draw::scene::{
+    Anchor, GREY, INK, Pt, Rect, Rgb, Scene, Shape, Stroke, TextStyle, Weight, pt,
+};
 use matchbox_engine::simulate::CurvePoint;
 
 /// Width of the figure in mm.
@@ -14,6 +16,8 @@ const DRAWS: Rgb = [0x1f, 0x5f, 0xc4];
 const LOSSES: Rgb = [0xd7, 0x26, 0x1e];
 const BEADS: Rgb = [0x8a, 0x55, 0x22];
 const TEXT_MM: f32 = 3.0;
+/// Space kept clear at each side of the title, in mm.
+const TITLE_MARGIN_MM: f32 = 5.0;
 
 /// One curve: its legend, colour, value at a point, and whether it uses the right scale.
 type Series = (&'static str, Rgb, fn(&CurvePoint) -> u32, bool);
@@ -58,14 +62,14 @@ pub fn curve_scene(title: &str, curve: &[CurvePoint]) -> Scene {
         w: WIDTH_MM - 42.0,
         h: HEIGHT_MM - 38.0,
     };
-    scene.push(Shape::Text {
-        at: pt(WIDTH_MM / 2.0, 9.0),
-        size: 4.5,
-        text: title.to_string(),
-        colour: INK,
-        anchor: Anchor::Middle,
-        weight: Weight::Bold,
-    });
+    // A kit's name can be long (HER's is "HER, the Hexapawn Educable Robot"): shrunk to
+    // the figure's width rather than cut off at both sides.
+    scene.fitted_text(
+        pt(WIDTH_MM / 2.0, 9.0),
+        title,
+        TextStyle::new(4.5).bold().anchored(Anchor::Middle),
+        WIDTH_MM - 2.0 * TITLE_MARGIN_MM,
+    );
 
     let games = curve.last().map_or(1, |p| p.game).max(1);
     let counts = curve
@@ -247,5 +251,27 @@ mod tests {
             })
             .collect();
         assert!(texts.contains(&"HER") && texts.contains(&"losses") && texts.contains(&"100"));
+    }
+
+    #[test]
+    fn a_long_title_is_shrunk_to_the_figure() {
+        let title = "HER, the Hexapawn Educable Robot: one machine, 300 games against a perfect opponent, rule gardner (seed 1962)";
+        let scene = curve_scene(title, &[point(0, 0, 0, 3), point(10, 5, 5, 1)]);
+        let (size, weight) = scene
+            .shapes
+            .iter()
+            .find_map(|s| match s {
+                Shape::Text {
+                    text, size, weight, ..
+                } if text == title => Some((*size, *weight)),
+                _ => None,
+            })
+            .expect("the title is drawn");
+        assert!(size < 4.5, "shrunk from 4.5 mm, drawn at {size} mm");
+        let width = crate::draw::fonts::text_width(title, size, weight);
+        assert!(
+            width <= WIDTH_MM - 2.0 * TITLE_MARGIN_MM + 0.01,
+            "{width} mm wide"
+        );
     }
 }

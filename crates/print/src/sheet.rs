@@ -142,6 +142,8 @@ pub struct Legend<'k> {
     pub colours: Vec<&'k Colour>,
     /// The move numbers whose edges appear, in order (empty without move colours).
     pub moves: Vec<u32>,
+    /// Letters the game's pictures show, which no bead's letter may look like.
+    pub drawn_letters: &'static [&'static str],
 }
 
 /// The label sheets: labels in id order, from slot `start_at` of the first sheet; on
@@ -165,10 +167,11 @@ pub fn label_pages(kit: &Kit, labels: &[Arc<Scene>], legend: &Legend) -> Vec<Pag
         let top = ph - SHEET_MARGIN_MM - SHEET_LEGEND_MM + 1.0;
         ((top, ph - PRINTER_MARGIN_MM), SHEET_MARGIN_MM + 4.0)
     } else {
-        // Stickers: header and foot in the paper's margins, clear of the die cuts.
+        // Stickers: header and foot in the paper's margins, as clear of the die cuts
+        // as the drawing inside each label keeps ([`SAFE_MARGIN_MM`]).
         (
-            (grid.bottom() + 1.0, ph - PRINTER_MARGIN_MM),
-            (grid.origin.1 - 3.0).max(PRINTER_MARGIN_MM + 2.5),
+            (grid.bottom() + CUT_CLEARANCE_MM, ph - PRINTER_MARGIN_MM),
+            (grid.origin.1 - CUT_CLEARANCE_MM - HEADER_RULE_MM).max(PRINTER_MARGIN_MM + 2.5),
         )
     };
     slots
@@ -199,8 +202,17 @@ pub fn label_pages(kit: &Kit, labels: &[Arc<Scene>], legend: &Legend) -> Vec<Pag
         .collect()
 }
 
+/// How far the header's rule and the foot keep from a die cut: as far as a label's
+/// drawing keeps inside it.
+const CUT_CLEARANCE_MM: f32 = SAFE_MARGIN_MM;
+/// From the header's baseline down to its rule, in mm.
+const HEADER_RULE_MM: f32 = 2.0;
+
 /// How close to the paper's edge most printers can print, in mm.
 const PRINTER_MARGIN_MM: f32 = 4.0;
+
+/// How far the typeface's descenders reach below the baseline, as a share of its size.
+const DESCENT: f32 = 0.24;
 
 /// Length of the calibration bar, in mm.
 pub const CALIBRATION_MM: f32 = 50.0;
@@ -221,7 +233,8 @@ fn sheet_foot(scene: &mut Scene, kit: &Kit, legend: &Legend, (top, bottom): (f32
         let first = top + size;
         let lines = flow(&items, left, right - block - 4.0, size);
         let last = first + (lines.len() - 1) as f32 * size * 1.6;
-        if last > bottom && size > 1.8 {
+        // The last line's descenders, not its baseline, must stay above `bottom`.
+        if last + size * DESCENT > bottom && size > 1.8 {
             continue;
         }
         scene.styled_text(pt(right, first), note, style.anchored(Anchor::End));
@@ -304,12 +317,10 @@ impl LegendItem {
 fn legend_items(kit: &Kit, legend: &Legend) -> Vec<LegendItem> {
     let s = strings(kit.language);
     let mut items = vec![LegendItem::Title(s.get("sheet.legend").to_string())];
-    items.extend(
-        legend
-            .colours
-            .iter()
-            .map(|c| LegendItem::Bead(c.rgb, s.colour_code(c), s.colour_name(c))),
-    );
+    items.extend(legend.colours.iter().map(|c| {
+        let code = s.bead_code(c, legend.drawn_letters);
+        LegendItem::Bead(c.rgb, code, s.colour_name(c))
+    }));
     if !legend.moves.is_empty() {
         items.push(LegendItem::Title(s.get("sheet.move_edges").to_string()));
         items.extend(legend.moves.iter().map(|&m| {
@@ -371,8 +382,8 @@ pub fn finish(kit: &Kit, pages: Vec<Page>) -> Vec<Scene> {
                 half,
             );
             scene.line(
-                pt(SHEET_MARGIN_MM, y + 2.0),
-                pt(w - SHEET_MARGIN_MM, y + 2.0),
+                pt(SHEET_MARGIN_MM, y + HEADER_RULE_MM),
+                pt(w - SHEET_MARGIN_MM, y + HEADER_RULE_MM),
                 Stroke::solid(GREY, 0.2),
             );
             scene
@@ -443,6 +454,7 @@ mod tests {
         Legend {
             colours: Vec::new(),
             moves: Vec::new(),
+            drawn_letters: &[],
         }
     }
 
@@ -577,6 +589,56 @@ mod tests {
                 bars[0].y > grid(&kit).bottom() && bars[0].y + bars[0].h < ph - 3.0,
                 "{yaml}"
             );
+        }
+    }
+
+    #[test]
+    fn header_and_foot_keep_clear_of_the_die_cuts_and_on_the_paper() {
+        let palette = matchbox_engine::palette::default_palette();
+        for sheet in STICKER_SHEETS {
+            let kit = kit(&format!(
+                "preset: menace\nlabel: {}\nmove_colours: true\n",
+                sheet.code
+            ));
+            let legend = Legend {
+                colours: palette.iter().take(9).collect(),
+                moves: vec![1, 3, 5, 7, 9],
+                drawn_letters: &[],
+            };
+            let pages = finish(&kit, label_pages(&kit, &[marker(&kit)], &legend));
+            let g = grid(&kit);
+            let (top, bottom) = (g.origin.1, g.bottom());
+            let (_, ph) = kit.paper.size_mm();
+            let mut texts = 0;
+            pages[0].paint(&mut |shape| match shape {
+                // The header's rule: a grey line across the page above the labels.
+                Shape::Line { points, stroke } if stroke.colour == GREY => {
+                    assert!(
+                        points[0].y <= top - SAFE_MARGIN_MM + 0.01,
+                        "{}: rule at {}",
+                        sheet.code,
+                        points[0].y
+                    );
+                }
+                Shape::Text { at, size, .. } if at.y > bottom => {
+                    texts += 1;
+                    // Accents reach 0.95 of the size above the baseline, descenders 0.24 below.
+                    assert!(
+                        at.y - size * 0.95 >= bottom + SAFE_MARGIN_MM - 0.01,
+                        "{}: foot at {}",
+                        sheet.code,
+                        at.y
+                    );
+                    assert!(
+                        at.y + size * DESCENT <= ph - PRINTER_MARGIN_MM + 0.01,
+                        "{}: legend at {}",
+                        sheet.code,
+                        at.y
+                    );
+                }
+                _ => {}
+            });
+            assert!(texts > 9, "{}: the legend is drawn", sheet.code);
         }
     }
 

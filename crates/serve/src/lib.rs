@@ -8,6 +8,12 @@
 //! Anyone may look; only a request carrying the token printed at start may change
 //! anything. Every change happens under one lock, and the bead state is saved to the
 //! `play --state` file after every game.
+//!
+//! The server is meant to stay up for a whole lesson with a room of tablets on it: a
+//! request's head must arrive within [`HEADER_TIMEOUT`] and the whole request within
+//! [`REQUEST_TIMEOUT`], a connection lasts at most [`CONNECTION_LIFETIME`], there are
+//! never more connections than file descriptors allow, and a Host header that names
+//! something other than an address is refused (a DNS rebinding page cannot read it).
 
 mod board;
 mod table;
@@ -16,14 +22,16 @@ mod train;
 use std::collections::BTreeMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, Path, Request, State};
 use axum::http::{HeaderMap, StatusCode, Uri, header};
+use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde::de::DeserializeOwned;
@@ -33,6 +41,7 @@ use matchbox_engine::Error;
 use matchbox_engine::i18n::Strings;
 use matchbox_engine::kit::{Kit, Rule};
 use matchbox_engine::simulate::{Setup, state};
+use matchbox_files::lock::StateLock;
 use matchbox_print::pictures::Game;
 use table::{Fixed, Live};
 
@@ -42,6 +51,20 @@ pub const TOKEN_HEADER: &str = "x-matchbox-token";
 pub const BODY_LIMIT: usize = 4096;
 /// The port when none is given.
 pub const DEFAULT_PORT: u16 = 8080;
+/// Time a client has to send a request's head (its first line and headers).
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Time a request has, from its head to the answer (a body sent a byte at a time is
+/// cut off here).
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
+/// A connection is closed after this long, once its request in progress is answered
+/// (a page simply opens another): idle connections cannot pile up.
+pub const CONNECTION_LIFETIME: Duration = Duration::from_secs(30);
+/// Connections at most, whatever the file descriptors allow.
+pub const MAX_CONNECTIONS: usize = 1000;
+/// File descriptors kept for the rest of the program (the state file, the runtime).
+const RESERVED_FILES: usize = 32;
+/// The exit status after Ctrl-C or SIGTERM, as for the other commands.
+pub const INTERRUPTED: i32 = 130;
 
 /// How the server is set up.
 pub struct Options {
@@ -85,16 +108,24 @@ pub fn listen_address(listen: Option<&str>, port: Option<u16>) -> Result<SocketA
 pub enum Problem {
     /// The body is not the JSON asked for.
     Json {
-        /// The parser's words.
-        why: String,
+        /// An example of the JSON asked for.
+        example: &'static str,
     },
+    /// A Host header that names neither this server's address, localhost, nor an IP
+    /// address (a page of another site reaching here by DNS rebinding).
+    Host {
+        /// The host named.
+        host: String,
+    },
+    /// A request that did not arrive whole in time.
+    Timeout,
     /// A changing request without the teacher's token.
     Token,
     /// A move that is not legal on the board.
     Illegal {
         /// What was asked.
         mv: String,
-        /// The legal moves, comma-separated.
+        /// The legal moves, separated by semicolons (a move's words may hold a comma).
         legal: String,
     },
     /// A move meant for another board (another tab moved first).
@@ -130,6 +161,13 @@ pub enum Problem {
     },
     /// Undo with nothing to undo.
     NoUndo,
+    /// A pace of watching out of range.
+    Pace {
+        /// The fastest pace's number.
+        max: usize,
+    },
+    /// A panel the page does not have.
+    Panel,
     /// The program failed (a file could not be saved, a bug).
     Internal(String),
 }
@@ -178,7 +216,12 @@ impl ApiError {
     fn message(&self, words: &Strings) -> String {
         let fill = |key: &str, values: &[(&str, &str)]| words.fill(key, values);
         match &self.problem {
-            Problem::Json { why } => fill("api.json", &[("why", why)]),
+            Problem::Json { example } => fill("api.json", &[("why", example)]),
+            Problem::Host { host } => fill("api.host", &[("host", host)]),
+            Problem::Timeout => fill(
+                "api.timeout",
+                &[("seconds", &REQUEST_TIMEOUT.as_secs().to_string())],
+            ),
             Problem::Token => fill("api.token", &[]),
             Problem::Illegal { mv, legal } => {
                 fill("api.illegal", &[("move", mv), ("moves", legal)])
@@ -193,9 +236,17 @@ impl ApiError {
             Problem::Method => fill("api.method", &[]),
             Problem::Training => fill("api.training", &[]),
             Problem::NotTraining => fill("api.not_training", &[]),
-            Problem::Games => fill("api.games", &[("max", &train::MAX_GAMES.to_string())]),
+            Problem::Games => fill(
+                "api.games",
+                &[(
+                    "max",
+                    &grouped(u64::from(train::MAX_GAMES), words.get("page.digit_group")),
+                )],
+            ),
             Problem::Opponent { name } => fill("api.opponent", &[("name", name)]),
             Problem::NoUndo => fill("api.no_undo", &[]),
+            Problem::Pace { max } => fill("api.pace", &[("max", &max.to_string())]),
+            Problem::Panel => fill("api.panel", &[("panels", &table::PANELS.join(", "))]),
             Problem::Internal(m) => m.clone(),
         }
     }
@@ -210,6 +261,27 @@ impl From<Error> for ApiError {
     fn from(e: Error) -> ApiError {
         ApiError::internal(e.to_string())
     }
+}
+
+/// Writes a line for the teacher's terminal. A failed write is let go: stderr may be a
+/// file on the disk that just filled up, and `eprintln!` would then end the server.
+pub fn tell(line: std::fmt::Arguments) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "matchbox: {line}");
+}
+
+/// A number with its thousands grouped by `separator` (`page.digit_group`: `1,000,000`,
+/// `1 000 000`).
+pub fn grouped(n: u64, separator: &str) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push_str(separator);
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Everything a request handler reaches: the fixed kit and the live state behind its lock.
@@ -262,16 +334,70 @@ impl<G: Game> Shared<G> {
     }
 }
 
-/// Reads a JSON body, refusing one too large or malformed.
-fn body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+/// Reads a JSON body, refusing one too large or malformed; `example` shows the JSON
+/// asked for (the parser's own words are English and name Rust types).
+fn body<T: DeserializeOwned>(
+    body: Result<Bytes, BytesRejection>,
+    example: &'static str,
+) -> Result<T, ApiError> {
     let bytes = body.map_err(|e| match e.status() {
         StatusCode::PAYLOAD_TOO_LARGE => ApiError {
             status: StatusCode::PAYLOAD_TOO_LARGE,
             problem: Problem::TooBig,
         },
-        _ => ApiError::bad(Problem::Json { why: e.body_text() }),
+        _ => ApiError::bad(Problem::Json { example }),
     })?;
-    serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(Problem::Json { why: e.to_string() }))
+    serde_json::from_slice(&bytes).map_err(|_| ApiError::bad(Problem::Json { example }))
+}
+
+/// Whether a Host header may reach the page: an IP address (the listen address among
+/// them), `localhost`, or none at all. Any other name may be a rebinding attacker's.
+fn host_allowed(host: Option<&str>) -> bool {
+    let Some(host) = host else {
+        return true;
+    };
+    let name = match host.strip_prefix('[') {
+        // `[::1]:8080`
+        Some(v6) => {
+            return v6
+                .split(']')
+                .next()
+                .is_some_and(|ip| ip.parse::<IpAddr>().is_ok());
+        }
+        None => host.rsplit_once(':').map_or(host, |(name, port)| {
+            if port.bytes().all(|b| b.is_ascii_digit()) {
+                name
+            } else {
+                host
+            }
+        }),
+    };
+    name.eq_ignore_ascii_case("localhost") || name.parse::<IpAddr>().is_ok()
+}
+
+/// Refuses a request whose Host header names something other than an address, and
+/// one that does not arrive whole within [`REQUEST_TIMEOUT`].
+async fn guard<G: Game>(State(s): State<Arc<Shared<G>>>, request: Request, next: Next) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .map(|h| h.to_str().unwrap_or("?"));
+    if !host_allowed(host) {
+        let host = host.unwrap_or_default().chars().take(60).collect();
+        return ApiError {
+            status: StatusCode::MISDIRECTED_REQUEST,
+            problem: Problem::Host { host },
+        }
+        .respond(s.words());
+    }
+    match tokio::time::timeout(REQUEST_TIMEOUT, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError {
+            status: StatusCode::REQUEST_TIMEOUT,
+            problem: Problem::Timeout,
+        }
+        .respond(s.words()),
+    }
 }
 
 /// A running server's app: its routes, its token, and how to close it.
@@ -283,6 +409,8 @@ pub struct App {
     /// The kit's name, for the banner.
     pub name: String,
     close: Box<dyn FnOnce() -> Result<(), Error> + Send>,
+    /// The state file's lock, released when the app is dropped.
+    _lock: Option<StateLock>,
 }
 
 impl App {
@@ -300,6 +428,8 @@ pub fn app(kit: &Kit, options: &Options) -> Result<App, Error> {
 
 /// [`app`] for the kit's game.
 fn build<G: Game>(game: &G, kit: &Kit, options: &Options) -> Result<App, Error> {
+    // Before the file is read: another program may be about to write it.
+    let lock = options.state.as_deref().map(StateLock::take).transpose()?;
     // A second machine to train against, when the kit can be built for the other side.
     let setup = Setup::new(game, kit, options.rule, true)
         .or_else(|_| Setup::new(game, kit, options.rule, false))?;
@@ -314,7 +444,7 @@ fn build<G: Game>(game: &G, kit: &Kit, options: &Options) -> Result<App, Error> 
                 options.accept_edited_state,
             )?;
             if let Some(warning) = warning {
-                eprintln!("matchbox: {warning}");
+                tell(format_args!("{warning}"));
             }
             saved
         }
@@ -340,6 +470,7 @@ fn build<G: Game>(game: &G, kit: &Kit, options: &Options) -> Result<App, Error> 
         token,
         name: kit.name.clone(),
         close: Box::new(move || close(&closing)),
+        _lock: lock,
     })
 }
 
@@ -347,10 +478,18 @@ fn build<G: Game>(game: &G, kit: &Kit, options: &Options) -> Result<App, Error> 
 fn close<G: Game>(shared: &Shared<G>) -> Result<(), Error> {
     loop {
         {
-            let live = shared.lock();
+            let mut live = shared.lock();
             match &live.training {
-                Some(run) => run.cancel.store(true, std::sync::atomic::Ordering::Relaxed),
-                None => return shared.fixed.save(&live.saved),
+                Some(run) => run.cancel.store(true, Ordering::Relaxed),
+                None => {
+                    live.save(&shared.fixed);
+                    return match live.unsaved() {
+                        Some(e) => Err(Error::Internal(format!(
+                            "{e}; the games since the last save are lost"
+                        ))),
+                        None => Ok(()),
+                    };
+                }
             }
         }
         std::thread::sleep(Duration::from_millis(10));
@@ -362,20 +501,30 @@ fn router<G: Game>(shared: Arc<Shared<G>>) -> Router {
         .route("/", get(page_html))
         .route("/app.js", get(page_js))
         .route("/style.css", get(page_css))
+        .route("/favicon.svg", get(page_icon))
+        .route("/favicon.ico", get(page_icon))
         .route("/api/kit", get(get_kit::<G>))
         .route("/api/game", get(get_game::<G>))
         .route("/api/game/move", post(post_move::<G>))
         .route("/api/game/new", post(post_new_game::<G>))
         .route("/api/boxes", get(get_boxes::<G>))
         .route("/api/boxes/{id}", get(get_box::<G>))
+        .route("/api/pictures", get(get_pictures::<G>))
         .route("/api/score", get(get_score::<G>))
         .route("/api/undo", post(post_undo::<G>))
         .route("/api/reset", post(post_reset::<G>))
         .route("/api/train", get(get_train::<G>).post(post_train::<G>))
         .route("/api/train/cancel", post(post_cancel::<G>))
+        .route("/api/watch", post(post_watch::<G>))
+        .route("/api/watch/steer", post(post_steer::<G>))
+        .route("/api/panel", post(post_panel::<G>))
         .fallback(not_found::<G>)
         .method_not_allowed_fallback(wrong_method::<G>)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&shared),
+            guard::<G>,
+        ))
         .with_state(shared)
 }
 
@@ -408,6 +557,10 @@ async fn page_css() -> Response {
     asset("text/css; charset=utf-8", include_str!("assets/style.css"))
 }
 
+async fn page_icon() -> Response {
+    asset("image/svg+xml", include_str!("assets/favicon.svg"))
+}
+
 async fn not_found<G: Game>(State(s): State<Arc<Shared<G>>>, uri: Uri) -> Response {
     let path: String = uri.path().chars().take(100).collect();
     ApiError::not_found(Problem::NotFound { path }).respond(s.words())
@@ -432,6 +585,10 @@ struct KitView {
     boxes: usize,
     opponents: Vec<&'static str>,
     max_train_games: u32,
+    /// The paces of watching, slowest first.
+    paces: [train::Pace; train::PACES.len()],
+    /// The state file's name, for the page's message when it cannot be saved.
+    state: Option<String>,
     words: BTreeMap<&'static str, &'static str>,
 }
 
@@ -454,6 +611,8 @@ async fn get_kit<G: Game>(State(s): State<Arc<Shared<G>>>) -> Response {
         boxes: setup.set.boxes.len(),
         opponents,
         max_train_games: train::MAX_GAMES,
+        paces: train::PACES,
+        state: s.fixed.state.as_ref().map(|p| p.display().to_string()),
         words: words
             .keys()
             .filter(|k| PAGE_KEYS.iter().any(|p| k.starts_with(p)))
@@ -464,8 +623,15 @@ async fn get_kit<G: Game>(State(s): State<Arc<Shared<G>>>) -> Response {
 }
 
 async fn get_game<G: Game>(State(s): State<Arc<Shared<G>>>) -> Response {
-    let view = s.lock().game(&s.fixed).map_err(ApiError::from);
+    let mut live = s.lock();
+    // Pages look every second or so: a failed save is tried again at that pace.
+    live.retry_save(&s.fixed);
+    let view = live.game(&s.fixed).map_err(ApiError::from);
     s.reply(view)
+}
+
+async fn get_pictures<G: Game>(State(s): State<Arc<Shared<G>>>) -> Response {
+    s.reply(Ok(s.fixed.pictures()))
 }
 
 /// A move request.
@@ -487,7 +653,7 @@ async fn post_move<G: Game>(
     raw: Result<Bytes, BytesRejection>,
 ) -> Response {
     let result = s.teacher(&headers).and_then(|()| {
-        let request: MoveRequest = body(raw)?;
+        let request: MoveRequest = body(raw, r#"{"move": "b1-b2", "game": 1, "ply": 0}"#)?;
         let mut live = s.lock();
         let board = table::Board {
             game: request.game,
@@ -572,10 +738,79 @@ async fn post_train<G: Game>(
     raw: Result<Bytes, BytesRejection>,
 ) -> Response {
     let result = s.teacher(&headers).and_then(|()| {
-        let request: TrainRequest = body(raw)?;
+        let request: TrainRequest = body(raw, r#"{"games": 200, "opponent": "random"}"#)?;
         let opponent = train::opponent(&request.opponent, s.fixed.setup.rival.is_some())?;
         train::start(&s, request.games, opponent)?;
         Ok(train::Run::progress(s.lock().training.as_ref()))
+    });
+    s.reply(result)
+}
+
+/// A request to watch the machine play.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WatchRequest {
+    /// `random`, `perfect`, `teacher` or `machine`.
+    opponent: String,
+    /// The pace, as an index into the kit's `paces`.
+    pace: usize,
+}
+
+async fn post_watch<G: Game>(
+    State(s): State<Arc<Shared<G>>>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Response {
+    let result = s.teacher(&headers).and_then(|()| {
+        let request: WatchRequest = body(raw, r#"{"opponent": "random", "pace": 3}"#)?;
+        let opponent = train::opponent(&request.opponent, s.fixed.setup.rival.is_some())?;
+        let controls = Arc::new(train::Controls::default());
+        train::steer_controls(&controls, Some(request.pace), None, false)?;
+        train::watch(&s, opponent, controls)?;
+        Ok(train::Run::progress(s.lock().training.as_ref()))
+    });
+    s.reply(result)
+}
+
+/// Steering a watching run: any of a new pace, pause or go on, one move.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SteerRequest {
+    pace: Option<usize>,
+    paused: Option<bool>,
+    #[serde(default)]
+    step: bool,
+}
+
+async fn post_steer<G: Game>(
+    State(s): State<Arc<Shared<G>>>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Response {
+    let result = s.teacher(&headers).and_then(|()| {
+        let request: SteerRequest = body(raw, r#"{"pace": 3, "paused": true, "step": true}"#)?;
+        train::steer(&s, request.pace, request.paused, request.step)?;
+        Ok(train::Run::progress(s.lock().training.as_ref()))
+    });
+    s.reply(result)
+}
+
+/// The panel the teacher shows.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PanelRequest {
+    panel: String,
+}
+
+async fn post_panel<G: Game>(
+    State(s): State<Arc<Shared<G>>>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Response {
+    let result = s.teacher(&headers).and_then(|()| {
+        let request: PanelRequest = body(raw, r#"{"panel": "memory"}"#)?;
+        s.lock().show(&request.panel)?;
+        Ok(serde_json::json!({ "panel": request.panel }))
     });
     s.reply(result)
 }
@@ -588,12 +823,19 @@ async fn post_cancel<G: Game>(State(s): State<Arc<Shared<G>>>, headers: HeaderMa
     s.reply(result)
 }
 
-/// Serves the page until Ctrl-C, printing the teacher's and the viewers' addresses first;
-/// then stops training and saves.
-pub fn serve(kit: &Kit, options: &Options) -> Result<(), Error> {
+/// Serves the page until Ctrl-C or SIGTERM, printing the teacher's and the viewers'
+/// addresses first; then stops training, saves, and gives the exit status
+/// ([`INTERRUPTED`]).
+pub fn serve(kit: &Kit, options: &Options) -> Result<i32, Error> {
     let app = app(kit, options)?;
+    // Over a file-size limit a save then fails (and the page says so) instead of the
+    // signal ending the lesson with the games since the last save.
+    // SAFETY: ignoring a signal installs no handler; nothing else here handles SIGXFSZ.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_io()
+        .enable_all()
         .build()
         .map_err(|e| Error::Internal(format!("cannot start the server: {e}")))?;
     let router = app.router.clone();
@@ -617,16 +859,144 @@ pub fn serve(kit: &Kit, options: &Options) -> Result<(), Error> {
         std::io::stdout()
             .flush()
             .map_err(|e| Error::Internal(format!("cannot write to stdout: {e}")))?;
-        axum::serve(listener, router)
-            .with_graceful_shutdown(async {
-                // If the signal cannot be watched, serve until killed.
-                if tokio::signal::ctrl_c().await.is_err() {
-                    std::future::pending::<()>().await;
-                }
-            })
-            .await
-            .map_err(|e| Error::Internal(format!("the server stopped: {e}")))
+        accept(listener, router, connection_cap(), stopped()).await;
+        Ok(())
     });
     let closed = app.close();
-    served.and(closed)
+    served.and(closed).map(|()| INTERRUPTED)
+}
+
+/// Resolves at Ctrl-C (SIGINT) or SIGTERM; never if neither can be watched.
+async fn stopped() {
+    let interrupted = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+        Ok(mut terminated) => tokio::select! {
+            () = interrupted => {}
+            _ = terminated.recv() => {}
+        },
+        Err(_) => interrupted.await,
+    }
+}
+
+/// Connections at most: the file descriptors the process may open, less those the rest
+/// of the program needs, so that running out of them never stops the server.
+fn connection_cap() -> usize {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit only writes the struct it is given, which lives across the call.
+    let read = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &raw mut limit) } == 0;
+    let files = if read {
+        usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX)
+    } else {
+        1024
+    };
+    files
+        .saturating_sub(RESERVED_FILES)
+        .clamp(8, MAX_CONNECTIONS)
+}
+
+/// One connection counted in, and out when dropped.
+struct Counted(Arc<AtomicUsize>);
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Takes connections until `stop`, at most `cap` open at once, each with the timeouts
+/// of the module's doc. A connection over the cap waits in the system's queue until one
+/// closes; a failed accept (no file descriptor left) is retried a moment later.
+async fn accept(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    cap: usize,
+    stop: impl Future<Output = ()>,
+) {
+    let open = Arc::new(AtomicUsize::new(0));
+    let mut stop = std::pin::pin!(stop);
+    let pause = Duration::from_millis(50);
+    loop {
+        if open.load(Ordering::Relaxed) >= cap {
+            tokio::select! {
+                () = &mut stop => return,
+                () = tokio::time::sleep(pause) => continue,
+            }
+        }
+        let stream = tokio::select! {
+            () = &mut stop => return,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(_) => {
+                    tokio::time::sleep(pause).await;
+                    continue;
+                }
+            },
+        };
+        open.fetch_add(1, Ordering::Relaxed);
+        let counted = Counted(Arc::clone(&open));
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        tokio::spawn(async move {
+            let _counted = counted;
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT);
+            let connection = http.serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+            let mut connection = std::pin::pin!(connection);
+            if tokio::time::timeout(CONNECTION_LIFETIME, connection.as_mut())
+                .await
+                .is_err()
+            {
+                connection.as_mut().graceful_shutdown();
+                let _ = tokio::time::timeout(REQUEST_TIMEOUT, connection).await;
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts_that_are_addresses_pass() {
+        for host in [
+            "127.0.0.1:8080",
+            "192.168.1.20",
+            "localhost:8080",
+            "LOCALHOST",
+            "[::1]:8080",
+            "[fe80::1]",
+        ] {
+            assert!(host_allowed(Some(host)), "{host}");
+        }
+        assert!(host_allowed(None));
+        for host in [
+            "evil.example:8080",
+            "example.com",
+            "[nonsense]:80",
+            "127.0.0.1.nip.io",
+        ] {
+            assert!(!host_allowed(Some(host)), "{host}");
+        }
+    }
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(grouped(1_000_000, ","), "1,000,000");
+        assert_eq!(grouped(999, ","), "999");
+        assert_eq!(grouped(21_000, "\u{a0}"), "21\u{a0}000");
+    }
+
+    #[test]
+    fn the_cap_leaves_files_for_the_rest() {
+        let cap = connection_cap();
+        assert!((8..=MAX_CONNECTIONS).contains(&cap), "{cap}");
+    }
 }

@@ -7,6 +7,7 @@
 
 use std::path::PathBuf;
 
+use rand::RngExt;
 use serde::Serialize;
 
 use super::board::{self, Spot};
@@ -19,7 +20,7 @@ use matchbox_engine::palette::hex;
 use matchbox_engine::simulate::state::{self, Saved};
 use matchbox_engine::simulate::{Opponent, Setup, Turn, play_game};
 use matchbox_files::write_atomic;
-use matchbox_print::draw::label::draw_label;
+use matchbox_print::draw::label::{draw_label, drawn_moves};
 use matchbox_print::draw::svg::to_svg;
 use matchbox_print::pictures::Game;
 
@@ -52,6 +53,21 @@ impl<G: Game> Fixed<G> {
         write_atomic(path, text.as_bytes())
     }
 
+    /// Every box's position with its coloured moves, as small as the page likes: the
+    /// memory drawn as the class built it. They never change while the server runs.
+    pub fn pictures(&self) -> Vec<String> {
+        let words = self.words();
+        self.setup
+            .set
+            .boxes
+            .iter()
+            .map(|mbox| {
+                let moves = drawn_moves::<G>(&self.kit, words, mbox);
+                to_svg(&board::picture_with(&self.game, &mbox.position, &moves))
+            })
+            .collect()
+    }
+
     /// A move in the game's notation and in the kit's words.
     fn said(&self, position: &G::Position, mv: G::Move) -> Said {
         Said {
@@ -65,7 +81,7 @@ impl<G: Game> Fixed<G> {
         let words = self.words();
         BeadColour {
             name: words.colour_name(c),
-            code: words.colour_code(c),
+            code: words.bead_code(c, G::DRAWN_LETTERS),
             rgb: hex(c.rgb),
         }
     }
@@ -113,7 +129,14 @@ pub struct Live {
     pub version: u64,
     /// The training run under way, if any.
     pub training: Option<super::train::Run>,
+    /// Why the last save failed, while the state file is behind the page.
+    unsaved: Option<Error>,
+    /// The panel the teacher shows, which the view-only screens follow.
+    panel: &'static str,
 }
+
+/// The page's panels; the first is the game.
+pub const PANELS: [&str; 5] = ["game", "memory", "score", "train", "settings"];
 
 /// A bead colour as the page paints it.
 #[derive(Clone, Debug, Serialize)]
@@ -146,6 +169,8 @@ pub struct BeadCount {
     pub count: u32,
     /// Beads of it a fresh box holds.
     pub start: u32,
+    /// Beads of it before the latest change (a game, a training run, an undo).
+    pub before: u32,
     /// The move it means, as the board stands (for a box of the game in progress) or
     /// as the label is drawn.
     #[serde(flatten)]
@@ -159,6 +184,8 @@ pub struct BoxSummary {
     pub id: usize,
     /// Its printed tag (move numbers).
     pub tag: String,
+    /// The earliest move number at which its position arises, for grouping.
+    pub move_number: u32,
     /// Beads in it now.
     pub beads: u32,
     /// Beads in a fresh box.
@@ -261,6 +288,14 @@ pub struct GameView {
     pub rule: &'static str,
     /// The change counter (see [`Live::version`]).
     pub version: u64,
+    /// Whether the game ended before anyone moved, the machine's first box being
+    /// empty: it is not counted, and a new game would end the same way.
+    pub stuck: bool,
+    /// Why the state file could not be saved (`full`, `denied` or `other`), while the
+    /// page is ahead of it.
+    pub unsaved: Option<&'static str>,
+    /// The panel the teacher shows.
+    pub panel: &'static str,
 }
 
 /// The score sheet: totals, the latest rows, and the curve.
@@ -287,6 +322,43 @@ pub struct Score {
 const SCORE_ROWS: usize = 12;
 /// Points on the curve at most.
 const CURVE_POINTS: usize = 200;
+
+/// What a step of the machine playing on its own came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Auto {
+    /// A move was made, or a new game set up.
+    Moved,
+    /// A game ended and was counted.
+    Ended,
+    /// The machine cannot start a game: its first box is empty.
+    Stuck,
+}
+
+/// An automatic opponent drawing from its own stream, its moves written down so the
+/// game can be replayed as a class game.
+struct Recorded<'a, O> {
+    them: &'a mut O,
+    rng: &'a mut SimRng,
+    moves: Vec<Node>,
+}
+
+impl<G: Game, O: Opponent<G>> Opponent<G> for Recorded<'_, O> {
+    fn choose(
+        &mut self,
+        tree: &Tree<G>,
+        node: Node,
+        machine: &Learner,
+        _rng: &mut SimRng,
+    ) -> Result<Option<Node>, Error> {
+        let chosen = self.them.choose(tree, node, machine, self.rng)?;
+        self.moves.extend(chosen);
+        Ok(chosen)
+    }
+
+    fn finish(&mut self, end: End) {
+        self.them.finish(end);
+    }
+}
 
 /// The human, replaying the moves made so far and then waiting.
 struct Script<'a> {
@@ -329,7 +401,56 @@ impl Live {
             finished: None,
             version: 0,
             training: None,
+            unsaved: None,
+            panel: PANELS[0],
         }
+    }
+
+    /// Shows a panel on every screen.
+    pub fn show(&mut self, panel: &str) -> Result<(), ApiError> {
+        let found = PANELS
+            .iter()
+            .find(|p| **p == panel)
+            .ok_or(ApiError::bad(Problem::Panel))?;
+        if self.panel != *found {
+            self.panel = found;
+            self.version += 1;
+        }
+        Ok(())
+    }
+
+    /// Saves the beads, or remembers why it failed: the page then says so until a save
+    /// succeeds, and keeps every game meanwhile (a save is tried again at each change
+    /// and each time a page looks).
+    pub fn save<G: Game>(&mut self, fixed: &Fixed<G>) {
+        match fixed.save(&self.saved) {
+            Ok(()) => {
+                if self.unsaved.take().is_some() {
+                    self.version += 1;
+                }
+            }
+            Err(e) => {
+                if self.unsaved.is_none() {
+                    super::tell(format_args!(
+                        "{e}: the file is as it was, the games since are kept in memory and shown on the page, and saved as soon as the file can be written"
+                    ));
+                    self.version += 1;
+                }
+                self.unsaved = Some(e);
+            }
+        }
+    }
+
+    /// Tries again to save, if the last save failed.
+    pub fn retry_save<G: Game>(&mut self, fixed: &Fixed<G>) {
+        if self.unsaved.is_some() {
+            self.save(fixed);
+        }
+    }
+
+    /// The last save's failure, if the state file is behind.
+    pub fn unsaved(&self) -> Option<&Error> {
+        self.unsaved.as_ref()
     }
 
     /// The game on the board: the one just finished, or the one in progress. Its beads
@@ -361,9 +482,13 @@ impl Live {
         })
     }
 
-    /// Counts games finished elsewhere (training) into the beads and the score.
-    pub fn record(&mut self, beads: Beads, ends: &[End], change: Option<i64>) {
-        self.saved.remember();
+    /// Counts games finished elsewhere (training) into the beads and the score;
+    /// `remember` keeps the state before them for undo (a training run remembers only
+    /// before its first games, so that one undo takes it all back).
+    pub fn record(&mut self, beads: Beads, ends: &[End], change: Option<i64>, remember: bool) {
+        if remember {
+            self.saved.remember();
+        }
         for &end in ends {
             self.saved.record(end, change);
         }
@@ -404,21 +529,40 @@ impl Live {
                 .collect(),
         };
         let (end, changes) = match &replay.over {
-            Some((end, after)) => (Some(end.name()), changes(fixed, beads, after)),
+            Some((end, after)) => (
+                Some(end.name()),
+                changes(fixed, beads, after, &replay.turns),
+            ),
             None => (None, Vec::new()),
         };
         Ok(GameView {
             number: games + 1,
             ply: replay.turns.len(),
             position: game.format_position(position),
-            board: to_svg(&board::picture(game, position)),
+            board: to_svg(&board::board(game, position)),
             turns,
             moves,
             end,
             changes,
             rule: fixed.setup.machine.rule.name(),
             version: self.version,
+            stuck: replay.over.is_some() && self.finished.is_none(),
+            unsaved: self.unsaved.as_ref().map(save_problem),
+            panel: self.panel,
         })
+    }
+}
+
+/// A failed save as the page names it. The messages are the program's own
+/// ([`write_atomic`]'s); the page says them in the kit's language.
+fn save_problem(e: &Error) -> &'static str {
+    let text = e.to_string();
+    if text.contains("the disk is full") {
+        "full"
+    } else if text.contains("is not writable") || text.contains("does not exist") {
+        "denied"
+    } else {
+        "other"
     }
 }
 
@@ -488,6 +632,7 @@ fn turn_view<G: Game>(fixed: &Fixed<G>, held: &Beads, turn: Turn) -> TurnView {
             colour: fixed.colour(m.colour),
             count: held.count(slot),
             start: m.beads,
+            before: held.count(slot),
             said: fixed.said(position, game.transform_move(m.mv, back)),
         })
         .collect();
@@ -497,10 +642,29 @@ fn turn_view<G: Game>(fixed: &Fixed<G>, held: &Beads, turn: Turn) -> TurnView {
     view
 }
 
-/// What the rule changed from `before` to `after`, one line per move.
-fn changes<G: Game>(fixed: &Fixed<G>, before: &Beads, after: &Beads) -> Vec<Change> {
-    let setup = &fixed.setup;
+/// What the rule changed from `before` to `after`, one line per move; each move named
+/// as it was on the board when its box was used in the game of `turns`.
+fn changes<G: Game>(
+    fixed: &Fixed<G>,
+    before: &Beads,
+    after: &Beads,
+    turns: &[Turn],
+) -> Vec<Change> {
+    let (game, setup) = (&fixed.game, &fixed.setup);
     let machine = &setup.machine;
+    let tree = &setup.tree;
+    // Box index -> the board it was used on in this game, and how its label was turned.
+    let faced: Vec<(u32, &G::Position, usize)> = turns
+        .iter()
+        .filter_map(|t| match t {
+            Turn::Machine { node, .. } => {
+                let position = &tree.positions[*node as usize];
+                let (b, symmetry) = setup.set.locate(game, position)?;
+                Some((b as u32, position, symmetry))
+            }
+            Turn::Opponent { .. } => None,
+        })
+        .collect();
     (0u32..)
         .zip(before.counts().iter().zip(after.counts()))
         .filter(|(_, (old, new))| old != new)
@@ -508,10 +672,16 @@ fn changes<G: Game>(fixed: &Fixed<G>, before: &Beads, after: &Beads) -> Vec<Chan
             let b = machine.box_of(slot);
             let mbox = &setup.set.boxes[b as usize];
             let m = &mbox.moves[(slot - machine.slots(b).start) as usize];
+            let said = match faced.iter().find(|f| f.0 == b) {
+                Some(&(_, position, symmetry)) => {
+                    fixed.said(position, game.transform_move(m.mv, game.inverse(symmetry)))
+                }
+                None => fixed.said(&mbox.position, m.mv),
+            };
             Change {
                 box_id: mbox.id,
                 colour: fixed.colour(m.colour),
-                said: fixed.said(&mbox.position, m.mv),
+                said,
                 before,
                 after,
             }
@@ -563,7 +733,7 @@ impl Live {
             let words: Vec<&str> = legal.iter().map(|m| m.words.as_str()).collect();
             return Err(ApiError::bad(Problem::Illegal {
                 mv: wanted.chars().take(40).collect(),
-                legal: words.join(", "),
+                legal: words.join("; "),
             }));
         };
         self.human.push(tree.children(replay.node)[at]);
@@ -576,16 +746,30 @@ impl Live {
     /// without a move of the human's: a machine that plays first resigns at an empty
     /// first box.
     pub fn settle<G: Game>(&mut self, fixed: &Fixed<G>) -> Result<(), Error> {
+        if self.count_game(fixed)? {
+            self.save(fixed);
+        }
+        Ok(())
+    }
+
+    /// [`Live::settle`] without the save: whether a game was counted.
+    fn count_game<G: Game>(&mut self, fixed: &Fixed<G>) -> Result<bool, Error> {
         if self.finished.is_some() {
-            return Ok(());
+            return Ok(false);
         }
         let Replay {
             over: Some((end, after)),
+            turns,
             ..
         } = self.replay(fixed)?
         else {
-            return Ok(());
+            return Ok(false);
         };
+        // Resigned before anyone moved: the first box is empty. Not a game the class
+        // played, and counting it would add a loss at every New game.
+        if self.human.is_empty() && end == End::Resigned && turns.len() == 1 {
+            return Ok(false);
+        }
         let change = i64::from(after.counts().iter().sum::<u32>())
             - i64::from(self.saved.beads.counts().iter().sum::<u32>());
         let finished = Finished {
@@ -593,9 +777,82 @@ impl Live {
             games: self.saved.games,
             human: std::mem::take(&mut self.human),
         };
-        self.record(after, &[end], Some(change));
+        self.record(after, &[end], Some(change), true);
         self.finished = Some(finished);
-        fixed.save(&self.saved)
+        Ok(true)
+    }
+
+    /// One step of a game the machine plays on its own: the next game once the last is
+    /// over, else the opponent's move (drawn with `rng`) and the machine's answer.
+    pub fn auto_move<G: Game, O: Opponent<G>>(
+        &mut self,
+        fixed: &Fixed<G>,
+        them: &mut O,
+        rng: &mut SimRng,
+    ) -> Result<Auto, Error> {
+        if self.finished.take().is_some() {
+            self.version += 1;
+            self.settle(fixed)?;
+            return Ok(if self.finished.is_some() {
+                Auto::Ended
+            } else {
+                Auto::Moved
+            });
+        }
+        let replay = self.replay(fixed)?;
+        if replay.over.is_some() {
+            return Ok(Auto::Stuck);
+        }
+        let setup = &fixed.setup;
+        let me = Learner::with_beads(&setup.machine, self.saved.beads.clone());
+        let child = match them.choose(&setup.tree, replay.node, &me, rng)? {
+            Some(child) => child,
+            // A second machine out of beads here plays at random, so the game goes on.
+            None => {
+                let children = setup.tree.children(replay.node);
+                children[rng.random_range(0..children.len())]
+            }
+        };
+        self.human.push(child);
+        self.version += 1;
+        self.settle(fixed)?;
+        match self.saved.history.games.last() {
+            Some(&(end, _)) if self.finished.is_some() => {
+                them.finish(end.other());
+                Ok(Auto::Ended)
+            }
+            _ => Ok(Auto::Moved),
+        }
+    }
+
+    /// A whole game the machine plays on its own against `them` (whose draws come from
+    /// `rng`), counted as a class game is, and left on the board; the beads are not
+    /// saved (the caller saves now and then).
+    pub fn auto_game<G: Game, O: Opponent<G>>(
+        &mut self,
+        fixed: &Fixed<G>,
+        them: &mut O,
+        rng: &mut SimRng,
+    ) -> Result<Auto, Error> {
+        let setup = &fixed.setup;
+        self.finished = None;
+        self.human.clear();
+        let mut me = Learner::with_beads(&setup.machine, self.saved.beads.clone());
+        let mut recorded = Recorded {
+            them,
+            rng,
+            moves: Vec::new(),
+        };
+        // The machine draws from the game's own stream, as the replay does.
+        let mut own = rng_for(fixed.seed, self.saved.games);
+        play_game(&setup.tree, &mut me, &mut recorded, &mut own, |_| {})?;
+        self.human = recorded.moves;
+        self.version += 1;
+        Ok(match self.count_game(fixed)? {
+            true => Auto::Ended,
+            false if self.replay(fixed)?.over.is_some() => Auto::Stuck,
+            false => Auto::Moved,
+        })
     }
 
     /// Starts the next game once the last one is over (the machine moves first if it
@@ -619,7 +876,7 @@ impl Live {
         self.human.clear();
         self.finished = None;
         self.version += 1;
-        fixed.save(&self.saved)?;
+        self.save(fixed);
         Ok(self.settle(fixed)?)
     }
 
@@ -630,7 +887,7 @@ impl Live {
         self.human.clear();
         self.finished = None;
         self.version += 1;
-        fixed.save(&self.saved)?;
+        self.save(fixed);
         Ok(self.settle(fixed)?)
     }
 
@@ -644,6 +901,12 @@ impl Live {
     fn summary<G: Game>(&self, fixed: &Fixed<G>, b: usize) -> BoxSummary {
         let (kit, setup) = (&fixed.kit, &fixed.setup);
         let mbox = &setup.set.boxes[b];
+        // The beads before the latest change: the last undo step's.
+        let before = self
+            .saved
+            .undo
+            .last()
+            .map_or(&self.saved.beads, |s| &s.beads);
         BoxSummary {
             id: mbox.id,
             tag: matchbox_engine::boxes::tag(
@@ -652,6 +915,7 @@ impl Live {
                 kit.tags,
                 kit.numerals,
             ),
+            move_number: mbox.move_numbers.first().copied().unwrap_or(1),
             beads: self.saved.beads.total(b as u32),
             start: mbox.beads(),
             moves: mbox
@@ -662,6 +926,7 @@ impl Live {
                     colour: fixed.colour(m.colour),
                     count: self.saved.beads.count(slot),
                     start: m.beads,
+                    before: before.count(slot),
                     said: fixed.said(&mbox.position, m.mv),
                 })
                 .collect(),

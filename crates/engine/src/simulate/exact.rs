@@ -1377,7 +1377,7 @@ pub struct SheetFigures {
     /// machine loses against a perfect opponent.
     pub fewest_losses: bool,
     /// The fastest teacher's first moves from fresh beads, when it moves first, in the
-    /// game's move notation.
+    /// kit's words (as a page says them).
     pub first_moves: Vec<String>,
     /// The positions those first moves lead to, in the game's
     /// position notation (for a game whose move words are English, such as the stones left).
@@ -1391,8 +1391,14 @@ pub struct SheetFigures {
 }
 
 impl SheetFigures {
-    /// The sheet's figures of a small kit, or `None` when the exact path does not apply.
-    pub fn of<G: Notation>(game: &G, tree: &Tree<G>, machine: &Machine) -> Option<SheetFigures> {
+    /// The sheet's figures of a small kit, its moves in `words`' language, or `None`
+    /// when the exact path does not apply.
+    pub fn of<G: Notation>(
+        game: &G,
+        tree: &Tree<G>,
+        machine: &Machine,
+        words: &crate::i18n::Strings,
+    ) -> Option<SheetFigures> {
         let Solved {
             perfect,
             teacher,
@@ -1406,7 +1412,7 @@ impl SheetFigures {
             for child in teaching.moves(tree, 0, &fresh).ok()? {
                 if let Some(m) = tree.move_to(0, child) {
                     openings.push((
-                        game.format_move(&tree.positions[0], m),
+                        game.say_move(&tree.positions[0], m, words),
                         game.format_position(&tree.positions[child as usize]),
                     ));
                 }

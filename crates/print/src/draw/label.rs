@@ -1,7 +1,10 @@
 //! One matchbox label as a scene: the position with the machine's moves as coloured,
 //! lettered arrows (drawn by the game), the move-number tag, the box id and the beads.
 
-use super::scene::{Anchor, GREY, Rect, Rgb, Scene, Stroke, TextStyle, pt};
+use super::fonts::{fit, text_width};
+use super::scene::{
+    Anchor, CAP_HEIGHT, GREY, Rect, Rgb, Scene, Shape, Stroke, TextStyle, Weight, pt,
+};
 use crate::pictures::{DrawnMove, Game};
 use crate::sheet::label_drawing;
 use matchbox_engine::boxes::{MatchBox, machine_move, tag};
@@ -25,7 +28,7 @@ pub fn drawn_moves<G: Game>(
             DrawnMove {
                 mv: m.mv,
                 colour: colour.rgb,
-                code: strings.colour_code(colour),
+                code: strings.bead_code(colour, G::DRAWN_LETTERS),
             }
         })
         .collect()
@@ -86,8 +89,57 @@ pub fn draw_move_edge(scene: &mut Scene, kit: &Kit, move_numbers: &[u32], frame:
     0.4 + edge.width
 }
 
+/// The smallest text on a label: 5 pt, in mm.
+pub const SMALLEST_TEXT_MM: f32 = 5.0 * 25.4 / 72.0;
+
+/// The height of the smallest capital letter in a scene, in mm (`None` without text).
+pub fn smallest_letter(scene: &Scene) -> Option<f32> {
+    let mut smallest: Option<f32> = None;
+    scene.paint(&mut |shape| {
+        if let Shape::Text { size, text, .. } = shape
+            && text.chars().any(char::is_alphanumeric)
+        {
+            let height = size * CAP_HEIGHT;
+            smallest = Some(smallest.map_or(height, |s: f32| s.min(height)));
+        }
+    });
+    smallest
+}
+
+/// Text fitted to `width` on one line, or on two (broken at its last space) when one
+/// line would set it smaller than `least`; `None` when two lines do not reach it
+/// either. Gives the lines and their size.
+fn fitted_lines(
+    text: &str,
+    style: TextStyle,
+    width: f32,
+    least: f32,
+) -> Option<(Vec<String>, f32)> {
+    let one = fit(text, style.size, style.weight, width);
+    if one >= least {
+        return Some((vec![text.to_string()], one));
+    }
+    let (first, second) = text.rsplit_once(' ')?;
+    let size = [first, second]
+        .iter()
+        .map(|t| fit(t, style.size, style.weight, width))
+        .fold(style.size, f32::min);
+    (size >= least).then(|| (vec![first.to_string(), second.to_string()], size))
+}
+
+/// Draws lines of text, the last one's baseline at `baseline`, each a line-height
+/// above the next.
+fn text_lines(scene: &mut Scene, x: f32, baseline: f32, lines: &[String], style: TextStyle) {
+    let count = lines.len();
+    for (i, line) in lines.iter().enumerate() {
+        let y = baseline - (count - 1 - i) as f32 * style.size * 1.15;
+        scene.styled_text(pt(x, y), line.clone(), style);
+    }
+}
+
 /// The label of one box, drawn at [`label_drawing`] size, origin at its top-left
-/// corner.
+/// corner: the picture in its own proportions, as large as it can be, with the words
+/// beside it (a strip) or beneath it, whichever leaves it larger.
 pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Move>) -> Scene {
     let s = strings(kit.language);
     let size = label_drawing(kit);
@@ -95,6 +147,7 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
     let mut scene = Scene::new(w, h);
     let moves = drawn_moves::<G>(kit, s, b);
     let tag_text = tag(&b.move_numbers, kit.machine, kit.tags, kit.numerals);
+    let id = s.fill("label.box", &[("id", &b.id.to_string())]);
     let frame = Rect {
         x: 0.0,
         y: 0.0,
@@ -102,61 +155,165 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
         h,
     };
     let pad = (h * 0.05).clamp(0.8, 2.0) + draw_move_edge(&mut scene, kit, &b.move_numbers, frame);
+    let beads = kit
+        .show_beads
+        .then(|| b.moves.first())
+        .flatten()
+        .map(|first| s.fill(game.bead_line(), &[("n", &first.beads.to_string())]));
+    // Per arrow, per dot: each game names what marks a move on its labels.
+    let bead_style = |size: f32| TextStyle::new(size).coloured(GREY);
 
-    if w / h >= STRIP_ASPECT {
-        // Strip: the board as large as the height allows; id and tag beside it.
-        let side = h - 2.0 * pad;
-        let board = Rect {
-            x: pad,
-            y: pad,
-            w: side,
-            h: side,
-        };
-        game.draw(&b.position, &moves, board, &mut scene);
-        let left = pad * 2.0 + side;
-        let width = w - left - pad;
-        let centre = left + width / 2.0;
-        let size = h * 0.3;
-        let id = s.fill("label.box_short", &[("id", &b.id.to_string())]);
-        let style = TextStyle::new(size).anchored(Anchor::Middle);
-        let id_style = TextStyle {
-            size: size * 0.8,
-            ..style
-        };
-        scene.fitted_text(pt(centre, pad + size * 0.9), id, id_style, width);
-        scene.fitted_text(
-            pt(centre, h - pad - size * 0.15),
-            tag_text,
-            style.bold(),
-            width,
-        );
-        return scene;
-    }
-
-    // Stacked: the position above; beads, tag and id along the bottom.
+    let (unit_w, unit_h) = game.picture_size(1.0);
+    let scale = |area: Rect| (area.w / unit_w).min(area.h / unit_h);
     let text_size = (h * 0.1).clamp(2.2, 4.5);
-    let small = text_size * 0.72;
-    let baseline = h - pad - text_size * 0.2;
-    let third = (w - 2.0 * pad) / 3.0;
-    let tag_style = TextStyle::new(text_size).bold().anchored(Anchor::Middle);
-    scene.fitted_text(pt(w / 2.0, baseline), tag_text, tag_style, third);
-    let id = s.fill("label.box", &[("id", &b.id.to_string())]);
-    let id_style = TextStyle::new(small).anchored(Anchor::End);
-    scene.fitted_text(pt(w - pad, baseline), id, id_style, third * 0.95);
-    if kit.show_beads
-        && let Some(first) = b.moves.first()
-    {
-        // Per arrow, per dot: each game names what marks a move on its labels.
-        let beads = s.fill(game.bead_line(), &[("n", &first.beads.to_string())]);
-        let bead_style = TextStyle::new(small * 0.85).coloured(GREY);
-        scene.fitted_text(pt(pad, baseline), beads, bead_style, third * 0.95);
-    }
-    let area = Rect {
+    let below = Rect {
         x: pad,
         y: pad,
         w: w - 2.0 * pad,
         h: h - 2.0 * pad - text_size * 1.35,
     };
-    game.draw(&b.position, &moves, area, &mut scene);
+    // A strip keeps at least a third of its width for the words.
+    let picture_w = ((h - 2.0 * pad) * unit_w / unit_h).min((w - 3.0 * pad) * 0.66);
+    let beside = Rect {
+        x: pad,
+        y: pad,
+        w: picture_w,
+        h: h - 2.0 * pad,
+    };
+    if w / h >= STRIP_ASPECT && scale(beside) > scale(below) {
+        // Strip: the id at the top of a column at the right, the tag at its foot, and
+        // the bead line between them when there is room for it.
+        game.draw(&b.position, &moves, beside, &mut scene);
+        let left = pad * 2.0 + picture_w;
+        let width = w - left - pad;
+        let centre = left + width / 2.0;
+        let tag_size = fit(&tag_text, h * 0.3, Weight::Bold, width);
+        let tag_baseline = h - pad - tag_size * 0.15;
+        let tag_style = TextStyle::new(tag_size).bold().anchored(Anchor::Middle);
+        scene.styled_text(pt(centre, tag_baseline), tag_text, tag_style);
+        let id_style = TextStyle::new(h * 0.24).anchored(Anchor::Middle);
+        let mut top = pad;
+        if let Some((lines, size)) = fitted_lines(&id, id_style, width, SMALLEST_TEXT_MM) {
+            let baseline = pad + size * 0.9 + (lines.len() - 1) as f32 * size * 1.15;
+            text_lines(
+                &mut scene,
+                centre,
+                baseline,
+                &lines,
+                TextStyle { size, ..id_style },
+            );
+            top = baseline + size * 0.35;
+        }
+        let room = tag_baseline - tag_size * 0.9 - top;
+        if let Some(text) = beads {
+            let style = bead_style(h * 0.14).anchored(Anchor::Middle);
+            if let Some((lines, size)) = fitted_lines(&text, style, width, SMALLEST_TEXT_MM)
+                && lines.len() as f32 * size * 1.15 + size * 0.3 <= room
+            {
+                let baseline = top + (room + lines.len() as f32 * size * 1.15) / 2.0 - size * 0.2;
+                text_lines(
+                    &mut scene,
+                    centre,
+                    baseline,
+                    &lines,
+                    TextStyle { size, ..style },
+                );
+            }
+        }
+        return scene;
+    }
+
+    // Stacked: the position above; beads, tag and id along the bottom: the tag in
+    // the middle, the id and the bead line each in the room beside it.
+    let small = text_size * 0.72;
+    let baseline = h - pad - text_size * 0.2;
+    let tag_style = TextStyle::new(text_size).bold().anchored(Anchor::Middle);
+    // A long tag (Marienbad's 4–6–8–10–12–14–16) takes what the id leaves it.
+    let id_w =
+        text_width(&id, SMALLEST_TEXT_MM.max(small * 0.8), Weight::Regular) + text_size * 0.5;
+    let tag_size = fit(&tag_text, text_size, Weight::Bold, w - 2.0 * (pad + id_w));
+    let side =
+        (w - 2.0 * pad - text_width(&tag_text, tag_size, Weight::Bold)) / 2.0 - text_size * 0.5;
+    scene.styled_text(
+        pt(w / 2.0, baseline),
+        tag_text,
+        TextStyle {
+            size: tag_size,
+            ..tag_style
+        },
+    );
+    let id_style = TextStyle::new(small).anchored(Anchor::End);
+    scene.fitted_text(pt(w - pad, baseline), id, id_style, side);
+    if let Some(text) = beads
+        && let Some((lines, size)) = fitted_lines(&text, bead_style(small * 0.85), side, SMALLEST_TEXT_MM)
+        // Two lines only where they stay clear of the picture.
+        && baseline - (lines.len() as f32 - 1.0) * size * 1.15 - size * CAP_HEIGHT >= below.y + below.h
+    {
+        text_lines(
+            &mut scene,
+            pad,
+            baseline,
+            &lines,
+            TextStyle {
+                size,
+                ..bead_style(small)
+            },
+        );
+    }
+    game.draw(&b.position, &moves, below, &mut scene);
     scene
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draw::scene::SMALLEST_LETTER_MM;
+    use crate::sheet::{LABEL_SIZES, STICKER_SHEETS};
+    use matchbox_engine::boxes::BoxSet;
+    use std::sync::Arc;
+
+    /// The smallest letter on any label of a kit, and whether `matchbox kit` takes the
+    /// kit at that size.
+    fn smallest<G: Game>(game: &G, kit: &Kit) -> (f32, bool) {
+        let set = BoxSet::build(game, kit).unwrap();
+        let labels: Vec<Arc<Scene>> = set
+            .boxes
+            .iter()
+            .map(|b| Arc::new(draw_label(game, kit, b)))
+            .collect();
+        let smallest = labels
+            .iter()
+            .filter_map(|l| smallest_letter(l))
+            .fold(f32::MAX, f32::min);
+        let taken = crate::make::legible(kit, &set, &labels).is_ok();
+        (smallest, taken)
+    }
+
+    #[test]
+    fn every_letter_is_legible_at_every_size_taken_and_the_usual_sizes_are_taken() {
+        let sizes = LABEL_SIZES
+            .iter()
+            .map(|(name, _)| *name)
+            .chain(STICKER_SHEETS.iter().map(|s| s.code));
+        for size in sizes {
+            for preset in matchbox_engine::kit::presets() {
+                for language in ["en", "pl", "ru"] {
+                    let yaml = format!(
+                        "preset: {}\nlabel: {size}\nlanguage: {language}\n",
+                        preset.name
+                    );
+                    let kit = Kit::from_yaml(&yaml, "kit.yaml").unwrap();
+                    let (smallest, taken) =
+                        matchbox_engine::with_game!(&kit.game, |game| smallest(game, &kit));
+                    let at = format!("{} on {size} in {language}: {smallest:.2} mm", preset.name);
+                    assert_eq!(taken, smallest >= SMALLEST_LETTER_MM - 0.005, "{at}");
+                    // The matchbox label takes every kit; MENACE, built from craft boxes
+                    // and stickers, every size.
+                    if size == "matchbox" || preset.name.starts_with("menace") {
+                        assert!(taken, "{at}");
+                    }
+                }
+            }
+        }
+    }
 }

@@ -153,6 +153,23 @@ pub enum Shape {
     },
 }
 
+/// The height of the typeface's capitals as a share of its size (DejaVu Sans).
+pub const CAP_HEIGHT: f32 = 0.729;
+/// The smallest letter a pupil can read on a label: its capitals' height, in mm.
+pub const SMALLEST_LETTER_MM: f32 = 1.2;
+
+/// The size of a bead's letters on a disc of `radius`: at most 1.4 times the radius,
+/// and no wider than 1.6 times it.
+fn letter_size(code: &str, radius: f32) -> f32 {
+    let em = super::fonts::text_width(code, 1.0, Weight::Bold).max(0.01);
+    radius * 1.4f32.min(1.6 / em)
+}
+
+/// The radius a bead's disc needs for its letters to be [`SMALLEST_LETTER_MM`] high.
+pub fn legible_radius(code: &str) -> f32 {
+    SMALLEST_LETTER_MM / CAP_HEIGHT / letter_size(code, 1.0)
+}
+
 /// A drawing of a given size: one label, one page.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Scene {
@@ -299,13 +316,8 @@ impl Scene {
             Some(colour),
             Some(Stroke::solid(INK, radius * 0.12)),
         );
-        // Smaller for longer letters, so that a Polish "Cze" still fits the disc.
-        let size = radius
-            * match code.chars().count() {
-                1 => 1.4,
-                2 => 1.05,
-                _ => 0.8,
-            };
+        // As large as the disc allows: longer letters are set smaller.
+        let size = letter_size(code, radius);
         // Relative luminance decides between white and black letters.
         let [r, g, b] = colour.map(|c| f32::from(c) / 255.0);
         let light = 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.5;

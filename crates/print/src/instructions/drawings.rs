@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::ScoreSheet;
 use super::layout::wrap;
 use crate::draw::label::{draw_label, draw_move_edge, drawn_moves};
 use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, Weight, pt};
@@ -12,7 +13,7 @@ use matchbox_engine::Error;
 use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
 use matchbox_engine::game::Outcome;
 use matchbox_engine::i18n::strings;
-use matchbox_engine::kit::Kit;
+use matchbox_engine::kit::{Kit, Tags};
 
 /// Size of a caption under a drawing, in mm.
 pub const CAPTION: f32 = 3.2;
@@ -23,8 +24,13 @@ pub const CUT: Stroke = Stroke {
     dash: Some(1.2),
 };
 const INDEX_ACROSS: usize = 6;
+/// The longest example game drawn.
+const EXAMPLE_MOVES: usize = 30;
 const INDEX_ROW_MM: f32 = 31.0;
-const SCORE_ROWS: usize = 20;
+/// The fewest rows of the score table's first part, under the page's text.
+const FIRST_SCORE_ROWS: u32 = 10;
+/// Height of one row of the score table, in mm.
+const SCORE_ROW_MM: f32 = 6.4;
 
 /// A drawing of the instruction pages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,8 +41,9 @@ pub enum Figure {
     Example,
     /// One label of the kit, full size (`figure("label")`).
     Label,
-    /// The score sheet's table.
-    ScoreTable,
+    /// One part of the score sheet's table, from 0: the first under the page's text,
+    /// each further one a page of its own.
+    ScoreTable(usize),
     /// The score sheet's empty learning-curve chart.
     ScoreChart,
     /// The board and pieces to cut out.
@@ -70,23 +77,74 @@ impl Figure {
     }
 }
 
+/// For an axis of `0..=top` drawn `length` mm long: the step of its faint lines (at
+/// least 1.5 mm apart) and of its numbers (at least 7 mm apart), the one a multiple of
+/// the other.
+fn steps(top: u32, length: f32) -> (u32, u32) {
+    let per_unit = length / top.max(1) as f32;
+    let fits = |step: u32, mm: f32| step as f32 * per_unit >= mm;
+    let nice = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
+    let numbers = nice.into_iter().find(|&s| fits(s, 7.0)).unwrap_or(1000);
+    let grid = nice
+        .into_iter()
+        .find(|&s| fits(s, 1.5) && numbers % s == 0)
+        .unwrap_or(numbers);
+    (grid, numbers)
+}
+
 /// Draws the figures of one kit's instructions.
 pub struct Figures<'a, G: Game> {
     game: &'a G,
     kit: &'a Kit,
     set: &'a BoxSet<G>,
     width: f32,
+    score: ScoreSheet,
+    /// Rows of the score table's first part, and of each further one.
+    score_rows: (u32, u32),
 }
 
 impl<'a, G: Game> Figures<'a, G> {
-    /// Figures for a kit, at most `width` mm wide (the text column).
-    pub fn new(game: &'a G, kit: &'a Kit, set: &'a BoxSet<G>, width: f32) -> Self {
+    /// Figures for a kit, at most `width` mm wide (the text column), with its score
+    /// sheet's size; the score table's first part fills `first_room` mm under its
+    /// page's text, each further part a page `page_room` mm high.
+    pub fn new(
+        game: &'a G,
+        kit: &'a Kit,
+        set: &'a BoxSet<G>,
+        width: f32,
+        score: ScoreSheet,
+        (first_room, page_room): (f32, f32),
+    ) -> Self {
+        let rows =
+            |room: f32| ((room / SCORE_ROW_MM - 1.6).floor().max(0.0) as u32).max(FIRST_SCORE_ROWS);
         Figures {
             game,
             kit,
             set,
             width,
+            score,
+            score_rows: (rows(first_room), rows(page_room)),
         }
+    }
+
+    /// Parts of the score table: as many as its rows need.
+    pub fn score_parts(&self) -> usize {
+        let (first, each) = self.score_rows;
+        1 + self.score.games.saturating_sub(first).div_ceil(each) as usize
+    }
+
+    /// The games (from 1) of a part of the score table.
+    fn score_rows(&self, part: usize) -> std::ops::RangeInclusive<u32> {
+        let (first_rows, each) = self.score_rows;
+        let first = match part {
+            0 => 1,
+            _ => first_rows + 1 + (part as u32 - 1) * each,
+        };
+        let last = match part {
+            0 => first_rows,
+            _ => first + each - 1,
+        };
+        first..=last.min(self.score.games)
     }
 
     /// Rows of the box index.
@@ -100,7 +158,7 @@ impl<'a, G: Game> Figures<'a, G> {
             Figure::Start => self.start(),
             Figure::Example => self.example(),
             Figure::Label => self.label(),
-            Figure::ScoreTable => self.score_table(),
+            Figure::ScoreTable(part) => self.score_table(part),
             Figure::ScoreChart => self.score_chart(),
             Figure::Board => self
                 .game
@@ -142,7 +200,9 @@ impl<'a, G: Game> Figures<'a, G> {
         let mut position = game.start();
         let mut line = Vec::new();
         let mut moves = Vec::new();
-        while game.outcome(&position).is_none() && line.len() < 10 {
+        // Every game ends (the tree is finite); the bound only guards a game that
+        // repeats itself.
+        while game.outcome(&position).is_none() && line.len() < EXAMPLE_MOVES {
             moves.clear();
             game.legal_moves(&position, &mut moves);
             let me = game.to_move(&position);
@@ -175,10 +235,11 @@ impl<'a, G: Game> Figures<'a, G> {
         let line = self.example_line();
         let frames = line.len() + 1;
         let gap = 5.0;
-        // As large as allowed, but small enough for the game to take two rows at most.
+        // As large as allowed, but small enough for the game to take two rows at most
+        // (three for a long one).
         let largest = G::EXAMPLE_CELL_MM;
         let (unit_w, _) = self.game.picture_size(1.0);
-        let per_row = frames.div_ceil(2) as f32;
+        let per_row = frames.div_ceil(if frames > 12 { 3 } else { 2 }) as f32;
         let cell = largest.min(((self.width + gap) / per_row - gap) / unit_w);
         let (w, h) = self.game.picture_size(cell);
         let across = ((self.width + gap) / (w + gap)).floor().max(1.0) as usize;
@@ -202,7 +263,7 @@ impl<'a, G: Game> Figures<'a, G> {
                         code: String::new(),
                     };
                     self.game.draw(position, &[arrow], area, &mut scene);
-                    s.fill("figure.move", &[("n", &(i + 1).to_string())])
+                    self.move_caption(position, i as u32 + 1)
                 }
                 None => {
                     if let Some(end) = &last {
@@ -220,6 +281,22 @@ impl<'a, G: Game> Figures<'a, G> {
             );
         }
         scene
+    }
+
+    /// The caption of a move of the example: its number as the labels write it. Where
+    /// the labels count the machine's own moves (I, II), the machine's moves carry that
+    /// tag and the opponent's none.
+    fn move_caption(&self, position: &G::Position, n: u32) -> String {
+        let s = strings(self.kit.language);
+        if self.kit.tags == Tags::GameMove {
+            return s.fill("figure.move", &[("n", &n.to_string())]);
+        }
+        if self.game.to_move(position) == self.kit.machine {
+            let tag = tag(&[n], self.kit.machine, self.kit.tags, self.kit.numerals);
+            s.fill("example.machine", &[("tag", &tag)])
+        } else {
+            s.get("example.opponent").to_string()
+        }
     }
 
     /// The box with the most arrows, as printed, as a worked example.
@@ -252,11 +329,13 @@ impl<'a, G: Game> Figures<'a, G> {
         scene
     }
 
-    fn score_table(&self) -> Scene {
+    fn score_table(&self, part: usize) -> Scene {
         let s = strings(self.kit.language);
-        let row = 6.4;
+        let row = SCORE_ROW_MM;
+        let games = self.score_rows(part);
+        let count = games.clone().count();
         let widths = [0.12, 0.26, 0.34, 0.28].map(|f| f * self.width);
-        let mut scene = Scene::new(self.width, row * (SCORE_ROWS as f32 + 1.6));
+        let mut scene = Scene::new(self.width, row * (count as f32 + 1.6));
         let head = row * 1.6;
         let rule = Stroke::solid(GREY, 0.25);
         let heads = ["score.game", "score.winner", "score.change", "score.losses"];
@@ -264,7 +343,13 @@ impl<'a, G: Game> Figures<'a, G> {
         for (key, w) in heads.iter().zip(widths) {
             // Two lines at most; a longer heading is shrunk to fit.
             let style = TextStyle::new(2.7).bold();
-            let lines = wrap(s.get(key), style.size, Weight::Bold, w - 2.4);
+            let lines = wrap(
+                s.get(key),
+                style.size,
+                Weight::Bold,
+                w - 2.4,
+                self.kit.language,
+            );
             let (first, second) = match lines.as_slice() {
                 [one] => (None, one.clone()),
                 [one, rest @ ..] => (Some(one.clone()), rest.join(" ")),
@@ -276,12 +361,12 @@ impl<'a, G: Game> Figures<'a, G> {
             scene.fitted_text(pt(x + 1.2, head - 1.8), second, style, w - 2.4);
             x += w;
         }
-        for i in 0..=SCORE_ROWS {
+        for (i, game) in (0..=count).zip(games.map(Some).chain([None])) {
             let y = head + i as f32 * row;
             scene.line(pt(0.0, y), pt(self.width, y), rule);
-            if i < SCORE_ROWS {
+            if let Some(game) = game {
                 let style = TextStyle::new(3.0).coloured(GREY);
-                scene.styled_text(pt(1.2, y + row - 1.8), (i + 1).to_string(), style);
+                scene.styled_text(pt(1.2, y + row - 1.8), game.to_string(), style);
             }
         }
         let mut x = 0.0;
@@ -295,7 +380,7 @@ impl<'a, G: Game> Figures<'a, G> {
 
     fn score_chart(&self) -> Scene {
         let s = strings(self.kit.language);
-        let (games, losses) = (40, 20);
+        let (games, losses) = (self.score.games, self.score.losses);
         let height = 78.0;
         let mut scene = Scene::new(self.width, height);
         let title = TextStyle::new(3.1).bold();
@@ -309,17 +394,21 @@ impl<'a, G: Game> Figures<'a, G> {
         let faint = Stroke::solid([0xcc, 0xcc, 0xcc], 0.15);
         let axis = Stroke::solid(INK, 0.35);
         let label = TextStyle::new(2.4).anchored(Anchor::Middle);
-        for g in 0..=games {
+        // A faint line for every game and loss while they stay 1.5 mm apart or more;
+        // a number at every step that keeps them readable.
+        let (game_grid, game_step) = steps(games, plot.w);
+        for g in (0..=games).filter(|g| g % game_grid == 0) {
             let x = plot.x + plot.w * g as f32 / games as f32;
             scene.line(pt(x, plot.y), pt(x, plot.y + plot.h), faint);
-            if g % 5 == 0 {
+            if g % game_step == 0 {
                 scene.styled_text(pt(x, plot.y + plot.h + 3.2), g.to_string(), label);
             }
         }
-        for l in 0..=losses {
+        let (loss_grid, loss_step) = steps(losses, plot.h);
+        for l in (0..=losses).filter(|l| l % loss_grid == 0) {
             let y = plot.y + plot.h - plot.h * l as f32 / losses as f32;
             scene.line(pt(plot.x, y), pt(plot.x + plot.w, y), faint);
-            if l % 2 == 0 {
+            if l % loss_step == 0 {
                 scene.styled_text(pt(plot.x - 2.5, y + 0.9), l.to_string(), label);
             }
         }

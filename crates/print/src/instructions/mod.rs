@@ -12,13 +12,14 @@ use serde::Serialize;
 use crate::pictures::Game;
 use crate::sheet::Page;
 pub use drawings::Figure;
-use layout::Typesetter;
+use layout::{Booklet, Typesetter};
 use markdown::{Block, blocks, figure_marker};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::{BoxSet, tag};
-use matchbox_engine::game::Side;
-use matchbox_engine::i18n::{plural, strings, template_file, template_folder};
+use matchbox_engine::game::{Rules, Side};
+use matchbox_engine::i18n::{grouped, plural, strings, template_file, template_folder};
 use matchbox_engine::kit::{BeadSchedule, Kit, Language, Reward, Rule, Tags};
+use matchbox_engine::machine::Tree;
 
 /// The sections of the instructions, in the order of kit.pdf.
 pub const SECTIONS: [&str; 7] = [
@@ -40,6 +41,8 @@ pub struct Expected {
     pub mean: f64,
     /// Median losses.
     pub median: f64,
+    /// Mean games played until then.
+    pub games_mean: f64,
 }
 
 /// What the sheets may quote of the simulations and of the exact analysis.
@@ -51,6 +54,21 @@ pub struct Findings {
     pub exact: Option<matchbox_engine::simulate::exact::SheetFigures>,
     /// What to watch of a machine that never stops losing (MENACE).
     pub watch: Option<matchbox_engine::simulate::watch::Watch>,
+    /// The machine's side loses the game against best play, so no training can make it
+    /// stop losing against a faultless opponent (HIM).
+    pub loses: bool,
+}
+
+/// Whether the machine's side loses the game against best play: then no training can make
+/// it stop losing against a faultless opponent (HIM), and the sheet says what happens.
+pub fn side_loses<G: Rules>(tree: &Tree<G>, machine: Side) -> bool {
+    // The tree values the start for the side to move.
+    let value = tree.value(0);
+    if tree.to_move(0) == machine {
+        value < 0
+    } else {
+        value > 0
+    }
 }
 
 impl Expected {
@@ -58,7 +76,9 @@ impl Expected {
     /// learnt by the end: then no sheet quotes them.
     pub fn from_training(training: &matchbox_engine::simulate::Training) -> Option<Expected> {
         let losses = training.losses_to_learn.as_ref()?;
+        let games = training.games_to_learn.as_ref()?;
         (training.unfinished == 0).then(|| Expected {
+            games_mean: games.mean,
             opponent: "perfect".into(),
             runs: training.runs,
             min: losses.min,
@@ -66,6 +86,72 @@ impl Expected {
             mean: losses.mean,
             median: losses.median,
         })
+    }
+}
+
+/// The size of the score sheet, from the kit's own figures: rows enough for the games
+/// a faultless opponent needs on average, a chart as high as the losses can climb.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct ScoreSheet {
+    /// Rows of the table, one per game, and the chart's last game.
+    pub games: u32,
+    /// The top of the chart's losses axis.
+    pub losses: u32,
+    /// Whether the line levels off: every simulated machine stopped losing. Not so for
+    /// a machine that keeps losing now and then however long it plays (MENACE).
+    pub levels_off: bool,
+}
+
+impl ScoreSheet {
+    /// Rows and axes when the kit has no figures of its own.
+    const PLAIN: ScoreSheet = ScoreSheet {
+        games: 40,
+        losses: 20,
+        levels_off: false,
+    };
+
+    /// The sheet for what the kit's pages quote.
+    pub fn of(findings: &Findings) -> ScoreSheet {
+        let up = |n: f64, step: u32| (n.ceil().max(1.0) as u32).div_ceil(step) * step;
+        let exact = findings.exact.as_ref();
+        if let Some(e) = &findings.expected {
+            // Games: the slowest teacher the pages quote, a faultless opponent.
+            let games = exact
+                .map_or(0.0, |x| f64::from(x.perfect_games))
+                .max(e.games_mean);
+            // Losses: no opponent can inflict more than the worst case worked out.
+            let losses = exact.map_or(e.max, |x| x.worst_losses.max(e.max));
+            return ScoreSheet {
+                games: up(games, 10).max(20),
+                losses: up(f64::from(losses), 2).max(10),
+                levels_off: true,
+            };
+        }
+        let Some(w) = &findings.watch else {
+            return ScoreSheet::PLAIN;
+        };
+        // Until the machines that stop losing typically do, or the games watched.
+        let last = w.windows.last().map_or(Self::PLAIN.games, |w| w.to);
+        let games = w
+            .stopped_losing
+            .as_ref()
+            .map_or(f64::from(last), |s| s.mean)
+            .min(f64::from(last));
+        let games = up(games, 10).clamp(20, 100);
+        // A faultless opponent never loses: every game not drawn is a loss.
+        let losses: f64 = w
+            .windows
+            .iter()
+            .map(|win| {
+                let played = win.to.min(games).saturating_sub(win.from - 1);
+                f64::from(played) * (1.0 - win.draws.mean)
+            })
+            .sum();
+        ScoreSheet {
+            games,
+            losses: up(losses, 5).max(10),
+            levels_off: false,
+        }
     }
 }
 
@@ -146,6 +232,8 @@ pub struct TemplateContext {
     pub exact: Option<matchbox_engine::simulate::exact::SheetFigures>,
     /// What to watch of a machine that never stops losing, sampled.
     pub watch: Option<matchbox_engine::simulate::watch::Watch>,
+    /// The machine's side loses the game against best play.
+    pub loses: bool,
     /// Which historic machine the kit is, if any.
     pub history: Option<&'static str>,
     /// Beads per move from each listed move number on.
@@ -163,6 +251,8 @@ pub struct TemplateContext {
     pub label_sheets: usize,
     /// Length of the calibration bar at the foot of each label sheet, in mm.
     pub calibration_mm: u32,
+    /// The score sheet's rows and chart, sized from the kit's figures.
+    pub score_sheet: ScoreSheet,
 }
 
 impl TemplateContext {
@@ -185,7 +275,7 @@ impl TemplateContext {
                 let reserve = if adds_beads { c.beads.div_ceil(2) } else { 0 };
                 ColourLine {
                     name: s.colour_name(colour),
-                    code: s.colour_code(colour),
+                    code: s.bead_code(colour, G::DRAWN_LETTERS),
                     beads: c.beads,
                     buy: c.beads + reserve,
                 }
@@ -241,6 +331,7 @@ impl TemplateContext {
             expected: findings.expected.clone(),
             exact: findings.exact.clone(),
             watch: findings.watch.clone(),
+            loses: findings.loses,
             history: game.historic(kit).map(|h| h.name),
             schedule,
             draws: game.can_draw(),
@@ -249,6 +340,7 @@ impl TemplateContext {
             stickers: kit.stickers.map(|s| s.code),
             label_sheets: crate::sheet::sheet_count(kit, set.boxes.len()),
             calibration_mm: crate::sheet::CALIBRATION_MM as u32,
+            score_sheet: ScoreSheet::of(findings),
         }
     }
 }
@@ -278,6 +370,13 @@ pub fn render(
         .build()
         .map_err(|e| Error::Internal(format!("template syntax: {e}")))?;
     env.set_syntax(syntax);
+    // Whole numbers are written with the language's thousands separator.
+    env.set_formatter(move |out, state, value| match value.as_i64() {
+        Some(n) if value.is_integer() => out
+            .write_str(&grouped(language, n))
+            .map_err(minijinja::Error::from),
+        _ => minijinja::escape_formatter(out, state, value),
+    });
     env.add_function(
         "plural",
         move |n: i64, one: String, few: String, many: String| {
@@ -313,23 +412,51 @@ pub fn instruction_pages<G: Game>(
     set: &BoxSet<G>,
     findings: &Findings,
 ) -> Result<Vec<Page>, Error> {
+    Ok(typeset(game, kit, set, findings)?.pages)
+}
+
+/// The instruction pages as set, with what each page holds and every line's text.
+pub fn typeset<G: Game>(
+    game: &G,
+    kit: &Kit,
+    set: &BoxSet<G>,
+    findings: &Findings,
+) -> Result<Booklet, Error> {
     let ctx = TemplateContext::new(game, kit, set, findings);
     let mut setter = Typesetter::new(kit);
-    let figures = drawings::Figures::new(game, kit, set, setter.column_width());
-    for section in SECTIONS {
-        let markdown = render(kit.language, game.name(), section, &ctx)?;
-        let mut section_blocks: Vec<Block> = blocks(&markdown);
+    let score = ScoreSheet::of(findings);
+    let sections = SECTIONS
+        .iter()
+        .map(|section| {
+            Ok((
+                *section,
+                blocks(&render(kit.language, game.name(), section, &ctx)?),
+            ))
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    // The score table's first part fills the page under the score page's text.
+    let score_text = sections
+        .iter()
+        .find(|(name, _)| *name == "score")
+        .map_or(0.0, |(_, b)| setter.text_height(b));
+    let height = setter.column_height();
+    // A little to spare: the text is measured as set loosely.
+    let rooms = (height - score_text - 8.0, height - 2.0);
+    let figures = drawings::Figures::new(game, kit, set, setter.column_width(), score, rooms);
+    for (section, mut section_blocks) in sections {
         // The drawn parts of the last three pages follow their few lines of text.
         match section {
-            "score" => {
-                section_blocks.extend([Figure::ScoreTable, Figure::ScoreChart].map(Block::Figure))
-            }
+            "score" => section_blocks.extend(
+                (0..figures.score_parts())
+                    .map(Figure::ScoreTable)
+                    .chain([Figure::ScoreChart])
+                    .map(Block::Figure),
+            ),
             "board" => section_blocks.push(Block::Figure(Figure::Board)),
             "index" => section_blocks
                 .extend((0..figures.index_rows()).map(|row| Block::Figure(Figure::IndexRow(row)))),
             _ => {}
         }
-        let height = setter.column_height();
         setter.section(&section_blocks, &|figure| figures.draw(figure, height))?;
     }
     Ok(setter.finish())

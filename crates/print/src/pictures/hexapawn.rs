@@ -6,7 +6,9 @@ use matchbox_engine::game::{Rules, Side};
 use matchbox_engine::i18n::Strings;
 
 use super::{DrawnMove, Picture};
-use crate::draw::scene::{Anchor, INK, Rect, Scene, Shape, Stroke, TextStyle, WHITE, pt};
+use crate::draw::scene::{
+    Anchor, INK, Rect, Scene, Shape, Stroke, TextStyle, WHITE, legible_radius, pt,
+};
 use crate::instructions::drawings::{CAPTION, CUT};
 
 impl Picture for Hexapawn {
@@ -123,10 +125,10 @@ impl Picture for Hexapawn {
                 from.x + (to.x - from.x) * 0.55,
                 from.y + (to.y - from.y) * 0.55,
             );
-            // At least 1 mm, so the letter stays readable on small craft-box labels.
+            // Large enough for its letters to be read on small craft-box labels.
             scene.bead_tag(
                 mid,
-                (cell * 0.17).max(1.0).min(cell * 0.3),
+                (cell * 0.17).max(legible_radius(&m.code)).min(cell * 0.36),
                 m.colour,
                 &m.code,
             );

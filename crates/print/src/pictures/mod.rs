@@ -35,6 +35,9 @@ pub trait Picture: Rules {
     );
     /// The largest square of the example game's pictures, in mm.
     const EXAMPLE_CELL_MM: f32 = 7.5;
+    /// Letters the game's own pictures show (noughts and crosses): a bead's letter
+    /// that looks like one of them is written otherwise.
+    const DRAWN_LETTERS: &'static [&'static str] = &[];
     /// The size a position is drawn at on the instruction pages, for squares of `cell` mm.
     fn picture_size(&self, cell: f32) -> (f32, f32);
     /// The board and pieces to cut out, `width` mm wide and at most `max_height` tall.

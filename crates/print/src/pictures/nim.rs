@@ -4,14 +4,56 @@ use matchbox_engine::game::nim::{Nim, Pile, Take};
 use matchbox_engine::i18n::Strings;
 
 use super::{DrawnMove, Picture};
-use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, pt};
+use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, legible_radius, pt};
 use crate::instructions::drawings::{CAPTION, CUT};
 
+/// The row of stones of a single heap as drawn in `area`.
+struct StoneRow {
+    first: crate::draw::scene::Pt,
+    pitch: f32,
+    radius: f32,
+}
+
+impl StoneRow {
+    /// The row of `stones` stones, if they fit legibly (a larger pile is drawn as its
+    /// number alone).
+    fn of(stones: u16, area: Rect) -> Option<StoneRow> {
+        let unit = area.h.min(area.w * 0.8);
+        let circle_r = unit * 0.15;
+        // As `draw` places it: below the circle with the count.
+        let y = area.y + circle_r + unit * 0.01 + circle_r + unit * 0.02;
+        let radius = (area.w * 0.9 / (f32::from(stones.max(1)) * 2.5)).min(unit * 0.035);
+        let pitch = radius * 2.5;
+        let centre_x = area.x + area.w / 2.0;
+        (radius > unit * 0.012).then(|| StoneRow {
+            first: pt(
+                centre_x - (f32::from(stones) - 1.0) * pitch / 2.0,
+                y + radius,
+            ),
+            pitch,
+            radius,
+        })
+    }
+
+    /// The centre of stone `i`, from the left.
+    fn centre(&self, i: u16) -> crate::draw::scene::Pt {
+        pt(self.first.x + f32::from(i) * self.pitch, self.first.y)
+    }
+}
+
 impl Picture for Nim {
-    /// Several heaps: the first stone the move takes, as a label marks it.
+    /// The first stone the move takes (on several heaps, as a label marks it): on one
+    /// heap, "take this stone and those to its right", the whole column of the stone.
     fn move_spot(&self, position: &Pile, mv: Take, area: Rect) -> Option<Rect> {
         if !self.several() {
-            return None;
+            let row = StoneRow::of(position.stones(), area)?;
+            let centre = row.centre(position.stones() - mv.count);
+            return Some(Rect {
+                x: centre.x - row.pitch / 2.0,
+                y: centre.y - row.pitch / 2.0,
+                w: row.pitch,
+                h: row.pitch * 2.0,
+            });
         }
         let rows = self.rows(area);
         let left = position.heaps[usize::from(mv.heap)];
@@ -107,20 +149,16 @@ impl Picture for Nim {
 
         // A row of stones when they fit legibly; a larger pile is shown by its number alone.
         let mut y = top.y + circle_r + unit * 0.02;
-        let stone_r = (area.w * 0.9 / (f32::from(stones.max(1)) * 2.5)).min(unit * 0.035);
-        if stone_r > unit * 0.012 {
-            let pitch = stone_r * 2.5;
-            let first = centre_x - (f32::from(stones) - 1.0) * pitch / 2.0;
+        if let Some(row) = StoneRow::of(stones, area) {
             for i in 0..stones {
-                let c = pt(first + f32::from(i) * pitch, y + stone_r);
                 scene.circle(
-                    c,
-                    stone_r,
+                    row.centre(i),
+                    row.radius,
                     Some(GREY),
-                    Some(Stroke::solid(INK, stone_r * 0.2)),
+                    Some(Stroke::solid(INK, row.radius * 0.2)),
                 );
             }
-            y += stone_r * 2.0;
+            y += row.radius * 2.0;
         }
 
         let left_size = unit * 0.13;
@@ -128,12 +166,14 @@ impl Picture for Nim {
         let end_y = area.y + area.h - left_size * 1.15;
         let slot = area.w / moves.len().max(1) as f32;
         let tag_r = (unit * 0.06).min(slot * 0.16);
+        // Large enough for its letters to be read, while the arrows stay apart.
+        let tag_r = |code: &str| tag_r.max(legible_radius(code)).min(slot * 0.3);
         for (i, m) in moves.iter().enumerate() {
             let x = area.x + slot * (i as f32 + 0.5);
             let end = pt(x, end_y);
             scene.arrow(start, end, m.colour, unit * 0.022);
             let along = |t: f32| pt(start.x + (x - start.x) * t, start.y + (end_y - start.y) * t);
-            scene.bead_tag(along(0.42), tag_r, m.colour, &m.code);
+            scene.bead_tag(along(0.42), tag_r(&m.code), m.colour, &m.code);
             // The count taken sits beside the arrow's lower part, on its outer side.
             let low = along(0.8);
             let (at_x, anchor) = if x < centre_x - 0.1 {
@@ -224,6 +264,13 @@ impl HeapRows for Nim {
                     .iter()
                     .find(|m| usize::from(m.mv.heap) == heap && m.mv.count == left - i);
                 match taken_from_here {
+                    // The example game's move has no letter: a stone in its colour.
+                    Some(m) if m.code.is_empty() => scene.circle(
+                        centre,
+                        r * 0.8,
+                        Some(m.colour),
+                        Some(Stroke::solid(INK, r * 0.12)),
+                    ),
                     Some(m) => scene.bead_tag(centre, r, m.colour, &m.code),
                     None => scene.circle(
                         centre,

@@ -6,10 +6,13 @@ use matchbox_engine::game::tictactoe::{Grid, TicTacToe};
 use matchbox_engine::i18n::Strings;
 
 use super::{DrawnMove, Picture};
-use crate::draw::scene::{INK, Rect, Scene, Stroke, WHITE, pt};
+use crate::draw::scene::{INK, Rect, Scene, Stroke, WHITE, legible_radius, pt};
 use crate::instructions::drawings::CUT;
 
 impl Picture for TicTacToe {
+    // The Latin and the Cyrillic O and X.
+    const DRAWN_LETTERS: &'static [&'static str] = &["O", "X", "\u{41e}", "\u{425}"];
+
     fn bead_line(&self) -> &'static str {
         "label.beads.tictactoe"
     }
@@ -56,11 +59,20 @@ impl Picture for TicTacToe {
         scene
     }
 
+    /// The whole square the mark goes on.
+    fn move_spot(&self, _position: &Grid, mv: u8, area: Rect) -> Option<Rect> {
+        let (left, top, cell) = grid_in(area);
+        Some(Rect {
+            x: left + f32::from(mv % 3) * cell,
+            y: top + f32::from(mv / 3) * cell,
+            w: cell,
+            h: cell,
+        })
+    }
+
     fn draw(&self, position: &Grid, moves: &[DrawnMove<u8>], area: Rect, scene: &mut Scene) {
+        let (left, top, cell) = grid_in(area);
         let side = area.w.min(area.h);
-        let cell = side / 3.0;
-        let left = area.x + (area.w - side) / 2.0;
-        let top = area.y + (area.h - side) / 2.0;
         let grid = Stroke::solid(INK, side * 0.02);
         for i in 1..3 {
             let d = cell * i as f32;
@@ -80,8 +92,20 @@ impl Picture for TicTacToe {
             } else if position.o & (1 << sq) != 0 {
                 scene.circle(c, r, None, Some(mark));
             } else if let Some(m) = moves.iter().find(|m| m.mv == sq) {
-                scene.bead_tag(c, cell * 0.3, m.colour, &m.code);
+                // Large enough for its letters to be read, within the square.
+                let r = (cell * 0.3).max(legible_radius(&m.code)).min(cell * 0.45);
+                scene.bead_tag(c, r, m.colour, &m.code);
             }
         }
     }
+}
+
+/// The grid drawn in `area`: its left and top edges and the side of a square.
+fn grid_in(area: Rect) -> (f32, f32, f32) {
+    let side = area.w.min(area.h);
+    (
+        area.x + (area.w - side) / 2.0,
+        area.y + (area.h - side) / 2.0,
+        side / 3.0,
+    )
 }

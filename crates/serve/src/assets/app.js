@@ -3,19 +3,41 @@
 // each move says which spots of the board picture it changes.
 'use strict';
 
-const token = new URLSearchParams(location.search).get('token');
-const teacher = token !== null && token !== '';
+// The teacher's token: read from the address once, then kept for this tab only and
+// taken out of the address bar, so the projected screen does not show it.
+const token = (() => {
+  const params = new URLSearchParams(location.search);
+  const given = params.get('token');
+  if (given) {
+    sessionStorage.setItem('matchbox-token', given);
+    params.delete('token');
+    const rest = params.toString();
+    history.replaceState(null, '', location.pathname + (rest ? '?' + rest : '') + location.hash);
+  }
+  return sessionStorage.getItem('matchbox-token') || '';
+})();
+const teacher = token !== '';
 const $ = (id) => document.getElementById(id);
 let kit = null;
 let words = {};
 let game = null;
+let boxes = [];
+let score = null;
+let progress = null;
+let pictures = null;
+const labels = new Map();
 let picked = [];
 let version = -1;
+let panel = 'game';
+
+function number(value) {
+  return typeof value === 'number' ? value.toLocaleString(kit ? kit.language : 'en') : String(value);
+}
 
 function say(key, values) {
   let text = words[key] || key;
   for (const [name, value] of Object.entries(values || {})) {
-    text = text.split('{' + name + '}').join(String(value));
+    text = text.split('{' + name + '}').join(number(value));
   }
   return text;
 }
@@ -31,6 +53,10 @@ function element(tag, attrs, ...children) {
   return node;
 }
 
+// ---- talking to the server; errors stay until the next action or a dismiss -----
+
+class Refused extends Error {}
+
 async function api(method, path, body) {
   const headers = {};
   if (teacher) headers['x-matchbox-token'] = token;
@@ -38,33 +64,51 @@ async function api(method, path, body) {
   const response = await fetch(path, {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const data = await response.json();
-  if (!response.ok) {
-    showError(data.error || String(response.status));
-    throw new Error(data.error);
-  }
-  $('error').hidden = true;
+  let data = null;
+  try { data = await response.json(); } catch (e) { data = { error: String(response.status) }; }
+  if (!response.ok) throw new Refused(data.error || String(response.status));
   return data;
 }
 
 function showError(text) {
-  $('error').textContent = text;
+  $('error-text').textContent = text;
   $('error').hidden = false;
 }
 
+// A teacher's action: the last error goes, the action's own error (if any) stays.
+async function act(action) {
+  $('error').hidden = true;
+  try {
+    await action();
+  } catch (e) {
+    showError(e instanceof Refused ? e.message : say('page.offline'));
+  }
+  await refresh(true).catch(() => {});
+}
+
+// ---- small pieces -------------------------------------------------------------
+
 function dot(colour) {
-  const d = element('span', { class: 'dot', text: colour.code, title: colour.name });
+  const code = element('span', { class: 'code', text: colour.code });
+  // A code of two or more letters (`Br`) is set smaller, to stay inside its dot.
+  if (colour.code.length > 1) code.style.fontSize = (colour.code.length > 2 ? 0.55 : 0.72) + 'em';
+  const d = element('span', { class: 'dot', title: colour.name }, code);
   d.style.background = colour.rgb;
   return d;
 }
 
 function beadLine(bead, drawn) {
   return element('li', { class: 'bead-line' + (drawn ? ' drawn' : '') },
-    dot(bead.colour), element('span', { class: 'count', text: '× ' + bead.count }),
-    element('span', { text: bead.colour.name + ' · ' + bead.words }));
+    dot(bead.colour), element('span', { class: 'count', text: '× ' + number(bead.count) }),
+    element('span', { text: bead.colour.name + ': ' + bead.words }));
 }
 
-// ---- the board ---------------------------------------------------------------
+async function label(id) {
+  if (!labels.has(id)) labels.set(id, (await api('GET', '/api/boxes/' + id)).label);
+  return labels.get(id);
+}
+
+// ---- the board ----------------------------------------------------------------
 
 const inside = (p, s) => p[0] >= s[0] && p[0] <= s[0] + s[2] && p[1] >= s[1] && p[1] <= s[1] + s[3];
 const spotKey = (s) => s[0] + ',' + s[1];
@@ -76,7 +120,7 @@ function candidates(points) {
 }
 
 function clickSpot(spot) {
-  if (!teacher || !game || game.end) return;
+  if (!teacher || !game || game.end || busy()) return;
   const centre = [spot[0] + spot[2] / 2, spot[1] + spot[3] / 2];
   if (picked.some((p) => inside(p, spot))) {
     picked = [];
@@ -99,6 +143,10 @@ function drawSpots() {
   svg.querySelectorAll('.spot').forEach((n) => n.remove());
   if (!game || game.end) return;
   const targets = picked.length ? candidates(picked) : [];
+  // What a pupil can start a move with: the piece that moves, the square, the stone.
+  const first = new Set(game.moves.map((m) => spotKey(m.spots[0])));
+  // Pieces that move are marked strongly; where one click makes the move, lightly.
+  const pieces = game.moves.some((m) => m.spots.length > 1);
   const seen = new Set();
   for (const m of game.moves) {
     for (const s of m.spots) {
@@ -111,57 +159,86 @@ function drawSpots() {
       let cls = 'spot';
       if (picked.some((p) => inside(p, s))) cls += ' picked';
       else if (targets.some((t) => t.spots.some((o) => spotKey(o) === key))) cls += ' target';
+      else if (!picked.length && first.has(key) && teacher && !busy()) cls += pieces ? ' movable' : ' open';
       r.setAttribute('class', cls);
       r.setAttribute('data-spot', key);
-      r.addEventListener('click', () => clickSpot(s));
+      r.addEventListener('click', (e) => { e.stopPropagation(); clickSpot(s); });
       svg.append(r);
     }
   }
 }
 
-async function play(move) {
-  try {
+function play(move) {
+  return act(async () => {
     game = await api('POST', '/api/game/move', { move, game: game.number, ply: game.ply });
-  } catch (e) { /* shown */ }
-  await refresh(true);
+  });
 }
 
-// ---- rendering ---------------------------------------------------------------
+// ---- the game panel -------------------------------------------------------------
+
+// Whether the machine is busy playing on its own (no moves by hand meanwhile).
+const busy = () => progress !== null && progress.running;
 
 function renderGame() {
   $('game-title').textContent = say('page.game', { n: game.number });
   $('board').innerHTML = game.board;
+  $('board').classList.toggle('view', !teacher);
   picked = [];
   drawSpots();
-  const canMove = teacher && !game.end;
-  $('prompt').textContent = game.end ? '' : (teacher ? say('page.your_move') : '');
+  const canMove = teacher && !game.end && !busy();
+  $('prompt').hidden = !canMove;
+  $('prompt').textContent = say('page.your_move.' + kit.game);
   $('moves').replaceChildren(...(canMove ? game.moves.map((m) =>
     element('button', { class: 'move', 'data-move': m.move, text: m.words, type: 'button', onclick: () => play(m.move) })) : []));
+  $('moves').hidden = !canMove;
   $('typed').hidden = !canMove;
+  // While the machine plays on its own, its opponent is not the class.
+  const opponent = busy() && progress.watching ? say('page.opponent.' + progress.opponent) : say('page.human');
   const turns = game.turns.map((t) => element('li', {
-    text: (t.who === 'human' ? say('page.human') : say('page.machine')) + ': ' + (t.words || '—'),
+    text: (t.who === 'human' ? opponent : say('page.machine')) + ': ' + (t.words || '—'),
   }));
   $('turns').replaceChildren(...turns);
+  $('turns-title').parentElement.hidden = turns.length === 0;
   renderEnd();
+  renderStuck();
   renderMachine();
 }
 
 function renderEnd() {
   const end = $('end');
-  end.hidden = !game.end;
-  if (!game.end) return;
+  end.hidden = !game.end || game.stuck;
+  if (end.hidden) return;
   end.className = 'end ' + game.end;
-  const lines = game.changes.map((c) => element('li', {
-    text: say(c.after < c.before ? 'page.change_out' : 'page.change_in',
-      { box: c.box, colour: c.colour.name, before: c.before, after: c.after }) + ' · ' + c.words,
-  }));
-  end.replaceChildren(
-    element('p', { class: 'result', text: say('page.end.' + game.end) }),
+  const lines = game.changes.map((c) => {
+    const gained = c.after > c.before;
+    return element('li', {},
+      element('span', { class: gained ? 'gain' : 'loss', text: (gained ? '+' : '−') + number(Math.abs(c.after - c.before)) + ' ' }),
+      say('page.change', { box: c.box, colour: c.colour.name, move: c.words, before: c.before, after: c.after })
+        .replace(' → ', '\u00a0→\u00a0'));
+  });
+  const result = busy() && progress.watching ? 'page.end_watched.' : 'page.end.';
+  const head = element('div', { class: 'row' }, element('p', { class: 'result', text: say(result + game.end) }));
+  if (teacher && !busy()) {
+    head.append(element('button', { id: 'new-game', class: 'primary', type: 'button', text: say('page.new_game'),
+      onclick: () => act(() => api('POST', '/api/game/new')) }));
+  }
+  end.replaceChildren(head,
     element('p', { text: game.changes.length ? say('page.rule', { rule: game.rule }) : say('page.no_change') }),
-    element('ul', { id: 'changes' }, ...lines));
-  if (teacher) {
-    end.append(element('button', { id: 'new-game', class: 'primary', type: 'button', text: say('page.new_game'),
-      onclick: async () => { try { await api('POST', '/api/game/new'); } catch (e) { /* shown */ } await refresh(true); } }));
+    element('ul', { id: 'changes', class: 'changes' }, ...lines));
+}
+
+function renderStuck() {
+  const stuck = $('stuck');
+  stuck.hidden = !game.stuck;
+  if (!game.stuck) return;
+  const turn = game.turns.find((t) => t.who === 'machine');
+  stuck.replaceChildren(
+    element('p', { class: 'why', text: say('page.stuck', { box: turn && turn.box !== null ? turn.box : 1 }) }),
+    element('p', { text: say('page.stuck_help') }));
+  if (teacher && !busy()) {
+    stuck.append(element('p', { class: 'buttons' },
+      element('button', { type: 'button', text: say('page.undo'), onclick: () => act(() => api('POST', '/api/undo')) }),
+      element('button', { type: 'button', text: say('page.reset'), onclick: () => showPanel('train') })));
   }
 }
 
@@ -169,41 +246,59 @@ async function renderMachine() {
   const steps = $('steps');
   const turn = [...game.turns].reverse().find((t) => t.who === 'machine');
   if (!turn) {
-    steps.replaceChildren(element('p', { text: say('page.waiting') }));
+    steps.replaceChildren(element('p', { class: 'waiting', id: 'drawn', text: say('page.waiting') }));
     return;
   }
-  const step = (key, ...content) => element('div', { class: 'step' }, element('h3', { text: say(key) }), ...content);
+  const step = (cls, key, ...content) => element('div', { class: 'step ' + cls }, element('h3', { text: say(key) }), ...content);
   if (turn.box === null) {
-    steps.replaceChildren(element('p', { id: 'drawn', text: say('page.forced', { move: turn.words }) }));
+    steps.replaceChildren(step('draw', 'page.step_draw', element('p', { class: 'drawn-text', id: 'drawn', text: say('page.forced', { move: turn.words }) })));
     return;
   }
-  const label = element('div', { class: 'label', id: 'machine-label' });
-  const drawnText = turn.move == null ? say('page.resigned')
+  const labelBox = element('div', { class: 'label', id: 'machine-label' });
+  // Resigning before anyone moved is not counted (see the stuck box): no loss is said.
+  const drawnText = turn.move == null ? say(game.stuck ? 'page.empty_box' : 'page.resigned', { id: turn.box })
     : kit.rule === 'relay' ? say('page.relay', { move: turn.words })
     : say('page.drawn', { colour: turn.beads[turn.drawn].colour.name, move: turn.words });
   steps.replaceChildren(
-    step('page.step_box', element('p', { class: 'count', id: 'machine-box', text: say('page.box', { id: turn.box }) }), label),
-    step('page.step_turn', element('p', { text: turn.turn })),
-    step('page.step_beads', element('ul', { class: 'beads' }, ...turn.beads.map((b, i) => beadLine(b, i === turn.drawn)))),
-    step('page.step_draw', element('p', { class: 'count', id: 'drawn', text: drawnText })));
-  const box = await api('GET', '/api/boxes/' + turn.box);
-  label.innerHTML = box.label;
+    step('box', 'page.step_box', element('p', { class: 'count', id: 'machine-box', text: say('page.box', { id: turn.box }) }), labelBox),
+    step('turn', 'page.step_turn', element('p', { text: turn.turn })),
+    step('beads-step', 'page.step_beads', element('ul', { class: 'beads' }, ...turn.beads.map((b, i) => beadLine(b, i === turn.drawn)))),
+    step('draw', 'page.step_draw', element('p', { class: 'drawn-text', id: 'drawn', text: drawnText })));
+  labelBox.innerHTML = await label(turn.box);
 }
 
-function renderBoxes(boxes) {
+// ---- the memory -----------------------------------------------------------------
+
+async function renderBoxes() {
+  if (panel !== 'memory') return;
+  if (pictures === null) pictures = await api('GET', '/api/pictures');
   const used = new Set(game.turns.filter((t) => t.who === 'machine' && t.box !== null).map((t) => t.box));
-  $('boxes').replaceChildren(...boxes.map((b) => {
-    let cls = 'box';
-    if (b.beads === 0) cls += ' empty';
-    else if (b.beads < b.start) cls += ' lost';
-    if (used.has(b.id)) cls += ' used';
-    return element('button', { class: cls, type: 'button', id: 'box-' + b.id, 'data-beads': b.beads,
-      'data-counts': b.moves.map((m) => m.count).join(','), onclick: () => showBox(b.id) },
-      element('span', { class: 'box-id', text: say('page.box', { id: b.id }) }),
-      element('span', { class: 'tag', text: b.tag }),
-      element('span', { class: 'dots' }, ...b.moves.map((m) =>
-        element('span', {}, dot(m.colour), ' ' + m.count))));
-  }));
+  const groups = new Map();
+  boxes.forEach((b, i) => {
+    if (!groups.has(b.move_number)) groups.set(b.move_number, []);
+    groups.get(b.move_number).push([b, i]);
+  });
+  const sections = [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([n, list]) =>
+    element('div', { class: 'group' }, element('h2', { text: say('page.move_number', { n }) }),
+      element('div', { class: 'tiles' }, ...list.map(([b, i]) => tile(b, i, used)))));
+  $('boxes').replaceChildren(...sections);
+}
+
+function tile(b, i, used) {
+  let cls = 'tile';
+  if (b.beads === 0) cls += ' empty';
+  if (used.has(b.id)) cls += ' used';
+  const pic = element('span', { class: 'pic' });
+  pic.innerHTML = pictures[i];
+  const counts = b.moves.map((m) => {
+    const delta = m.count - m.before;
+    const change = delta === 0 ? [] : [element('span', { class: delta > 0 ? 'gained' : 'lost', text: '(' + (delta > 0 ? '+' : '−') + number(Math.abs(delta)) + ')' })];
+    return element('span', {}, dot(m.colour), ' ' + number(m.count), ...change);
+  });
+  return element('button', { class: cls, type: 'button', id: 'box-' + b.id, 'data-beads': b.beads,
+    'data-counts': b.moves.map((m) => m.count).join(','), onclick: () => showBox(b.id) },
+    pic, element('span', { class: 'name', text: say('page.box', { id: b.id }) }),
+    element('span', { class: 'counts' }, ...counts));
 }
 
 async function showBox(id) {
@@ -212,27 +307,35 @@ async function showBox(id) {
   $('box-view-label').innerHTML = box.label;
   $('box-view-beads').replaceChildren(...box.moves.map((m) => beadLine(m, false)));
   $('box-view').hidden = false;
+  $('box-view-close').focus();
 }
 
-function renderScore(score) {
+function closeBox() { $('box-view').hidden = true; }
+
+// ---- the score --------------------------------------------------------------------
+
+function renderScore() {
   const text = say('page.totals', { games: score.games, wins: score.wins, draws: score.draws, losses: score.losses });
-  $('totals').textContent = text;
+  $('totals').textContent = say('page.totals_short', { games: score.games, wins: score.wins, draws: score.draws, losses: score.losses });
   $('score-totals').textContent = text;
-  $('curve').innerHTML = curve(score.curve);
+  $('train-totals').textContent = text;
+  const svg = curve(score.curve);
+  $('curve').innerHTML = svg;
+  $('train-curve').innerHTML = svg.replace('id="curve-svg"', 'id="train-curve-svg"');
   const head = element('tr', {}, ...['score.game', 'score.winner', 'score.change', 'score.losses']
     .map((k) => element('th', { text: say(k) })));
   const rows = score.rows.map((r) => element('tr', {},
-    element('td', { text: r.game }),
+    element('td', { text: number(r.game) }),
     element('td', { text: say('page.winner.' + r.end) }),
-    element('td', { text: r.change === null ? say('page.trained') : (r.change > 0 ? '+' : '') + r.change }),
-    element('td', { text: r.losses })));
+    element('td', { text: r.change === null ? say('page.trained') : (r.change > 0 ? '+' : r.change < 0 ? '−' : '') + number(Math.abs(r.change)) }),
+    element('td', { text: number(r.losses) })));
   $('score-table').replaceChildren(head, ...rows);
-  $('undo').disabled = !score.can_undo;
+  $('undo').disabled = !score.can_undo || busy();
 }
 
 // The learning curve: the machine's losses so far against games played.
 function curve(points) {
-  const [w, h, left, bottom, top, right] = [640, 310, 70, 60, 20, 20];
+  const [w, h, left, bottom, top, right] = [640, 330, 80, 60, 20, 30];
   const x0 = points[0][0];
   const x1 = Math.max(points[points.length - 1][0], x0 + 1);
   const y1 = Math.max(1, ...points.map((p) => p[1]));
@@ -242,47 +345,118 @@ function curve(points) {
   const esc = (t) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}" id="curve-svg" data-points="${points.length}">
 <polyline points="${left},${top} ${left},${h - bottom} ${w - right},${h - bottom}" fill="none" stroke="#000" stroke-width="3"/>
-<text x="${left - 8}" y="${sy(0) + 6}" font-size="18" text-anchor="end">0</text>
-<text x="${left - 8}" y="${sy(y1) + 6}" font-size="18" text-anchor="end">${y1}</text>
-<text x="${left}" y="${h - bottom + 24}" font-size="18">${x0}</text>
-<text x="${w - right}" y="${h - bottom + 24}" font-size="18" text-anchor="end">${x1}</text>
-<text x="${(w + left) / 2}" y="${h - 12}" font-size="18" text-anchor="middle">${esc(say('score.axis_games'))}</text>
-<text x="18" y="${(h - bottom + top) / 2}" font-size="18" text-anchor="middle" transform="rotate(-90 18 ${(h - bottom + top) / 2})">${esc(say('score.axis_losses'))}</text>
+<text x="${left - 8}" y="${sy(0) + 6}" font-size="20" text-anchor="end">0</text>
+<text x="${left - 8}" y="${sy(y1) + 6}" font-size="20" text-anchor="end">${esc(number(y1))}</text>
+<text x="${left}" y="${h - bottom + 24}" font-size="20">${esc(number(x0))}</text>
+<text x="${w - right}" y="${h - bottom + 24}" font-size="20" text-anchor="end">${esc(number(x1))}</text>
+<text x="${(w + left) / 2}" y="${h - 10}" font-size="20" text-anchor="middle">${esc(say('score.axis_games'))}</text>
+<text x="22" y="${(h - bottom + top) / 2}" font-size="20" text-anchor="middle" transform="rotate(-90 22 ${(h - bottom + top) / 2})">${esc(say('score.axis_losses'))}</text>
 <polyline points="${line}" fill="none" stroke="#c00000" stroke-width="5" stroke-linejoin="round"/>
 </svg>`;
 }
 
-function renderTraining(progress) {
-  $('train-progress').hidden = !progress.running;
-  $('train-cancel').hidden = !progress.running;
-  $('train-start').disabled = progress.running;
-  $('train-bar').max = Math.max(progress.total, 1);
-  $('train-bar').value = progress.done;
-  $('train-text').textContent = say('page.training', { done: progress.done, total: progress.total });
+// ---- the machine playing on its own -------------------------------------------------
+
+function paceText(i) {
+  const pace = kit.paces[i];
+  return pace.move !== undefined ? say('page.pace.move', { s: pace.move / 1000 }) : say('page.pace.games', { n: pace.games });
 }
 
-// ---- keeping up to date ------------------------------------------------------
+function renderTraining() {
+  const p = progress;
+  const watching = p.running && p.watching;
+  const training = p.running && !p.watching;
+  $('train-progress').hidden = !training;
+  $('train-cancel').hidden = !training || !teacher;
+  $('train-start').disabled = p.running;
+  $('watch-start').hidden = p.running;
+  for (const id of ['watch-pause', 'watch-step', 'watch-stop']) $(id).hidden = !watching || !teacher;
+  $('watch-pause').textContent = say(p.paused ? 'page.resume' : 'page.pause');
+  if (watching) $('pace').value = p.pace;
+  $('pace-text').textContent = paceText(Number($('pace').value));
+  $('train-bar').max = Math.max(p.total, 1);
+  $('train-bar').value = p.done;
+  $('train-text').textContent = say('page.training', { done: p.done, total: p.total });
+  $('reset').disabled = p.running;
+  // In the game panel: what plays, and (for the teacher) pause, one move, stop.
+  const strip = $('watch-strip');
+  strip.hidden = !p.running;
+  if (!p.running) {
+    strip.dataset.shape = '';
+    return;
+  }
+  const what = watching
+    ? say('page.watching', { opponent: say('page.opponent.' + p.opponent), done: p.done, pace: paceText(p.pace) })
+    : say('page.training', { done: p.done, total: p.total });
+  // Rebuilt only when its buttons change, so that a click never lands on a button
+  // that is being replaced.
+  const shape = [watching, p.paused, teacher].join();
+  if (strip.dataset.shape !== shape) {
+    strip.dataset.shape = shape;
+    const parts = [element('span', { id: 'watch-what', class: 'watch-what' })];
+    if (teacher && watching) {
+      parts.push(
+        element('button', { id: 'strip-pause', type: 'button', text: say(p.paused ? 'page.resume' : 'page.pause'), onclick: () => steer({ paused: !progress.paused }) }),
+        element('button', { id: 'strip-step', type: 'button', text: say('page.step'), onclick: () => steer({ step: true }) }),
+        element('button', { id: 'strip-stop', type: 'button', text: say('page.stop'), onclick: () => act(() => api('POST', '/api/train/cancel')) }));
+    } else if (teacher) {
+      parts.push(element('button', { type: 'button', text: say('page.cancel'), onclick: () => act(() => api('POST', '/api/train/cancel')) }));
+    }
+    strip.replaceChildren(...parts);
+  }
+  $('watch-what').textContent = what;
+}
+
+function steer(what) {
+  return act(async () => { progress = await api('POST', '/api/watch/steer', what); });
+}
+
+// ---- panels ---------------------------------------------------------------------------
+
+const PANELS = ['game', 'memory', 'score', 'train'];
+
+function renderPanels() {
+  for (const name of PANELS) {
+    $('panel-' + name).hidden = name !== panel;
+    const tab = $('tab-' + name);
+    tab.classList.toggle('current', name === panel);
+  }
+  if (panel === 'memory') renderBoxes();
+}
+
+function showPanel(name) {
+  panel = name;
+  renderPanels();
+  if (teacher) api('POST', '/api/panel', { panel: name }).catch((e) => showError(e.message));
+}
+
+// ---- keeping up to date -----------------------------------------------------------------
 
 async function refresh(force) {
   const latest = await api('GET', '/api/game');
   if (!force && latest.version === version) return;
   game = latest;
   version = game.version;
-  const [boxes, score, progress] = await Promise.all([
-    api('GET', '/api/boxes'), api('GET', '/api/score'), api('GET', '/api/train')]);
+  [boxes, score, progress] = await Promise.all([api('GET', '/api/boxes'), api('GET', '/api/score'), api('GET', '/api/train')]);
+  // Every screen shows the teacher's panel.
+  panel = PANELS.includes(game.panel) ? game.panel : 'game';
+  $('unsaved').hidden = !game.unsaved;
+  if (game.unsaved) $('unsaved').textContent = say('page.save.' + game.unsaved, { file: kit.state || '' });
   renderGame();
-  renderBoxes(boxes);
-  renderScore(score);
-  renderTraining(progress);
+  renderScore();
+  renderTraining();
+  renderPanels();
   document.body.dataset.version = version;
-  if (progress.running) setTimeout(watchTraining, 200);
 }
 
-async function watchTraining() {
-  const progress = await api('GET', '/api/train');
-  renderTraining(progress);
-  if (progress.running) setTimeout(watchTraining, 200);
-  else await refresh(true);
+// Watchers (and a second tab) follow the teacher's screen; faster while the machine plays.
+async function follow() {
+  try {
+    await refresh(false);
+    if (busy()) progress = await api('GET', '/api/train');
+    if (busy()) renderTraining();
+  } catch (e) { /* the next look tries again */ }
+  setTimeout(follow, busy() ? 250 : 1000);
 }
 
 function setUp() {
@@ -290,19 +464,39 @@ function setUp() {
   $('kit-name').textContent = kit.name;
   $('view-only').textContent = say('page.view_only');
   $('view-only').hidden = teacher;
-  $('teacher').hidden = !teacher;
+  $('tabs').replaceChildren(...PANELS.map((name) => element('button', {
+    id: 'tab-' + name, type: 'button', text: say('page.tab.' + name), onclick: () => showPanel(name),
+  })));
+  // The view-only screens follow the teacher's panel and have no controls.
+  if (!teacher) {
+    $('tabs').querySelectorAll('button').forEach((b) => { b.disabled = true; });
+    document.querySelectorAll('.train-controls').forEach((n) => { n.hidden = true; });
+  }
   const text = {
-    'type-label': 'page.type_move', send: 'page.send', 'machine-title': 'page.machine_turn',
-    'turns-title': 'page.turns', 'memory-title': 'page.memory', 'memory-hint': 'page.memory_hint',
-    'score-title': 'page.score', 'curve-title': 'score.chart', 'train-title': 'page.train', 'train-games-label': 'page.train_games',
-    'train-opponent-label': 'page.train_opponent', 'train-start': 'page.start', 'train-cancel': 'page.cancel',
+    'type-label': 'page.type_move', send: 'page.send',
+    'turns-title': 'page.turns', 'memory-hint': 'page.memory_hint', 'curve-title': 'score.chart',
+    'train-title': 'page.train', 'train-games-label': 'page.train_games', 'train-opponent-label': 'page.train_opponent',
+    'train-start': 'page.start', 'train-cancel': 'page.cancel', 'train-warning': 'page.train_warning',
+    'watch-title': 'page.watch', 'watch-hint': 'page.watch_hint', 'watch-opponent-label': 'page.train_opponent',
+    'pace-label': 'page.pace', 'watch-start': 'page.watch_start', 'watch-step': 'page.step', 'watch-stop': 'page.stop',
     undo: 'page.undo', reset: 'page.reset', 'reset-question': 'page.reset_confirm', 'reset-yes': 'page.yes',
     'reset-no': 'page.no', 'box-view-close': 'page.close',
   };
   for (const [id, key] of Object.entries(text)) $(id).textContent = say(key);
+  $('error-close').title = say('page.close');
   $('train-games').max = kit.max_train_games;
-  $('train-opponent').replaceChildren(...kit.opponents.map((o) =>
-    element('option', { value: o, text: say('page.opponent.' + o) })));
+  const options = () => kit.opponents.map((o) => element('option', { value: o, text: say('page.opponent.' + o) }));
+  $('train-opponent').replaceChildren(...options());
+  $('watch-opponent').replaceChildren(...options());
+  // A fresh machine may lose every bead of its first box to the perfect player: the
+  // page suggests the random one, and says what happens then.
+  $('train-opponent').value = 'random';
+  $('watch-opponent').value = 'random';
+  $('pace').max = kit.paces.length - 1;
+  $('pace').addEventListener('input', () => {
+    $('pace-text').textContent = paceText(Number($('pace').value));
+    if (busy() && progress.watching) steer({ pace: Number($('pace').value) });
+  });
   $('typed').addEventListener('submit', (e) => {
     e.preventDefault();
     const typed = $('typed-move').value.trim().toLowerCase().replace(/\s+/g, ' ');
@@ -312,24 +506,35 @@ function setUp() {
     $('typed-move').value = '';
     play(found ? found.move : typed);
   });
-  $('train-form').addEventListener('submit', async (e) => {
+  $('train-form').addEventListener('submit', (e) => {
     e.preventDefault();
-    try {
-      const progress = await api('POST', '/api/train', { games: Number($('train-games').value), opponent: $('train-opponent').value });
-      renderTraining(progress);
-      setTimeout(watchTraining, 200);
-    } catch (err) { /* shown */ }
+    act(async () => {
+      progress = await api('POST', '/api/train', { games: Number($('train-games').value), opponent: $('train-opponent').value });
+    });
   });
-  $('train-cancel').addEventListener('click', () => api('POST', '/api/train/cancel').catch(() => {}));
-  $('undo').addEventListener('click', async () => { try { await api('POST', '/api/undo'); } catch (e) { /* shown */ } await refresh(true); });
+  $('watch-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    act(async () => {
+      progress = await api('POST', '/api/watch', { opponent: $('watch-opponent').value, pace: Number($('pace').value) });
+      showPanel('game');
+    });
+  });
+  $('watch-pause').addEventListener('click', () => steer({ paused: !progress.paused }));
+  $('watch-step').addEventListener('click', () => steer({ step: true }));
+  $('watch-stop').addEventListener('click', () => act(() => api('POST', '/api/train/cancel')));
+  $('train-cancel').addEventListener('click', () => act(() => api('POST', '/api/train/cancel')));
+  $('undo').addEventListener('click', () => act(() => api('POST', '/api/undo')));
   $('reset').addEventListener('click', () => { $('reset-confirm').hidden = false; });
   $('reset-no').addEventListener('click', () => { $('reset-confirm').hidden = true; });
-  $('reset-yes').addEventListener('click', async () => {
+  $('reset-yes').addEventListener('click', () => {
     $('reset-confirm').hidden = true;
-    try { await api('POST', '/api/reset'); } catch (e) { /* shown */ }
-    await refresh(true);
+    act(() => api('POST', '/api/reset'));
   });
-  $('box-view-close').addEventListener('click', () => { $('box-view').hidden = true; });
+  $('error-close').addEventListener('click', () => { $('error').hidden = true; });
+  $('box-view-close').addEventListener('click', closeBox);
+  $('box-view').addEventListener('click', (e) => { if (e.target === $('box-view')) closeBox(); });
+  document.addEventListener('keydown', (e) => { if (e.key === 'Escape') closeBox(); });
+  $('board').addEventListener('click', () => { if (picked.length) { picked = []; drawSpots(); } });
 }
 
 async function start() {
@@ -339,8 +544,7 @@ async function start() {
   setUp();
   await refresh(true);
   document.body.dataset.ready = 'yes';
-  // Watchers (and a second tab) follow the teacher's screen.
-  setInterval(() => refresh(false).catch(() => {}), 1500);
+  setTimeout(follow, 1000);
 }
 
-start();
+start().catch((e) => showError(e.message));
