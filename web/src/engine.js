@@ -48,3 +48,8 @@ window.matchbox = {
   kit: (yaml) => engine.ask({ command: 'kit', yaml: String(yaml) }),
   boxes: async (yaml) => engine.json((await engine.ask({ command: 'boxes', yaml: String(yaml) }))['boxes.json']),
 };
+
+// Kept for offline use once loaded (browsers allow it on https and on this computer).
+if ('serviceWorker' in navigator && (location.protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(location.hostname))) {
+  navigator.serviceWorker.register('sw.js').catch(() => { /* the page works without it */ });
+}

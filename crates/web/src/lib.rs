@@ -53,6 +53,9 @@ pub enum Request {
     Kit {
         /// kit.yaml's text.
         yaml: String,
+        /// Whether to draw the previews; the kit's own `previews` when left out (the
+        /// designer's PDFs need none).
+        previews: Option<bool>,
     },
     /// The box list, as `matchbox boxes --json` prints it.
     Boxes {
@@ -88,10 +91,11 @@ pub fn answer(request: &[u8]) -> Result<Vec<Part>, Error> {
             let kit = read_kit(&yaml)?;
             matchbox_engine::with_game!(&kit.game, |game| design(game, &kit, box_index, dpi))
         }
-        Request::Kit { yaml } => {
+        Request::Kit { yaml, previews } => {
             let kit = read_kit(&yaml)?;
             // As `matchbox kit` at its default resolution.
-            let files = make_files(&kit, kit.previews.then_some(DEFAULT_DPI))?;
+            let previews = previews.unwrap_or(kit.previews) && kit.previews;
+            let files = make_files(&kit, previews.then_some(DEFAULT_DPI))?;
             let mut parts = vec![
                 ("labels.pdf".to_string(), files.labels_pdf),
                 ("kit.pdf".to_string(), files.kit_pdf),

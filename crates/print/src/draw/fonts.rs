@@ -13,12 +13,9 @@ use rustybuzz::{Direction, Face, Script, ShapePlan, UnicodeBuffer};
 
 use super::scene::Weight;
 
-/// The font file of a weight.
+/// The font file of a weight (the engine's, which checks kit text against the same files).
 pub fn font_data(weight: Weight) -> &'static [u8] {
-    match weight {
-        Weight::Regular => dejavu::sans::regular(),
-        Weight::Bold => dejavu::sans::bold(),
-    }
+    matchbox_engine::glyphs::font_files()[index(weight)]
 }
 
 /// The family name the SVG output uses, matching the embedded font.
