@@ -365,7 +365,10 @@ async function refresh() {
   try {
     design = await engine.design(yaml, state.box, LABEL_DPI);
   } catch (e) {
-    if (asked === state.asked) showProblem(e.message);
+    if (asked === state.asked) {
+      showProblem(e.message);
+      document.body.dataset.problems = Number(document.body.dataset.problems || 0) + 1;
+    }
     return;
   }
   if (asked !== state.asked) return;
@@ -375,6 +378,8 @@ async function refresh() {
   }
   state.design = design;
   state.files = null;
+  // For scripts and tests: how many designs the page has shown.
+  document.body.dataset.designs = Number(document.body.dataset.designs || 0) + 1;
   showProblem(null, design.warnings);
   fillForm(design.settings);
   showLabel(design);
@@ -550,7 +555,8 @@ async function start() {
   await refresh();
   $('starting').hidden = true;
   $('designer').hidden = false;
-  document.body.classList.add('ready');
+  document.body.dataset.ready = 'yes';
+  document.body.dataset.readyMs = Math.round(performance.now());
   drawCards();
 }
 
