@@ -12,17 +12,22 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use serde_json::{Value, json};
 use support::browser::{Browser, base64, browser_present};
 use support::files::FileServer;
 use support::scratch;
 
-/// The built site, if it is there (and on CI it must be).
-fn site() -> Option<PathBuf> {
+/// One browser at a time: five at once on two cores would wait past the timeouts.
+static ONE_BROWSER: Mutex<()> = Mutex::new(());
+
+/// The built site, if it is there (and on CI it must be), and the browser to oneself.
+fn site() -> Option<(PathBuf, MutexGuard<'static, ()>)> {
     let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("web/dist");
     if dist.join("matchbox.wasm").exists() {
-        return browser_present().then_some(dist);
+        let alone = ONE_BROWSER.lock().unwrap_or_else(PoisonError::into_inner);
+        return browser_present().then_some((dist, alone));
     }
     assert!(
         std::env::var_os("CI").is_none(),
@@ -118,7 +123,9 @@ fn same_files(page: &[(String, Vec<u8>)], native: &[(String, Vec<u8>)], what: &s
 
 #[test]
 fn the_page_makes_the_native_kits_byte_for_byte() {
-    let Some(dist) = site() else { return };
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
     let size: u64 = std::fs::read_dir(&dist)
         .unwrap()
         .map(|e| e.unwrap().metadata().unwrap().len())
@@ -131,16 +138,7 @@ fn the_page_makes_the_native_kits_byte_for_byte() {
         "page ready after {} ms",
         browser.script("return document.body.dataset.readyMs;")
     );
-    for preset in ["hexapawn", "menace", "bachet"] {
-        for language in ["en", "pl"] {
-            let yaml = format!("preset: {preset}\nlanguage: {language}\n");
-            let what = format!("{preset} in {language}");
-            let page = kit_in_page(&browser, &yaml).unwrap_or_else(|e| panic!("{what}: {e}"));
-            let native = kit_native(&format!("web-{preset}-{language}"), &yaml).unwrap();
-            same_files(&page, &native, &what);
-        }
-    }
-    // MENACE's labels and pages, no previews: timed once the page is idle.
+    // MENACE's labels and pages, no previews: timed in a fresh page once it is idle.
     browser.wait("document.querySelectorAll('.card .picture[src]').length === document.querySelectorAll('.card .picture').length");
     let ms = browser.script_async(
         "const done = arguments[arguments.length - 1]; const t = performance.now();
@@ -150,11 +148,22 @@ fn the_page_makes_the_native_kits_byte_for_byte() {
         "MENACE kit (304 labels, no previews) in the page: {ms:.0} ms",
         ms = ms.as_f64().unwrap()
     );
+    for preset in ["hexapawn", "menace", "bachet"] {
+        for language in ["en", "pl"] {
+            let yaml = format!("preset: {preset}\nlanguage: {language}\n");
+            let what = format!("{preset} in {language}");
+            let page = kit_in_page(&browser, &yaml).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let native = kit_native(&format!("web-{preset}-{language}"), &yaml).unwrap();
+            same_files(&page, &native, &what);
+        }
+    }
 }
 
 #[test]
 fn a_bad_kit_gets_the_clis_message_and_boxes_the_clis_json() {
-    let Some(dist) = site() else { return };
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
     let server = FileServer::start(&dist);
     let browser = open("web-errors", &server);
     for (i, yaml) in [
@@ -223,7 +232,9 @@ fn saved(browser: &Browser, name: &str) -> Vec<u8> {
 
 #[test]
 fn the_designer_shows_errors_at_their_field_and_downloads_the_kit() {
-    let Some(dist) = site() else { return };
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
     let server = FileServer::start(&dist);
     let browser = open("web-designer", &server);
     browser.script(CAPTURE);
@@ -282,7 +293,9 @@ fn the_designer_shows_errors_at_their_field_and_downloads_the_kit() {
 
 #[test]
 fn every_language_fits_both_screens() {
-    let Some(dist) = site() else { return };
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
     let server = FileServer::start(&dist);
     let browser = open("web-screens", &server);
     for (width, height) in [(1280, 720), (1920, 1080)] {
@@ -314,7 +327,9 @@ fn every_language_fits_both_screens() {
 
 #[test]
 fn the_page_works_again_with_the_server_gone() {
-    let Some(dist) = site() else { return };
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
     let server = FileServer::start(&dist);
     let browser = open("web-offline", &server);
     let url = format!("{}/", server.base);
