@@ -359,7 +359,7 @@ async function drawCards() {
 
 async function refresh() {
   const yaml = kitYaml();
-  save(yaml);
+  save();
   const asked = ++state.asked;
   let design;
   try {
@@ -385,7 +385,6 @@ async function refresh() {
   showLabel(design);
   showFigures(design);
   showBoxes(design);
-  $('lesson').href = 'lesson.html';
   document.querySelector('[data-file="previews.zip"]').disabled = !design.settings.previews;
   $('previews-hint').textContent = say(design.settings.previews ? 'download.previews.hint' : 'download.previews.off');
 }
@@ -508,11 +507,10 @@ async function download(file) {
 
 // ---- the page's language, and what is kept between visits ---------------------------
 
-// The choices, and the kit.yaml the lesson page starts from.
-function save(yaml) {
+// The choices, kept for the next visit.
+function save() {
   const { preset, game, changed, languageSet, box, language } = state;
   localStorage.setItem(STORE, JSON.stringify({ preset, game, changed, languageSet, box, language }));
-  localStorage.setItem('matchbox.lesson-kit', yaml);
 }
 
 function restore() {
