@@ -162,24 +162,31 @@ impl Browser {
             .to_string()
     }
 
-    /// Clicks an element; found again if the page redrew it meanwhile (the board is
-    /// redrawn at every change it is told of).
-    pub fn click(&self, css: &str) {
+    /// Asks something of an element (`what`: `click`, `text`), found again if the page
+    /// redrew it meanwhile (the board is redrawn at every change it is told of).
+    fn on_element(&self, css: &str, method: &str, what: &str) -> Value {
+        let body = (method == "POST").then_some("{}");
         for _ in 0..3 {
             let id = self.find(css);
-            let path = format!("/session/{}/element/{id}/click", self.session);
-            let (status, text) = request(&self.base, "POST", &path, "", Some("{}"));
+            let path = format!("/session/{}/element/{id}/{what}", self.session);
+            let (status, text) = request(&self.base, method, &path, "", body);
             if status == 200 {
-                return;
+                let value: Value = serde_json::from_str(&text).unwrap();
+                return value["value"].clone();
             }
-            assert!(text.contains("stale element"), "click {css}: {text}");
+            assert!(text.contains("stale element"), "{what} of {css}: {text}");
         }
         panic!("{css} kept being redrawn");
     }
 
+    /// Clicks an element.
+    pub fn click(&self, css: &str) {
+        self.on_element(css, "POST", "click");
+    }
+
+    /// The text of an element.
     pub fn text(&self, css: &str) -> String {
-        let id = self.find(css);
-        self.call("GET", &format!("/element/{id}/text"), None)
+        self.on_element(css, "GET", "text")
             .as_str()
             .unwrap()
             .to_string()
