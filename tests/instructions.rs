@@ -232,7 +232,7 @@ fn the_teachers_sheet_quotes_the_simulation_or_nothing() {
     let her = kit("hexapawn", Language::En);
     let game = matchbox_engine::game::hexapawn::Hexapawn::new(3, 3);
     let setup = Setup::new(&game, &her, her.rule, false).unwrap();
-    let training = expected_losses(&game, &her, &setup, EXPECTATION_RUNS).unwrap();
+    let training = expected_losses(&her, &setup, EXPECTATION_RUNS).unwrap();
     let measured = training
         .as_ref()
         .and_then(Expected::from_training)

@@ -8,279 +8,12 @@
 
 mod support;
 
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use support::{Server, request};
-
-const CHROMIUM: &str = "/usr/bin/chromium";
-const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
-
-/// A chromedriver process and one browser session in it.
-struct Browser {
-    driver: Child,
-    base: String,
-    session: String,
-    _profile: PathBuf,
-}
-
-impl Drop for Browser {
-    fn drop(&mut self) {
-        let _ = request(
-            &self.base,
-            "DELETE",
-            &format!("/session/{}", self.session),
-            "",
-            None,
-        );
-        let _ = self.driver.kill();
-        let _ = self.driver.wait();
-    }
-}
-
-/// Whether the browser is here; on CI its absence is a failure.
-fn browser_present() -> bool {
-    let here = Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists();
-    if !here {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI: {CHROMIUM} and {CHROMEDRIVER} are needed (apt-get install chromium chromium-driver)"
-        );
-        eprintln!("skipped: no {CHROMIUM} or {CHROMEDRIVER} on this machine");
-    }
-    here
-}
-
-impl Browser {
-    fn start(name: &str) -> Browser {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let driver = Command::new(CHROMEDRIVER)
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("chromedriver starts");
-        let base = format!("http://127.0.0.1:{port}");
-        let profile = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("chromium-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&profile);
-        let capabilities = json!({"capabilities": {"alwaysMatch": {
-            "browserName": "chrome",
-            "goog:chromeOptions": {
-                "binary": CHROMIUM,
-                "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                    "--no-first-run", "--disable-background-networking",
-                    "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
-                    "--window-size=1600,1200",
-                    format!("--user-data-dir={}", profile.display())],
-            }
-        }}});
-        let deadline = Instant::now() + Duration::from_secs(20);
-        let session = loop {
-            let answer = std::panic::catch_unwind(|| {
-                request(
-                    &base,
-                    "POST",
-                    "/session",
-                    "",
-                    Some(&capabilities.to_string()),
-                )
-            });
-            if let Ok((200, body)) = answer {
-                let value: Value = serde_json::from_str(&body).unwrap();
-                break value["value"]["sessionId"].as_str().unwrap().to_string();
-            }
-            assert!(
-                Instant::now() < deadline,
-                "chromedriver gave no session: {answer:?}"
-            );
-            std::thread::sleep(Duration::from_millis(200));
-        };
-        Browser {
-            driver,
-            base,
-            session,
-            _profile: profile,
-        }
-    }
-
-    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
-        let path = format!("/session/{}{path}", self.session);
-        let body = body.map(|b| b.to_string());
-        let (status, text) = request(&self.base, method, &path, "", body.as_deref());
-        let value: Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(status, 200, "{method} {path}: {value}");
-        value["value"].clone()
-    }
-
-    fn open(&self, url: &str) {
-        self.call("POST", "/url", Some(json!({ "url": url })));
-        self.wait("document.body.dataset.ready === 'yes'");
-    }
-
-    fn script(&self, script: &str) -> Value {
-        self.call(
-            "POST",
-            "/execute/sync",
-            Some(json!({ "script": script, "args": [] })),
-        )
-    }
-
-    /// Waits until the JavaScript expression is true.
-    fn wait(&self, expression: &str) {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while self.script(&format!("return !!({expression});")) != json!(true) {
-            assert!(Instant::now() < deadline, "waited in vain for {expression}");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn find(&self, css: &str) -> String {
-        let found = self.call(
-            "POST",
-            "/element",
-            Some(json!({ "using": "css selector", "value": css })),
-        );
-        found
-            .as_object()
-            .and_then(|o| o.values().next())
-            .and_then(Value::as_str)
-            .unwrap()
-            .to_string()
-    }
-
-    /// Clicks an element; found again if the page redrew it meanwhile (the board is
-    /// redrawn at every change it is told of).
-    fn click(&self, css: &str) {
-        for _ in 0..3 {
-            let id = self.find(css);
-            let path = format!("/session/{}/element/{id}/click", self.session);
-            let (status, text) = request(&self.base, "POST", &path, "", Some("{}"));
-            if status == 200 {
-                return;
-            }
-            assert!(text.contains("stale element"), "click {css}: {text}");
-        }
-        panic!("{css} kept being redrawn");
-    }
-
-    /// The text of an element; found again if the page redrew it meanwhile.
-    fn text(&self, css: &str) -> String {
-        for _ in 0..3 {
-            let id = self.find(css);
-            let path = format!("/session/{}/element/{id}/text", self.session);
-            let (status, text) = request(&self.base, "GET", &path, "", None);
-            if status == 200 {
-                let value: Value = serde_json::from_str(&text).unwrap();
-                return value["value"].as_str().unwrap().to_string();
-            }
-            assert!(text.contains("stale element"), "text of {css}: {text}");
-        }
-        panic!("{css} kept being redrawn");
-    }
-
-    fn version(&self) -> u64 {
-        self.script("return Number(document.body.dataset.version);")
-            .as_u64()
-            .unwrap()
-    }
-
-    /// Clicks and waits for the page to show the server's next change.
-    fn click_and_wait(&self, css: &str) {
-        let before = self.version();
-        self.click(css);
-        self.wait(&format!("Number(document.body.dataset.version) > {before}"));
-    }
-
-    /// Sets the browser's viewport to this size (the window, less what its frame takes).
-    fn resize(&self, width: u32, height: u32) {
-        let set = |w: i64, h: i64| {
-            self.call(
-                "POST",
-                "/window/rect",
-                Some(json!({ "width": w, "height": h })),
-            );
-        };
-        let (width, height) = (i64::from(width), i64::from(height));
-        set(width, height);
-        std::thread::sleep(Duration::from_millis(100));
-        let inner = self.script("return [innerWidth, innerHeight];");
-        let (w, h) = (inner[0].as_i64().unwrap(), inner[1].as_i64().unwrap());
-        if (w, h) != (width, height) {
-            set(2 * width - w, 2 * height - h);
-        }
-        self.wait(&format!(
-            "innerWidth === {width} && innerHeight === {height}"
-        ));
-    }
-
-    /// Clicks at a point of the viewport, in CSS pixels.
-    fn click_at(&self, x: f64, y: f64) {
-        let actions = json!({ "actions": [{
-            "type": "pointer", "id": "mouse", "parameters": { "pointerType": "mouse" },
-            "actions": [
-                { "type": "pointerMove", "duration": 0, "origin": "viewport", "x": x.round() as i64, "y": y.round() as i64 },
-                { "type": "pointerDown", "button": 0 },
-                { "type": "pointerUp", "button": 0 },
-            ],
-        }]});
-        self.call("POST", "/actions", Some(actions));
-    }
-
-    /// Opens the page as a pupil's screen: the token the tab kept is forgotten first.
-    fn open_view_only(&self, base: &str) {
-        self.script("sessionStorage.clear(); return 0;");
-        self.open(base);
-    }
-
-    fn screenshot(&self, name: &str) {
-        let data = self.call("GET", "/screenshot", None);
-        let png = base64(data.as_str().unwrap());
-        assert!(png.starts_with(b"\x89PNG"));
-        let dir = screens();
-        std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
-    }
-}
-
-/// Where the screenshots go.
-fn screens() -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .unwrap()
-        .join("serve-screens");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn base64(text: &str) -> Vec<u8> {
-    let value = |c: u8| match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        _ => 63,
-    };
-    let digits: Vec<u8> = text
-        .bytes()
-        .filter(|&c| c != b'=' && c != b'\n')
-        .map(value)
-        .collect();
-    digits
-        .chunks(4)
-        .flat_map(|c| {
-            let n = c.iter().fold(0u32, |n, &d| n << 6 | u32::from(d)) << (6 * (4 - c.len()));
-            let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
-            bytes[..c.len() - 1].to_vec()
-        })
-        .collect()
-}
+use support::Server;
+use support::browser::{Browser, browser_present};
 
 /// A small generator for the class's choice of moves, so runs repeat.
 struct Lcg(u64);
@@ -860,4 +593,185 @@ fn a_machine_with_an_empty_first_box_says_what_to_do() {
     assert_eq!(server.anyone("GET", "/api/score", None).1["games"], 1);
     browser.click("#stuck button");
     browser.wait("document.getElementById('stuck').hidden");
+}
+
+/// Sets a field of the settings form as the teacher types it.
+fn type_into(browser: &Browser, id: &str, value: &str) {
+    browser.script(&format!(
+        "const f = document.getElementById('{id}'); f.value = '{value}';
+         f.dispatchEvent(new Event('input', {{ bubbles: true }})); return 0;"
+    ));
+}
+
+/// The settings panel at `width` x `height`: nothing scrolls, nothing spills out of its
+/// box; prints how much room it leaves.
+fn settings_fit(browser: &Browser, width: u32, height: u32, what: &str) {
+    browser.resize(width, height);
+    let sizes = browser.script(
+        "const d = document.documentElement, p = document.getElementById('panel-settings');
+         const bottom = Math.max(...[...p.querySelectorAll('*')].filter(e => e.offsetParent !== null)
+             .map(e => e.getBoundingClientRect().bottom));
+         return [d.scrollWidth, d.scrollHeight, p.scrollHeight, p.clientHeight, p.scrollWidth, p.clientWidth, Math.ceil(bottom)];",
+    );
+    let spills = browser.script(
+        "return [...document.querySelectorAll('#bar, #panel-settings *')]
+            .filter(e => e.offsetParent !== null && e.tagName !== 'SELECT' && e.scrollWidth > e.clientWidth + 1)
+            .map(e => e.tagName + '.' + (e.className || e.id));",
+    );
+    let n = |i: usize| sizes[i].as_u64().unwrap();
+    eprintln!(
+        "{what} at {width}x{height}: the panel's last line ends at y {}",
+        n(6)
+    );
+    assert!(
+        n(0) <= u64::from(width) && n(1) <= u64::from(height),
+        "{what}: {sizes}"
+    );
+    assert!(
+        n(2) <= n(3) && n(4) <= n(5),
+        "{what}: the panel scrolls: {sizes}"
+    );
+    assert!(n(6) <= u64::from(height), "{what}: {sizes}");
+    assert_eq!(spills, json!([]), "{what}");
+    // Every select shows its whole choice.
+    let cut = browser.script(
+        "return [...document.querySelectorAll('#panel-settings select')]
+            .filter(s => s.offsetParent !== null && s.scrollWidth > s.clientWidth + 1).map(s => s.id);",
+    );
+    assert_eq!(cut, json!([]), "{what}");
+}
+
+#[test]
+fn the_teacher_changes_the_beads_in_settings_and_the_memory_shows_them() {
+    if !browser_present() {
+        return;
+    }
+    let state = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-settings.json");
+    let _ = std::fs::remove_file(&state);
+    let server = Server::start(&["--preset", "menace"], Some(&state));
+    let browser = Browser::start("settings");
+    browser.resize(1280, 720);
+    browser.open(&format!("{}/?token={}", server.base, server.token));
+    click_first_move(&browser, &server);
+    browser.click("#tab-settings");
+    browser.wait("document.getElementById('beads-1') !== null && !document.getElementById('panel-settings').hidden");
+    assert_eq!(
+        browser.script("return document.getElementById('beads-1').value;"),
+        json!("4")
+    );
+    type_into(&browser, "beads-1", "7");
+    browser.click("#settings-apply");
+    browser.wait("!document.getElementById('settings-confirm').hidden");
+    browser.screenshot("settings-confirm");
+    settings_fit(&browser, 1280, 720, "menace en confirm");
+    // Nothing changed before the confirmation.
+    let (_, boxes) = server.anyone("GET", "/api/boxes", None);
+    assert_eq!(boxes[0]["moves"][0]["start"], 4);
+    browser.click("#settings-yes");
+    browser.wait("document.getElementById('settings-done').textContent !== ''");
+    let (_, boxes) = server.anyone("GET", "/api/boxes", None);
+    assert_eq!(boxes[0]["moves"][0]["start"], 7);
+    assert_eq!(server.anyone("GET", "/api/score", None).1["games"], 0);
+    // The memory shows the fresh boxes: box 1 holds 7 beads of each move.
+    let tiles = index_beads(&browser);
+    let first = &tiles[0];
+    assert_eq!(first[0], "box-1");
+    let counts = browser.script("return document.getElementById('box-1').dataset.counts;");
+    let counts = counts.as_str().unwrap();
+    assert!(
+        !counts.is_empty() && counts.split(',').all(|c| c == "7"),
+        "{counts}"
+    );
+    browser.screenshot("settings-memory");
+
+    // A bad value: refused at its field, in words, and nothing changes.
+    browser.click("#tab-settings");
+    browser.wait("!document.getElementById('panel-settings').hidden");
+    type_into(&browser, "beads-3", "0");
+    browser.click("#settings-apply");
+    browser.click("#settings-yes");
+    browser.wait("!document.querySelector('.field-error[data-field=\"beads.3\"]').hidden");
+    let said = browser.text(".field-error[data-field=\"beads.3\"]");
+    assert!(said.contains("from 1 to 100"), "{said}");
+    assert_eq!(
+        browser.script("return document.getElementById('beads-3').classList.contains('wrong');"),
+        json!(true)
+    );
+    assert_eq!(
+        browser.script("return document.getElementById('error').hidden;"),
+        json!(true)
+    );
+    browser.screenshot("settings-refused");
+    let (_, boxes) = server.anyone("GET", "/api/boxes", None);
+    assert_eq!(boxes[0]["moves"][0]["start"], 7);
+
+    // A pupil's screen follows the teacher's panel, with the settings as words only.
+    browser.open_view_only(&server.base);
+    browser.wait("!document.getElementById('panel-settings').hidden && document.getElementById('settings-view').textContent !== ''");
+    let controls = browser.script(
+        "return [...document.querySelectorAll('#panel-settings input, #panel-settings select, #panel-settings button')]
+            .filter(e => e.offsetParent !== null).length;",
+    );
+    assert_eq!(controls, json!(0));
+    let shown = browser.text("#settings-view");
+    assert!(shown.contains("move 1: 7"), "{shown}");
+    browser.screenshot("settings-view-only");
+}
+
+#[test]
+fn the_settings_panel_fits_one_screen_in_every_language() {
+    if !browser_present() {
+        return;
+    }
+    let browser = Browser::start("settings-fit");
+    // MENACE's rule shows the rewards; octapawn has the most move numbers (eight).
+    for preset in ["menace", "octapawn"] {
+        for language in ["en", "pl", "ru"] {
+            let kit = kit_file(preset, language);
+            let server = Server::start(&["--kit", kit.to_str().unwrap()], None);
+            browser.resize(1280, 720);
+            browser.open(&format!("{}/?token={}", server.base, server.token));
+            browser.click("#tab-settings");
+            browser.wait("!document.getElementById('panel-settings').hidden && document.querySelector('#beads-fields input') !== null");
+            // The fullest panel: MENACE's rewards, the confirmation, a refusal, a warning.
+            browser.script(
+                "const r = document.getElementById('settings-rule'); r.value = 'menace';
+                 r.dispatchEvent(new Event('input', { bubbles: true }));
+                 const o = document.getElementById('settings-opponent'); o.value = 'perfect';
+                 o.dispatchEvent(new Event('input', { bubbles: true })); return 0;",
+            );
+            type_into(&browser, "reward-loss", "-500");
+            browser.click("#settings-apply");
+            browser.click("#settings-yes");
+            browser
+                .wait("!document.querySelector('.field-error[data-field=\"reward.loss\"]').hidden");
+            browser.click("#settings-apply");
+            browser.wait("!document.getElementById('settings-confirm').hidden");
+            for (width, height) in [(1280, 720), (1920, 1080)] {
+                let what = format!("{preset} {language} settings");
+                settings_fit(&browser, width, height, &what);
+                browser.screenshot(&format!("{preset}-{language}-settings-{width}x{height}"));
+            }
+            // Training MENACE against the perfect player is warned of, with figures, and
+            // the panel still fits.
+            if preset != "menace" {
+                continue;
+            }
+            browser.click("#tab-train");
+            browser.script(
+                "const o = document.getElementById('train-opponent'); o.value = 'perfect';
+                 o.dispatchEvent(new Event('input', { bubbles: true })); return 0;",
+            );
+            browser.wait("!document.getElementById('train-warning').hidden");
+            let warned = browser.text("#train-warning");
+            assert!(warned.contains("20"), "{warned}");
+            browser.resize(1280, 720);
+            let spills = browser.script(
+                "const p = document.getElementById('panel-train');
+                 return [p.scrollHeight <= p.clientHeight, document.documentElement.scrollHeight <= innerHeight];",
+            );
+            browser.screenshot(&format!("{preset}-{language}-train-warning"));
+            assert_eq!(spills, json!([true, true]), "{preset} {language} training");
+        }
+    }
 }

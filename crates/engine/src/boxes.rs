@@ -623,6 +623,36 @@ fn choice_keys(kit: &Kit) -> Vec<&'static str> {
         .collect()
 }
 
+/// The box set as the JSON object `matchbox boxes --json` prints.
+pub fn boxes_json<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>) -> serde_json::Value {
+    let boxes: Vec<serde_json::Value> = set
+        .boxes
+        .iter()
+        .map(|b| {
+            serde_json::json!({
+                "id": b.id,
+                "move_numbers": b.move_numbers,
+                "tag": tag(&b.move_numbers, kit.machine, kit.tags, kit.numerals),
+                "position": game.format_position(&b.position),
+                "moves": b.moves.iter().map(|m| serde_json::json!({
+                    "move": game.format_move(&b.position, m.mv),
+                    "colour": kit.palette[m.colour].name,
+                    "beads": m.beads,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "name": kit.name,
+        "game": kit.game,
+        "machine": kit.machine,
+        "symmetry": kit.symmetry,
+        "skip_forced": kit.skip_forced,
+        "summary": set.summary(kit),
+        "boxes": boxes,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -190,6 +190,16 @@ pub fn plural(language: Language, n: i64, one: &str, few: &str, many: &str) -> S
     format!("{} {word}", grouped(language, n))
 }
 
+/// A number with one decimal as the language writes it: `6.5` in English, `6,5` in
+/// Polish and Russian.
+pub fn decimal(language: Language, x: f64) -> String {
+    let text = format!("{x:.1}");
+    match language {
+        Language::En => text,
+        Language::Pl | Language::Ru => text.replace('.', ","),
+    }
+}
+
 /// A whole number as the language writes it: groups of three digits parted by a comma
 /// in English (`2,791`), by a narrow no-break space in Polish and Russian (`2 791`).
 pub fn grouped(language: Language, n: i64) -> String {

@@ -53,6 +53,33 @@ pub struct Reward {
     pub loss: i32,
 }
 
+/// The most beads a fresh box holds for one move.
+pub const MAX_START_BEADS: u32 = 100;
+
+/// The most beads a result may add or (negative) take per box used.
+pub const MAX_REWARD: i32 = 100;
+
+impl Reward {
+    /// The results, by their names in kit.yaml.
+    pub const RESULTS: [&'static str; 3] = ["win", "draw", "loss"];
+
+    /// The beads for the result named `which` (one of [`Reward::RESULTS`]).
+    pub fn get(&self, which: &str) -> i32 {
+        match which {
+            "win" => self.win,
+            "draw" => self.draw,
+            _ => self.loss,
+        }
+    }
+
+    /// The first result whose beads are beyond [`MAX_REWARD`] either way.
+    pub fn out_of_range(&self) -> Option<&'static str> {
+        Reward::RESULTS
+            .into_iter()
+            .find(|which| !(-MAX_REWARD..=MAX_REWARD).contains(&self.get(which)))
+    }
+}
+
 impl Default for Reward {
     fn default() -> Reward {
         Reward {

@@ -5,8 +5,8 @@
 //! the far row, by capturing every enemy pawn, or when the opponent cannot move.
 
 use super::{
-    Bound, Claim, Descriptor, GamesClaim, Historic, MachineSettings, Notation, Outcome, Rules,
-    Side, Symmetry, as_in_the_articles, notation, one_bead_each,
+    Bound, Claim, Descriptor, GamesClaim, Historic, MachineSettings, Notation, Outcome,
+    RewardClaim, Rules, Side, Symmetry, as_in_the_articles, notation, one_bead_each,
 };
 use crate::Error;
 use crate::i18n::Strings;
@@ -317,7 +317,9 @@ impl Descriptor for Hexapawn {
         if (self.rows, self.cols) != (3, 3) {
             return None;
         }
-        let described = as_in_the_articles(kit) && kit.rule == Rule::Gardner && one_bead_each(kit);
+        let as_theirs = as_in_the_articles(kit) && one_bead_each(kit);
+        let described = as_theirs && kit.rule == Rule::Gardner;
+        let rewarded = as_theirs && matches!(kit.rule, Rule::Gardner | Rule::GardnerReward);
         Some(Historic {
             name: match kit.machine {
                 Side::First => "him",
@@ -333,6 +335,10 @@ impl Descriptor for Hexapawn {
                     games: 40,
                 }),
             }),
+            reward_claim: rewarded.then_some(RewardClaim {
+                source: "the Polish classroom sheet",
+                text: "rewarding wins (a bead back and one more in every box used in a won game) makes HER lose fewer of its first games, for example of the first 20, though it learns later",
+            }),
         })
     }
 
@@ -342,6 +348,10 @@ impl Descriptor for Hexapawn {
 
     fn template_vars(&self) -> minijinja::Value {
         minijinja::context! { rows => self.rows, cols => self.cols, known_as => self.known_name() }
+    }
+
+    fn settings(&self) -> Vec<(&'static str, serde_json::Value)> {
+        vec![("rows", self.rows.into()), ("cols", self.cols.into())]
     }
 }
 

@@ -102,6 +102,19 @@ pub struct Historic {
     pub name: &'static str,
     /// The articles' claim, for a machine set up as they describe it.
     pub claim: Option<Claim>,
+    /// The articles' claim that rewarding wins makes the machine lose fewer games early
+    /// on, for their machine under `gardner` or `gardner-reward`.
+    pub reward_claim: Option<RewardClaim>,
+}
+
+/// A claim that rewarding wins (`gardner-reward`) makes the machine lose fewer of its
+/// first games than punishing losses alone (`gardner`), though it learns later.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RewardClaim {
+    /// Where it is claimed.
+    pub source: &'static str,
+    /// The claim in words.
+    pub text: &'static str,
 }
 
 /// What a game's historic claims and box checks read of a kit besides the game: its
@@ -243,6 +256,9 @@ pub trait Descriptor: Rules + Serialize + PartialEq + Debug {
     fn can_draw(&self) -> bool;
     /// The game's settings as template variables, for its own partials.
     fn template_vars(&self) -> minijinja::Value;
+    /// Its own keys in kit.yaml with this game's values, in [`Self::KEYS`]' order (a key
+    /// whose default gives the same game may be left out): read back, the same game.
+    fn settings(&self) -> Vec<(&'static str, serde_json::Value)>;
 }
 
 /// A game as the kit knows it before it is built: its kit.yaml name, keys and presets.
@@ -324,6 +340,11 @@ impl AnyGame {
     /// The learning rule of a kit that names none: the game's own.
     pub fn default_rule(&self) -> Rule {
         with_game!(self, |game| game.default_rule())
+    }
+
+    /// The game's own keys in kit.yaml with their values (see [`Descriptor::settings`]).
+    pub fn settings(&self) -> Vec<(&'static str, serde_json::Value)> {
+        with_game!(self, |game| game.settings())
     }
 
     /// The entry of the game named `name`.

@@ -517,6 +517,7 @@ impl Descriptor for Nim {
             return Some(Historic {
                 name: "marienbad",
                 claim: None,
+                reward_claim: None,
             });
         }
         if self.heaps != [8] || self.take != [1, 2, 3] {
@@ -534,6 +535,7 @@ impl Descriptor for Nim {
                     bound: Bound::Exactly(6),
                     games: None,
                 }),
+                reward_claim: None,
             }
         } else {
             let matchboxes = kit.rule == Rule::Gardner && one_bead_each(kit);
@@ -545,6 +547,7 @@ impl Descriptor for Nim {
                     bound: Bound::AtMost(12),
                     games: None,
                 }),
+                reward_claim: None,
             }
         })
     }
@@ -562,6 +565,29 @@ impl Descriptor for Nim {
             any_count => self.take.len() == usize::from(most),
             last_stone_wins => self.last_stone_wins,
         }
+    }
+
+    fn settings(&self) -> Vec<(&'static str, serde_json::Value)> {
+        let most = self.heaps.iter().copied().max().unwrap_or(1);
+        let mut out = Vec::new();
+        // Several heaps take any count when `take` is left out; one heap takes 1 to 3.
+        if self.heaps.len() == 1 || self.take != (1..=most).collect::<Vec<_>>() {
+            out.push(("take", self.take.clone().into()));
+        }
+        match self.heaps.as_slice() {
+            [stones] => out.push(("stones", (*stones).into())),
+            heaps => out.push(("heaps", heaps.to_vec().into())),
+        }
+        let last_stone = if self.last_stone_wins {
+            LastStone::Wins
+        } else {
+            LastStone::Loses
+        };
+        out.push(("last_stone", serde_json::json!(last_stone)));
+        if !self.wiring.is_empty() {
+            out.push(("allowed", serde_json::json!(self.wiring)));
+        }
+        out
     }
 }
 

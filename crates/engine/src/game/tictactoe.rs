@@ -259,6 +259,7 @@ impl Descriptor for TicTacToe {
         Some(Historic {
             name: "menace",
             claim: None,
+            reward_claim: None,
         })
     }
 
@@ -268,6 +269,10 @@ impl Descriptor for TicTacToe {
 
     fn template_vars(&self) -> minijinja::Value {
         minijinja::context! {}
+    }
+
+    fn settings(&self) -> Vec<(&'static str, serde_json::Value)> {
+        Vec::new()
     }
 }
 

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use crate::Error;
 use crate::game::{AnyGame, GAMES, MachineSettings, Side};
 use crate::i18n::Language;
-use crate::media::{LabelSize, Paper, StickerSheet};
+use crate::media::{LABEL_SIZES, LabelSize, Paper, StickerSheet};
 use crate::palette::Colour;
 use crate::rule::{BeadSchedule, Reward, Rule};
 use crate::settings::{KitText, Places, Preset, SettingsFile, Source, settings_file};
@@ -237,6 +237,62 @@ impl Kit {
         }
     }
 
+    /// Every setting of the kit as kit.yaml writes it, key by key in the file's order:
+    /// read back, they make the same kit (the kit designer's form, a kit file written out).
+    pub fn settings(&self) -> Vec<(&'static str, serde_json::Value)> {
+        use serde_json::{Value, json};
+        let label = match &self.stickers {
+            Some(sheet) if sheet.code == "custom" => json!({
+                "width_mm": sheet.label.width_mm,
+                "height_mm": sheet.label.height_mm,
+                "across": sheet.across,
+                "down": sheet.down,
+                "left_mm": sheet.left_mm,
+                "top_mm": sheet.top_mm,
+                "pitch_x_mm": sheet.pitch_x_mm,
+                "pitch_y_mm": sheet.pitch_y_mm,
+                "corner_mm": sheet.corner_mm,
+            }),
+            Some(sheet) => json!(sheet.code),
+            None => LABEL_SIZES
+                .iter()
+                .find(|(_, size)| *size == self.label)
+                .map_or_else(|| json!(self.label), |(name, _)| json!(name)),
+        };
+        let palette: Vec<Value> = self
+            .palette
+            .iter()
+            .map(|c| json!({"name": c.name, "rgb": c.hex()}))
+            .collect();
+        let mut out = vec![
+            ("name", json!(self.name)),
+            ("game", json!(self.game.name())),
+            ("machine", json!(self.machine)),
+            ("symmetry", json!(self.symmetry)),
+            ("skip_forced", json!(self.skip_forced)),
+            ("beads", json!(self.beads)),
+            ("palette", Value::Array(palette)),
+            ("rule", json!(self.rule)),
+        ];
+        // `reward` is refused under any other rule.
+        if self.rule == Rule::Menace {
+            out.push(("reward", json!(self.reward)));
+        }
+        out.extend([
+            ("language", json!(self.language)),
+            ("paper", json!(self.paper)),
+            ("label", label),
+            ("start_at", json!(self.start_at)),
+            ("move_colours", json!(self.move_colours)),
+            ("tags", json!(self.tags)),
+            ("numerals", json!(self.numerals)),
+            ("show_beads", json!(self.show_beads)),
+            ("previews", json!(self.previews)),
+        ]);
+        out.extend(self.game.settings());
+        out
+    }
+
     /// The keys that set the game's size, where errors about the number of positions or
     /// boxes point.
     pub fn game_keys(&self) -> Vec<&'static str> {
@@ -338,6 +394,32 @@ mod tests {
         for p in presets() {
             let kit = Kit::from_preset(p.name).unwrap();
             assert!(!kit.name.is_empty());
+        }
+    }
+
+    #[test]
+    fn a_kits_settings_read_back_make_the_same_kit() {
+        let custom = [
+            "game: nim\nheaps: [2, 3]\ntake: [1, 2]\nlanguage: pl\nlabel: {width_mm: 40, height_mm: 30}\n",
+            "game: hexapawn\nrows: 4\ncols: 3\nlabel: L7160\nstart_at: 5\nmove_colours: true\n",
+            "game: tictactoe\nlabel: {width_mm: 50, height_mm: 30, across: 3, down: 8, left_mm: 10, top_mm: 12}\n",
+            "preset: menace\nreward: {win: 2, draw: 0, loss: -2}\npalette: [{name: ink, rgb: \"#102030\"}, {name: sky, rgb: \"#a0c0ff\"}]\n",
+        ];
+        let texts = presets()
+            .map(|p| format!("preset: {}\n", p.name))
+            .chain(custom.iter().map(|t| t.to_string()));
+        for text in texts {
+            let kit = Kit::from_yaml(&text, "kit.yaml").unwrap();
+            // JSON is YAML: each value as JSON after its key.
+            let written: String = kit
+                .settings()
+                .iter()
+                .map(|(key, value)| format!("{key}: {value}\n"))
+                .collect();
+            let again = Kit::from_yaml(&written, "kit.yaml")
+                .unwrap_or_else(|e| panic!("{text} written as\n{written}is refused: {e}"));
+            assert_eq!(again.settings(), kit.settings(), "{text}");
+            assert_eq!(again.game, kit.game, "{text}");
         }
     }
 

@@ -13,7 +13,7 @@ use crate::game::{AnyGame, Side};
 use crate::i18n::Language;
 use crate::media::{LABEL_SIZES, LabelSize, Paper, STICKER_SHEETS, StickerSheet, sticker_sheet};
 use crate::palette::{self, Colour};
-use crate::rule::{BeadSchedule, Reward, Rule};
+use crate::rule::{BeadSchedule, MAX_REWARD, MAX_START_BEADS, Reward, Rule};
 use crate::settings::{Places, Source, ranged};
 
 /// What `label:` names: a label size cut from plain paper, or a sticker sheet.
@@ -177,10 +177,13 @@ impl KitFile {
             .map_or(BeadSchedule::Each(1), |b| b.value.clone());
         if let Some(b) = &self.beads {
             let check = |n: u32| {
-                if (1..=100).contains(&n) {
+                if (1..=MAX_START_BEADS).contains(&n) {
                     Ok(())
                 } else {
-                    Err(src.at(b, format!("beads per move must be from 1 to 100, not {n}")))
+                    Err(src.at(
+                        b,
+                        format!("beads per move must be from 1 to {MAX_START_BEADS}, not {n}"),
+                    ))
                 }
             };
             match &b.value {
@@ -342,6 +345,17 @@ impl KitFile {
                 format!(
                     "reward: beads per result apply under `rule: menace` only; this kit's rule is {}: leave `reward` out, or set `rule: menace`",
                     rule.name()
+                ),
+            ));
+        }
+        if let Some(reward) = &self.reward
+            && let Some(which) = reward.value.out_of_range()
+        {
+            return Err(src.at(
+                reward,
+                format!(
+                    "reward: beads per result must be from -{MAX_REWARD} to {MAX_REWARD}; {which} is {}",
+                    reward.value.get(which)
                 ),
             ));
         }
