@@ -1,25 +1,28 @@
 //! The layers hold (docs/architecture.md): each crate uses only crates below it, the
-//! engine and the print shop depend on nothing that serves, parses a command line or
-//! handles signals (the engine on nothing that draws either), and within every crate no
-//! top-level module imports one that imports it back, even through others.
+//! engine, the print shop and the page's WebAssembly depend on nothing that serves,
+//! parses a command line or handles signals (the engine on nothing that draws either),
+//! and within every crate no top-level module imports one that imports it back, even
+//! through others.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// The source folder of every crate of the workspace, the binary's included.
-const SOURCES: [&str; 5] = [
+const SOURCES: [&str; 6] = [
     "src",
     "crates/engine/src",
     "crates/print/src",
     "crates/files/src",
     "crates/serve/src",
+    "crates/web/src",
 ];
 
 /// The workspace's crates and the ones of them each may use.
-const LAYERS: [(&str, &[&str]); 5] = [
+const LAYERS: [(&str, &[&str]); 6] = [
     ("matchbox-engine", &[]),
     ("matchbox-files", &["matchbox-engine"]),
     ("matchbox-print", &["matchbox-engine"]),
+    ("matchbox-web", &["matchbox-engine", "matchbox-print"]),
     (
         "matchbox-serve",
         &["matchbox-engine", "matchbox-files", "matchbox-print"],
@@ -36,7 +39,7 @@ const LAYERS: [(&str, &[&str]); 5] = [
 ];
 
 /// What a lower crate must not depend on, even indirectly.
-const KEPT_OUT: [(&str, &[&str]); 2] = [
+const KEPT_OUT: [(&str, &[&str]); 3] = [
     (
         "matchbox-engine",
         &[
@@ -53,6 +56,10 @@ const KEPT_OUT: [(&str, &[&str]); 2] = [
     ),
     (
         "matchbox-print",
+        &["axum", "tokio", "clap", "indicatif", "ctrlc"],
+    ),
+    (
+        "matchbox-web",
         &["axum", "tokio", "clap", "indicatif", "ctrlc"],
     ),
 ];
