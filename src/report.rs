@@ -6,7 +6,8 @@ use serde_json::{Value, json};
 use crate::kit_folder::KitReport;
 use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
 use matchbox_engine::game::Notation;
-use matchbox_engine::kit::{Kit, Rule};
+use matchbox_engine::kit::Kit;
+use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::exact::{
     Arithmetic, Distribution, Figure, GivingUp, Measure, RATIONAL_STATES,
 };

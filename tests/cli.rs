@@ -213,3 +213,34 @@ fn unknown_presets_flags_and_files_exit_2() {
     assert_eq!(missing.status.code(), Some(2));
     assert!(stderr(&missing).contains("/nonexistent/kit.yaml"));
 }
+
+#[test]
+fn a_large_kit_says_up_front_how_long_it_takes_and_a_small_one_says_nothing() {
+    let dir = std::env::temp_dir().join(format!("matchbox-cli-long-{}", std::process::id()));
+    let large = temp_kit("octapawn.yaml", "preset: octapawn\npreviews: false\n");
+    let out = matchbox(&[
+        "kit",
+        "--kit",
+        large.to_str().unwrap(),
+        "--out",
+        dir.join("octapawn").to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = stderr(&out);
+    assert!(
+        said.starts_with("matchbox: 2,791 boxes: making this kit takes about "),
+        "{said}"
+    );
+    assert!(!said.contains("previews"), "no previews to skip: {said}");
+
+    let small = matchbox(&[
+        "kit",
+        "--preset",
+        "hexapawn",
+        "--out",
+        dir.join("her").to_str().unwrap(),
+    ]);
+    assert!(small.status.success());
+    assert_eq!(stderr(&small), "");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

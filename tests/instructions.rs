@@ -2,8 +2,9 @@
 //! preset, the figures are the engine's, and the pages come in the promised order.
 
 use matchbox_engine::boxes::BoxSet;
+use matchbox_engine::i18n::Language;
 use matchbox_engine::i18n::strings;
-use matchbox_engine::kit::{Kit, Language, presets};
+use matchbox_engine::kit::{Kit, presets};
 use matchbox_engine::simulate::Setup;
 use matchbox_engine::simulate::exact::SheetFigures;
 use matchbox_engine::with_game;
@@ -282,7 +283,7 @@ fn the_teachers_sheet_quotes_exact_figures_and_menace_figures_to_watch() {
 fn first_label_text<G: Game>(game: &G, kit: &Kit) -> Vec<String> {
     use matchbox_print::draw::scene::Shape;
     let set = BoxSet::build(game, kit).unwrap();
-    let label = matchbox_print::draw::label::draw_label(game, kit, &set.boxes[0]);
+    let label = matchbox_print::label::draw_label(game, kit, &set.boxes[0]);
     label
         .shapes
         .iter()

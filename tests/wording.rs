@@ -4,8 +4,9 @@
 
 use matchbox_engine::boxes::BoxSet;
 use matchbox_engine::game::{Descriptor, Notation};
+use matchbox_engine::i18n::Language;
 use matchbox_engine::i18n::template_folder;
-use matchbox_engine::kit::{Kit, Language, presets};
+use matchbox_engine::kit::{Kit, presets};
 use matchbox_engine::simulate::Setup;
 use matchbox_engine::simulate::side_loses;
 use matchbox_engine::with_game;

@@ -250,7 +250,7 @@ impl<G: Rules> BoxSet<G> {
             .collect();
         numbers.sort_unstable();
         numbers.dedup();
-        if let crate::kit::BeadSchedule::ByMoveNumber(map) = &kit.beads
+        if let crate::rule::BeadSchedule::ByMoveNumber(map) = &kit.beads
             && let Some(stray) = map.keys().find(|k| numbers.binary_search(k).is_err())
         {
             let shown: Vec<String> = numbers.iter().take(12).map(u32::to_string).collect();
@@ -278,7 +278,7 @@ impl<G: Rules> BoxSet<G> {
             }
         }
         let faced: Vec<G::Position> = self.boxes.iter().map(|b| b.position.clone()).collect();
-        game.check_boxes(kit, &faced)?;
+        game.check_boxes(&kit.machine_settings(), &faced)?;
         Ok(())
     }
 

@@ -1,12 +1,39 @@
-//! The words the program prints itself, per language, from `templates/<lang>/strings.yaml`,
-//! and every template file (compiled in by build.rs, so a fresh machine needs nothing
-//! else).
+//! The kit's [`Language`], the words the program prints itself in it (from
+//! `templates/<lang>/strings.yaml`), and every template file (compiled in by build.rs, so
+//! a fresh machine needs nothing else).
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use crate::kit::Language;
+use serde::{Deserialize, Serialize};
+
 use crate::palette::Colour;
+
+/// The language of every word printed in the kit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    /// English.
+    En,
+    /// Polish.
+    Pl,
+    /// Russian.
+    Ru,
+}
+
+impl Language {
+    /// Every language, in order.
+    pub const ALL: [Language; 3] = [Language::En, Language::Pl, Language::Ru];
+
+    /// The two-letter code.
+    pub fn code(self) -> &'static str {
+        match self {
+            Language::En => "en",
+            Language::Pl => "pl",
+            Language::Ru => "ru",
+        }
+    }
+}
 
 /// The strings of one language.
 pub struct Strings {

@@ -4,96 +4,19 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::de::{self, DeserializeOwned, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_saphyr::{Location, Spanned};
 
 use crate::Error;
-use crate::game::{AnyGame, GAMES, Side};
+use crate::game::{AnyGame, GAMES, MachineSettings, Side};
+use crate::i18n::Language;
 use crate::media::{LABEL_SIZES, LabelSize, Paper, STICKER_SHEETS, StickerSheet, sticker_sheet};
 use crate::palette::{self, Colour};
-
-/// The learning rule applied after each game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Rule {
-    /// Gardner: on a loss remove the bead of the last move.
-    Gardner,
-    /// Gardner, and on a win add a bead of each move used.
-    GardnerReward,
-    /// Michie: beads added or taken in every box used, by the result.
-    Menace,
-    /// The relay automaton: fixed order of moves, losing moves unwired.
-    Relay,
-}
-
-impl Rule {
-    /// Every rule, in the order the help lists them.
-    pub const ALL: [Rule; 4] = [
-        Rule::Gardner,
-        Rule::GardnerReward,
-        Rule::Menace,
-        Rule::Relay,
-    ];
-
-    /// The kit.yaml name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Rule::Gardner => "gardner",
-            Rule::GardnerReward => "gardner-reward",
-            Rule::Menace => "menace",
-            Rule::Relay => "relay",
-        }
-    }
-}
-
-/// Beads added (or taken, if negative) per box used, by the game's result (`menace` rule).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct Reward {
-    /// After a win.
-    pub win: i32,
-    /// After a draw.
-    pub draw: i32,
-    /// After a loss.
-    pub loss: i32,
-}
-
-impl Default for Reward {
-    fn default() -> Reward {
-        Reward {
-            win: 3,
-            draw: 1,
-            loss: -1,
-        }
-    }
-}
-
-/// The language of every word printed in the kit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Language {
-    /// English.
-    En,
-    /// Polish.
-    Pl,
-    /// Russian.
-    Ru,
-}
-
-impl Language {
-    /// Every language, in order.
-    pub const ALL: [Language; 3] = [Language::En, Language::Pl, Language::Ru];
-
-    /// The two-letter code.
-    pub fn code(self) -> &'static str {
-        match self {
-            Language::En => "en",
-            Language::Pl => "pl",
-            Language::Ru => "ru",
-        }
-    }
-}
+use crate::rule::{BEADS_TAKE, BeadSchedule, MAX_REWARD, MAX_START_BEADS, Reward, Rule};
+use crate::settings::{
+    KitText, Places, Preset, SettingsFile, Source, Vocabulary, ranged, settings_file,
+};
 
 /// What the tag under each label counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
@@ -203,68 +126,6 @@ impl<'de> Deserialize<'de> for LabelChoice {
     }
 }
 
-/// How many beads go in a box for each of its moves.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(untagged)]
-pub enum BeadSchedule {
-    /// The same number in every box.
-    Each(u32),
-    /// By the earliest move number at which the box's position can arise; a move number
-    /// not listed takes the value of the last listed one before it.
-    ByMoveNumber(BTreeMap<u32, u32>),
-}
-
-impl BeadSchedule {
-    /// Beads per move in a box whose earliest move number is `move_number`.
-    pub fn beads_at(&self, move_number: u32) -> Option<u32> {
-        match self {
-            BeadSchedule::Each(n) => Some(*n),
-            BeadSchedule::ByMoveNumber(map) => {
-                map.range(..=move_number).next_back().map(|(_, n)| *n)
-            }
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for BeadSchedule {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct BeadsVisitor;
-        impl<'de> Visitor<'de> for BeadsVisitor {
-            type Value = BeadSchedule;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a number of beads per move, or a map from move number to beads per move, e.g. {1: 4, 3: 3, 5: 2, 7: 1}")
-            }
-            // Custom errors keep the value's place (serde's invalid_value gets the key's).
-            fn visit_u64<E: de::Error>(self, n: u64) -> Result<BeadSchedule, E> {
-                u32::try_from(n)
-                    .map(BeadSchedule::Each)
-                    .map_err(|_| E::custom(beads_expected(n)))
-            }
-            fn visit_i64<E: de::Error>(self, n: i64) -> Result<BeadSchedule, E> {
-                u64::try_from(n)
-                    .map_err(|_| E::custom(beads_expected(n)))
-                    .and_then(|n| self.visit_u64(n))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<BeadSchedule, A::Error> {
-                let mut out = BTreeMap::new();
-                while let Some((k, v)) = map.next_entry::<u32, u32>()? {
-                    out.insert(k, v);
-                }
-                Ok(BeadSchedule::ByMoveNumber(out))
-            }
-        }
-        deserializer.deserialize_any(BeadsVisitor)
-    }
-}
-
-/// What `beads:` takes, and the number found instead.
-fn beads_expected(n: impl fmt::Display) -> String {
-    format!(
-        "expected {}, found `{n}`",
-        allowed("beads").unwrap_or_else(|| "a number of beads".into())
-    )
-}
-
 /// One colour of a palette in kit.yaml.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -324,88 +185,10 @@ pub struct Kit {
     pub warnings: Vec<String>,
 }
 
-/// Where a kit file gives each key: later checks (the boxes, the palette, the labels)
-/// point their errors at the setting that caused them.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Places {
-    source: String,
-    keys: BTreeMap<&'static str, Location>,
-}
-
-impl Places {
-    /// Whether the kit file itself gives `key` (not its preset, not a default).
-    pub fn gives(&self, key: &str) -> bool {
-        self.keys.contains_key(key)
-    }
-
-    /// An input error pointing at the first of `keys` that the kit file gives; without
-    /// a place when it gives none (a preset, a default).
-    pub fn error(&self, keys: &[&str], message: impl fmt::Display) -> Error {
-        match keys.iter().find_map(|k| self.keys.get(k)) {
-            Some(loc) => located(&self.source, loc, message),
-            None => Error::Input(message.to_string()),
-        }
-    }
-}
-
-/// A preset: its name, one line about it, and its kit.yaml text.
-pub struct Preset {
-    /// Name for `--preset` and `preset:`.
-    pub name: &'static str,
-    /// One line for `matchbox presets`.
-    pub about: &'static str,
-    /// The settings, as kit.yaml.
-    pub yaml: &'static str,
-}
-
 /// Every game's presets, in the order `matchbox presets` lists them.
 pub fn presets() -> impl Iterator<Item = &'static Preset> {
     GAMES.iter().flat_map(|game| game.presets.iter())
 }
-
-/// A part of kit.yaml read with the place of every key: the kit's own keys, or one
-/// game's (see [`settings_file!`]).
-pub trait SettingsFile: DeserializeOwned + Default {
-    /// Its keys, in the order of the struct.
-    const KEYS: &'static [&'static str];
-    /// The fields of `top`, and of `self` where `top` leaves them out.
-    fn overlay(self, top: Self) -> Self;
-    /// Where each key given in the file is written.
-    fn places(&self) -> BTreeMap<&'static str, Location>;
-}
-
-/// Declares a part of kit.yaml once: a struct with every field optional and with its
-/// place, and how a file overrides a preset.
-macro_rules! settings_file {
-    ($(#[$meta:meta])* $vis:vis $name:ident { $($field:ident: $ty:ty),* $(,)? }) => {
-        $(#[$meta])*
-        #[derive(Debug, Default, serde::Deserialize)]
-        $vis struct $name {
-            $(
-                #[doc = concat!("`", stringify!($field), "`, where it is written.")]
-                #[serde(default)]
-                $vis $field: Option<serde_saphyr::Spanned<$ty>>,
-            )*
-        }
-
-        impl $crate::kit::SettingsFile for $name {
-            const KEYS: &'static [&'static str] = &[$(stringify!($field)),*];
-
-            fn overlay(self, top: $name) -> $name {
-                $name { $($field: top.$field.or(self.$field),)* }
-            }
-
-            fn places(&self) -> std::collections::BTreeMap<&'static str, serde_saphyr::Location> {
-                let mut places = std::collections::BTreeMap::new();
-                $(if let Some(f) = &self.$field {
-                    places.insert(stringify!($field), f.referenced);
-                })*
-                places
-            }
-        }
-    };
-}
-pub(crate) use settings_file;
 
 settings_file! {
     /// kit.yaml's own keys as written (each game reads its own keys beside them).
@@ -456,280 +239,6 @@ impl<'de> Deserialize<'de> for TopKeys {
     }
 }
 
-/// The kit's text as a game reads its own keys from it: a preset's text (when the file
-/// keeps the preset's game), then the file's, with the file's places for errors.
-pub struct KitText<'a> {
-    src: &'a Source<'a>,
-    layers: Vec<&'a str>,
-    places: &'a Places,
-}
-
-impl KitText<'_> {
-    /// The keys of `F` as the file and its preset give them, the file's over the preset's.
-    pub fn settings<F: SettingsFile>(&self) -> Result<F, Error> {
-        let mut merged = F::default();
-        for layer in &self.layers {
-            merged = merged.overlay(self.src.parse(layer)?);
-        }
-        Ok(merged)
-    }
-
-    /// Where the kit file gives its keys.
-    pub fn places(&self) -> &Places {
-        self.places
-    }
-
-    /// An input error pointing at a value of the kit.
-    pub fn at<T>(&self, spanned: &Spanned<T>, message: impl fmt::Display) -> Error {
-        self.src.at(spanned, message)
-    }
-
-    /// A whole number of the kit, checked to be from `low` to `high`.
-    pub fn ranged<T: TryFrom<i64>>(
-        &self,
-        value: &Spanned<i64>,
-        what: &str,
-        low: i64,
-        high: i64,
-    ) -> Result<T, Error> {
-        ranged(self.src, value, what, low, high)
-    }
-
-    /// An input error pointing at the first of `keys` that the file gives.
-    pub fn error(&self, keys: &[&str], message: impl fmt::Display) -> Error {
-        self.places.error(keys, message)
-    }
-}
-
-/// Where a kit's text came from, for error messages.
-pub struct Source<'a> {
-    name: &'a str,
-}
-
-impl Source<'_> {
-    /// An input error pointing at a place in the kit text.
-    fn at_location(&self, loc: &Location, message: impl fmt::Display) -> Error {
-        located(self.name, loc, message)
-    }
-
-    /// An input error pointing at a value of the kit.
-    fn at<T>(&self, spanned: &Spanned<T>, message: impl fmt::Display) -> Error {
-        self.at_location(&spanned.referenced, message)
-    }
-
-    fn parse<T: DeserializeOwned>(&self, text: &str) -> Result<T, Error> {
-        // A tag (`!foo 3`) would otherwise be dropped in silence: a kit has no use for one.
-        let options = serde_saphyr::options! {
-            reject_unsupported_tags: true,
-            reject_tagged_field_names: true,
-        };
-        match serde_saphyr::from_str_with_options::<Option<T>>(text, options) {
-            Ok(Some(file)) => Ok(file),
-            Ok(None) => Err(Error::Input(format!(
-                "{}:1:1: the kit is empty: write at least {} or `preset: NAME` ({})",
-                self.name,
-                game_choices(),
-                preset_names()
-            ))),
-            Err(e) => Err(self.explain(text, &e)),
-        }
-    }
-
-    /// A YAML error in the user's words: the key, what it allows, what was found.
-    fn explain(&self, text: &str, error: &serde_saphyr::Error) -> Error {
-        use serde_saphyr::Error as E;
-        // The error itself, without the source snippet and alias wrappers around it.
-        let mut error = error.without_snippet();
-        while let E::AliasError { error: inner, .. } = error {
-            error = inner.without_snippet();
-        }
-        let Some(loc) = error.location().filter(|l| l.line() > 0) else {
-            return Error::Input(format!("{}: {}", self.name, whole_file_problem(error)));
-        };
-        let key = key_at(text, loc.line());
-        let found = found_at(text, &loc, key);
-        let expected = |key: &str| {
-            let allowed = allowed(key).unwrap_or_else(|| "another value".into());
-            format!("{key}: expected {allowed}, found {found}")
-        };
-        let message = match (error, key) {
-            (E::SerdeUnknownField { field, .. }, Some(key)) if key != field => {
-                format!(
-                    "{key}: unknown key `{field}`; {key} takes {}",
-                    allowed(key).unwrap_or_else(|| "other keys".into())
-                )
-            }
-            (E::SerdeUnknownField { field, .. }, _) => format!(
-                "unknown key `{field}`: a kit's keys are {}",
-                KitFile::KEYS.join(", ")
-            ),
-            // Our own visitors' words (labels, sticker sheets).
-            (E::Message { msg, .. }, Some(key)) => format!("{key}: {}", first_line(msg)),
-            (E::DuplicateMappingKey { key: Some(k), .. }, _) => {
-                format!("`{k}` is given twice: keep one")
-            }
-            (E::DuplicateMappingKey { key: None, .. }, _) => {
-                "a key is given twice: keep one".into()
-            }
-            (E::SerdeMissingField { field, .. }, Some(key)) => format!(
-                "{key}: `{field}` is missing; {key} takes {}",
-                allowed(key).unwrap_or_else(|| "more".into())
-            ),
-            (E::UnsupportedTag { tag, .. } | E::TaggedStructFieldName { tag, .. }, _) => {
-                format!("`{tag}` is a YAML tag, which no kit setting takes: write the value alone")
-            }
-            (E::ExternalMessage { msg, .. }, _) => {
-                if let Some((line, column, message)) = unclosed_bracket(text, &loc) {
-                    return placed(self.name, line, column, message);
-                }
-                // The parser blames the end of the line before a tab that indents.
-                if let Some((line, column)) = first_tab(text, &loc).filter(|_| msg.contains("tab"))
-                {
-                    return placed(self.name, line, column, not_yaml(msg, text, &loc));
-                }
-                not_yaml(msg, text, &loc)
-            }
-            (E::MultipleDocuments { .. } | E::Budget { .. } | E::Eof { .. }, _)
-            | (
-                E::AliasReplayCounterOverflow { .. }
-                | E::AliasReplayLimitExceeded { .. }
-                | E::AliasExpansionLimitExceeded { .. }
-                | E::AliasReplayStackDepthExceeded { .. },
-                _,
-            ) => whole_file_problem(error),
-            (_, Some(key)) => expected(key),
-            (_, None) => format!(
-                "a kit is a list of `key: value` settings, one a line, such as `machine: second`; found {found}"
-            ),
-        };
-        self.at_location(&loc, message)
-    }
-}
-
-/// What the YAML parser found wrong, in a kit writer's words rather than the parser's.
-fn not_yaml(msg: &str, text: &str, loc: &Location) -> String {
-    let msg = msg.to_lowercase();
-    let here = text
-        .lines()
-        .nth(
-            usize::try_from(loc.line())
-                .unwrap_or(usize::MAX)
-                .saturating_sub(1),
-        )
-        .and_then(|l| {
-            l.chars().nth(
-                usize::try_from(loc.column())
-                    .unwrap_or(usize::MAX)
-                    .saturating_sub(1),
-            )
-        });
-    if msg.contains("tab") {
-        "a tab character: indent a kit with spaces, never tabs".into()
-    } else if msg.contains("recursion") || msg.contains("depth") {
-        "the kit is nested far deeper than any kit: a kit is a short list of `key: value` settings"
-            .into()
-    } else if msg.contains("quoted") {
-        "a quoted value that never ends: close it with the same quote mark".into()
-    } else if let Some(c) = here.filter(|c| c.is_control() || msg.contains("unexpected character"))
-    {
-        format!(
-            "the character U+{:04X} cannot stand here: remove it, or put the value in quotes",
-            u32::from(c)
-        )
-    } else {
-        "this line is not a `key: value` setting: check its indentation, colons, quotes and brackets".into()
-    }
-}
-
-/// The line and column of the first tab at or after `from`.
-fn first_tab(text: &str, from: &Location) -> Option<(u64, u64)> {
-    (1u64..)
-        .zip(text.lines())
-        .skip_while(|(n, _)| *n < from.line())
-        .find_map(|(n, line)| {
-            let column = line.chars().position(|c| c == '\t')?;
-            Some((n, column as u64 + 1))
-        })
-}
-
-/// The quote mark, `[` or `{` that the parse stopped in without its closing mark, with a
-/// message for it: the parser itself blames a later line, in its own words.
-fn unclosed_bracket(text: &str, stop: &Location) -> Option<(u64, u64, String)> {
-    let mut open: Vec<(u64, u64, char)> = Vec::new();
-    for (number, line) in (1u64..).zip(text.lines()) {
-        if number > stop.line() {
-            break;
-        }
-        let mut quote: Option<(u64, char)> = None;
-        for (column, c) in (1u64..).zip(line.chars()) {
-            match (quote, c) {
-                (Some((_, q)), c) if c == q => quote = None,
-                (Some(_), _) => {}
-                (None, '"' | '\'') => quote = Some((column, c)),
-                (None, '#') => break,
-                (None, '[' | '{') => open.push((number, column, c)),
-                (None, ']' | '}') => {
-                    open.pop();
-                }
-                _ => {}
-            }
-        }
-        // A kit's values fit on one line each.
-        if let Some((column, mark)) = quote {
-            return Some((
-                number,
-                column,
-                format!("this {mark} is never closed: end the value with {mark} on the same line"),
-            ));
-        }
-    }
-    // A list left open on an earlier line: flow lists in a kit fit on one line.
-    let &(line, column, bracket) = open.first().filter(|(line, ..)| *line < stop.line())?;
-    let close = if bracket == '[' { ']' } else { '}' };
-    Some((
-        line,
-        column,
-        format!("this `{bracket}` is never closed: end it with `{close}` on the same line"),
-    ))
-}
-
-/// The one way a kit error names its place: `file:line:column: message`.
-fn located(source: &str, loc: &Location, message: impl fmt::Display) -> Error {
-    placed(source, loc.line(), loc.column(), message)
-}
-
-impl Source<'_> {
-    /// `file:line:column: `, the way a message names a place.
-    fn place(&self, loc: &Location) -> String {
-        format!("{}:{}:{}: ", self.name, loc.line(), loc.column())
-    }
-}
-
-/// [`located`] at a line and column.
-fn placed(source: &str, line: u64, column: u64, message: impl fmt::Display) -> Error {
-    Error::Input(format!("{source}:{line}:{column}: {message}"))
-}
-
-/// What is wrong with a kit file as a whole, for errors that are not about one key.
-fn whole_file_problem(error: &serde_saphyr::Error) -> String {
-    use serde_saphyr::Error as E;
-    match error {
-        E::InvalidUtf8Input => "the kit is not UTF-8 text: save it as UTF-8".into(),
-        E::MultipleDocuments { .. } => {
-            "the file holds more than one kit (a second document after `---`): keep one".into()
-        }
-        E::Eof { .. } => "the kit ends in the middle of a value".into(),
-        E::Budget { .. }
-        | E::AliasReplayCounterOverflow { .. }
-        | E::AliasReplayLimitExceeded { .. }
-        | E::AliasExpansionLimitExceeded { .. }
-        | E::AliasReplayStackDepthExceeded { .. } => {
-            "the kit is far larger or deeper than any kit (too many values, aliases or levels): a kit is a short list of settings".into()
-        }
-        other => format!("the kit cannot be read ({})", first_line(&other.without_snippet().to_string())),
-    }
-}
-
 /// What each of kit.yaml's own keys takes, in the words of the error messages (each
 /// game says the same of its own keys; `game` lists the games).
 const ALLOWED: [(&str, &str); 19] = [
@@ -739,10 +248,7 @@ const ALLOWED: [(&str, &str); 19] = [
     ("machine", "first or second"),
     ("symmetry", "true or false"),
     ("skip_forced", "true or false"),
-    (
-        "beads",
-        "a whole number from 1 to 100, or move numbers with beads, e.g. {1: 4, 3: 3, 5: 2, 7: 1}",
-    ),
+    ("beads", BEADS_TAKE),
     (
         "palette",
         "a list of colours, each {name: NAME, rgb: \"#rrggbb\"}",
@@ -805,58 +311,18 @@ fn allowed(key: &str) -> Option<String> {
         .map(|(_, a)| (*a).to_string())
 }
 
-/// The top-level key whose value holds line `line` (the last `key:` at the start of a
-/// line at or before it), if it is a key of kit.yaml.
-fn key_at(text: &str, line: u64) -> Option<&str> {
-    text.lines()
-        .take(usize::try_from(line).unwrap_or(usize::MAX))
-        .filter(|l| l.starts_with(|c: char| c.is_ascii_alphabetic() || c == '"' || c == '\''))
-        .filter_map(|l| l.split_once(':'))
-        .map(|(k, _)| k.trim().trim_matches(|c| c == '"' || c == '\''))
-        .last()
-        .filter(|k| allowed(k).is_some())
-}
-
-/// The value written at `loc` (when `loc` is at `key:` itself, the value after it),
-/// quoted and shortened for a message.
-fn found_at(text: &str, loc: &Location, key: Option<&str>) -> String {
-    let index = |n: u64| usize::try_from(n).unwrap_or(usize::MAX).saturating_sub(1);
-    let line = text.lines().nth(index(loc.line())).unwrap_or("");
-    let from: String = line.chars().skip(index(loc.column())).collect();
-    let from = key
-        .and_then(|k| from.strip_prefix(k))
-        .and_then(|v| v.strip_prefix(':'))
-        .unwrap_or(&from);
-    let rest: String = from
-        .chars()
-        .take_while(|c| !matches!(c, ',' | ']' | '}' | '#'))
-        .collect();
-    let value = rest.trim();
-    if value.is_empty() {
-        return "nothing".into();
-    }
-    const SHOWN: usize = 30;
-    let shown: String = value
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(SHOWN)
-        .collect();
-    let more = if value.chars().count() > SHOWN {
-        "…"
-    } else {
-        ""
-    };
-    format!("`{shown}{more}`")
-}
-
-/// The message of a YAML error without the location the parser appends.
-fn first_line(text: &str) -> String {
-    let line = text.lines().next().unwrap_or(text).trim();
-    match line.rfind(" at line ") {
-        Some(i) => line[..i].to_string(),
-        None => line.to_string(),
-    }
-}
+/// What kit.yaml's keys take, for the messages of the text read below the games.
+const VOCABULARY: Vocabulary = Vocabulary {
+    keys: KitFile::KEYS,
+    allowed,
+    empty: || {
+        format!(
+            "at least {} or `preset: NAME` ({})",
+            game_choices(),
+            preset_names()
+        )
+    },
+};
 
 /// The largest kit file read: a kit is a few dozen lines.
 pub const MAX_KIT_BYTES: u64 = 1 << 20;
@@ -911,7 +377,10 @@ impl Kit {
 
     /// Reads kit.yaml text; `source` names it in error messages.
     pub fn from_yaml(text: &str, source: &str) -> Result<Kit, Error> {
-        let src = Source { name: source };
+        let src = Source {
+            name: source,
+            vocabulary: &VOCABULARY,
+        };
         let file: KitFile = src.parse(text)?;
         let mut places = Places {
             source: source.to_string(),
@@ -923,7 +392,11 @@ impl Kit {
             Some(name) => {
                 let preset =
                     preset(&name.value).ok_or_else(|| src.at(name, unknown_preset(&name.value)))?;
-                let base: KitFile = Source { name: preset.name }.parse(preset.yaml)?;
+                let base: KitFile = Source {
+                    name: preset.name,
+                    vocabulary: &VOCABULARY,
+                }
+                .parse(preset.yaml)?;
                 if let (Some(own), Some(theirs)) = (&file.game, &base.game)
                     && own.value != theirs.value
                 {
@@ -964,6 +437,18 @@ impl Kit {
             )
         })??;
         merged.resolve(&src, game, places, preset_rule)
+    }
+
+    /// What the game's historic claims and box checks read of the kit.
+    pub fn machine_settings(&self) -> MachineSettings<'_> {
+        MachineSettings {
+            machine: self.machine,
+            symmetry: self.symmetry,
+            skip_forced: self.skip_forced,
+            beads: &self.beads,
+            rule: self.rule,
+            places: &self.places,
+        }
     }
 
     /// The keys that set the game's size, where errors about the number of positions or
@@ -1071,22 +556,6 @@ fn check_keys(
     Ok(places)
 }
 
-fn ranged<T: TryFrom<i64>>(
-    src: &Source,
-    value: &Spanned<i64>,
-    what: &str,
-    low: i64,
-    high: i64,
-) -> Result<T, Error> {
-    if value.value < low || value.value > high {
-        return Err(src.at(
-            value,
-            format!("{what} must be from {low} to {high}, not {}", value.value),
-        ));
-    }
-    T::try_from(value.value).map_err(|_| src.at(value, format!("{what} is out of range")))
-}
-
 impl KitFile {
     /// The kit these settings make; `preset_rule` is the rule of the preset they
     /// override, if any.
@@ -1103,10 +572,13 @@ impl KitFile {
             .map_or(BeadSchedule::Each(1), |b| b.value.clone());
         if let Some(b) = &self.beads {
             let check = |n: u32| {
-                if (1..=100).contains(&n) {
+                if (1..=MAX_START_BEADS).contains(&n) {
                     Ok(())
                 } else {
-                    Err(src.at(b, format!("beads per move must be from 1 to 100, not {n}")))
+                    Err(src.at(
+                        b,
+                        format!("beads per move must be from 1 to {MAX_START_BEADS}, not {n}"),
+                    ))
                 }
             };
             match &b.value {
@@ -1279,6 +751,17 @@ impl KitFile {
                 ),
             ));
         }
+        if let Some(reward) = &self.reward
+            && let Some(which) = reward.value.out_of_range()
+        {
+            return Err(src.at(
+                reward,
+                format!(
+                    "reward: beads per result must be from -{MAX_REWARD} to {MAX_REWARD}; {which} is {}",
+                    reward.value.get(which)
+                ),
+            ));
+        }
         Ok(Kit {
             name,
             game,
@@ -1351,6 +834,69 @@ fn check_printable<T>(src: &Source, at: &Spanned<T>, key: &str, text: &str) -> R
                 u32::from(c)
             ),
         )),
+    }
+}
+
+/// The games of the presets, for the tests of modules outside the games' folder (and of
+/// the other crates), which name no game.
+#[doc(hidden)]
+pub mod fixtures {
+    use super::Kit;
+    use crate::game::{AnyGame, Side, hexapawn, nim, tictactoe};
+
+    /// The game of HER, HIM and octapawn.
+    pub type Pawns = hexapawn::Hexapawn;
+    /// The game of Bachet's machines and Marienbad.
+    pub type Stones = nim::Nim;
+    /// MENACE's game.
+    pub type Grid = tictactoe::TicTacToe;
+    /// A position of [`Stones`].
+    pub type Heaps = nim::Pile;
+
+    /// The preset of Gardner's HER.
+    pub const HER: &str = "hexapawn";
+    /// The preset of Gardner's HIM.
+    pub const HIM: &str = "hexapawn-first";
+
+    /// A preset's kit and its game, which must be `G`.
+    fn preset<G>(name: &str, game: impl Fn(&AnyGame) -> Option<&G>) -> (G, Kit)
+    where
+        G: Clone,
+    {
+        let kit = Kit::from_preset(name).expect("a preset");
+        let game = game(&kit.game).expect("the preset's game").clone();
+        (game, kit)
+    }
+
+    /// A preset of [`Pawns`].
+    pub fn pawns(name: &str) -> (Pawns, Kit) {
+        preset(name, |g| match g {
+            AnyGame::Hexapawn(g) => Some(g),
+            _ => None,
+        })
+    }
+
+    /// A preset of [`Stones`].
+    pub fn stones(name: &str) -> (Stones, Kit) {
+        preset(name, |g| match g {
+            AnyGame::Nim(g) => Some(g),
+            _ => None,
+        })
+    }
+
+    /// A preset of [`Grid`].
+    pub fn grid(name: &str) -> (Grid, Kit) {
+        preset(name, |g| match g {
+            AnyGame::TicTacToe(g) => Some(g),
+            _ => None,
+        })
+    }
+
+    /// One heap of `stones` with `to_move` to move.
+    pub fn heap(stones: u16, to_move: Side) -> Heaps {
+        let mut heaps = [0; nim::MAX_HEAPS];
+        heaps[0] = stones;
+        Heaps { heaps, to_move }
     }
 }
 

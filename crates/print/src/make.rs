@@ -5,18 +5,19 @@ use std::sync::Arc;
 
 use matchbox_engine::parallel::prelude::*;
 
-use crate::draw::label::{draw_label, smallest_letter};
 use crate::draw::scene::{SMALLEST_LETTER_MM, Scene};
 use crate::draw::{pdf, png};
 use crate::instructions::{Expected, Findings, GivesUp, RewardLosses, instruction_pages};
+use crate::label::{draw_label, smallest_letter};
 use crate::pictures::Game;
 use crate::sheet::{self, Page};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::BoxSet;
 use matchbox_engine::i18n::{decimal, strings};
-use matchbox_engine::kit::{Kit, Rule};
+use matchbox_engine::kit::Kit;
 use matchbox_engine::machine::Tree;
 use matchbox_engine::palette::Colour;
+use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::exact::{self, GivingUp, Measure, SheetFigures};
 use matchbox_engine::simulate::verify::{REWARD_GAMES, VERIFY_RUNS, losses_early};
 use matchbox_engine::simulate::watch::watch;
@@ -42,13 +43,31 @@ pub struct KitFiles {
     pub boxes: usize,
 }
 
-/// [`make_files`] for the kit's game.
-fn build<G: Game>(game: &G, kit: &Kit, dpi: Option<f32>) -> Result<KitFiles, Error> {
+/// What [`make_files_telling`] tells as it goes, for a progress bar.
+pub trait Progress: Sync {
+    /// The boxes are found: `labels` labels to draw, and as many previews to make when
+    /// `previews`.
+    fn boxes_found(&self, _labels: usize, _previews: bool) {}
+    /// One more label drawn or preview made.
+    fn step(&self) {}
+}
+
+/// Nothing told.
+impl Progress for () {}
+
+/// [`make_files_telling`] for the kit's game.
+fn build<G: Game>(
+    game: &G,
+    kit: &Kit,
+    dpi: Option<f32>,
+    progress: &dyn Progress,
+) -> Result<KitFiles, Error> {
     // The one compiled machine: boxes, the exact positions and the beads on them,
     // for the labels, the pages and the figures alike.
     let set = BoxSet::build(game, kit)?;
     set.check_label_count(kit)?;
-    let label_sheets = LabelSheets::draw(game, kit, &set);
+    progress.boxes_found(set.boxes.len(), dpi.is_some());
+    let label_sheets = LabelSheets::draw(game, kit, &set, progress);
     let (labels, sheets) = (&label_sheets.labels, &label_sheets.sheets);
     legible(kit, &set, labels)?;
     let label_pages = sheets.len();
@@ -57,7 +76,12 @@ fn build<G: Game>(game: &G, kit: &Kit, dpi: Option<f32>) -> Result<KitFiles, Err
     // The three PDF and PNG writers and the figures share the cores: labels.pdf and
     // the previews need only the labels, kit.pdf needs the figures too.
     let ((labels_pdf, previews), kit) = matchbox_engine::parallel::join(
-        || matchbox_engine::parallel::join(|| label_sheets.pdf(kit), || previews(labels, set, dpi)),
+        || {
+            matchbox_engine::parallel::join(
+                || label_sheets.pdf(kit),
+                || previews(labels, set, dpi, progress),
+            )
+        },
         || -> Result<(Vec<u8>, usize), Error> {
             let findings = findings(game, kit, &setup)?;
             let mut kit_pages = instruction_pages(game, kit, set, &findings)?;
@@ -120,7 +144,11 @@ pub fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findin
 /// 20 games against a perfect opponent under each rule, as `verify` works them out with its
 /// default runs and seed.
 fn reward_losses<G: Game>(game: &G, kit: &Kit) -> Result<Option<RewardLosses>, Error> {
-    if game.historic(kit).and_then(|h| h.reward_claim).is_none() {
+    if game
+        .historic(&kit.machine_settings())
+        .and_then(|h| h.reward_claim)
+        .is_none()
+    {
         return Ok(None);
     }
     let games = REWARD_GAMES[0];
@@ -171,6 +199,7 @@ pub fn previews<G: Game>(
     labels: &[Arc<Scene>],
     set: &BoxSet<G>,
     dpi: Option<f32>,
+    progress: &dyn Progress,
 ) -> Result<Vec<(String, Vec<u8>)>, Error> {
     let Some(dpi) = dpi else {
         return Ok(Vec::new());
@@ -180,10 +209,9 @@ pub fn previews<G: Game>(
         .par_iter()
         .zip(&set.boxes)
         .map(|(label, b)| {
-            Ok((
-                format!("box-{:0width$}.png", b.id),
-                png::to_png(label, dpi)?,
-            ))
+            let png = png::to_png(label, dpi)?;
+            progress.step();
+            Ok((format!("box-{:0width$}.png", b.id), png))
         })
         .collect()
 }
@@ -198,11 +226,20 @@ pub struct LabelSheets {
 
 impl LabelSheets {
     /// Draws every label (on all cores) and lays them out on sheets.
-    pub fn draw<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>) -> LabelSheets {
+    pub fn draw<G: Game>(
+        game: &G,
+        kit: &Kit,
+        set: &BoxSet<G>,
+        progress: &dyn Progress,
+    ) -> LabelSheets {
         let labels: Vec<_> = set
             .boxes
             .par_iter()
-            .map(|b| Arc::new(draw_label(game, kit, b)))
+            .map(|b| {
+                let label = Arc::new(draw_label(game, kit, b));
+                progress.step();
+                label
+            })
             .collect();
         let sheets = sheet::label_pages(kit, &labels, &legend(kit, set));
         LabelSheets { labels, sheets }
@@ -271,5 +308,14 @@ pub fn colours_used<'k, G: Game>(kit: &'k Kit, set: &BoxSet<G>) -> Vec<&'k Colou
 
 /// Makes the kit's files in memory; `dpi` is the preview resolution, `None` for none.
 pub fn make_files(kit: &Kit, dpi: Option<f32>) -> Result<KitFiles, Error> {
-    matchbox_engine::with_game!(&kit.game, |game| build(game, kit, dpi))
+    make_files_telling(kit, dpi, &())
+}
+
+/// [`make_files`], telling `progress` how far it is.
+pub fn make_files_telling(
+    kit: &Kit,
+    dpi: Option<f32>,
+    progress: &dyn Progress,
+) -> Result<KitFiles, Error> {
+    matchbox_engine::with_game!(&kit.game, |game| build(game, kit, dpi, progress))
 }

@@ -16,6 +16,7 @@
 //! something other than an address is refused (a DNS rebinding page cannot read it).
 
 mod board;
+mod settings;
 mod table;
 mod train;
 
@@ -23,7 +24,7 @@ use std::collections::BTreeMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, RwLock};
 use std::time::Duration;
 
 use axum::Router;
@@ -39,10 +40,12 @@ use serde::{Deserialize, Serialize};
 
 use matchbox_engine::Error;
 use matchbox_engine::i18n::Strings;
-use matchbox_engine::kit::{Kit, Rule};
+use matchbox_engine::kit::Kit;
+use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::{Setup, state};
 use matchbox_files::lock::StateLock;
 use matchbox_print::pictures::Game;
+use state::Unfit;
 use table::{Fixed, Live};
 
 /// The header that carries the teacher's token.
@@ -74,8 +77,8 @@ pub struct Options {
     pub accept_edited_state: bool,
     /// Where to listen.
     pub listen: SocketAddr,
-    /// The learning rule.
-    pub rule: Rule,
+    /// `--rule`, if given: the state file's own rule otherwise, else the kit's.
+    pub rule: Option<Rule>,
     /// Seed of the machine's draws.
     pub seed: u64,
 }
@@ -168,6 +171,13 @@ pub enum Problem {
     },
     /// A panel the page does not have.
     Panel,
+    /// A setting that cannot make the kit's machine.
+    Setting(Unfit),
+    /// A rule the page does not know.
+    Rule {
+        /// What was asked.
+        name: String,
+    },
     /// The program failed (a file could not be saved, a bug).
     Internal(String),
 }
@@ -247,12 +257,33 @@ impl ApiError {
             Problem::NoUndo => fill("api.no_undo", &[]),
             Problem::Pace { max } => fill("api.pace", &[("max", &max.to_string())]),
             Problem::Panel => fill("api.panel", &[("panels", &table::PANELS.join(", "))]),
+            Problem::Setting(unfit) => settings::message(unfit, words),
+            Problem::Rule { name } => fill(
+                "api.rule",
+                &[
+                    ("name", name),
+                    ("rules", &settings::rule_names().join(", ")),
+                ],
+            ),
             Problem::Internal(m) => m.clone(),
         }
     }
 
+    /// The setting a page shows the message at, if the problem is one setting's.
+    fn field(&self) -> Option<String> {
+        match &self.problem {
+            Problem::Setting(unfit) => Some(settings::field(unfit)),
+            Problem::Rule { .. } => Some("rule".into()),
+            Problem::Opponent { .. } => Some("opponent".into()),
+            _ => None,
+        }
+    }
+
     fn respond(&self, words: &Strings) -> Response {
-        let body = serde_json::json!({ "error": self.message(words) });
+        let mut body = serde_json::json!({ "error": self.message(words) });
+        if let Some(field) = self.field() {
+            body["field"] = field.into();
+        }
         (self.status, axum::Json(body)).into_response()
     }
 }
@@ -284,9 +315,11 @@ pub fn grouped(n: u64, separator: &str) -> String {
     out
 }
 
-/// Everything a request handler reaches: the fixed kit and the live state behind its lock.
+/// Everything a request handler reaches: the machine as the settings make it, and the
+/// live state behind its lock.
 pub struct Shared<G: Game> {
-    fixed: Fixed<G>,
+    /// Replaced whole when the teacher applies new settings, under the live lock.
+    fixed: RwLock<Arc<Fixed<G>>>,
     live: Mutex<Live>,
     token: String,
 }
@@ -298,8 +331,20 @@ impl<G: Game> Shared<G> {
         self.live.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// The machine as the settings make it now. Whoever also holds the live lock takes
+    /// this after it, so that the two agree (settings change under the live lock).
+    fn fixed(&self) -> Arc<Fixed<G>> {
+        Arc::clone(&self.fixed.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// The live state, locked, and the machine it belongs to.
+    fn locked(&self) -> (MutexGuard<'_, Live>, Arc<Fixed<G>>) {
+        let live = self.lock();
+        (live, self.fixed())
+    }
+
     fn words(&self) -> &'static Strings {
-        self.fixed.words()
+        self.fixed().words()
     }
 
     /// A JSON answer, or the error in the kit's language.
@@ -430,40 +475,43 @@ pub fn app(kit: &Kit, options: &Options) -> Result<App, Error> {
 fn build<G: Game>(game: &G, kit: &Kit, options: &Options) -> Result<App, Error> {
     // Before the file is read: another program may be about to write it.
     let lock = options.state.as_deref().map(StateLock::take).transpose()?;
-    // A second machine to train against, when the kit can be built for the other side.
-    let setup = Setup::new(game, kit, options.rule, true)
-        .or_else(|_| Setup::new(game, kit, options.rule, false))?;
-    let saved = match &options.state {
-        Some(path) => {
-            let (saved, warning) = state::load(
-                path,
-                std::fs::read(path),
-                game,
-                kit,
-                &setup,
-                options.accept_edited_state,
-            )?;
-            if let Some(warning) = warning {
-                tell(format_args!("{warning}"));
-            }
-            saved
-        }
-        None => state::Saved::fresh(&setup.machine),
-    };
+    let state::Opened {
+        kit: filled,
+        setup,
+        saved,
+        notes,
+    } = state::open_machine(
+        game,
+        kit,
+        options
+            .state
+            .as_deref()
+            .map(|path| (path, std::fs::read(path))),
+        options.rule,
+        |filled, rule| setup(game, filled, rule),
+        options.accept_edited_state,
+    )?;
+    for note in notes {
+        tell(format_args!("{note}"));
+    }
     let token = format!("{:032x}", rand::random::<u128>());
     let shared = Arc::new(Shared {
-        fixed: Fixed {
+        fixed: RwLock::new(Arc::new(Fixed {
             game: game.clone(),
-            kit: kit.clone(),
+            kit: filled,
+            own: kit.clone(),
             setup,
             seed: options.seed,
             state: options.state.clone(),
-        },
+            risks: OnceLock::new(),
+        })),
         live: Mutex::new(Live::new(saved)),
         token: token.clone(),
     });
     // A machine that plays first may resign before anyone moves (an empty box 1).
-    shared.lock().settle(&shared.fixed)?;
+    let (mut live, fixed) = shared.locked();
+    live.settle(&fixed)?;
+    drop(live);
     let closing = Arc::clone(&shared);
     Ok(App {
         router: router(shared),
@@ -474,15 +522,21 @@ fn build<G: Game>(game: &G, kit: &Kit, options: &Options) -> Result<App, Error> 
     })
 }
 
+/// The kit's machine under `rule`, with a second machine to train against when the kit
+/// can be built for the other side.
+fn setup<G: Game>(game: &G, kit: &Kit, rule: Rule) -> Result<Setup<G>, Error> {
+    Setup::new(game, kit, rule, true).or_else(|_| Setup::new(game, kit, rule, false))
+}
+
 /// Cancels training, waits for it to hand back its games, and saves.
 fn close<G: Game>(shared: &Shared<G>) -> Result<(), Error> {
     loop {
         {
-            let mut live = shared.lock();
+            let (mut live, fixed) = shared.locked();
             match &live.training {
                 Some(run) => run.cancel.store(true, Ordering::Relaxed),
                 None => {
-                    live.save(&shared.fixed);
+                    live.save(&fixed);
                     return match live.unsaved() {
                         Some(e) => Err(Error::Internal(format!(
                             "{e}; the games since the last save are lost"
@@ -518,6 +572,10 @@ fn router<G: Game>(shared: Arc<Shared<G>>) -> Router {
         .route("/api/watch", post(post_watch::<G>))
         .route("/api/watch/steer", post(post_steer::<G>))
         .route("/api/panel", post(post_panel::<G>))
+        .route(
+            "/api/settings",
+            get(settings::get_settings::<G>).post(settings::post_settings::<G>),
+        )
         .fallback(not_found::<G>)
         .method_not_allowed_fallback(wrong_method::<G>)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
@@ -596,7 +654,8 @@ struct KitView {
 const PAGE_KEYS: [&str; 2] = ["page.", "score."];
 
 async fn get_kit<G: Game>(State(s): State<Arc<Shared<G>>>) -> Response {
-    let (kit, setup) = (&s.fixed.kit, &s.fixed.setup);
+    let fixed = s.fixed();
+    let (kit, setup) = (&fixed.kit, &fixed.setup);
     let words = s.words();
     let mut opponents = vec!["perfect", "random", "teacher"];
     if setup.rival.is_some() {
@@ -612,7 +671,7 @@ async fn get_kit<G: Game>(State(s): State<Arc<Shared<G>>>) -> Response {
         opponents,
         max_train_games: train::MAX_GAMES,
         paces: train::PACES,
-        state: s.fixed.state.as_ref().map(|p| p.display().to_string()),
+        state: fixed.state.as_ref().map(|p| p.display().to_string()),
         words: words
             .keys()
             .filter(|k| PAGE_KEYS.iter().any(|p| k.starts_with(p)))
@@ -623,15 +682,15 @@ async fn get_kit<G: Game>(State(s): State<Arc<Shared<G>>>) -> Response {
 }
 
 async fn get_game<G: Game>(State(s): State<Arc<Shared<G>>>) -> Response {
-    let mut live = s.lock();
+    let (mut live, fixed) = s.locked();
     // Pages look every second or so: a failed save is tried again at that pace.
-    live.retry_save(&s.fixed);
-    let view = live.game(&s.fixed).map_err(ApiError::from);
+    live.retry_save(&fixed);
+    let view = live.game(&fixed).map_err(ApiError::from);
     s.reply(view)
 }
 
 async fn get_pictures<G: Game>(State(s): State<Arc<Shared<G>>>) -> Response {
-    s.reply(Ok(s.fixed.pictures()))
+    s.reply(Ok(s.fixed().pictures()))
 }
 
 /// A move request.
@@ -654,37 +713,36 @@ async fn post_move<G: Game>(
 ) -> Response {
     let result = s.teacher(&headers).and_then(|()| {
         let request: MoveRequest = body(raw, r#"{"move": "b1-b2", "game": 1, "ply": 0}"#)?;
-        let mut live = s.lock();
+        let (mut live, fixed) = s.locked();
         let board = table::Board {
             game: request.game,
             ply: request.ply,
         };
-        live.play(&s.fixed, &request.mv, board)?;
-        Ok(live.game(&s.fixed)?)
+        live.play(&fixed, &request.mv, board)?;
+        Ok(live.game(&fixed)?)
     });
     s.reply(result)
 }
 
 async fn post_new_game<G: Game>(State(s): State<Arc<Shared<G>>>, headers: HeaderMap) -> Response {
     let result = s.teacher(&headers).and_then(|()| {
-        let mut live = s.lock();
-        live.new_game(&s.fixed)?;
-        Ok(live.game(&s.fixed)?)
+        let (mut live, fixed) = s.locked();
+        live.new_game(&fixed)?;
+        Ok(live.game(&fixed)?)
     });
     s.reply(result)
 }
 
 async fn get_boxes<G: Game>(State(s): State<Arc<Shared<G>>>) -> Response {
-    let boxes = s.lock().boxes(&s.fixed);
+    let (live, fixed) = s.locked();
+    let boxes = live.boxes(&fixed);
     s.reply(Ok(boxes))
 }
 
 async fn get_box<G: Game>(State(s): State<Arc<Shared<G>>>, Path(id): Path<String>) -> Response {
-    let view = s.lock().one_box(
-        &s.fixed,
-        // An id that is no number finds no box either.
-        id.parse().unwrap_or(0),
-    );
+    let (live, fixed) = s.locked();
+    // An id that is no number finds no box either.
+    let view = live.one_box(&fixed, id.parse().unwrap_or(0));
     s.reply(view.map_err(|e| match e.problem {
         Problem::NoBox { count, .. } => ApiError::not_found(Problem::NoBox {
             id: id.chars().take(20).collect(),
@@ -701,8 +759,8 @@ async fn get_score<G: Game>(State(s): State<Arc<Shared<G>>>) -> Response {
 
 async fn post_undo<G: Game>(State(s): State<Arc<Shared<G>>>, headers: HeaderMap) -> Response {
     let result = s.teacher(&headers).and_then(|()| {
-        let mut live = s.lock();
-        live.undo(&s.fixed)?;
+        let (mut live, fixed) = s.locked();
+        live.undo(&fixed)?;
         Ok(live.score())
     });
     s.reply(result)
@@ -710,8 +768,8 @@ async fn post_undo<G: Game>(State(s): State<Arc<Shared<G>>>, headers: HeaderMap)
 
 async fn post_reset<G: Game>(State(s): State<Arc<Shared<G>>>, headers: HeaderMap) -> Response {
     let result = s.teacher(&headers).and_then(|()| {
-        let mut live = s.lock();
-        live.reset(&s.fixed)?;
+        let (mut live, fixed) = s.locked();
+        live.reset(&fixed)?;
         Ok(live.score())
     });
     s.reply(result)
@@ -739,7 +797,7 @@ async fn post_train<G: Game>(
 ) -> Response {
     let result = s.teacher(&headers).and_then(|()| {
         let request: TrainRequest = body(raw, r#"{"games": 200, "opponent": "random"}"#)?;
-        let opponent = train::opponent(&request.opponent, s.fixed.setup.rival.is_some())?;
+        let opponent = train::opponent(&request.opponent, s.fixed().setup.rival.is_some())?;
         train::start(&s, request.games, opponent)?;
         Ok(train::Run::progress(s.lock().training.as_ref()))
     });
@@ -763,7 +821,7 @@ async fn post_watch<G: Game>(
 ) -> Response {
     let result = s.teacher(&headers).and_then(|()| {
         let request: WatchRequest = body(raw, r#"{"opponent": "random", "pace": 3}"#)?;
-        let opponent = train::opponent(&request.opponent, s.fixed.setup.rival.is_some())?;
+        let opponent = train::opponent(&request.opponent, s.fixed().setup.rival.is_some())?;
         let controls = Arc::new(train::Controls::default());
         train::steer_controls(&controls, Some(request.pace), None, false)?;
         train::watch(&s, opponent, controls)?;

@@ -159,12 +159,11 @@ fn register<G: Game>(
 /// Ends a run: it no longer holds the machine, the beads are saved, and the next game
 /// is set up.
 fn finish<G: Game>(shared: &Shared<G>, result: Result<(), Error>) {
-    let fixed = &shared.fixed;
-    let mut live = shared.lock();
+    let (mut live, fixed) = shared.locked();
     live.training = None;
     live.version += 1;
-    live.save(fixed);
-    if let Err(e) = result.and_then(|()| live.settle(fixed)) {
+    live.save(&fixed);
+    if let Err(e) = result.and_then(|()| live.settle(&fixed)) {
         super::tell(format_args!("{e}"));
     }
 }
@@ -186,7 +185,9 @@ pub fn start<G: Game>(
     };
     let shared = Arc::clone(shared);
     tokio::task::spawn_blocking(move || {
-        let fixed = &shared.fixed;
+        // The settings cannot change while the run holds the machine.
+        let fixed = shared.fixed();
+        let fixed = &*fixed;
         let setup = &fixed.setup;
         let mut me = Learner::with_beads(&setup.machine, beads);
         let mut ends: Vec<End> = Vec::new();
@@ -234,7 +235,9 @@ pub fn watch<G: Game>(
     let first = shared.lock().saved.games;
     let shared = Arc::clone(shared);
     tokio::task::spawn_blocking(move || {
-        let fixed = &shared.fixed;
+        // The settings cannot change while the run holds the machine.
+        let fixed = shared.fixed();
+        let fixed = &*fixed;
         let mut rng = rng_for(fixed.seed ^ OPPONENT_STREAMS, first);
         let mut saved = Instant::now();
         let played =

@@ -5,12 +5,13 @@
 //! the far row, by capturing every enemy pawn, or when the opponent cannot move.
 
 use super::{
-    Bound, Claim, Descriptor, GamesClaim, Historic, Notation, Outcome, RewardClaim, Rules, Side,
-    Symmetry, as_in_the_articles, notation, one_bead_each,
+    Bound, Claim, Descriptor, GamesClaim, Historic, MachineSettings, Notation, Outcome,
+    RewardClaim, Rules, Side, Symmetry, as_in_the_articles, notation, one_bead_each,
 };
 use crate::Error;
 use crate::i18n::Strings;
-use crate::kit::{Kit, KitText, Preset, Rule, settings_file};
+use crate::rule::Rule;
+use crate::settings::{KitText, Preset, settings_file};
 
 /// The built-in kits of this game: Gardner's HER and HIM, and octapawn.
 const PRESETS: &[Preset] = &[
@@ -312,7 +313,7 @@ impl Descriptor for Hexapawn {
     }
 
     /// Gardner's HER (second) and HIM (first) play on 3 x 3.
-    fn historic(&self, kit: &Kit) -> Option<Historic> {
+    fn historic(&self, kit: &MachineSettings) -> Option<Historic> {
         if (self.rows, self.cols) != (3, 3) {
             return None;
         }

@@ -27,8 +27,8 @@ use serde::{Serialize, Serializer};
 use super::{OpponentKind, teacher_moves};
 use crate::Error;
 use crate::game::{Notation, Rules};
-use crate::kit::Rule;
 use crate::machine::{Beads, Draw, End, Learner, Machine, Node, Tree};
+use crate::rule::Rule;
 
 pub use giving_up::{GIVE_UP_BY, GivingUp, giving_up};
 pub use horizon::losses_in_first;
@@ -1610,7 +1610,7 @@ impl SheetFigures {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::fixtures::{self, HER, Pawns, Stones};
+    use crate::kit::fixtures::{self, HER, Pawns, Stones};
     use crate::simulate::{Estimate, Setup, Stats, train};
 
     fn her() -> Setup<Pawns> {

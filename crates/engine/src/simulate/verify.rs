@@ -6,8 +6,9 @@ use serde::Serialize;
 use crate::Error;
 use crate::boxes::BoxSet;
 use crate::game::{Bound, Claim, Descriptor, Notation, RewardClaim, Rules};
-use crate::kit::{Kit, Rule};
+use crate::kit::Kit;
 use crate::machine::{Node, Tree};
+use crate::rule::Rule;
 use crate::simulate::exact::{self, Distribution, Figure, GivingUp, Measure};
 use crate::simulate::stats::INTERVALS;
 use crate::simulate::watch::{Watch, watch};
@@ -114,7 +115,7 @@ pub fn checks<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>)
 
 /// The claim about this kit's machine, if the articles make one: the game's own answer.
 pub fn claim_for<G: Descriptor>(game: &G, kit: &Kit) -> Option<Claim> {
-    game.historic(kit).and_then(|h| h.claim)
+    game.historic(&kit.machine_settings()).and_then(|h| h.claim)
 }
 
 /// A claim and whether the figures bear it out.
@@ -246,7 +247,10 @@ pub fn reward_check<G: Notation + Descriptor>(
     runs: u32,
     seed: u64,
 ) -> Result<Option<RewardCheck>, Error> {
-    let Some(claim) = game.historic(kit).and_then(|h| h.reward_claim) else {
+    let Some(claim) = game
+        .historic(&kit.machine_settings())
+        .and_then(|h| h.reward_claim)
+    else {
         return Ok(None);
     };
     let mut rows = Vec::new();
@@ -511,7 +515,7 @@ pub fn verify<G: Notation + Descriptor>(
 mod tests {
     use super::*;
     use crate::game::Side;
-    use crate::game::fixtures::{self, HER, HIM};
+    use crate::kit::fixtures::{self, HER, HIM};
     use crate::simulate::{Estimate, Stats};
 
     #[test]

@@ -1,5 +1,6 @@
-//! The one typeface of every kit, DejaVu Sans (regular and bold, from the `dejavu` crate:
-//! Latin, Polish and Cyrillic), and text shaped with it (rustybuzz: glyphs, kerning).
+//! The one typeface of every kit, DejaVu Sans (regular and bold, from the `dejavu` crate
+//! through the engine: Latin, Polish and Cyrillic), and text shaped with it (rustybuzz:
+//! glyphs, kerning).
 //!
 //! Layout, the PDF and the PNG previews all place the glyphs [`shape`] returns, so a
 //! text is as wide on paper and in a preview as the layout measured it.
@@ -13,12 +14,9 @@ use rustybuzz::{Direction, Face, Script, ShapePlan, UnicodeBuffer};
 
 use super::scene::Weight;
 
-/// The font file of a weight.
+/// The font file of a weight (the engine's, which reads the same files' character maps).
 pub fn font_data(weight: Weight) -> &'static [u8] {
-    match weight {
-        Weight::Regular => dejavu::sans::regular(),
-        Weight::Bold => dejavu::sans::bold(),
-    }
+    matchbox_engine::glyphs::font_files()[index(weight)]
 }
 
 /// The family name the SVG output uses, matching the embedded font.

@@ -17,8 +17,10 @@ use markdown::{Block, blocks, figure_marker};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::{BoxSet, tag};
 use matchbox_engine::game::Side;
+use matchbox_engine::i18n::Language;
 use matchbox_engine::i18n::{grouped, plural, strings, template_file, template_folder};
-use matchbox_engine::kit::{BeadSchedule, Kit, Language, Reward, Rule, Tags};
+use matchbox_engine::kit::{Kit, Tags};
+use matchbox_engine::rule::{BeadSchedule, Reward, Rule};
 
 /// The sections of the instructions, in the order of kit.pdf.
 pub const SECTIONS: [&str; 7] = [
@@ -379,7 +381,7 @@ impl TemplateContext {
             loses: findings.loses,
             gives_up: findings.gives_up.clone(),
             reward_losses: findings.reward_losses.clone(),
-            history: game.historic(kit).map(|h| h.name),
+            history: game.historic(&kit.machine_settings()).map(|h| h.name),
             schedule,
             draws: game.can_draw(),
             game: game.template_vars(),
@@ -504,7 +506,9 @@ pub fn typeset<G: Game>(
                 .extend((0..figures.index_rows()).map(|row| Block::Figure(Figure::IndexRow(row)))),
             _ => {}
         }
-        setter.section(&section_blocks, &|figure| figures.draw(figure, height))?;
+        setter.section(&section_blocks, &|figure, room| {
+            figures.draw(figure, height, room)
+        })?;
     }
     Ok(setter.finish())
 }

@@ -196,7 +196,7 @@ fn by_game(states: &States, lines: &[Option<Lines>]) -> BTreeMap<u32, Measure> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::fixtures::{self, HIM};
+    use crate::kit::fixtures::{self, HIM};
     use crate::simulate::{Setup, train};
 
     #[test]

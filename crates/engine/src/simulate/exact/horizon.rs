@@ -92,8 +92,8 @@ pub fn losses_in_first<G: Rules>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::fixtures::{self, HER};
-    use crate::kit::Rule;
+    use crate::kit::fixtures::{self, HER};
+    use crate::rule::Rule;
     use crate::simulate::{Setup, losses_in_first as sampled};
 
     #[test]
