@@ -18,6 +18,7 @@ rows=(
   "\`kit --preset menace\`, previews off|kit --kit $work/menace-no-previews.yaml --out $work/out"
   "\`kit --preset menace\`, 304 previews at 150 dpi|kit --preset menace --out $work/out"
   "\`kit --preset hexapawn\` (19 labels, 9-page kit)|kit --preset hexapawn --out $work/out"
+  "\`verify --preset hexapawn\`|verify --preset hexapawn"
   "\`kit --preset octapawn\` (2,791 labels and previews)|kit --preset octapawn --out $work/out"
   "\`kit\`, nim with 1,000 stones (999 labels)|kit --kit $work/nim-1000.yaml --out $work/out"
   "\`kit\`, hexapawn 8 rows x 3 cols (8,902 labels)|kit --kit $work/hexapawn-8x3.yaml --out $work/out"
