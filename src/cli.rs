@@ -485,7 +485,7 @@ fn boxes_command<G: Notation + Descriptor>(
 ) -> Result<String, Error> {
     let set = BoxSet::build(game, kit)?;
     Ok(if json {
-        let value = report::boxes_json(game, kit, &set);
+        let value = matchbox_engine::boxes::boxes_json(game, kit, &set);
         serde_json::to_string_pretty(&value)? + "\n"
     } else {
         report::boxes_text(game, kit, &set)

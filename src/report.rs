@@ -1,7 +1,5 @@
-//! What `boxes`, `find` and `labels` print: a box set as text for people and as JSON for
-//! programs; the label sizes and sticker sheets a kit can print on.
-
-use serde_json::{Value, json};
+//! What `boxes`, `find` and `labels` print: a box set as text for people (the engine
+//! writes it as JSON for programs); the label sizes and sticker sheets a kit can print on.
 
 use crate::kit_folder::KitReport;
 use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
@@ -12,38 +10,8 @@ use matchbox_engine::simulate::exact::{
     Arithmetic, Distribution, Figure, GivingUp, Measure, RATIONAL_STATES,
 };
 use matchbox_engine::simulate::verify::{CannotLearn, Proof, RewardCheck, Verdict};
-use matchbox_engine::simulate::watch::{STREAK, WINDOWS, Watch};
+use matchbox_engine::simulate::watch::{STREAK, Watch};
 use matchbox_engine::simulate::{OpponentKind, Session, Training};
-
-/// The box set as the JSON object `matchbox boxes --json` prints.
-pub fn boxes_json<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>) -> Value {
-    let boxes: Vec<Value> = set
-        .boxes
-        .iter()
-        .map(|b| {
-            json!({
-                "id": b.id,
-                "move_numbers": b.move_numbers,
-                "tag": tag(&b.move_numbers, kit.machine, kit.tags, kit.numerals),
-                "position": game.format_position(&b.position),
-                "moves": b.moves.iter().map(|m| json!({
-                    "move": game.format_move(&b.position, m.mv),
-                    "colour": kit.palette[m.colour].name,
-                    "beads": m.beads,
-                })).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    json!({
-        "name": kit.name,
-        "game": kit.game,
-        "machine": kit.machine,
-        "symmetry": kit.symmetry,
-        "skip_forced": kit.skip_forced,
-        "summary": set.summary(kit),
-        "boxes": boxes,
-    })
-}
 
 /// A position as an indented board, one row a line, squares spaced apart.
 pub fn board_text<G: Notation>(game: &G, position: &G::Position) -> String {
@@ -288,10 +256,15 @@ fn measure(m: &Measure, scale: f64, unit: &str) -> String {
 
 /// What a teacher can watch of a machine that may never stop losing.
 fn watch_text(w: &Watch) -> String {
+    let shares = if w.windows.is_empty() {
+        ""
+    } else {
+        " (a share of draws is the mean of the machines' shares)"
+    };
     let mut out = format!(
-        "\nWhat to watch: {} fresh machines, {} games each against {} (a share of draws is the mean of the machines' shares)\n",
+        "\nWhat to watch: {} fresh machines, {} games each against {}{shares}\n",
         w.runs,
-        WINDOWS[WINDOWS.len() - 1].1,
+        w.games,
         opponent_words(w.opponent)
     );
     for win in &w.windows {

@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 use std::process::Output;
 
+use matchbox_engine::kit::presets;
+
 mod support;
 
 use support::run as matchbox;
@@ -28,15 +30,7 @@ fn presets_lists_every_preset_once() {
     let out = matchbox(&["presets"]);
     assert!(out.status.success());
     let text = stdout(&out);
-    for name in [
-        "hexapawn",
-        "hexapawn-first",
-        "octapawn",
-        "bachet",
-        "bachet-relay",
-        "menace",
-        "menace-second",
-    ] {
+    for name in presets().map(|p| p.name) {
         assert_eq!(
             text.lines()
                 .filter(|l| l.split_whitespace().next() == Some(name))

@@ -8,6 +8,8 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
+pub mod browser;
+pub mod files;
 mod http;
 pub use http::request;
 

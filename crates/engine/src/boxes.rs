@@ -236,7 +236,7 @@ impl<G: Rules> BoxSet<G> {
     {
         if self.boxes.is_empty() {
             return Err(kit.places.error(
-                &["machine", "stones", "take", "skip_forced", "game", "preset"],
+                &choice_keys(kit),
                 format!(
                     "the machine never moves in this kit: there is no position where it plays {} with a choice to make, so there are no boxes",
                     kit.machine.name()
@@ -613,9 +613,74 @@ pub(crate) fn topological_order<'a>(
     order
 }
 
+/// The keys that decide whether the machine ever has a choice to make: its side, the
+/// game's own keys, the forced positions left out, the game itself.
+fn choice_keys(kit: &Kit) -> Vec<&'static str> {
+    ["machine"]
+        .into_iter()
+        .chain(kit.own_game_keys())
+        .chain(["skip_forced", "game", "preset"])
+        .collect()
+}
+
+/// The box set as the JSON object `matchbox boxes --json` prints.
+pub fn boxes_json<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>) -> serde_json::Value {
+    let boxes: Vec<serde_json::Value> = set
+        .boxes
+        .iter()
+        .map(|b| {
+            serde_json::json!({
+                "id": b.id,
+                "move_numbers": b.move_numbers,
+                "tag": tag(&b.move_numbers, kit.machine, kit.tags, kit.numerals),
+                "position": game.format_position(&b.position),
+                "moves": b.moves.iter().map(|m| serde_json::json!({
+                    "move": game.format_move(&b.position, m.mv),
+                    "colour": kit.palette[m.colour].name,
+                    "beads": m.beads,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "name": kit.name,
+        "game": kit.game,
+        "machine": kit.machine,
+        "symmetry": kit.symmetry,
+        "skip_forced": kit.skip_forced,
+        "summary": set.summary(kit),
+        "boxes": boxes,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::GAMES;
+    use crate::kit::presets;
+
+    #[test]
+    fn a_kit_without_boxes_is_pointed_at_its_own_games_keys() {
+        for preset in presets() {
+            let kit = Kit::from_preset(preset.name).unwrap();
+            let keys = choice_keys(&kit);
+            for game in GAMES {
+                let own = game.name == kit.game.name();
+                for (key, _) in game.keys {
+                    assert_eq!(keys.contains(key), own, "{} {key}", preset.name);
+                }
+            }
+        }
+        // Only keys of the game's are given: the mistake is at the first of them.
+        let yaml = "game: nim\nheaps: [1]\ntake: [1]\nskip_forced: true\n";
+        let kit = Kit::from_yaml(yaml, "kit.yaml").unwrap();
+        let built = with_game!(&kit.game, |game| BoxSet::build(game, &kit).map(drop));
+        let message = built.unwrap_err().to_string();
+        assert!(
+            message.starts_with("kit.yaml:3:7: the machine never moves"),
+            "{message}"
+        );
+    }
 
     #[test]
     fn roman_numerals() {

@@ -349,6 +349,10 @@ impl Descriptor for Hexapawn {
     fn template_vars(&self) -> minijinja::Value {
         minijinja::context! { rows => self.rows, cols => self.cols, known_as => self.known_name() }
     }
+
+    fn settings(&self) -> Vec<(&'static str, serde_json::Value)> {
+        vec![("rows", self.rows.into()), ("cols", self.cols.into())]
+    }
 }
 
 fn pawn_moves(game: &Hexapawn, position: &Board, out: &mut Vec<Step>) {

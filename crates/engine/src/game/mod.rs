@@ -256,6 +256,9 @@ pub trait Descriptor: Rules + Serialize + PartialEq + Debug {
     fn can_draw(&self) -> bool;
     /// The game's settings as template variables, for its own partials.
     fn template_vars(&self) -> minijinja::Value;
+    /// Its own keys in kit.yaml with this game's values, in [`Self::KEYS`]' order (a key
+    /// whose default gives the same game may be left out): read back, the same game.
+    fn settings(&self) -> Vec<(&'static str, serde_json::Value)>;
 }
 
 /// A game as the kit knows it before it is built: its kit.yaml name, keys and presets.
@@ -337,6 +340,11 @@ impl AnyGame {
     /// The learning rule of a kit that names none: the game's own.
     pub fn default_rule(&self) -> Rule {
         with_game!(self, |game| game.default_rule())
+    }
+
+    /// The game's own keys in kit.yaml with their values (see [`Descriptor::settings`]).
+    pub fn settings(&self) -> Vec<(&'static str, serde_json::Value)> {
+        with_game!(self, |game| game.settings())
     }
 
     /// The entry of the game named `name`.

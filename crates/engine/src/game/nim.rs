@@ -566,6 +566,29 @@ impl Descriptor for Nim {
             last_stone_wins => self.last_stone_wins,
         }
     }
+
+    fn settings(&self) -> Vec<(&'static str, serde_json::Value)> {
+        let most = self.heaps.iter().copied().max().unwrap_or(1);
+        let mut out = Vec::new();
+        // Several heaps take any count when `take` is left out; one heap takes 1 to 3.
+        if self.heaps.len() == 1 || self.take != (1..=most).collect::<Vec<_>>() {
+            out.push(("take", self.take.clone().into()));
+        }
+        match self.heaps.as_slice() {
+            [stones] => out.push(("stones", (*stones).into())),
+            heaps => out.push(("heaps", heaps.to_vec().into())),
+        }
+        let last_stone = if self.last_stone_wins {
+            LastStone::Wins
+        } else {
+            LastStone::Loses
+        };
+        out.push(("last_stone", serde_json::json!(last_stone)));
+        if !self.wiring.is_empty() {
+            out.push(("allowed", serde_json::json!(self.wiring)));
+        }
+        out
+    }
 }
 
 /// A list of stone counts from kit.yaml, each checked to be from 1 to [`MAX_STONES`];

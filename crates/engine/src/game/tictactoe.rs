@@ -270,6 +270,10 @@ impl Descriptor for TicTacToe {
     fn template_vars(&self) -> minijinja::Value {
         minijinja::context! {}
     }
+
+    fn settings(&self) -> Vec<(&'static str, serde_json::Value)> {
+        Vec::new()
+    }
 }
 
 #[cfg(test)]

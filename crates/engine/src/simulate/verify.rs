@@ -519,6 +519,32 @@ mod tests {
     use crate::simulate::{Estimate, Stats};
 
     #[test]
+    fn what_to_watch_speaks_of_draws_only_in_a_game_that_can_draw() {
+        let mut sampled = 0;
+        for preset in crate::kit::presets() {
+            let kit = Kit::from_preset(preset.name).unwrap();
+            let verdict = with_game!(&kit.game, |game| verify(
+                game,
+                &kit,
+                OpponentKind::Perfect,
+                4,
+                20,
+                1,
+                &|_| {}
+            ))
+            .unwrap();
+            let Some(watch) = verdict.watch else {
+                continue;
+            };
+            sampled += 1;
+            let can_draw = with_game!(&kit.game, |game| game.can_draw());
+            assert_eq!(!watch.windows.is_empty(), can_draw, "{}", preset.name);
+            assert_eq!(watch.games, 200, "{}", preset.name);
+        }
+        assert!(sampled >= 2, "{sampled}");
+    }
+
+    #[test]
     fn claims_belong_to_the_machines_the_articles_describe() {
         let claim = |yaml: &str| {
             let kit = Kit::from_yaml(yaml, "kit.yaml").unwrap();

@@ -8,8 +8,8 @@ use serde::Serialize;
 pub use super::stats::Estimate;
 use super::{Automatic, OpponentKind, Setup, play_game};
 use crate::Error;
-use crate::game::Rules;
-use crate::machine::{End, Learner, rng_for};
+use crate::game::{Outcome, Rules};
+use crate::machine::{End, Learner, Node, rng_for};
 
 /// The windows of games whose share of draws is reported.
 pub const WINDOWS: [(u32, u32); 4] = [(1, 20), (21, 50), (51, 100), (101, 200)];
@@ -35,7 +35,9 @@ pub struct Watch {
     pub opponent: OpponentKind,
     /// Machines followed.
     pub runs: u32,
-    /// The share of draws in each window.
+    /// Games each machine played.
+    pub games: u32,
+    /// The share of draws in each window; none for a game that cannot end in a draw.
     pub windows: Vec<Window>,
     /// Games in a row without a loss that count as having stopped losing.
     pub streak: u32,
@@ -82,8 +84,12 @@ pub fn watch<G: Rules>(
             Ok((ends, first_box(&me)))
         })
         .collect::<Result<_, Error>>()?;
+    // Shares of draws only for a game in which a draw can happen at all.
+    let tree = &setup.tree;
+    let can_draw = (0..tree.len() as Node).any(|n| tree.outcome(n) == Some(Outcome::Draw));
     let windows = WINDOWS
         .iter()
+        .filter(|_| can_draw)
         .filter_map(|&(from, to)| {
             let shares: Vec<f64> = played
                 .iter()
@@ -112,6 +118,7 @@ pub fn watch<G: Rules>(
     Ok(Watch {
         opponent,
         runs,
+        games,
         windows,
         streak: STREAK,
         stopped_share: Estimate::share(stopped.len() as u32, runs),

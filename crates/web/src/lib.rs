@@ -1,0 +1,198 @@
+//! The engine of matchbox in the browser: the static site's page (web/) sends its
+//! requests here, built for WebAssembly. Each request is one JSON object naming a
+//! command; each answer is a list of named parts (a JSON text, a PDF, a PNG), so that
+//! files cross as bytes, not as text. The same kit gives the same bytes as the native
+//! `matchbox kit`: both call [`matchbox_print::make::make_files`].
+//!
+//! The interface is four plain functions ([`abi`]) rather than a binding generator: the
+//! page needs a handful of calls, and the build needs nothing but cargo.
+
+#![warn(missing_docs)]
+
+pub mod abi;
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use matchbox_engine::Error;
+use matchbox_engine::boxes::{BoxSet, boxes_json};
+use matchbox_engine::game::GAMES;
+use matchbox_engine::i18n::Language;
+use matchbox_engine::kit::{Kit, presets};
+use matchbox_engine::media::{LABEL_SIZES, STICKER_SHEETS};
+use matchbox_engine::palette::default_palette;
+use matchbox_engine::rule::Rule;
+use matchbox_print::draw::png::to_png;
+use matchbox_print::instructions::{Findings, TemplateContext};
+use matchbox_print::label::draw_label;
+use matchbox_print::make::{DEFAULT_DPI, make_files};
+use matchbox_print::pictures::Game;
+
+/// The name a kit's text has in messages: what the CLI shows for `--kit kit.yaml`, so
+/// that a bad kit gives the page the CLI's very words.
+pub const KIT_FILE: &str = "kit.yaml";
+
+/// One named piece of an answer.
+pub type Part = (String, Vec<u8>);
+
+/// What the page asks.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "command", rename_all = "kebab-case")]
+pub enum Request {
+    /// The choices the kit designer offers: games, presets, label sizes, sticker sheets.
+    Catalogue,
+    /// A kit's settings, figures and boxes, and one of its labels as a PNG.
+    Design {
+        /// kit.yaml's text.
+        yaml: String,
+        /// The box whose label is drawn, counted from 0 in the box list.
+        #[serde(default, rename = "box")]
+        box_index: usize,
+        /// The label's resolution.
+        dpi: f32,
+    },
+    /// The kit's files, as `matchbox kit` writes them.
+    Kit {
+        /// kit.yaml's text.
+        yaml: String,
+        /// Whether to draw the previews; the kit's own `previews` when left out (the
+        /// designer's PDFs need none).
+        previews: Option<bool>,
+    },
+    /// The box list, as `matchbox boxes --json` prints it.
+    Boxes {
+        /// kit.yaml's text.
+        yaml: String,
+    },
+}
+
+/// Reads a kit's text as the CLI reads `--kit kit.yaml`.
+fn read_kit(yaml: &str) -> Result<Kit, Error> {
+    Kit::from_bytes(yaml.as_bytes().to_vec(), KIT_FILE)
+}
+
+/// A JSON value as the one part of an answer.
+fn json_part(value: &Value) -> Result<Part, Error> {
+    Ok(("json".into(), serde_json::to_vec(value)?))
+}
+
+/// Answers one request.
+pub fn answer(request: &[u8]) -> Result<Vec<Part>, Error> {
+    let request: Request = serde_json::from_slice(request).map_err(|e| {
+        Error::Internal(format!(
+            "the page sent a request the engine cannot read: {e}"
+        ))
+    })?;
+    match request {
+        Request::Catalogue => Ok(vec![json_part(&catalogue())?]),
+        Request::Design {
+            yaml,
+            box_index,
+            dpi,
+        } => {
+            let kit = read_kit(&yaml)?;
+            matchbox_engine::with_game!(&kit.game, |game| design(game, &kit, box_index, dpi))
+        }
+        Request::Kit { yaml, previews } => {
+            let kit = read_kit(&yaml)?;
+            // As `matchbox kit` at its default resolution.
+            let previews = previews.unwrap_or(kit.previews) && kit.previews;
+            let files = make_files(&kit, previews.then_some(DEFAULT_DPI))?;
+            let mut parts = vec![
+                ("labels.pdf".to_string(), files.labels_pdf),
+                ("kit.pdf".to_string(), files.kit_pdf),
+            ];
+            parts.extend(
+                files
+                    .previews
+                    .into_iter()
+                    .map(|(name, png)| (format!("previews/{name}"), png)),
+            );
+            Ok(parts)
+        }
+        Request::Boxes { yaml } => {
+            let kit = read_kit(&yaml)?;
+            let value = matchbox_engine::with_game!(&kit.game, |game| {
+                BoxSet::build(game, &kit).map(|set| boxes_json(game, &kit, &set))
+            })?;
+            // The CLI's very text: pretty, with its closing newline.
+            let text = serde_json::to_string_pretty(&value)? + "\n";
+            Ok(vec![("boxes.json".into(), text.into_bytes())])
+        }
+    }
+}
+
+/// The choices of the kit designer.
+fn catalogue() -> Value {
+    let games: Vec<Value> = GAMES
+        .iter()
+        .map(|g| {
+            json!({
+                "name": g.name,
+                "keys": g.keys.iter().map(|(k, _)| k).collect::<Vec<_>>(),
+                "presets": g.presets.iter().map(|p| json!({"name": p.name, "about": p.about})).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let labels: Vec<Value> = LABEL_SIZES
+        .iter()
+        .map(|(name, size)| json!({"name": name, "width_mm": size.width_mm, "height_mm": size.height_mm}))
+        .collect();
+    json!({
+        "games": games,
+        "presets": presets().map(|p| p.name).collect::<Vec<_>>(),
+        "labels": labels,
+        "stickers": STICKER_SHEETS,
+        "rules": Rule::ALL.map(Rule::name),
+        "languages": Language::ALL.map(Language::code),
+        "palette": default_palette(),
+    })
+}
+
+/// [`Request::Design`] for the kit's game.
+fn design<G: Game>(game: &G, kit: &Kit, box_index: usize, dpi: f32) -> Result<Vec<Part>, Error> {
+    if !(dpi.is_finite() && (36.0..=1200.0).contains(&dpi)) {
+        return Err(Error::Internal(format!("label resolution {dpi} dpi")));
+    }
+    let set = BoxSet::build(game, kit)?;
+    set.check_label_count(kit)?;
+    let figures = TemplateContext::new(game, kit, &set, &Findings::default());
+    let summary = set.summary(kit);
+    // The colours in the figures' order, as their beads are printed.
+    let rgb: Vec<String> = summary
+        .colours
+        .iter()
+        .map(|c| kit.palette[c.colour].hex())
+        .collect();
+    let settings: serde_json::Map<String, Value> = kit
+        .settings()
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+    let value = json!({
+        "settings": settings,
+        "warnings": kit.warnings,
+        "figures": figures,
+        "colour_rgb": rgb,
+        "label_mm": [kit.label.width_mm, kit.label.height_mm],
+        "boxes": boxes_json(game, kit, &set),
+    });
+    let mut parts = vec![json_part(&value)?];
+    if let Some(b) = set.boxes.get(box_index) {
+        parts.push(("label.png".into(), to_png(&draw_label(game, kit, b), dpi)?));
+    }
+    Ok(parts)
+}
+
+/// The parts as one buffer: for each, the length of its name (4 bytes, little-endian),
+/// the name, the length of its bytes, the bytes.
+pub fn frame(parts: &[Part]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(parts.iter().map(|(n, b)| 8 + n.len() + b.len()).sum());
+    for (name, bytes) in parts {
+        for piece in [name.as_bytes(), bytes] {
+            out.extend_from_slice(&(piece.len() as u32).to_le_bytes());
+            out.extend_from_slice(piece);
+        }
+    }
+    out
+}

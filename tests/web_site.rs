@@ -1,0 +1,344 @@
+//! The static site (web/dist, built by `bash web/build.sh`) served by a plain file server
+//! and driven in headless Chromium: the kits the page makes are the native binary's byte
+//! for byte, a bad kit gets the CLI's message, the designer's downloads, the page in
+//! every language at both screen sizes (screenshots in `target/serve-screens/web-*`),
+//! and a reload with the server gone. Figures (site size, MENACE's time, load time) are
+//! printed (`-- --nocapture`).
+//!
+//! Without a built site or a browser the tests are skipped with a message, except on CI
+//! (`CI` set), where `.ci/run` builds the site first and a missing one is a failure.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Mutex, MutexGuard, PoisonError};
+
+use serde_json::{Value, json};
+use support::browser::{Browser, base64, browser_present};
+use support::files::FileServer;
+use support::scratch;
+
+/// One browser at a time: five at once on two cores would wait past the timeouts.
+static ONE_BROWSER: Mutex<()> = Mutex::new(());
+
+/// The built site, if it is there (and on CI it must be), and the browser to oneself.
+fn site() -> Option<(PathBuf, MutexGuard<'static, ()>)> {
+    let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("web/dist");
+    if dist.join("matchbox.wasm").exists() {
+        let alone = ONE_BROWSER.lock().unwrap_or_else(PoisonError::into_inner);
+        return browser_present().then_some((dist, alone));
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI: build the site first (bash web/build.sh)"
+    );
+    eprintln!("skipped: no site in {} (bash web/build.sh)", dist.display());
+    None
+}
+
+/// The page opened from a file server, ready.
+fn open(name: &str, server: &FileServer) -> Browser {
+    let browser = Browser::start(name);
+    browser.open(&format!("{}/", server.base));
+    browser
+}
+
+/// The JavaScript that turns bytes into base64 for the trip back through WebDriver.
+const B64: &str = "const b64 = (bytes) => { let s = ''; for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000)); return btoa(s); };";
+
+/// `matchbox.kit(yaml)` in the page: every file by name, or the error's message.
+fn kit_in_page(browser: &Browser, yaml: &str) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let answer = browser.script_async(&format!(
+        "const done = arguments[arguments.length - 1]; {B64}
+         matchbox.kit({yaml}).then(
+           (files) => done({{ files: Object.entries(files).map(([n, b]) => [n, b64(b)]) }}),
+           (e) => done({{ error: e.message }}));",
+        yaml = json!(yaml)
+    ));
+    match answer["error"].as_str() {
+        Some(message) => Err(message.to_string()),
+        None => Ok(answer["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                (
+                    f[0].as_str().unwrap().to_string(),
+                    base64(f[1].as_str().unwrap()),
+                )
+            })
+            .collect()),
+    }
+}
+
+/// `matchbox kit --kit kit.yaml` in a fresh folder: every file it wrote, by its path in
+/// the kit's folder, or its stderr.
+fn kit_native(what: &str, yaml: &str) -> Result<Vec<(String, Vec<u8>)>, String> {
+    let dir = scratch(what);
+    std::fs::write(dir.join("kit.yaml"), yaml).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_matchbox"))
+        .current_dir(&dir)
+        .args(["kit", "--kit", "kit.yaml", "--out", "kit"])
+        .output()
+        .unwrap();
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned());
+    }
+    let mut files = Vec::new();
+    for name in ["labels.pdf", "kit.pdf"] {
+        files.push((
+            name.to_string(),
+            std::fs::read(dir.join("kit").join(name)).unwrap(),
+        ));
+    }
+    if let Ok(previews) = std::fs::read_dir(dir.join("kit/previews")) {
+        let mut names: Vec<_> = previews.map(|e| e.unwrap().file_name()).collect();
+        names.sort();
+        for name in names {
+            let bytes = std::fs::read(dir.join("kit/previews").join(&name)).unwrap();
+            files.push((format!("previews/{}", name.to_string_lossy()), bytes));
+        }
+    }
+    Ok(files)
+}
+
+fn same_files(page: &[(String, Vec<u8>)], native: &[(String, Vec<u8>)], what: &str) {
+    let names =
+        |files: &[(String, Vec<u8>)]| files.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
+    let mut sorted = page.to_vec();
+    sorted.sort();
+    let mut expected = native.to_vec();
+    expected.sort();
+    assert_eq!(names(&sorted), names(&expected), "{what}: the same files");
+    for ((name, bytes), (_, want)) in sorted.iter().zip(&expected) {
+        assert!(
+            bytes == want,
+            "{what}: {name} differs from the native binary's ({} bytes, not {})",
+            bytes.len(),
+            want.len()
+        );
+    }
+}
+
+#[test]
+fn the_page_makes_the_native_kits_byte_for_byte() {
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
+    let size: u64 = std::fs::read_dir(&dist)
+        .unwrap()
+        .map(|e| e.unwrap().metadata().unwrap().len())
+        .sum();
+    println!("site: {size} bytes");
+    assert!(size < 8_000_000, "the site is {size} bytes, over 8 MB");
+    let server = FileServer::start(&dist);
+    let browser = open("web-kits", &server);
+    println!(
+        "page ready after {} ms",
+        browser.script("return document.body.dataset.readyMs;")
+    );
+    // MENACE's labels and pages, no previews: timed in a fresh page once it is idle.
+    browser.wait("document.querySelectorAll('.card .picture[src]').length === document.querySelectorAll('.card .picture').length");
+    let ms = browser.script_async(
+        "const done = arguments[arguments.length - 1]; const t = performance.now();
+         matchbox.kit('preset: menace\\npreviews: false\\n').then(() => done(performance.now() - t));",
+    );
+    println!(
+        "MENACE kit (304 labels, no previews) in the page: {ms:.0} ms",
+        ms = ms.as_f64().unwrap()
+    );
+    for preset in ["hexapawn", "menace", "bachet"] {
+        for language in ["en", "pl"] {
+            let yaml = format!("preset: {preset}\nlanguage: {language}\n");
+            let what = format!("{preset} in {language}");
+            let page = kit_in_page(&browser, &yaml).unwrap_or_else(|e| panic!("{what}: {e}"));
+            let native = kit_native(&format!("web-{preset}-{language}"), &yaml).unwrap();
+            same_files(&page, &native, &what);
+        }
+    }
+}
+
+#[test]
+fn a_bad_kit_gets_the_clis_message_and_boxes_the_clis_json() {
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
+    let server = FileServer::start(&dist);
+    let browser = open("web-errors", &server);
+    for (i, yaml) in [
+        "preset: menace\nbeads: 0\n",
+        "preset: bachet\nstones: 8\nheaps: [1, 2]\n",
+        "game: hexapawn\nrows: [3\n",
+        "preset: hexapawn\nlabel: L9999\n",
+        "presett: menace\n",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let native = kit_native(&format!("web-bad-{i}"), yaml).unwrap_err();
+        let page = kit_in_page(&browser, yaml).unwrap_err();
+        assert_eq!(format!("matchbox: {page}\n"), native, "{yaml}");
+        assert!(page.starts_with("kit.yaml:"), "{page}");
+    }
+    let dir = scratch("web-boxes");
+    for preset in ["hexapawn", "marienbad", "menace-second"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_matchbox"))
+            .current_dir(&dir)
+            .args(["boxes", "--json", "--preset", preset])
+            .output()
+            .unwrap();
+        let native: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let page = browser.script_async(&format!(
+            "const done = arguments[arguments.length - 1]; matchbox.boxes('preset: {preset}\\n').then(done);"
+        ));
+        assert_eq!(page, native, "boxes of {preset}");
+    }
+}
+
+/// Keeps what the page would save instead of saving it: file name -> base64.
+const CAPTURE: &str = "window.saved = {}; const b64 = (bytes) => { let s = ''; for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000)); return btoa(s); };
+  HTMLAnchorElement.prototype.click = function () {
+    const name = this.download;
+    fetch(this.href).then((r) => r.arrayBuffer()).then((b) => { window.saved[name] = b64(new Uint8Array(b)); });
+  }; return 0;";
+
+/// Types into a field as a person would, and waits for the page's next design or problem.
+fn type_into(browser: &Browser, css: &str, text: &str) {
+    let before = browser.script(
+        "return [document.body.dataset.designs, document.body.dataset.problems].join('/');",
+    );
+    let id = browser.find(css);
+    browser.call("POST", &format!("/element/{id}/clear"), Some(json!({})));
+    browser.call(
+        "POST",
+        &format!("/element/{id}/value"),
+        Some(json!({ "text": text })),
+    );
+    browser.wait(&format!(
+        "[document.body.dataset.designs, document.body.dataset.problems].join('/') !== {before}"
+    ));
+}
+
+fn saved(browser: &Browser, name: &str) -> Vec<u8> {
+    browser.wait(&format!("window.saved[{}] !== undefined", json!(name)));
+    base64(
+        browser
+            .script(&format!("return window.saved[{}];", json!(name)))
+            .as_str()
+            .unwrap(),
+    )
+}
+
+#[test]
+fn the_designer_shows_errors_at_their_field_and_downloads_the_kit() {
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
+    let server = FileServer::start(&dist);
+    let browser = open("web-designer", &server);
+    browser.script(CAPTURE);
+    let designs = browser
+        .script("return Number(document.body.dataset.designs);")
+        .as_u64()
+        .unwrap();
+    browser.click(".card[data-preset=bachet]");
+    browser.wait(&format!(
+        "Number(document.body.dataset.designs) > {designs}"
+    ));
+    assert_eq!(
+        browser.script("return document.querySelectorAll('#boxes tbody tr').length;"),
+        json!(7)
+    );
+
+    // A wrong value: the engine's own words, at the field.
+    type_into(&browser, "#input-stones", "0");
+    assert!(
+        browser.script(
+            "return document.getElementById('field-stones').classList.contains('invalid');"
+        ) == json!(true)
+    );
+    let at_field = browser.text("#error-stones");
+    assert_eq!(at_field, "stones must be from 1 to 1000, not 0");
+
+    // A right one: 12 stones, and the kit made from what the page says kit.yaml is.
+    type_into(&browser, "#input-stones", "12");
+    assert!(browser.script("return document.getElementById('problem').hidden;") == json!(true));
+    browser.click("[data-file='kit.yaml']");
+    let yaml = String::from_utf8(saved(&browser, "kit.yaml")).unwrap();
+    assert!(yaml.contains("stones: 12\n"), "{yaml}");
+    browser.click("[data-file='kit.pdf']");
+    let pdf = saved(&browser, "kit.pdf");
+    let native = kit_native("web-designer", &yaml).unwrap();
+    assert!(
+        pdf == native[1].1,
+        "the designer's kit.pdf is the native one for its kit.yaml"
+    );
+    browser.click("[data-file='previews.zip']");
+    let zip = saved(&browser, "previews.zip");
+    assert!(zip.starts_with(b"PK\x03\x04"));
+    for (name, png) in native.iter().filter(|(n, _)| n.starts_with("previews/")) {
+        let name = &name["previews/".len()..];
+        let at = zip
+            .windows(name.len())
+            .position(|w| w == name.as_bytes())
+            .unwrap_or_else(|| panic!("{name} in the zip"));
+        assert_eq!(
+            &zip[at + name.len()..at + name.len() + png.len()],
+            png.as_slice(),
+            "{name} stored whole"
+        );
+    }
+}
+
+#[test]
+fn every_language_fits_both_screens() {
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
+    let server = FileServer::start(&dist);
+    let browser = open("web-screens", &server);
+    for (width, height) in [(1280, 720), (1920, 1080)] {
+        browser.resize(width, height);
+        for language in ["en", "pl", "ru"] {
+            let designs = browser
+                .script("return Number(document.body.dataset.designs);")
+                .as_u64()
+                .unwrap();
+            browser.click(&format!("[data-language={language}]"));
+            browser.wait(&format!(
+                "Number(document.body.dataset.designs) > {designs}"
+            ));
+            browser.wait("document.querySelectorAll('.card .picture[src]').length === document.querySelectorAll('.card .picture').length");
+            assert_eq!(
+                browser.script("return document.documentElement.lang;"),
+                json!(language)
+            );
+            let wide = browser.script("return document.documentElement.scrollWidth <= innerWidth;");
+            assert_eq!(
+                wide,
+                json!(true),
+                "{language} at {width}x{height} runs off the side"
+            );
+            browser.screenshot(&format!("web-designer-{language}-{width}x{height}"));
+        }
+    }
+}
+
+#[test]
+fn the_page_works_again_with_the_server_gone() {
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
+    let server = FileServer::start(&dist);
+    let browser = open("web-offline", &server);
+    let url = format!("{}/", server.base);
+    // The service worker keeps the site once it controls the page.
+    browser.wait("navigator.serviceWorker.controller !== null");
+    drop(server);
+    browser.open(&url);
+    let boxes = browser.script_async(
+        "const done = arguments[arguments.length - 1]; matchbox.boxes('preset: hexapawn\\n').then((b) => done(b.boxes.length), (e) => done(e.message));",
+    );
+    assert_eq!(boxes, json!(19));
+}

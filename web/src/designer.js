@@ -1,0 +1,561 @@
+// The kit designer: a preset or a game, every kit.yaml setting as a field, and beside
+// them the kit as the engine makes it (one label as it will print, the figures, the
+// box list). The page writes kit.yaml from the fields and the engine reads it exactly as
+// the command line does, so an error comes back as `kit.yaml:LINE:COLUMN: message` and
+// is shown at the field written on that line.
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+const STORE = 'matchbox.designer';
+const LABEL_DPI = 300;
+const PICTURE_DPI = 110;
+
+// kit.yaml's own keys in the order the file writes them; the game's keys follow.
+const KIT_KEYS = ['name', 'machine', 'symmetry', 'skip_forced', 'beads', 'palette', 'rule', 'reward',
+  'language', 'paper', 'label', 'start_at', 'move_colours', 'tags', 'numerals', 'show_beads', 'previews'];
+
+// How each setting is edited: its kind, its choices, its section.
+const FIELDS = {
+  name: { kind: 'text', section: 'game' },
+  rows: { kind: 'number', section: 'game', min: 3, max: 8 },
+  cols: { kind: 'number', section: 'game', min: 3, max: 8 },
+  stones: { kind: 'number', section: 'game', min: 1, max: 1000 },
+  heaps: { kind: 'list', section: 'game' },
+  take: { kind: 'list', section: 'game' },
+  last_stone: { kind: 'choice', section: 'game', choices: ['wins', 'loses'] },
+  allowed: { kind: 'wiring', section: 'game' },
+  machine: { kind: 'choice', section: 'game', choices: ['first', 'second'] },
+  language: { kind: 'choice', section: 'paper', choices: ['en', 'pl', 'ru'] },
+  label: { kind: 'label', section: 'paper' },
+  paper: { kind: 'choice', section: 'paper', choices: ['a4', 'letter'] },
+  start_at: { kind: 'number', section: 'paper', min: 1 },
+  beads: { kind: 'beads', section: 'beads' },
+  rule: { kind: 'choice', section: 'beads', choices: ['gardner', 'gardner-reward', 'menace', 'relay'] },
+  reward: { kind: 'reward', section: 'beads' },
+  palette: { kind: 'palette', section: 'beads' },
+  tags: { kind: 'choice', section: 'look', choices: ['game-move', 'machine-move'] },
+  numerals: { kind: 'choice', section: 'look', choices: ['arabic', 'roman'] },
+  show_beads: { kind: 'flag', section: 'look' },
+  move_colours: { kind: 'flag', section: 'look' },
+  symmetry: { kind: 'flag', section: 'look' },
+  skip_forced: { kind: 'flag', section: 'look' },
+  previews: { kind: 'flag', section: 'look' },
+};
+const SECTIONS = ['game', 'paper', 'beads', 'look'];
+
+const state = {
+  language: 'en',
+  catalogue: null,
+  // Where the kit starts: a preset, or a game's own defaults.
+  preset: 'hexapawn',
+  game: 'hexapawn',
+  // The settings the teacher changed, as kit.yaml values.
+  changed: {},
+  // The kit's language follows the page's until the teacher sets it.
+  languageSet: false,
+  box: 0,
+  design: null,
+  // The key written on each line of the last kit.yaml.
+  lines: [],
+  files: null,
+  asked: 0,
+};
+
+function say(key, values) {
+  let text = (WORDS[state.language] || WORDS.en)[key] ?? WORDS.en[key] ?? key;
+  for (const [name, value] of Object.entries(values || {})) text = text.split(`{${name}}`).join(String(value));
+  return text;
+}
+
+function element(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs || {})) {
+    if (name === 'text') node.textContent = value;
+    else if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
+    else if (value !== false && value !== undefined) node.setAttribute(name, value === true ? '' : value);
+  }
+  node.append(...children.filter((c) => c !== null && c !== undefined));
+  return node;
+}
+
+// ---- kit.yaml: written from the settings, one key a line --------------------------
+
+const PLAIN = /^[\p{L}\p{N}][\p{L}\p{N} _.\-']*$/u;
+const RESERVED = /^(true|false|yes|no|on|off|null|~|[-+.\d].*)$/i;
+
+function yamlValue(value) {
+  if (Array.isArray(value)) return `[${value.map(yamlValue).join(', ')}]`;
+  if (value !== null && typeof value === 'object') {
+    const key = (k) => (/^[A-Za-z0-9_]+$/.test(k) ? k : JSON.stringify(k));
+    return `{${Object.entries(value).map(([k, v]) => `${key(k)}: ${yamlValue(v)}`).join(', ')}}`;
+  }
+  if (typeof value === 'string') {
+    return PLAIN.test(value) && !RESERVED.test(value) && value.trim() === value ? value : JSON.stringify(value);
+  }
+  return String(value);
+}
+
+function gameKeys(game) {
+  return state.catalogue.games.find((g) => g.name === game).keys;
+}
+
+// The kit.yaml text of the current choices, and the key on each of its lines.
+function kitYaml() {
+  const lines = state.preset ? [['preset', state.preset]] : [['game', state.game]];
+  for (const key of [...KIT_KEYS, ...gameKeys(state.game)]) {
+    if (key in state.changed) lines.push([key, state.changed[key]]);
+  }
+  state.lines = [null, ...lines.map(([key]) => key)];
+  return lines.map(([key, value]) => `${key}: ${yamlValue(value)}\n`).join('');
+}
+
+// ---- the fields: a setting's value shown, and read back ----------------------------
+
+const numberOrText = (text) => (/^-?\d+$/.test(text.trim()) ? Number(text) : text.trim());
+const listOf = (text) => text.split(/[,\s]+/).filter(Boolean).map(numberOrText);
+
+function show(kind, value) {
+  if (value === undefined || value === null) return '';
+  switch (kind) {
+    case 'list': return value.join(', ');
+    case 'beads': return typeof value === 'object' ? Object.entries(value).map(([k, v]) => `${k}: ${v}`).join(', ') : String(value);
+    case 'wiring': return Object.entries(value).map(([k, v]) => `${k}: ${v.join(', ')}`).join('; ');
+    default: return String(value);
+  }
+}
+
+function read(kind, text) {
+  switch (kind) {
+    case 'number': return numberOrText(text);
+    case 'list': return listOf(text);
+    case 'beads': {
+      if (!text.includes(':')) return numberOrText(text);
+      const map = {};
+      for (const pair of text.split(',')) {
+        const [k, v] = pair.split(':').map((s) => s.trim());
+        map[k] = numberOrText(v ?? '');
+      }
+      return map;
+    }
+    case 'wiring': {
+      const map = {};
+      for (const part of text.split(';').filter((p) => p.trim())) {
+        const [k, v] = part.split(':');
+        map[k.trim()] = listOf(v ?? '');
+      }
+      return map;
+    }
+    default: return text;
+  }
+}
+
+function field(key, control, wide) {
+  const spec = FIELDS[key];
+  const hint = WORDS.en[`field.${key}.hint`] ? element('small', { class: 'hint', text: say(`field.${key}.hint`) }) : null;
+  const title = spec.kind === 'flag' ? null : element('span', { class: 'field-name', text: say(`field.${key}`) });
+  return element(spec.kind === 'flag' ? 'label' : 'div', { class: `field ${spec.kind}${wide ? ' wide' : ''}`, id: `field-${key}`, 'data-key': key },
+    title, control, hint, element('p', { class: 'field-error', id: `error-${key}`, hidden: true }));
+}
+
+// A setting changed by the teacher.
+function set(key, value) {
+  state.changed[key] = value;
+  if (key === 'language') state.languageSet = true;
+  // A game's own keys cannot be taken out of a preset (nim's `stones` and `heaps`):
+  // changing one starts a kit of the teacher's own from the current settings.
+  if (state.preset && gameKeys(state.game).includes(key) && state.design) {
+    const { name, game, ...settings } = state.design.settings;
+    state.changed = { ...settings, ...state.changed };
+    state.preset = null;
+    markCards();
+  }
+  refresh();
+}
+
+function control(key) {
+  const spec = FIELDS[key];
+  const id = `input-${key}`;
+  switch (spec.kind) {
+    case 'flag':
+      return element('input', { type: 'checkbox', id, onchange: (e) => set(key, e.target.checked) });
+    case 'choice':
+      return element('select', { id, onchange: (e) => set(key, e.target.value) },
+        ...spec.choices.map((c) => element('option', { value: c, text: say(`value.${c}`) })));
+    case 'label':
+      return labelControl();
+    case 'reward':
+      return element('div', { class: 'triple', id },
+        ...['win', 'draw', 'loss'].map((part) => element('input', {
+          type: 'number', 'data-part': part, 'aria-label': part,
+          oninput: () => debounced(() => set(key, Object.fromEntries([...$(id).querySelectorAll('input')]
+            .map((i) => [i.dataset.part, numberOrText(i.value)])))),
+        })));
+    case 'palette':
+      return element('div', { class: 'palette', id });
+    default: {
+      const attrs = { id, type: spec.kind === 'number' ? 'number' : 'text', oninput: (e) => debounced(() => set(key, read(spec.kind, e.target.value))) };
+      if (spec.min !== undefined) attrs.min = spec.min;
+      if (spec.max !== undefined) attrs.max = spec.max;
+      if (key === 'name') attrs.maxlength = 200;
+      return element('input', attrs);
+    }
+  }
+}
+
+function labelControl() {
+  const c = state.catalogue;
+  const select = element('select', { id: 'input-label', onchange: labelChanged },
+    element('optgroup', { label: say('label.cut') },
+      ...c.labels.map((l) => element('option', { value: l.name, text: say(`label.${l.name}`) }))),
+    element('optgroup', { label: say('label.stickers') },
+      ...c.stickers.map((s) => element('option', {
+        value: s.code,
+        text: say('label.sheet', { code: s.code, across: s.across, down: s.down, w: s.label.width_mm, h: s.label.height_mm, paper: say(`value.${s.paper}`) }),
+      }))),
+    element('option', { value: 'custom', text: say('label.custom') }));
+  const size = (part) => element('label', { class: 'size' }, element('span', { text: say(`field.${part}`) }),
+    element('input', { type: 'number', id: `input-${part}`, step: '0.1', oninput: () => debounced(labelChanged) }));
+  return element('div', { class: 'label-choice' }, select, element('div', { id: 'label-size', class: 'pair', hidden: true }, size('width_mm'), size('height_mm')));
+}
+
+function labelChanged() {
+  const chosen = $('input-label').value;
+  $('label-size').hidden = chosen !== 'custom';
+  if (chosen !== 'custom') return set('label', chosen);
+  const mm = (part) => numberOrText($(`input-${part}`).value || '0');
+  set('label', { width_mm: mm('width_mm'), height_mm: mm('height_mm') });
+}
+
+let timer = null;
+function debounced(action) {
+  clearTimeout(timer);
+  timer = setTimeout(action, 350);
+}
+
+function buildForm() {
+  const form = $('form');
+  form.replaceChildren();
+  const keys = [...KIT_KEYS, ...gameKeys(state.game)].filter((k) => FIELDS[k]);
+  for (const section of SECTIONS) {
+    const inSection = Object.keys(FIELDS).filter((k) => FIELDS[k].section === section && keys.includes(k));
+    if (!inSection.length) continue;
+    form.append(element('fieldset', { class: `section ${section}` },
+      element('legend', { text: say(`section.${section}`) }),
+      ...inSection.map((k) => field(k, control(k), ['name', 'label', 'palette', 'beads', 'rule', 'reward'].includes(k)))));
+  }
+  form.append(element('p', { class: 'form-foot' }, element('button', { type: 'button', class: 'quiet', text: say('reset'), onclick: resetToPreset })));
+}
+
+// Shows the kit's settings in the fields the teacher is not typing in.
+function fillForm(settings) {
+  for (const key of Object.keys(FIELDS)) {
+    const box = $(`field-${key}`);
+    if (!box || box.contains(document.activeElement)) continue;
+    const spec = FIELDS[key];
+    const value = settings[key];
+    box.hidden = key === 'reward' && settings.rule !== 'menace';
+    if (spec.kind === 'flag') $(`input-${key}`).checked = Boolean(value);
+    else if (spec.kind === 'reward') {
+      for (const input of $('input-reward').querySelectorAll('input')) input.value = value ? value[input.dataset.part] : '';
+    } else if (spec.kind === 'palette') fillPalette(value || []);
+    else if (spec.kind === 'label') {
+      const custom = typeof value === 'object';
+      $('input-label').value = custom ? 'custom' : value;
+      $('label-size').hidden = !custom;
+      if (custom) {
+        $('input-width_mm').value = value.width_mm;
+        $('input-height_mm').value = value.height_mm;
+      }
+    } else if (key in state.changed && typeof state.changed[key] === 'string' && spec.kind !== 'choice') {
+      // What the teacher wrote stays as written, right or wrong.
+    } else $(`input-${key}`).value = show(spec.kind, value);
+  }
+  // A sticker sheet is cut from its own paper.
+  const sheet = state.catalogue.stickers.find((s) => s.code === settings.label);
+  $('input-paper').disabled = Boolean(sheet);
+}
+
+function fillPalette(colours) {
+  const box = $('input-palette');
+  const rows = colours.map((c, i) => element('div', { class: 'colour' },
+    element('input', { type: 'color', value: c.rgb, 'aria-label': c.name, oninput: paletteChanged }),
+    element('input', { type: 'text', value: c.name, class: 'colour-name', oninput: () => debounced(paletteChanged) }),
+    element('button', { type: 'button', class: 'quiet small', text: '×', title: say('palette.remove'), disabled: colours.length < 2,
+      onclick: () => { box.children[i].remove(); paletteChanged(); } })));
+  box.replaceChildren(...rows, element('button', {
+    type: 'button', class: 'quiet small', text: `+ ${say('palette.add')}`,
+    onclick: () => set('palette', [...readPalette(), { name: `colour${colours.length + 1}`, rgb: '#808080' }]),
+  }));
+}
+
+function readPalette() {
+  return [...$('input-palette').querySelectorAll('.colour')].map((row) => {
+    const [rgb, name] = row.querySelectorAll('input');
+    return { name: name.value, rgb: rgb.value };
+  });
+}
+
+function paletteChanged() {
+  set('palette', readPalette());
+}
+
+function resetToPreset() {
+  state.changed = state.languageSet ? { language: state.changed.language } : { language: state.language };
+  if (!state.preset) state.preset = state.catalogue.games.find((g) => g.name === state.game).presets[0]?.name ?? null;
+  markCards();
+  refresh();
+}
+
+// ---- the machines: one card a preset, with its first label --------------------------
+
+function buildGames() {
+  const games = $('games');
+  games.replaceChildren();
+  for (const g of state.catalogue.games) {
+    const cards = g.presets.map((p) => element('button', {
+      type: 'button', class: 'card', 'data-preset': p.name, onclick: () => choose(p.name, g.name),
+    }, element('img', { alt: '', class: 'picture' }), element('b', { class: 'card-name', text: p.name }), element('small', { text: say(`preset.${p.name}`) })));
+    cards.push(element('button', { type: 'button', class: 'card own', 'data-own': g.name, onclick: () => choose(null, g.name) },
+      element('b', { class: 'card-name', text: say('game.own', { game: say(`game.${g.name}`) }) })));
+    games.append(element('div', { class: 'game' }, element('h3', { text: say(`game.${g.name}`) }), element('div', { class: 'cards' }, ...cards)));
+  }
+  markCards();
+}
+
+function markCards() {
+  for (const card of document.querySelectorAll('.card')) {
+    const mine = state.preset ? card.dataset.preset === state.preset : card.dataset.own === state.game;
+    card.classList.toggle('chosen', mine);
+    card.setAttribute('aria-pressed', String(mine));
+  }
+}
+
+function choose(preset, game) {
+  const sameGame = game === state.game;
+  state.preset = preset;
+  state.game = game;
+  state.changed = state.languageSet ? { language: state.changed.language } : { language: state.language };
+  state.box = 0;
+  if (!sameGame) buildForm();
+  markCards();
+  refresh();
+}
+
+// The cards' pictures and names, in the page's language, one preset after another.
+async function drawCards() {
+  for (const card of document.querySelectorAll('.card[data-preset]')) {
+    const preset = card.dataset.preset;
+    try {
+      const d = await engine.design(`preset: ${preset}\nlanguage: ${state.language}\n`, 0, PICTURE_DPI);
+      card.querySelector('.picture').src = URL.createObjectURL(new Blob([d.label], { type: 'image/png' }));
+      card.querySelector('.card-name').textContent = d.settings.name;
+    } catch (e) {
+      card.querySelector('.card-name').textContent = preset;
+    }
+  }
+}
+
+// ---- the kit as the engine makes it --------------------------------------------------
+
+async function refresh() {
+  const yaml = kitYaml();
+  save();
+  const asked = ++state.asked;
+  let design;
+  try {
+    design = await engine.design(yaml, state.box, LABEL_DPI);
+  } catch (e) {
+    if (asked === state.asked) {
+      showProblem(e.message);
+      document.body.dataset.problems = Number(document.body.dataset.problems || 0) + 1;
+    }
+    return;
+  }
+  if (asked !== state.asked) return;
+  if (state.box >= design.boxes.boxes.length) {
+    state.box = 0;
+    return refresh();
+  }
+  state.design = design;
+  state.files = null;
+  // For scripts and tests: how many designs the page has shown.
+  document.body.dataset.designs = Number(document.body.dataset.designs || 0) + 1;
+  showProblem(null, design.warnings);
+  fillForm(design.settings);
+  showLabel(design);
+  showFigures(design);
+  showBoxes(design);
+  document.querySelector('[data-file="previews.zip"]').disabled = !design.settings.previews;
+  $('previews-hint').textContent = say(design.settings.previews ? 'download.previews.hint' : 'download.previews.off');
+}
+
+// An engine message `kit.yaml:LINE:COLUMN: text` at the field of that line, or above all.
+function showProblem(message, warnings) {
+  for (const e of document.querySelectorAll('.field-error')) e.hidden = true;
+  for (const f of document.querySelectorAll('.field.invalid')) f.classList.remove('invalid');
+  const box = $('problem');
+  document.body.classList.toggle('stale', Boolean(message));
+  const notes = [];
+  for (const text of [message, ...(warnings || [])].filter(Boolean)) {
+    const place = /^kit\.yaml:(\d+):(\d+): (.*)$/s.exec(text);
+    const key = place ? state.lines[Number(place[1])] : null;
+    const at = key && $(`error-${key}`);
+    if (at) {
+      at.textContent = place[3];
+      at.hidden = false;
+      at.closest('.field').classList.add('invalid');
+      at.closest('.field').scrollIntoView({ block: 'nearest' });
+    }
+    notes.push({ text: at ? place[3] : text, warning: text !== message, key });
+  }
+  box.hidden = notes.length === 0;
+  box.className = message ? 'problem error' : 'problem warning';
+  box.replaceChildren(...notes.map((n) => element('p', {},
+    element('b', { text: say(n.warning ? 'warning.title' : 'error.title') }), ' ', n.text,
+    n.key ? element('span', { class: 'where', text: ` (${say(`field.${n.key}`)})` }) : null)));
+}
+
+function showLabel(design) {
+  const total = design.boxes.boxes.length;
+  const img = $('label');
+  if (img.src) URL.revokeObjectURL(img.src);
+  img.src = URL.createObjectURL(new Blob([design.label], { type: 'image/png' }));
+  img.alt = say('label.box', { n: design.boxes.boxes[state.box].id, total });
+  const [w, h] = design.label_mm;
+  img.style.aspectRatio = `${w} / ${h}`;
+  $('box-number').textContent = say('label.box', { n: design.boxes.boxes[state.box].id, total });
+  $('box-previous').disabled = state.box === 0;
+  $('box-next').disabled = state.box + 1 >= total;
+}
+
+function showFigures(design) {
+  const f = design.figures;
+  const locale = state.language;
+  const n = (x) => Number(x).toLocaleString(locale);
+  const rows = [[n(f.boxes), say('figures.boxes')], [n(f.beads), say('figures.beads')]];
+  if (f.reserve > 0) rows.push([n(f.reserve), say('figures.spare')]);
+  rows.push([n(f.label_sheets), f.stickers ? say('figures.sticker_sheets', { code: f.stickers }) : say('figures.sheets', { paper: f.paper })]);
+  $('figures').replaceChildren(...rows.flatMap(([value, what]) => [element('dt', { text: value }), element('dd', { text: what })]));
+  $('colours').replaceChildren(...f.colours.map((c, i) => element('li', {},
+    element('span', { class: 'swatch', style: `background:${design.colour_rgb[i]}` }),
+    element('span', { class: 'colour-label', text: `${c.name} (${c.code})` }),
+    element('b', { text: n(c.buy) }))));
+}
+
+function showBoxes(design) {
+  const rgb = Object.fromEntries(design.settings.palette.map((c) => [c.name, c.rgb]));
+  const body = $('boxes').tBodies[0];
+  body.replaceChildren(...design.boxes.boxes.map((b, i) => element('tr', {
+    class: i === state.box ? 'current' : '', tabindex: 0,
+    onclick: () => { state.box = i; refresh(); },
+    onkeydown: (e) => { if (e.key === 'Enter') { state.box = i; refresh(); } },
+  },
+  element('td', { class: 'number', text: b.id }),
+  element('td', { text: b.tag }),
+  element('td', { class: 'position' }, ...b.position.split('/').map((row) => element('span', { text: row }))),
+  element('td', { class: 'moves' }, ...b.moves.map((m) => element('span', { class: 'move' },
+    element('span', { class: 'swatch', style: `background:${rgb[m.colour]}` }), `${m.move} ×${m.beads}`))))));
+}
+
+// ---- downloads ---------------------------------------------------------------------
+
+function saveFile(name, blob) {
+  const a = element('a', { href: URL.createObjectURL(blob), download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+}
+
+const sizeText = (bytes) => (bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
+
+// Long work shows how long it has taken; the page stays usable (the engine is a worker).
+async function working(file, work) {
+  const started = performance.now();
+  $('busy').hidden = false;
+  const tick = () => { $('status-text').textContent = `${say('making', { file })} ${((performance.now() - started) / 1000).toFixed(1)} s`; };
+  tick();
+  const clock = setInterval(tick, 100);
+  try {
+    return await work();
+  } finally {
+    clearInterval(clock);
+    $('busy').hidden = true;
+  }
+}
+
+async function download(file) {
+  const yaml = kitYaml();
+  if (file === 'kit.yaml') return saveFile('kit.yaml', new Blob([yaml], { type: 'text/yaml' }));
+  const previews = file === 'previews.zip';
+  try {
+    const parts = await working(file, async () => {
+      const cached = state.files && state.files.yaml === yaml && (state.files.previews || !previews);
+      if (!cached) state.files = { yaml, previews, parts: await engine.ask({ command: 'kit', yaml, previews }) };
+      return state.files.parts;
+    });
+    const blob = previews
+      ? zip(Object.entries(parts).filter(([n]) => n.startsWith('previews/')).map(([n, b]) => [n.slice('previews/'.length), b]))
+      : new Blob([parts[file]], { type: 'application/pdf' });
+    saveFile(file, blob);
+    $('status-text').textContent = say('made', { file, size: sizeText(blob.size) });
+  } catch (e) {
+    $('status-text').textContent = '';
+    showProblem(e.message);
+  }
+}
+
+// ---- the page's language, and what is kept between visits ---------------------------
+
+// The choices, kept for the next visit.
+function save() {
+  const { preset, game, changed, languageSet, box, language } = state;
+  localStorage.setItem(STORE, JSON.stringify({ preset, game, changed, languageSet, box, language }));
+}
+
+function restore() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(STORE) || 'null');
+    if (kept && state.catalogue.games.some((g) => g.name === kept.game)) Object.assign(state, kept);
+  } catch (e) { /* a damaged entry starts afresh */ }
+}
+
+function translate() {
+  document.documentElement.lang = state.language;
+  document.title = say('page.title');
+  for (const node of document.querySelectorAll('[data-word]')) node.textContent = say(node.dataset.word);
+  for (const node of document.querySelectorAll('[data-title]')) node.title = say(node.dataset.title);
+  for (const b of document.querySelectorAll('[data-language]')) b.classList.toggle('current', b.dataset.language === state.language);
+}
+
+function setLanguage(language) {
+  state.language = language;
+  if (!state.languageSet) state.changed.language = language;
+  translate();
+  buildGames();
+  buildForm();
+  refresh().then(drawCards);
+}
+
+async function start() {
+  const wanted = (navigator.language || 'en').slice(0, 2);
+  state.language = WORDS[wanted] ? wanted : 'en';
+  state.catalogue = await engine.catalogue();
+  restore();
+  if (!state.languageSet) state.changed.language = state.language;
+  translate();
+  buildGames();
+  buildForm();
+  for (const b of document.querySelectorAll('[data-language]')) b.addEventListener('click', () => setLanguage(b.dataset.language));
+  for (const b of document.querySelectorAll('.download')) b.addEventListener('click', () => download(b.dataset.file));
+  $('box-previous').addEventListener('click', () => { state.box -= 1; refresh(); });
+  $('box-next').addEventListener('click', () => { state.box += 1; refresh(); });
+  await refresh();
+  $('starting').hidden = true;
+  $('designer').hidden = false;
+  document.body.dataset.ready = 'yes';
+  document.body.dataset.readyMs = Math.round(performance.now());
+  drawCards();
+}
+
+start().catch((e) => { $('starting').textContent = String(e.message || e); });
