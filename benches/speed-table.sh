@@ -18,6 +18,7 @@ rows=(
   "\`kit --preset menace\`, previews off|kit --kit $work/menace-no-previews.yaml --out $work/out"
   "\`kit --preset menace\`, 304 previews at 150 dpi|kit --preset menace --out $work/out"
   "\`kit --preset hexapawn\` (19 labels, 9-page kit)|kit --preset hexapawn --out $work/out"
+  "\`verify --preset hexapawn\`|verify --preset hexapawn"
   "\`kit --preset octapawn\` (2,791 labels and previews)|kit --preset octapawn --out $work/out"
   "\`kit\`, nim with 1,000 stones (999 labels)|kit --kit $work/nim-1000.yaml --out $work/out"
   "\`kit\`, hexapawn 8 rows x 3 cols (8,902 labels)|kit --kit $work/hexapawn-8x3.yaml --out $work/out"
@@ -37,17 +38,25 @@ echo "$rule"
 for row in "${rows[@]}"; do
   name=${row%%|*}
   read -r -a args <<<"${row#*|}"
-  for b in $(seq $#); do : >"$work/times-$b"; done
+  for b in $(seq $#); do : >"$work/times-$b"; rm -f "$work/failed-$b"; done
   for _ in $(seq "$runs"); do
     b=0
     for bin in "$@"; do
       b=$((b + 1))
-      /usr/bin/time -f "%e %U %S" -o "$work/time" "$bin" "${args[@]}" >/dev/null
-      cat "$work/time" >>"$work/times-$b"
+      # A command that fails is timed as "fails", not allowed to end the table.
+      if /usr/bin/time -f "%e %U %S" -o "$work/time" "$bin" "${args[@]}" >/dev/null 2>"$work/err"; then
+        cat "$work/time" >>"$work/times-$b"
+      else
+        : >"$work/failed-$b"
+      fi
     done
   done
   line="| $name |"
   for b in $(seq $#); do
+    if [ -e "$work/failed-$b" ]; then
+      line+=" fails: $(tail -1 "$work/err") |"
+      continue
+    fi
     wall=$(awk '{print $1}' "$work/times-$b" | median)
     cpu=$(awk '{print $2 + $3}' "$work/times-$b" | median)
     if [ "${args[0]}" = simulate ]; then

@@ -1132,15 +1132,27 @@ pub fn distribution<G: Rules>(
     machine: &Machine,
     opponent: OpponentKind,
 ) -> Result<Distribution, Refusal> {
-    distribution_over(tree, machine, opponent, true)
+    distribution_over(tree, machine, opponent, true, true)
 }
 
-/// [`distribution`] over lumped states or, with `lump` off, over all of them.
+/// [`distribution`] in proven bounds however few the states: what a figure rounded for a
+/// page needs, without the rationals' thousands of digits.
+pub fn distribution_bounded<G: Rules>(
+    tree: &Tree<G>,
+    machine: &Machine,
+    opponent: OpponentKind,
+) -> Result<Distribution, Refusal> {
+    distribution_over(tree, machine, opponent, true, false)
+}
+
+/// [`distribution`] over lumped states or, with `lump` off, over all of them; in
+/// rationals where the states are few enough and `rationals` allows.
 fn distribution_over<G: Rules>(
     tree: &Tree<G>,
     machine: &Machine,
     opponent: OpponentKind,
     lump: bool,
+    rationals: bool,
 ) -> Result<Distribution, Refusal> {
     let (states, lines) = following(tree, machine, opponent, lump)?;
     for (s, walk) in lines.iter().enumerate() {
@@ -1163,7 +1175,7 @@ fn distribution_over<G: Rules>(
             .collect();
         solve_chain(states, &next, opponent, arithmetic)
     }
-    Ok(if states.rational() {
+    Ok(if rationals && states.rational() {
         chain::<Q>(&states, &lines, opponent, Arithmetic::Rational)
     } else {
         chain::<Bounds>(&states, &lines, opponent, Arithmetic::Interval)
@@ -1504,13 +1516,18 @@ pub struct Solved {
 
 impl Solved {
     /// The three problems, independent, solved side by side on the cores; a refusal is
-    /// the first in the order perfect, teacher, teaching.
-    pub fn all<G: Rules>(tree: &Tree<G>, machine: &Machine) -> Result<Solved, Refusal> {
+    /// the first in the order perfect, teacher, teaching. The two chains are in rationals
+    /// where their states are few enough, if `rationals`, else in proven bounds.
+    pub fn all<G: Rules>(
+        tree: &Tree<G>,
+        machine: &Machine,
+        rationals: bool,
+    ) -> Result<Solved, Refusal> {
         let ((perfect, teacher), teaching) = crate::parallel::join(
             || {
                 crate::parallel::join(
-                    || distribution(tree, machine, OpponentKind::Perfect),
-                    || distribution(tree, machine, OpponentKind::Teacher),
+                    || distribution_over(tree, machine, OpponentKind::Perfect, true, rationals),
+                    || distribution_over(tree, machine, OpponentKind::Teacher, true, rationals),
                 )
             },
             || Teaching::solve(tree, machine),
@@ -1567,7 +1584,7 @@ impl SheetFigures {
             perfect,
             teacher,
             teaching,
-        } = Solved::all(tree, machine).ok()?;
+        } = Solved::all(tree, machine, false).ok()?;
         let fastest = teaching.fastest();
         let rounded = |f: Option<&Figure>| f.map(|f| f.to_f64().round() as u32);
         let mut openings: Vec<(String, String)> = Vec::new();
@@ -1703,7 +1720,7 @@ mod tests {
         assert_eq!(full.worst_losses(), lumped.worst_losses());
         let mut counts = Vec::new();
         for opponent in [OpponentKind::Perfect, OpponentKind::Teacher] {
-            let full = distribution_over(&s.tree, &s.machine, opponent, false).unwrap();
+            let full = distribution_over(&s.tree, &s.machine, opponent, false, true).unwrap();
             let lumped = distribution(&s.tree, &s.machine, opponent).unwrap();
             same_figures(&full, &lumped);
             counts.push(("hexapawn", opponent, full.states, lumped.states));
@@ -1711,7 +1728,7 @@ mod tests {
         for preset in ["bachet", "bachet-relay"] {
             let s = nim_setup(preset);
             for opponent in [OpponentKind::Perfect, OpponentKind::Teacher] {
-                let full = distribution_over(&s.tree, &s.machine, opponent, false).unwrap();
+                let full = distribution_over(&s.tree, &s.machine, opponent, false, true).unwrap();
                 let lumped = distribution(&s.tree, &s.machine, opponent).unwrap();
                 same_figures(&full, &lumped);
                 counts.push((preset, opponent, full.states, lumped.states));

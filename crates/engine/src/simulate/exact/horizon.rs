@@ -9,7 +9,7 @@ use crate::simulate::OpponentKind;
 
 /// Most bead states a horizon meets under a rule that adds beads before it gives way to
 /// sampling.
-pub const REWARD_STATES: usize = 4_096;
+pub const REWARD_STATES: usize = 1_000;
 
 /// The mean number of games the machine loses among its first `games[i]` games against a
 /// rule-following `opponent` (`games` ascending), in proven bounds. A machine that can
@@ -25,8 +25,7 @@ pub fn losses_in_first<G: Rules>(
     let mover = Mover::Follows(opponent);
     lines_fit(tree, machine, mover)?;
     // A rule that adds beads makes new states game after game (HER under `gardner-reward`
-    // meets over 100,000 in its first 20 games): it is given up on early, at a few
-    // thousand.
+    // meets over 100,000 in its first 20 games): it is given up on early.
     let most = if super::finite_rule(machine).is_ok() {
         usize::MAX
     } else {
