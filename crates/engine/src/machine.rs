@@ -926,6 +926,33 @@ impl<'m> Learner<'m> {
     pub fn emptied(&self) -> &[u32] {
         &self.emptied
     }
+
+    /// The beads and the game in progress, apart from the machine: kept between calls
+    /// by a caller that plays a game a move at a time (the classroom screen's second
+    /// machine), and taken up again by [`Learner::resume`].
+    pub fn suspend(self) -> Suspended {
+        Suspended {
+            beads: self.beads,
+            used: self.used,
+        }
+    }
+
+    /// A machine with the beads and the game in progress of [`Learner::suspend`].
+    pub fn resume(machine: &'m Machine, suspended: Suspended) -> Learner<'m> {
+        Learner {
+            machine,
+            beads: suspended.beads,
+            used: suspended.used,
+            emptied: Vec::new(),
+        }
+    }
+}
+
+/// A [`Learner`] without its machine: its beads and the slots of its game in progress.
+#[derive(Clone, Debug)]
+pub struct Suspended {
+    beads: Beads,
+    used: Vec<u32>,
 }
 
 #[cfg(test)]
@@ -1161,6 +1188,24 @@ mod tests {
         assert!(Beads::from_counts(&machine, counts.clone()).is_none());
         counts.pop();
         assert!(Beads::from_counts(&machine, counts).is_none());
+    }
+
+    #[test]
+    fn a_suspended_learner_learns_from_its_whole_game() {
+        let (_, tree, _, machine) = nim_machine("bachet", Rule::Gardner);
+        let (node, _) = at(&tree, &machine, 7);
+        let mut rng = rng_for(3, 0);
+        let mut whole = Learner::new(&machine);
+        let mut parts = Learner::new(&machine);
+        let draw = whole.choose(node, &mut rng);
+        let mut rng = rng_for(3, 0);
+        assert_eq!(parts.choose(node, &mut rng), draw);
+        let mut parts = Learner::resume(&machine, parts.suspend());
+        assert_eq!(parts.used(), whole.used());
+        whole.finish(End::Lost);
+        parts.finish(End::Lost);
+        assert_eq!(parts.beads, whole.beads);
+        assert_ne!(whole.beads, machine.fresh_beads(), "the loss took a bead");
     }
 
     #[test]
