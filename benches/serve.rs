@@ -18,7 +18,7 @@ fn start() -> (String, String) {
         state: None,
         accept_edited_state: false,
         listen: serve::listen_address(Some("127.0.0.1"), Some(0)).unwrap(),
-        rule: kit.rule,
+        rule: None,
         seed: 1,
     };
     let app = serve::app(&kit, &options).unwrap();

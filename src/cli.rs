@@ -317,7 +317,6 @@ fn run(cli: Cli) -> Result<i32, Error> {
                 colour: coloured,
                 seed,
             };
-            let rule = rule.unwrap_or(kit.rule);
             with_game!(&kit.game, |game| {
                 play_command(
                     game,
@@ -342,7 +341,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
                 state: state.state,
                 accept_edited_state: state.accept_edited_state,
                 listen: matchbox_serve::listen_address(Some(&listen), port)?,
-                rule: rule.unwrap_or(kit.rule),
+                rule,
                 seed: seed.unwrap_or_else(clock_seed),
             };
             return matchbox_serve::serve(&kit, &options);
@@ -392,14 +391,6 @@ fn run(cli: Cli) -> Result<i32, Error> {
         }
     }
     Ok(0)
-}
-
-/// The beads of a state file, after its warning (if any) is shown on stderr.
-fn warned((saved, warning): state::Loaded) -> state::Saved {
-    if let Some(warning) = warning {
-        eprintln!("matchbox: {warning}");
-    }
-    saved
 }
 
 /// A seed from the clock, for draws that need not be repeatable.
@@ -561,10 +552,11 @@ fn write_plot(path: &Path, scene: &matchbox_print::draw::scene::Scene) -> Result
 const PLOT_DPI: f32 = 150.0;
 
 /// `matchbox play`: games against the machine in the terminal, its beads kept in `state`.
+/// `rule` is `--rule`, if given: a state file's own rule otherwise, else the kit's.
 fn play_command<G: Notation + Descriptor>(
     game: &G,
     kit: &Kit,
-    rule: Rule,
+    rule: Option<Rule>,
     state: Option<&Path>,
     accept_edited: bool,
     options: &play::Options,
@@ -576,15 +568,25 @@ fn play_command<G: Notation + Descriptor>(
     let _lock = state
         .map(matchbox_files::lock::StateLock::take)
         .transpose()?;
-    let setup = Setup::new(game, kit, rule, false)?;
-    let saved = match state {
-        Some(path) => state::load(path, std::fs::read(path), game, kit, &setup, accept_edited)?,
-        None => (state::Saved::fresh(&setup.machine), None),
-    };
-    let saved = warned(saved);
+    let state::Opened {
+        kit,
+        setup,
+        saved,
+        notes,
+    } = state::open_machine(
+        game,
+        kit,
+        state.map(|path| (path, std::fs::read(path))),
+        rule,
+        |kit, rule| Setup::new(game, kit, rule, false),
+        accept_edited,
+    )?;
+    for note in notes {
+        eprintln!("matchbox: {note}");
+    }
     let save = |now: &state::Saved| match state {
         Some(path) => {
-            let text = state::to_json(game, kit, &setup, now)?;
+            let text = state::to_json(game, &kit, &setup, now)?;
             write_atomic(path, text.as_bytes())
         }
         None => Ok(()),
@@ -593,5 +595,5 @@ fn play_command<G: Notation + Descriptor>(
         input: std::io::stdin().lock(),
         output: std::io::stdout().lock(),
     };
-    play::session(game, kit, &setup, saved, options, console, save).map(drop)
+    play::session(game, &kit, &setup, saved, options, console, save).map(drop)
 }

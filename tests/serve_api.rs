@@ -517,6 +517,230 @@ fn eight_clients_and_a_thousand_requests_lose_no_game() {
     );
 }
 
+/// The starting beads of every move of the first box, and every box's beads now.
+fn first_box_and_totals(server: &Server) -> (Vec<u64>, Vec<u64>) {
+    let (_, boxes) = server.anyone("GET", "/api/boxes", None);
+    let boxes = boxes.as_array().unwrap();
+    let starts = boxes[0]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["start"].as_u64().unwrap())
+        .collect();
+    let totals = boxes.iter().map(|b| b["beads"].as_u64().unwrap()).collect();
+    (starts, totals)
+}
+
+#[test]
+fn applied_settings_give_fresh_boxes_and_survive_a_restart() {
+    let dir = tempdir();
+    let state = dir.join("menace.json");
+    let kit = dir.join("kit.yaml");
+    std::fs::write(&kit, "preset: menace\n").unwrap();
+    let args = ["--kit", kit.to_str().unwrap()];
+    let server = Server::start(&args, Some(&state));
+    finish_game(&server);
+    let (status, settings) = server.anyone("GET", "/api/settings", None);
+    assert_eq!(status, 200, "{settings}");
+    let kits_own = serde_json::json!({
+        "beads": [
+            {"move_number": 1, "beads": 4},
+            {"move_number": 3, "beads": 3},
+            {"move_number": 5, "beads": 2},
+            {"move_number": 7, "beads": 1}
+        ],
+        "rule": "menace",
+        "reward": {"win": 3, "draw": 1, "loss": -1},
+        "opponent": "random"
+    });
+    assert_eq!(settings["now"], kits_own);
+    assert_eq!(settings["kit"], kits_own);
+    assert_eq!(
+        settings["rules"],
+        serde_json::json!(["gardner", "gardner-reward", "menace"])
+    );
+    // The warning's trial runs: the perfect player empties a fresh MENACE's first box
+    // in some runs, the random player (the page's default) in none.
+    let emptied = &settings["risks"]["emptied"];
+    assert!(
+        !emptied["perfect"].as_array().unwrap().is_empty(),
+        "{settings}"
+    );
+    assert_eq!(emptied["random"], serde_json::json!([]), "{settings}");
+
+    let asked = r#"{"beads": {"1": 6, "3": 5, "5": "2", "7": 1}, "rule": "menace",
+        "reward": {"win": 2, "draw": 0, "loss": -2}, "opponent": "teacher"}"#;
+    let (status, applied) = server.teacher("POST", "/api/settings", Some(asked));
+    assert_eq!(status, 200, "{applied}");
+    assert_eq!(applied["fresh"], true);
+    let (starts, totals) = first_box_and_totals(&server);
+    assert!(starts.iter().all(|&n| n == 6), "{starts:?}");
+    assert_eq!(totals[0], 6 * starts.len() as u64);
+    let (_, score) = server.anyone("GET", "/api/score", None);
+    assert_eq!(
+        (score["games"].as_u64(), &score["can_undo"]),
+        (Some(0), &Value::Bool(false))
+    );
+    let (_, now) = server.anyone("GET", "/api/settings", None);
+    assert_eq!(
+        now["now"]["beads"][0],
+        serde_json::json!({"move_number": 1, "beads": 6})
+    );
+    assert_eq!(
+        now["now"]["reward"],
+        serde_json::json!({"win": 2, "draw": 0, "loss": -2})
+    );
+    assert_eq!(now["now"]["opponent"], "teacher");
+    assert_eq!(now["kit"], kits_own, "kit.yaml's own stay as they are");
+    // The state file keeps them; kit.yaml is untouched.
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(saved["version"], 4);
+    assert_eq!(
+        saved["settings"],
+        serde_json::json!({
+            "beads": {"1": 6, "3": 5, "5": 2, "7": 1},
+            "rule": "menace",
+            "reward": {"win": 2, "draw": 0, "loss": -2},
+            "opponent": "teacher"
+        })
+    );
+    assert_eq!(std::fs::read_to_string(&kit).unwrap(), "preset: menace\n");
+    // The opponent alone changes no bead.
+    finish_game(&server);
+    let played = first_box_and_totals(&server);
+    let (status, applied) =
+        server.teacher("POST", "/api/settings", Some(r#"{"opponent": "perfect"}"#));
+    assert_eq!(
+        (status, &applied["fresh"]),
+        (200, &Value::Bool(false)),
+        "{applied}"
+    );
+    assert_eq!(first_box_and_totals(&server), played);
+    drop(server);
+
+    // Started again on the file: the same settings and beads.
+    let server = Server::start(&args, Some(&state));
+    let (_, again) = server.anyone("GET", "/api/settings", None);
+    assert_eq!(again["now"]["beads"], now["now"]["beads"]);
+    assert_eq!(again["now"]["opponent"], "perfect");
+    assert_eq!(first_box_and_totals(&server), played);
+    // The kit's own settings again: fresh boxes of 4.
+    let own = r#"{"beads": {"1": 4, "3": 3, "5": 2, "7": 1}, "reward": {"win": 3, "draw": 1, "loss": -1}}"#;
+    assert_eq!(server.teacher("POST", "/api/settings", Some(own)).0, 200);
+    assert!(first_box_and_totals(&server).0.iter().all(|&n| n == 4));
+    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    assert_eq!(
+        saved["settings"]["beads"],
+        serde_json::json!({"1": 4, "3": 3, "5": 2, "7": 1})
+    );
+}
+
+#[test]
+fn play_and_serve_on_a_file_keep_its_settings() {
+    let dir = tempdir();
+    let state = dir.join("her.json");
+    {
+        let server = Server::start(&["--preset", "hexapawn"], Some(&state));
+        let asked = r#"{"beads": {"2": 3, "4": 2, "6": 2}, "rule": "gardner-reward"}"#;
+        assert_eq!(server.teacher("POST", "/api/settings", Some(asked)).0, 200);
+    }
+    let play = |extra: &[&str]| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_matchbox"));
+        command
+            .args(["play", "--preset", "hexapawn", "--seed", "1", "--state"])
+            .arg(&state)
+            .args(extra)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    };
+    // Another --rule than the file's: refused, and the file left as it is.
+    let before = std::fs::read_to_string(&state).unwrap();
+    let out = play(&["--rule", "gardner"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("was made with rule gardner-reward, not gardner"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&state).unwrap(), before);
+    // Without --rule: the file's settings, said on the terminal.
+    let out = play(&[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stderr.contains("keeps the settings it was made with (rule gardner-reward, beads per move 3 at move 2, 2 at move 4)"), "{stderr}");
+    assert!(stdout.contains("rule gardner-reward"), "{stdout}");
+}
+
+#[test]
+fn bad_settings_are_refused_at_their_field_and_change_nothing() {
+    let dir = tempdir();
+    let state = dir.join("her.json");
+    let server = Server::start(&["--preset", "hexapawn"], Some(&state));
+    let before = (
+        snapshot(&server),
+        server.anyone("GET", "/api/settings", None).1,
+    );
+    let cases = [
+        (
+            r#"{"beads": {"2": 0, "4": 1, "6": 1}}"#,
+            "beads.2",
+            "a whole number from 1 to 100",
+        ),
+        (r#"{"beads": {"2": -3}}"#, "beads.2", "from 1 to 100"),
+        (
+            r#"{"beads": {"2": 1, "4": "two"}}"#,
+            "beads.4",
+            "from 1 to 100",
+        ),
+        (r#"{"beads": {"2": 1.5}}"#, "beads.2", "from 1 to 100"),
+        (
+            r#"{"beads": {"2": 1, "3": 1}}"#,
+            "beads",
+            "no box at move 3",
+        ),
+        (r#"{"beads": {"4": 2}}"#, "beads.2", "first box is there"),
+        (
+            r#"{"rule": "relay"}"#,
+            "rule",
+            "relay rule fits only a kit built for it",
+        ),
+        (r#"{"rule": "michie"}"#, "rule", "not a rule here"),
+        (
+            r#"{"reward": {"loss": -1000}}"#,
+            "reward.loss",
+            "from −100 to 100",
+        ),
+        (r#"{"opponent": "god"}"#, "opponent", "not an opponent"),
+    ];
+    for (body, field, words) in cases {
+        let (status, value) = server.teacher("POST", "/api/settings", Some(body));
+        assert_eq!(status, 400, "{body}: {value}");
+        assert_eq!(value["field"], field, "{body}: {value}");
+        let error = value["error"].as_str().unwrap();
+        assert!(error.contains(words), "{body}: {error}");
+    }
+    let (status, value) = server.anyone("POST", "/api/settings", Some(r#"{"beads": {"2": 2}}"#));
+    assert_eq!(status, 403, "{value}");
+    let (status, value) = server.teacher("POST", "/api/settings", Some(r#"{"bead": 2}"#));
+    assert_eq!((status, value.get("field")), (400, None), "{value}");
+    let after = (
+        snapshot(&server),
+        server.anyone("GET", "/api/settings", None).1,
+    );
+    assert_eq!(after, before);
+    assert!(!state.exists(), "nothing was saved");
+    drop(server);
+
+    // In the kit's language, never the library's words.
+    let kit = dir.join("kit.yaml");
+    std::fs::write(&kit, "preset: hexapawn\nlanguage: ru\n").unwrap();
+    let server = Server::start(&["--kit", kit.to_str().unwrap()], None);
+    let (_, value) = server.teacher("POST", "/api/settings", Some(r#"{"beads": {"2": 0}}"#));
+    let error = value["error"].as_str().unwrap();
+    assert_eq!(error, "Начальное число бусинок: целое число от 1 до 100.");
+}
+
 fn beads(server: &Server) -> u64 {
     let (_, boxes) = server.anyone("GET", "/api/boxes", None);
     boxes

@@ -594,3 +594,184 @@ fn a_machine_with_an_empty_first_box_says_what_to_do() {
     browser.click("#stuck button");
     browser.wait("document.getElementById('stuck').hidden");
 }
+
+/// Sets a field of the settings form as the teacher types it.
+fn type_into(browser: &Browser, id: &str, value: &str) {
+    browser.script(&format!(
+        "const f = document.getElementById('{id}'); f.value = '{value}';
+         f.dispatchEvent(new Event('input', {{ bubbles: true }})); return 0;"
+    ));
+}
+
+/// The settings panel at `width` x `height`: nothing scrolls, nothing spills out of its
+/// box; prints how much room it leaves.
+fn settings_fit(browser: &Browser, width: u32, height: u32, what: &str) {
+    browser.resize(width, height);
+    let sizes = browser.script(
+        "const d = document.documentElement, p = document.getElementById('panel-settings');
+         const bottom = Math.max(...[...p.querySelectorAll('*')].filter(e => e.offsetParent !== null)
+             .map(e => e.getBoundingClientRect().bottom));
+         return [d.scrollWidth, d.scrollHeight, p.scrollHeight, p.clientHeight, p.scrollWidth, p.clientWidth, Math.ceil(bottom)];",
+    );
+    let spills = browser.script(
+        "return [...document.querySelectorAll('#bar, #panel-settings *')]
+            .filter(e => e.offsetParent !== null && e.tagName !== 'SELECT' && e.scrollWidth > e.clientWidth + 1)
+            .map(e => e.tagName + '.' + (e.className || e.id));",
+    );
+    let n = |i: usize| sizes[i].as_u64().unwrap();
+    eprintln!(
+        "{what} at {width}x{height}: the panel's last line ends at y {}",
+        n(6)
+    );
+    assert!(
+        n(0) <= u64::from(width) && n(1) <= u64::from(height),
+        "{what}: {sizes}"
+    );
+    assert!(
+        n(2) <= n(3) && n(4) <= n(5),
+        "{what}: the panel scrolls: {sizes}"
+    );
+    assert!(n(6) <= u64::from(height), "{what}: {sizes}");
+    assert_eq!(spills, json!([]), "{what}");
+    // Every select shows its whole choice.
+    let cut = browser.script(
+        "return [...document.querySelectorAll('#panel-settings select')]
+            .filter(s => s.offsetParent !== null && s.scrollWidth > s.clientWidth + 1).map(s => s.id);",
+    );
+    assert_eq!(cut, json!([]), "{what}");
+}
+
+#[test]
+fn the_teacher_changes_the_beads_in_settings_and_the_memory_shows_them() {
+    if !browser_present() {
+        return;
+    }
+    let state = Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-settings.json");
+    let _ = std::fs::remove_file(&state);
+    let server = Server::start(&["--preset", "menace"], Some(&state));
+    let browser = Browser::start("settings");
+    browser.resize(1280, 720);
+    browser.open(&format!("{}/?token={}", server.base, server.token));
+    click_first_move(&browser, &server);
+    browser.click("#tab-settings");
+    browser.wait("document.getElementById('beads-1') !== null && !document.getElementById('panel-settings').hidden");
+    assert_eq!(
+        browser.script("return document.getElementById('beads-1').value;"),
+        json!("4")
+    );
+    type_into(&browser, "beads-1", "7");
+    browser.click("#settings-apply");
+    browser.wait("!document.getElementById('settings-confirm').hidden");
+    browser.screenshot("settings-confirm");
+    settings_fit(&browser, 1280, 720, "menace en confirm");
+    // Nothing changed before the confirmation.
+    let (_, boxes) = server.anyone("GET", "/api/boxes", None);
+    assert_eq!(boxes[0]["moves"][0]["start"], 4);
+    browser.click("#settings-yes");
+    browser.wait("document.getElementById('settings-done').textContent !== ''");
+    let (_, boxes) = server.anyone("GET", "/api/boxes", None);
+    assert_eq!(boxes[0]["moves"][0]["start"], 7);
+    assert_eq!(server.anyone("GET", "/api/score", None).1["games"], 0);
+    // The memory shows the fresh boxes: box 1 holds 7 beads of each move.
+    let tiles = index_beads(&browser);
+    let first = &tiles[0];
+    assert_eq!(first[0], "box-1");
+    let counts = browser.script("return document.getElementById('box-1').dataset.counts;");
+    let counts = counts.as_str().unwrap();
+    assert!(
+        !counts.is_empty() && counts.split(',').all(|c| c == "7"),
+        "{counts}"
+    );
+    browser.screenshot("settings-memory");
+
+    // A bad value: refused at its field, in words, and nothing changes.
+    browser.click("#tab-settings");
+    browser.wait("!document.getElementById('panel-settings').hidden");
+    type_into(&browser, "beads-3", "0");
+    browser.click("#settings-apply");
+    browser.click("#settings-yes");
+    browser.wait("!document.querySelector('.field-error[data-field=\"beads.3\"]').hidden");
+    let said = browser.text(".field-error[data-field=\"beads.3\"]");
+    assert!(said.contains("from 1 to 100"), "{said}");
+    assert_eq!(
+        browser.script("return document.getElementById('beads-3').classList.contains('wrong');"),
+        json!(true)
+    );
+    assert_eq!(
+        browser.script("return document.getElementById('error').hidden;"),
+        json!(true)
+    );
+    browser.screenshot("settings-refused");
+    let (_, boxes) = server.anyone("GET", "/api/boxes", None);
+    assert_eq!(boxes[0]["moves"][0]["start"], 7);
+
+    // A pupil's screen follows the teacher's panel, with the settings as words only.
+    browser.open_view_only(&server.base);
+    browser.wait("!document.getElementById('panel-settings').hidden && document.getElementById('settings-view').textContent !== ''");
+    let controls = browser.script(
+        "return [...document.querySelectorAll('#panel-settings input, #panel-settings select, #panel-settings button')]
+            .filter(e => e.offsetParent !== null).length;",
+    );
+    assert_eq!(controls, json!(0));
+    let shown = browser.text("#settings-view");
+    assert!(shown.contains("move 1: 7"), "{shown}");
+    browser.screenshot("settings-view-only");
+}
+
+#[test]
+fn the_settings_panel_fits_one_screen_in_every_language() {
+    if !browser_present() {
+        return;
+    }
+    let browser = Browser::start("settings-fit");
+    // MENACE's rule shows the rewards; octapawn has the most move numbers (eight).
+    for preset in ["menace", "octapawn"] {
+        for language in ["en", "pl", "ru"] {
+            let kit = kit_file(preset, language);
+            let server = Server::start(&["--kit", kit.to_str().unwrap()], None);
+            browser.resize(1280, 720);
+            browser.open(&format!("{}/?token={}", server.base, server.token));
+            browser.click("#tab-settings");
+            browser.wait("!document.getElementById('panel-settings').hidden && document.querySelector('#beads-fields input') !== null");
+            // The fullest panel: MENACE's rewards, the confirmation, a refusal, a warning.
+            browser.script(
+                "const r = document.getElementById('settings-rule'); r.value = 'menace';
+                 r.dispatchEvent(new Event('input', { bubbles: true }));
+                 const o = document.getElementById('settings-opponent'); o.value = 'perfect';
+                 o.dispatchEvent(new Event('input', { bubbles: true })); return 0;",
+            );
+            type_into(&browser, "reward-loss", "-500");
+            browser.click("#settings-apply");
+            browser.click("#settings-yes");
+            browser
+                .wait("!document.querySelector('.field-error[data-field=\"reward.loss\"]').hidden");
+            browser.click("#settings-apply");
+            browser.wait("!document.getElementById('settings-confirm').hidden");
+            for (width, height) in [(1280, 720), (1920, 1080)] {
+                let what = format!("{preset} {language} settings");
+                settings_fit(&browser, width, height, &what);
+                browser.screenshot(&format!("{preset}-{language}-settings-{width}x{height}"));
+            }
+            // Training MENACE against the perfect player is warned of, with figures, and
+            // the panel still fits.
+            if preset != "menace" {
+                continue;
+            }
+            browser.click("#tab-train");
+            browser.script(
+                "const o = document.getElementById('train-opponent'); o.value = 'perfect';
+                 o.dispatchEvent(new Event('input', { bubbles: true })); return 0;",
+            );
+            browser.wait("!document.getElementById('train-warning').hidden");
+            let warned = browser.text("#train-warning");
+            assert!(warned.contains("20"), "{warned}");
+            browser.resize(1280, 720);
+            let spills = browser.script(
+                "const p = document.getElementById('panel-train');
+                 return [p.scrollHeight <= p.clientHeight, document.documentElement.scrollHeight <= innerHeight];",
+            );
+            browser.screenshot(&format!("{preset}-{language}-train-warning"));
+            assert_eq!(spills, json!([true, true]), "{preset} {language} training");
+        }
+    }
+}

@@ -469,7 +469,13 @@ fn the_state_file_keeps_the_beads_and_a_bad_one_is_left_alone() {
 
     // A file changed by hand: refused with the box and colour named, and read with a
     // warning when the user says so.
-    let edited = before.replacen("\"beads\": 1", "\"beads\": 7", 1);
+    // The first count of the first box (the settings before it hold beads too).
+    let boxes = before.find("\"boxes\"").unwrap();
+    let edited = format!(
+        "{}{}",
+        &before[..boxes],
+        before[boxes..].replacen("\"beads\": 1", "\"beads\": 7", 1)
+    );
     std::fs::write(&bachet, &edited).unwrap();
     let args = ["play", "--preset", "bachet", "--seed", "2", "--state", b];
     let refused = play(&args, "3\n1\n1\n1\nn\n");

@@ -12,12 +12,13 @@
 #![warn(missing_docs)]
 
 mod board;
+mod settings;
 mod table;
 mod train;
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, RwLock};
 use std::time::Duration;
 
 use serde::de::DeserializeOwned;
@@ -26,7 +27,8 @@ use serde::{Deserialize, Serialize};
 use matchbox_engine::Error;
 use matchbox_engine::i18n::Strings;
 use matchbox_engine::kit::{Kit, Rule};
-use matchbox_engine::simulate::{Setup, state};
+use matchbox_engine::simulate::Setup;
+use matchbox_engine::simulate::state::{self, Unfit};
 use matchbox_print::pictures::Game;
 use table::{Fixed, Live};
 
@@ -112,6 +114,13 @@ pub enum Problem {
     },
     /// A panel the page does not have.
     Panel,
+    /// A setting that cannot make the kit's machine.
+    Setting(Unfit),
+    /// A rule the page does not know.
+    Rule {
+        /// What was asked.
+        name: String,
+    },
     /// The program failed (a file could not be saved, a bug).
     Internal(String),
 }
@@ -183,7 +192,25 @@ impl ApiError {
             Problem::NoUndo => fill("api.no_undo", &[]),
             Problem::Pace { max } => fill("api.pace", &[("max", &max.to_string())]),
             Problem::Panel => fill("api.panel", &[("panels", &table::PANELS.join(", "))]),
+            Problem::Setting(unfit) => settings::message(unfit, words),
+            Problem::Rule { name } => fill(
+                "api.rule",
+                &[
+                    ("name", name),
+                    ("rules", &settings::rule_names().join(", ")),
+                ],
+            ),
             Problem::Internal(m) => m.clone(),
+        }
+    }
+
+    /// The setting a page shows the message at, if the problem is one setting's.
+    fn field(&self) -> Option<String> {
+        match &self.problem {
+            Problem::Setting(unfit) => Some(settings::field(unfit)),
+            Problem::Rule { .. } => Some("rule".into()),
+            Problem::Opponent { .. } => Some("opponent".into()),
+            _ => None,
         }
     }
 }
@@ -262,12 +289,13 @@ pub trait Lesson: Send + Sync {
 
 /// How a lesson is set up.
 pub struct Options<'a> {
-    /// The learning rule.
-    pub rule: Rule,
+    /// The learning rule asked for (`--rule`); the state file's own otherwise, else the
+    /// kit's.
+    pub rule: Option<Rule>,
     /// Seed of the machine's draws.
     pub seed: u64,
     /// Where the beads are kept after every game, if anywhere.
-    pub store: Option<Box<dyn Store>>,
+    pub store: Option<Arc<dyn Store>>,
     /// The state file to start from: its name (for messages) and what reading it gave;
     /// a missing file is a fresh machine.
     pub state: Option<(&'a Path, std::io::Result<Vec<u8>>)>,
@@ -275,18 +303,27 @@ pub struct Options<'a> {
     pub accept_edited_state: bool,
 }
 
-/// Opens a lesson with a kit: compiles the machine and reads the state file (a damaged
-/// one is refused here). The warning to show when an edited file was read anyway.
-pub fn open(kit: &Kit, options: Options) -> Result<(Arc<dyn Lesson>, Option<String>), Error> {
+/// Opens a lesson with a kit: compiles the machine under the settings (the state
+/// file's own, else the kit's) and reads the state file (a damaged one is refused
+/// here). What to tell the teacher: the file's own settings, an edited file read anyway.
+pub fn open(kit: &Kit, options: Options) -> Result<(Arc<dyn Lesson>, Vec<String>), Error> {
     matchbox_engine::with_game!(&kit.game, |game| {
         Classroom::open(game, kit, options)
-            .map(|(lesson, warning)| (Arc::new(lesson) as Arc<dyn Lesson>, warning))
+            .map(|(lesson, notes)| (Arc::new(lesson) as Arc<dyn Lesson>, notes))
     })
 }
 
-/// The lesson for one game: the fixed kit and the live state behind its lock.
+/// The kit's machine under `rule`, with a second machine to train against when the kit
+/// can be built for the other side.
+fn setup<G: Game>(game: &G, kit: &Kit, rule: Rule) -> Result<Setup<G>, Error> {
+    Setup::new(game, kit, rule, true).or_else(|_| Setup::new(game, kit, rule, false))
+}
+
+/// The lesson for one game: the machine as the settings make it, and the live state
+/// behind its lock.
 struct Classroom<G: Game> {
-    fixed: Fixed<G>,
+    /// Replaced whole when the teacher applies new settings, under the live lock.
+    fixed: RwLock<Arc<Fixed<G>>>,
     live: Mutex<Live>,
     /// Held by a step, so that two hosts' steps never play the same run at once.
     stepping: Mutex<()>,
@@ -317,6 +354,8 @@ enum Route {
     Steer,
     Panel,
     State,
+    Settings,
+    ApplySettings,
 }
 
 impl Route {
@@ -340,6 +379,7 @@ impl Route {
             "/api/watch/steer" => (None, Some(Steer)),
             "/api/panel" => (None, Some(Panel)),
             "/api/state" => (Some(State), None),
+            "/api/settings" => (Some(Settings), Some(ApplySettings)),
             _ => match path.strip_prefix("/api/boxes/") {
                 Some(id) if !id.is_empty() && !id.contains('/') => {
                     (Some(OneBox(id.to_string())), None)
@@ -449,42 +489,59 @@ struct PanelRequest {
 }
 
 impl<G: Game> Classroom<G> {
-    fn open(
-        game: &G,
-        kit: &Kit,
-        options: Options,
-    ) -> Result<(Classroom<G>, Option<String>), Error> {
-        // A second machine to train against, when the kit can be built for the other side.
-        let setup = Setup::new(game, kit, options.rule, true)
-            .or_else(|_| Setup::new(game, kit, options.rule, false))?;
-        let (saved, warning) = match options.state {
-            Some((path, read)) => {
-                state::load(path, read, game, kit, &setup, options.accept_edited_state)?
-            }
-            None => (state::Saved::fresh(&setup.machine), None),
-        };
+    fn open(game: &G, kit: &Kit, options: Options) -> Result<(Classroom<G>, Vec<String>), Error> {
+        let state::Opened {
+            kit: filled,
+            setup,
+            saved,
+            notes,
+        } = state::open_machine(
+            game,
+            kit,
+            options.state,
+            options.rule,
+            |filled, rule| setup(game, filled, rule),
+            options.accept_edited_state,
+        )?;
         let classroom = Classroom {
-            fixed: Fixed {
+            fixed: RwLock::new(Arc::new(Fixed {
                 game: game.clone(),
-                kit: kit.clone(),
+                kit: filled,
+                own: kit.clone(),
                 setup,
                 seed: options.seed,
                 store: options.store,
-            },
+                risks: OnceLock::new(),
+            })),
             live: Mutex::new(Live::new(saved)),
             stepping: Mutex::new(()),
         };
         // A machine that plays first may resign before anyone moves (an empty box 1).
-        lock(&classroom.live).settle(&classroom.fixed)?;
-        Ok((classroom, warning))
+        let (mut live, fixed) = classroom.locked();
+        live.settle(&fixed)?;
+        drop(live);
+        Ok((classroom, notes))
+    }
+
+    /// The machine as the settings make it now. Whoever also holds the live lock takes
+    /// this after it, so that the two agree (settings change under the live lock).
+    fn fixed(&self) -> Arc<Fixed<G>> {
+        Arc::clone(&self.fixed.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// The live state, locked, and the machine it belongs to.
+    fn locked(&self) -> (MutexGuard<'_, Live>, Arc<Fixed<G>>) {
+        let live = lock(&self.live);
+        (live, self.fixed())
     }
 
     fn words(&self) -> &'static Strings {
-        self.fixed.words()
+        self.fixed().words()
     }
 
     fn kit(&self) -> KitView {
-        let (kit, setup) = (&self.fixed.kit, &self.fixed.setup);
+        let fixed = self.fixed();
+        let (kit, setup) = (&fixed.kit, &fixed.setup);
         let words = self.words();
         let mut opponents = vec!["perfect", "random", "teacher"];
         if setup.rival.is_some() {
@@ -500,7 +557,7 @@ impl<G: Game> Classroom<G> {
             opponents,
             max_train_games: train::MAX_GAMES,
             paces: train::PACES,
-            state: self.fixed.store.as_ref().and_then(|s| s.name()),
+            state: fixed.store.as_ref().and_then(|s| s.name()),
             words: words
                 .keys()
                 .filter(|k| PAGE_KEYS.iter().any(|p| k.starts_with(p)))
@@ -511,9 +568,9 @@ impl<G: Game> Classroom<G> {
 
     /// The answer to a route, as JSON text.
     fn answer(&self, route: Route, sent: Body) -> Result<String, ApiError> {
-        let fixed = &self.fixed;
+        let (mut live, fixed) = self.locked();
+        let fixed = &*fixed;
         let rival = fixed.setup.rival.is_some();
-        let mut live = lock(&self.live);
         let progress = |live: &Live| json(&train::Run::progress(live.training.as_ref()));
         match route {
             Route::Kit => json(&self.kit()),
@@ -589,6 +646,16 @@ impl<G: Game> Classroom<G> {
                 let text = state::to_json(&fixed.game, &fixed.kit, &fixed.setup, &live.saved)?;
                 json(&serde_json::json!({ "text": text }))
             }
+            // The settings take the lock themselves: their trial runs go without it.
+            Route::Settings => {
+                drop(live);
+                json(&settings::view(self))
+            }
+            Route::ApplySettings => {
+                drop(live);
+                let request = body(sent, settings::EXAMPLE)?;
+                json(&settings::apply(self, &request)?)
+            }
         }
     }
 }
@@ -608,17 +675,22 @@ impl<G: Game> Lesson for Classroom<G> {
     }
 
     fn refuse(&self, error: ApiError) -> Reply {
+        let mut body = serde_json::json!({ "error": error.message(self.words()) });
+        if let Some(field) = error.field() {
+            body["field"] = field.into();
+        }
         Reply {
             status: error.status,
-            json: serde_json::json!({ "error": error.message(self.words()) }).to_string(),
+            json: body.to_string(),
         }
     }
 
     fn step(&self, clock: Clock) -> Result<Option<Duration>, Error> {
         let _alone = lock(&self.stepping);
-        let fixed = &self.fixed;
         let now = clock();
-        let mut live = lock(&self.live);
+        // The settings cannot change while a run holds the machine.
+        let (mut live, fixed) = self.locked();
+        let fixed = &*fixed;
         let next = train::step(fixed, &mut live, now)?;
         let Some(mut slice) = train::slice(fixed, &mut live)? else {
             return Ok(next);
@@ -641,8 +713,8 @@ impl<G: Game> Lesson for Classroom<G> {
         // No run to cancel is as good: the beads are saved all the same.
         let _ = train::cancel(&mut lock(&self.live));
         while self.step(clock)?.is_some() {}
-        let mut live = lock(&self.live);
-        live.save(&self.fixed);
+        let (mut live, fixed) = self.locked();
+        live.save(&fixed);
         match live.unsaved() {
             Some(e) => Err(Error::Internal(format!(
                 "{e}; the games since the last save are lost"
@@ -677,9 +749,9 @@ mod tests {
     fn lesson(preset: &str, kept: Option<&Arc<Kept>>, state: Option<&str>) -> Arc<dyn Lesson> {
         let kit = Kit::from_preset(preset).unwrap();
         let options = Options {
-            rule: kit.rule,
+            rule: None,
             seed: 7,
-            store: kept.map(|k| Box::new(Arc::clone(k)) as Box<dyn Store>),
+            store: kept.map(|k| Arc::new(Arc::clone(k)) as Arc<dyn Store>),
             state: state.map(|text| (Path::new("state.json"), Ok(text.as_bytes().to_vec()))),
             accept_edited_state: false,
         };

@@ -5,34 +5,42 @@
 //! replayed from them with the game's own random stream, so what the page shows is
 //! always what [`play_game`] did, and a game is never half-applied to the beads.
 
+use std::sync::{Arc, OnceLock};
+
 use rand::RngExt;
 use serde::Serialize;
 
 use super::board::{self, Spot};
+use super::settings::Risks;
 use super::{ApiError, Problem, Store};
 use matchbox_engine::Error;
 use matchbox_engine::i18n::{Strings, strings};
 use matchbox_engine::kit::Kit;
 use matchbox_engine::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rng_for};
 use matchbox_engine::palette::hex;
-use matchbox_engine::simulate::state::{self, Saved};
+use matchbox_engine::simulate::state::{self, Saved, Settings};
 use matchbox_engine::simulate::{Opponent, Setup, Turn, play_game};
 use matchbox_print::draw::label::{draw_label, drawn_moves};
 use matchbox_print::draw::svg::to_svg;
 use matchbox_print::pictures::Game;
 
-/// What does not change while the server runs.
+/// What changes only when the teacher applies new settings (and then is made anew).
 pub struct Fixed<G: Game> {
     /// The rules.
     pub game: G,
-    /// The kit.
+    /// The kit, its boxes filled as the settings say.
     pub kit: Kit,
+    /// The kit as kit.yaml gives it, with its own settings.
+    pub own: Kit,
     /// Its boxes compiled for play (with the rival machine when the kit allows one).
     pub setup: Setup<G>,
     /// Seed of the machine's draws: game `n` draws from stream `n`.
     pub seed: u64,
     /// Where the beads are saved after every game, if anywhere.
-    pub store: Option<Box<dyn Store>>,
+    pub store: Option<Arc<dyn Store>>,
+    /// How soon each opponent empties this machine's first box, worked out when the
+    /// settings panel first asks.
+    pub risks: OnceLock<Result<Risks, String>>,
 }
 
 impl<G: Game> Fixed<G> {
@@ -129,6 +137,8 @@ pub struct Live {
     unsaved: Option<Error>,
     /// The panel the teacher shows, which the view-only screens follow.
     panel: &'static str,
+    /// Times the machine was made anew with other settings since the server started.
+    pub machine: u64,
 }
 
 /// The page's panels; the first is the game.
@@ -292,6 +302,9 @@ pub struct GameView {
     pub unsaved: Option<&'static str>,
     /// The panel the teacher shows.
     pub panel: &'static str,
+    /// Times the machine was made anew with other settings (see [`Live::machine`]): its
+    /// labels, which print the starting beads, change then.
+    pub machine: u64,
 }
 
 /// The score sheet: totals, the latest rows, and the curve.
@@ -399,6 +412,7 @@ impl Live {
             training: None,
             unsaved: None,
             panel: PANELS[0],
+            machine: 0,
         }
     }
 
@@ -545,6 +559,7 @@ impl Live {
             stuck: replay.over.is_some() && self.finished.is_none(),
             unsaved: self.unsaved.as_ref().map(save_problem),
             panel: self.panel,
+            machine: self.machine,
         })
     }
 }
@@ -879,8 +894,19 @@ impl Live {
 
     /// Refills every box as new and forgets the games.
     pub fn reset<G: Game>(&mut self, fixed: &Fixed<G>) -> Result<(), ApiError> {
+        let settings = self.saved.settings.clone();
+        self.refill(fixed, settings)
+    }
+
+    /// Fills every box as new under `settings`, which `fixed` is made with, and forgets
+    /// the games.
+    pub fn refill<G: Game>(
+        &mut self,
+        fixed: &Fixed<G>,
+        settings: Settings,
+    ) -> Result<(), ApiError> {
         self.idle()?;
-        self.saved = Saved::fresh(&fixed.setup.machine);
+        self.saved = Saved::fresh(&fixed.setup.machine, settings);
         self.human.clear();
         self.finished = None;
         self.version += 1;

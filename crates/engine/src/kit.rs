@@ -59,6 +59,33 @@ pub struct Reward {
     pub loss: i32,
 }
 
+/// The most beads a fresh box holds for one move.
+pub const MAX_START_BEADS: u32 = 100;
+
+/// The most beads a result may add or (negative) take per box used.
+pub const MAX_REWARD: i32 = 100;
+
+impl Reward {
+    /// The results, by their names in kit.yaml.
+    pub const RESULTS: [&'static str; 3] = ["win", "draw", "loss"];
+
+    /// The beads for the result named `which` (one of [`Reward::RESULTS`]).
+    pub fn get(&self, which: &str) -> i32 {
+        match which {
+            "win" => self.win,
+            "draw" => self.draw,
+            _ => self.loss,
+        }
+    }
+
+    /// The first result whose beads are beyond [`MAX_REWARD`] either way.
+    pub fn out_of_range(&self) -> Option<&'static str> {
+        Reward::RESULTS
+            .into_iter()
+            .find(|which| !(-MAX_REWARD..=MAX_REWARD).contains(&self.get(which)))
+    }
+}
+
 impl Default for Reward {
     fn default() -> Reward {
         Reward {
@@ -1159,10 +1186,13 @@ impl KitFile {
             .map_or(BeadSchedule::Each(1), |b| b.value.clone());
         if let Some(b) = &self.beads {
             let check = |n: u32| {
-                if (1..=100).contains(&n) {
+                if (1..=MAX_START_BEADS).contains(&n) {
                     Ok(())
                 } else {
-                    Err(src.at(b, format!("beads per move must be from 1 to 100, not {n}")))
+                    Err(src.at(
+                        b,
+                        format!("beads per move must be from 1 to {MAX_START_BEADS}, not {n}"),
+                    ))
                 }
             };
             match &b.value {
@@ -1332,6 +1362,17 @@ impl KitFile {
                 format!(
                     "reward: beads per result apply under `rule: menace` only; this kit's rule is {}: leave `reward` out, or set `rule: menace`",
                     rule.name()
+                ),
+            ));
+        }
+        if let Some(reward) = &self.reward
+            && let Some(which) = reward.value.out_of_range()
+        {
+            return Err(src.at(
+                reward,
+                format!(
+                    "reward: beads per result must be from -{MAX_REWARD} to {MAX_REWARD}; {which} is {}",
+                    reward.value.get(which)
                 ),
             ));
         }

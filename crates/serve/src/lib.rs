@@ -67,8 +67,8 @@ pub struct Options {
     pub accept_edited_state: bool,
     /// Where to listen.
     pub listen: SocketAddr,
-    /// The learning rule.
-    pub rule: Rule,
+    /// `--rule`, if given: the state file's own rule otherwise, else the kit's.
+    pub rule: Option<Rule>,
     /// Seed of the machine's draws.
     pub seed: u64,
 }
@@ -285,7 +285,7 @@ impl App {
 pub fn app(kit: &Kit, options: &Options) -> Result<App, Error> {
     // Before the file is read: another program may be about to write it.
     let lock = options.state.as_deref().map(StateLock::take).transpose()?;
-    let (lesson, warning) = matchbox_classroom::open(
+    let (lesson, notes) = matchbox_classroom::open(
         kit,
         matchbox_classroom::Options {
             rule: options.rule,
@@ -293,7 +293,7 @@ pub fn app(kit: &Kit, options: &Options) -> Result<App, Error> {
             store: options
                 .state
                 .clone()
-                .map(|path| Box::new(StateFile(path)) as Box<dyn Store>),
+                .map(|path| Arc::new(StateFile(path)) as Arc<dyn Store>),
             state: options
                 .state
                 .as_deref()
@@ -301,8 +301,8 @@ pub fn app(kit: &Kit, options: &Options) -> Result<App, Error> {
             accept_edited_state: options.accept_edited_state,
         },
     )?;
-    if let Some(warning) = warning {
-        tell(format_args!("{warning}"));
+    for note in notes {
+        tell(format_args!("{note}"));
     }
     let token = format!("{:032x}", rand::random::<u128>());
     let started = Instant::now();
@@ -384,7 +384,8 @@ async fn wrong_method(State(s): State<Arc<Server>>) -> Response {
 }
 
 /// Everything but the page's files: the classroom's requests (and a path that is
-/// nothing, which the classroom refuses too).
+/// nothing, which the classroom refuses too). Answered off the thread that takes the
+/// connections: an answer may take a moment (a new machine, the settings' trial runs).
 async fn api(
     State(s): State<Arc<Server>>,
     method: Method,
@@ -392,17 +393,29 @@ async fn api(
     headers: HeaderMap,
     raw: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let body = match &raw {
-        Ok(bytes) => Body::Read(bytes),
-        Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Body::TooBig(BODY_LIMIT),
-        Err(_) => Body::Unreadable,
-    };
-    respond(s.lesson.handle(&Request {
-        method: method.as_str(),
-        path: uri.path(),
-        body,
-        teacher: s.teacher(&headers),
-    }))
+    let teacher = s.teacher(&headers);
+    let lesson = Arc::clone(&s.lesson);
+    let answered = tokio::task::spawn_blocking(move || {
+        let body = match &raw {
+            Ok(bytes) => Body::Read(bytes),
+            Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Body::TooBig(BODY_LIMIT),
+            Err(_) => Body::Unreadable,
+        };
+        lesson.handle(&Request {
+            method: method.as_str(),
+            path: uri.path(),
+            body,
+            teacher,
+        })
+    })
+    .await;
+    match answered {
+        Ok(reply) => respond(reply),
+        Err(e) => s.refuse(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Problem::Internal(e.to_string()),
+        ),
+    }
 }
 
 /// Serves the page until Ctrl-C or SIGTERM, printing the teacher's and the viewers'

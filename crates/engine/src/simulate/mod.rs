@@ -14,7 +14,7 @@ use std::borrow::Cow;
 
 use crate::parallel::prelude::*;
 use rand::RngExt;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::Error;
 use crate::boxes::BoxSet;
@@ -25,7 +25,7 @@ use exact::Teaching;
 pub use stats::{Estimate, Stats};
 
 /// Who the machine plays against.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OpponentKind {
     /// A uniformly random legal move.
@@ -529,6 +529,37 @@ pub struct Session {
     /// Every game as a CSV row, when asked for.
     #[serde(skip)]
     pub csv: Option<String>,
+}
+
+/// How soon `opponent` empties a fresh machine's first box, the box it cannot do without:
+/// in each of `runs` fresh machines (run `i` drawing from stream `i` of `seed`) playing
+/// at most `games` games, the number of the game after which the box was first empty,
+/// `None` where it never was.
+pub fn first_box_emptied<G: Rules>(
+    setup: &Setup<G>,
+    opponent: OpponentKind,
+    runs: u32,
+    games: u32,
+    seed: u64,
+) -> Result<Vec<Option<u32>>, Error> {
+    if setup.machine.box_count() == 0 {
+        return Ok(vec![None; runs as usize]);
+    }
+    (0..runs)
+        .into_par_iter()
+        .map(|run| {
+            let mut rng = rng_for(seed, u64::from(run));
+            let mut me = Learner::new(&setup.machine);
+            let mut them = Automatic::new(opponent, setup.rival.as_ref(), setup.teaching.as_ref())?;
+            for g in 1..=games {
+                play_game(&setup.tree, &mut me, &mut them, &mut rng, |_| {})?;
+                if me.beads.total(0) == 0 {
+                    return Ok(Some(g));
+                }
+            }
+            Ok(None)
+        })
+        .collect()
 }
 
 /// Points on a learning curve at most: enough for a smooth line in a small file.

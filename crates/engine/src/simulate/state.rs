@@ -4,23 +4,29 @@
 //! another kit is recognised and refused instead of being read into the wrong boxes. It
 //! ends with a checksum of everything above it, so that a file changed by hand is told
 //! from the program's own save: refused, unless the user says it was on purpose.
+//!
+//! The file also keeps the [`Settings`] its beads were made with (starting beads, rule,
+//! rewards, the page's opponent), which `serve`'s page may change without touching
+//! kit.yaml: reading a file is therefore in two steps, [`read`] for its settings, which
+//! build the machine, then [`Stored::into_saved`] for the beads in it.
 
+use std::fmt;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
 use crate::Error;
 use crate::boxes::BoxSet;
-use crate::game::{Notation, Side};
-use crate::kit::{Kit, Rule};
+use crate::game::{Notation, Rules, Side};
+use crate::kit::{BeadSchedule, Kit, MAX_REWARD, MAX_START_BEADS, Places, Reward, Rule};
 use crate::machine::{Beads, End, Machine};
-use crate::simulate::Setup;
+use crate::simulate::{OpponentKind, Setup};
 
 /// What the first field of every state file says.
 const FORMAT: &str = "matchbox-state";
-/// The layout of the file this program writes: 2 adds the score, 3 the checksum; it
-/// reads 1 and 2 as well.
-const VERSION: u32 = 3;
+/// The layout of the file this program writes: 2 adds the score, 3 the checksum, 4 the
+/// settings; it reads 1 to 3 as well.
+const VERSION: u32 = 4;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -30,6 +36,9 @@ struct StateFile {
     kit: String,
     game: serde_json::Value,
     machine: Side,
+    /// Missing in a file from before settings were kept: the kit's are used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    settings: Option<Settings>,
     games: u64,
     boxes: Vec<StateBox>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -90,7 +99,178 @@ struct StateMove {
     beads: u32,
 }
 
-/// The machine's beads, how many games it has played, and its score.
+/// What a teacher may change without touching kit.yaml, kept in the state file with the
+/// beads made with them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Settings {
+    /// Beads per move in a fresh box.
+    pub beads: BeadSchedule,
+    /// The learning rule.
+    pub rule: Rule,
+    /// Beads per result under the `menace` rule.
+    pub reward: Reward,
+    /// Whom the machine plays when it plays on its own (`serve`'s training and watching).
+    pub opponent: OpponentKind,
+}
+
+/// Why settings cannot make a kit's machine, by the setting at fault.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unfit {
+    /// Starting beads out of 1 to [`MAX_START_BEADS`], at this move number (`None`: the
+    /// one number for every box).
+    Beads(Option<u32>),
+    /// Beads given for a move number at which the machine has no box.
+    MoveNumber(u32),
+    /// No beads for the move number of the machine's first box.
+    FirstBox(u32),
+    /// The relay rule, for a kit whose boxes are not wired for it.
+    Relay,
+    /// Beads for this result (`win`, `draw` or `loss`) beyond [`MAX_REWARD`] either way.
+    Reward(&'static str),
+}
+
+impl fmt::Display for Unfit {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            Unfit::Beads(Some(n)) => write!(
+                f,
+                "the starting beads at move {n} must be from 1 to {MAX_START_BEADS}"
+            ),
+            Unfit::Beads(None) => write!(f, "the starting beads must be from 1 to {MAX_START_BEADS}"),
+            Unfit::MoveNumber(n) => write!(f, "beads are given for move {n}, where the machine has no box"),
+            Unfit::FirstBox(n) => write!(f, "no beads are given for move {n}, the machine's first box"),
+            Unfit::Relay => f.write_str(
+                "the relay rule applies only to a kit built for the relay automaton (`rule: relay` in kit.yaml)",
+            ),
+            Unfit::Reward(which) => write!(
+                f,
+                "the beads after a {which} must be from -{MAX_REWARD} to {MAX_REWARD}"
+            ),
+        }
+    }
+}
+
+impl Settings {
+    /// The kit's own settings, under `rule`, with the random opponent (which never empties
+    /// a fresh MENACE's first box in a page's default run).
+    pub fn of_kit(kit: &Kit, rule: Rule) -> Settings {
+        Settings {
+            beads: kit.beads.clone(),
+            rule,
+            reward: kit.reward,
+            opponent: OpponentKind::Random,
+        }
+    }
+
+    /// The kit as these settings fill its boxes; everything printed stays the kit's.
+    pub fn kit(&self, kit: &Kit) -> Kit {
+        // Other beads than kit.yaml's: a message about them must not point into it.
+        let places = if self.beads == kit.beads {
+            kit.places.clone()
+        } else {
+            Places::default()
+        };
+        Kit {
+            beads: self.beads.clone(),
+            reward: self.reward,
+            places,
+            ..kit.clone()
+        }
+    }
+
+    /// Refuses settings that cannot make `kit`'s machine, whose boxes come at
+    /// `move_numbers` (every move number of every box, the first box's first; none: the
+    /// schedule's move numbers are left to the building of the boxes).
+    pub fn check(&self, kit: &Kit, move_numbers: &[u32]) -> Result<(), Unfit> {
+        let fits = |n: u32| (1..=MAX_START_BEADS).contains(&n);
+        match &self.beads {
+            BeadSchedule::Each(n) if !fits(*n) => return Err(Unfit::Beads(None)),
+            BeadSchedule::Each(_) => {}
+            BeadSchedule::ByMoveNumber(map) => {
+                if let Some((&at, _)) = map.iter().find(|(_, n)| !fits(**n)) {
+                    return Err(Unfit::Beads(Some(at)));
+                }
+                if let Some(&stray) = map
+                    .keys()
+                    .find(|k| !move_numbers.is_empty() && !move_numbers.contains(k))
+                {
+                    return Err(Unfit::MoveNumber(stray));
+                }
+                if let Some(&first) = move_numbers.first()
+                    && self.beads.beads_at(first).is_none()
+                {
+                    return Err(Unfit::FirstBox(first));
+                }
+            }
+        }
+        if self.rule == Rule::Relay && kit.rule != Rule::Relay {
+            return Err(Unfit::Relay);
+        }
+        match self.reward.out_of_range() {
+            Some(which) => Err(Unfit::Reward(which)),
+            None => Ok(()),
+        }
+    }
+
+    /// The settings in a few words, for the terminal.
+    fn summary(&self) -> String {
+        let beads = match &self.beads {
+            BeadSchedule::Each(n) => n.to_string(),
+            BeadSchedule::ByMoveNumber(map) => map
+                .iter()
+                .map(|(at, n)| format!("{n} at move {at}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        };
+        let reward = if self.rule == Rule::Menace {
+            let r = self.reward;
+            format!(", rewards win {} draw {} loss {}", r.win, r.draw, r.loss)
+        } else {
+            String::new()
+        };
+        format!("rule {}, beads per move {beads}{reward}", self.rule.name())
+    }
+}
+
+/// The settings to build the machine with, and a note for the terminal when they are
+/// not the kit's: a state file's own (a `rule` given on the command line that differs
+/// is refused: the beads were made under the file's), else the kit's, under `rule` if
+/// given.
+pub fn settings_for(
+    stored: Option<&Stored>,
+    kit: &Kit,
+    rule: Option<Rule>,
+) -> Result<(Settings, Option<String>), Error> {
+    let Some((settings, shown)) = stored.and_then(|s| Some((s.file.settings.clone()?, &s.shown)))
+    else {
+        return Ok((Settings::of_kit(kit, rule.unwrap_or(kit.rule)), None));
+    };
+    if let Some(rule) = rule
+        && rule != settings.rule
+    {
+        return Err(Error::Input(format!(
+            "{shown} was made with rule {}, not {}: its beads were learnt under that rule; leave out --rule to go on with the file, or choose another --state file",
+            settings.rule.name(),
+            rule.name()
+        )));
+    }
+    let own = Settings {
+        opponent: settings.opponent,
+        ..Settings::of_kit(kit, kit.rule)
+    };
+    let note = (settings != own).then(|| {
+        format!(
+            "{shown} keeps the settings it was made with ({}), not the kit's ({}): they are used; to start from the kit's, choose another --state file",
+            settings.summary(),
+            own.summary()
+        )
+    });
+    Ok((settings, note))
+}
+
+/// The machine's beads, how many games it has played, its score, and the settings it
+/// was made with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Saved {
     /// The beads.
@@ -101,6 +281,8 @@ pub struct Saved {
     pub history: History,
     /// The states before the latest changes, oldest first, for undo.
     pub undo: Vec<Step>,
+    /// The settings the boxes were filled with and the rule learns by.
+    pub settings: Settings,
 }
 
 /// The beads and the games played before a change (a game, a training run), for undo.
@@ -116,13 +298,15 @@ pub struct Step {
 pub const UNDO_STEPS: usize = 200;
 
 impl Saved {
-    /// A machine with the kit's starting beads and no games.
-    pub fn fresh(machine: &Machine) -> Saved {
+    /// A machine with the starting beads of `settings` (which `machine` was built
+    /// with) and no games.
+    pub fn fresh(machine: &Machine, settings: Settings) -> Saved {
         Saved {
             beads: machine.fresh_beads(),
             games: 0,
             history: History::default(),
             undo: Vec::new(),
+            settings,
         }
     }
 
@@ -304,6 +488,7 @@ pub fn to_json<G: Notation>(
         kit: kit.name.clone(),
         game: serde_json::to_value(&kit.game)?,
         machine: kit.machine,
+        settings: Some(saved.settings.clone()),
         games: saved.games,
         boxes: describe(game, kit, set, machine, &saved.beads),
         score: Some(ScoreFile {
@@ -351,20 +536,22 @@ fn impossible_count<G: Notation>(
 /// hand.
 pub type Loaded = (Saved, Option<String>);
 
-/// Reads the state file's text, refusing a damaged file, one of another kit, and one
-/// changed by hand since the program saved it (unless `accept_edited`: then it is read
-/// as it is, with a warning).
-pub fn from_json<G: Notation>(
-    text: &str,
-    path: &Path,
-    game: &G,
-    kit: &Kit,
-    setup: &Setup<G>,
-    accept_edited: bool,
-) -> Result<Loaded, Error> {
-    let (set, machine) = (&setup.set, &setup.machine);
-    let shown = path.display();
-    let keep = "it was left as it is: move it away or choose another --state file";
+/// A state file's text read, before its beads are put in boxes: its settings say how
+/// to build them (see [`settings_for`]).
+#[derive(Debug)]
+pub struct Stored {
+    file: StateFile,
+    /// The file's path as messages show it.
+    shown: String,
+}
+
+/// What every refusal of a state file ends with.
+const KEEP: &str = "it was left as it is: move it away or choose another --state file";
+
+/// Reads a state file's text far enough to know its settings, refusing a damaged file
+/// and one of another layout; `path` names it in messages.
+pub fn read(text: &str, path: &Path) -> Result<Stored, Error> {
+    let shown = path.display().to_string();
     // serde's own words ("expected struct StateFile") mean nothing to a user: say where.
     let file: StateFile = serde_json::from_str(text).map_err(|e| {
         let place = if e.is_eof() {
@@ -373,160 +560,249 @@ pub fn from_json<G: Notation>(
             format!("at line {}, column {}", e.line(), e.column())
         };
         Error::Input(format!(
-            "{shown} is not a matchbox state file, or it is damaged ({place}); {keep}"
+            "{shown} is not a matchbox state file, or it is damaged ({place}); {KEEP}"
         ))
     })?;
     if file.format != FORMAT || !(1..=VERSION).contains(&file.version) {
         return Err(Error::Input(format!(
-            "{shown} is not a matchbox state file of version {VERSION} (it says {} version {}); {keep}",
+            "{shown} is not a matchbox state file of version {VERSION} (it says {} version {}); {KEEP}",
             file.format, file.version
         )));
     }
-    // A file of this version without its checksum was changed too; an older one had
-    // none, and is held to what its rule can do.
-    let edited = match &file.checksum {
-        Some(sum) => *sum != file.checksum()?,
-        None => file.version >= 3,
-    };
-    let foreign = |why: String| {
-        Error::Input(format!(
-            "{shown} holds the beads of another kit ({why}); {keep}"
-        ))
-    };
-    let game_here = serde_json::to_value(&kit.game)?;
-    if file.game != game_here || file.machine != kit.machine {
-        return Err(foreign(format!(
-            "the kit `{}`, machine playing {}",
-            file.kit,
-            file.machine.name()
-        )));
-    }
-    let expected = describe(game, kit, set, machine, &machine.fresh_beads());
-    if file.boxes.len() != expected.len() {
-        return Err(foreign(format!(
-            "{} boxes, not {}",
-            file.boxes.len(),
-            expected.len()
-        )));
-    }
-    let mut counts = Vec::with_capacity(machine.fresh_beads().counts().len());
-    for (theirs, ours) in file.boxes.iter().zip(&expected) {
-        let same_moves = theirs.moves.len() == ours.moves.len()
-            && theirs
-                .moves
-                .iter()
-                .zip(&ours.moves)
-                .all(|(t, o)| t.mv == o.mv && t.colour == o.colour);
-        if theirs.id != ours.id || theirs.position != ours.position || !same_moves {
-            return Err(foreign(format!("box {} differs", ours.id)));
-        }
-        counts.extend(theirs.moves.iter().map(|m| m.beads));
-    }
-    let beads = Beads::from_counts(machine, counts).ok_or_else(|| {
-        Error::Input(format!(
-            "{shown}: more than {} beads for a move; {keep}",
-            crate::machine::MAX_BEADS
-        ))
-    })?;
-    let history = match file.score {
-        // A file from before the score was kept: the score starts now.
-        None => History {
-            from: file.games,
-            games: Vec::new(),
-        },
-        Some(score) => {
-            let games = score
-                .games
-                .iter()
-                .map(|line| {
-                    read_score_line(line).ok_or_else(|| {
-                        Error::Input(format!(
-                            "{shown}: `{}` in the score is not a game such as `loss -1`; {keep}",
-                            line.chars().take(40).collect::<String>()
-                        ))
-                    })
-                })
-                .collect::<Result<Vec<_>, Error>>()?;
-            if score.from.checked_add(games.len() as u64) != Some(file.games) {
-                return Err(Error::Input(format!(
-                    "{shown}: the score does not add up: {} games before it and {} in it, but the beads have played {}; {keep}",
-                    score.from,
-                    games.len(),
-                    file.games
-                )));
-            }
-            History {
-                from: score.from,
-                games,
-            }
-        }
-    };
-    let undo = read_undo(machine, &beads, file.games, &file.undo).ok_or_else(|| {
-        Error::Input(format!(
-            "{shown}: the undo steps do not fit the boxes or the games; {keep}"
-        ))
-    })?;
-    // The program's own save may hold what another rule did; any other file is held to
-    // what this machine's rule can do.
-    let vouched = file.checksum.is_some() && !edited;
-    let impossible = if vouched {
-        None
-    } else {
-        impossible_count(kit, set, machine, &beads)
-    };
-    let warning = match (edited, impossible) {
-        (false, None) => None,
-        (_, Some(why)) if !accept_edited => {
-            return Err(Error::Input(format!(
-                "{shown} was changed by hand: {why}; it was left as it is: pass --accept-edited-state to read it anyway, or choose another --state file"
-            )));
-        }
-        (true, None) if !accept_edited => {
-            return Err(Error::Input(format!(
-                "{shown} was changed since matchbox saved it (its checksum does not match); it was left as it is: pass --accept-edited-state to read it as it is, or choose another --state file"
-            )));
-        }
-        (_, why) => Some(format!(
-            "warning: {shown} was changed by hand since matchbox saved it{}; read as it is (--accept-edited-state)",
-            why.map_or_else(String::new, |w| format!(" ({w})"))
-        )),
-    };
-    let saved = Saved {
-        beads,
-        games: file.games,
-        history,
-        undo,
-    };
-    Ok((saved, warning))
+    Ok(Stored { file, shown })
 }
 
-/// Reads the state file at `path` as [`from_json`] does, from what reading it gave
-/// (`std::fs::read`: the caller does the file system); a missing file is a fresh machine.
-pub fn load<G: Notation>(
-    path: &Path,
-    read: std::io::Result<Vec<u8>>,
-    game: &G,
-    kit: &Kit,
-    setup: &Setup<G>,
-    accept_edited: bool,
-) -> Result<Loaded, Error> {
+impl Stored {
+    /// The beads of the file, checked against the machine that `kit` and `setup` make
+    /// with `settings` (from [`settings_for`]): a file of another kit is refused, and one
+    /// changed by hand since the program saved it (unless `accept_edited`: then it is
+    /// read as it is, with a warning).
+    pub fn into_saved<G: Notation>(
+        self,
+        game: &G,
+        kit: &Kit,
+        setup: &Setup<G>,
+        settings: Settings,
+        accept_edited: bool,
+    ) -> Result<Loaded, Error> {
+        let Stored { file, shown } = self;
+        let (set, machine) = (&setup.set, &setup.machine);
+        // A file of this version without its checksum was changed too; an older one had
+        // none, and is held to what its rule can do.
+        let edited = match &file.checksum {
+            Some(sum) => *sum != file.checksum()?,
+            None => file.version >= 3,
+        };
+        let foreign = |why: String| {
+            Error::Input(format!(
+                "{shown} holds the beads of another kit ({why}); {KEEP}"
+            ))
+        };
+        let game_here = serde_json::to_value(&kit.game)?;
+        if file.game != game_here || file.machine != kit.machine {
+            return Err(foreign(format!(
+                "the kit `{}`, machine playing {}",
+                file.kit,
+                file.machine.name()
+            )));
+        }
+        let expected = describe(game, kit, set, machine, &machine.fresh_beads());
+        if file.boxes.len() != expected.len() {
+            return Err(foreign(format!(
+                "{} boxes, not {}",
+                file.boxes.len(),
+                expected.len()
+            )));
+        }
+        let mut counts = Vec::with_capacity(machine.fresh_beads().counts().len());
+        for (theirs, ours) in file.boxes.iter().zip(&expected) {
+            let same_moves = theirs.moves.len() == ours.moves.len()
+                && theirs
+                    .moves
+                    .iter()
+                    .zip(&ours.moves)
+                    .all(|(t, o)| t.mv == o.mv && t.colour == o.colour);
+            if theirs.id != ours.id || theirs.position != ours.position || !same_moves {
+                return Err(foreign(format!("box {} differs", ours.id)));
+            }
+            counts.extend(theirs.moves.iter().map(|m| m.beads));
+        }
+        let beads = Beads::from_counts(machine, counts).ok_or_else(|| {
+            Error::Input(format!(
+                "{shown}: more than {} beads for a move; {KEEP}",
+                crate::machine::MAX_BEADS
+            ))
+        })?;
+        let history = match file.score {
+            // A file from before the score was kept: the score starts now.
+            None => History {
+                from: file.games,
+                games: Vec::new(),
+            },
+            Some(score) => {
+                let games = score
+                    .games
+                    .iter()
+                    .map(|line| {
+                        read_score_line(line).ok_or_else(|| {
+                            Error::Input(format!(
+                                "{shown}: `{}` in the score is not a game such as `loss -1`; {KEEP}",
+                                line.chars().take(40).collect::<String>()
+                            ))
+                        })
+                    })
+                    .collect::<Result<Vec<_>, Error>>()?;
+                if score.from.checked_add(games.len() as u64) != Some(file.games) {
+                    return Err(Error::Input(format!(
+                        "{shown}: the score does not add up: {} games before it and {} in it, but the beads have played {}; {KEEP}",
+                        score.from,
+                        games.len(),
+                        file.games
+                    )));
+                }
+                History {
+                    from: score.from,
+                    games,
+                }
+            }
+        };
+        let undo = read_undo(machine, &beads, file.games, &file.undo).ok_or_else(|| {
+            Error::Input(format!(
+                "{shown}: the undo steps do not fit the boxes or the games; {KEEP}"
+            ))
+        })?;
+        // The program's own save may hold what another rule did; any other file is held
+        // to what this machine's rule can do.
+        let vouched = file.checksum.is_some() && !edited;
+        let impossible = if vouched {
+            None
+        } else {
+            impossible_count(kit, set, machine, &beads)
+        };
+        let warning = match (edited, impossible) {
+            (false, None) => None,
+            (_, Some(why)) if !accept_edited => {
+                return Err(Error::Input(format!(
+                    "{shown} was changed by hand: {why}; it was left as it is: pass --accept-edited-state to read it anyway, or choose another --state file"
+                )));
+            }
+            (true, None) if !accept_edited => {
+                return Err(Error::Input(format!(
+                    "{shown} was changed since matchbox saved it (its checksum does not match); it was left as it is: pass --accept-edited-state to read it as it is, or choose another --state file"
+                )));
+            }
+            (_, why) => Some(format!(
+                "warning: {shown} was changed by hand since matchbox saved it{}; read as it is (--accept-edited-state)",
+                why.map_or_else(String::new, |w| format!(" ({w})"))
+            )),
+        };
+        let saved = Saved {
+            beads,
+            games: file.games,
+            history,
+            undo,
+            settings,
+        };
+        Ok((saved, warning))
+    }
+}
+
+/// Reads the state file at `path` as [`read`] does, from what reading it gave
+/// (`std::fs::read`: the caller does the file system); `None` when there is none yet (a
+/// fresh machine).
+pub fn open(path: &Path, contents: std::io::Result<Vec<u8>>) -> Result<Option<Stored>, Error> {
     let shown = path.display();
-    match read {
+    match contents {
         Ok(bytes) => {
             let text = String::from_utf8(bytes).map_err(|_| {
                 Error::Input(format!(
-                    "{shown} is not a matchbox state file (it is not UTF-8 text); it was left as it is: move it away or choose another --state file"
+                    "{shown} is not a matchbox state file (it is not UTF-8 text); {KEEP}"
                 ))
             })?;
-            from_json(&text, path, game, kit, setup, accept_edited)
+            read(&text, path).map(Some)
         }
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            Ok((Saved::fresh(&setup.machine), None))
-        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(Error::Input(format!(
             "{shown}: cannot read the state file ({e}); it was left as it is"
         ))),
     }
+}
+
+/// A machine as a state file (if any) and the kit make it: the settings to use, the kit
+/// they fill, its compiled machine, and the beads.
+pub struct Opened<G: Rules> {
+    /// The kit with the settings' beads and rewards.
+    pub kit: Kit,
+    /// Its machine under the settings' rule.
+    pub setup: Setup<G>,
+    /// The beads, the games and the settings.
+    pub saved: Saved,
+    /// What to tell on the terminal: the file's own settings, an edited file read anyway.
+    pub notes: Vec<String>,
+}
+
+/// Opens the state file (if given: its path, and what reading it gave) for `kit`'s
+/// machine: [`open`], then [`settings_for`] with `rule` from the command line, the
+/// machine built by `build` (as [`Setup::new`] for a kit and a rule) under the settings
+/// (a file's settings that cannot make it are refused), then [`Stored::into_saved`].
+pub fn open_machine<G: Notation>(
+    game: &G,
+    kit: &Kit,
+    state: Option<(&Path, std::io::Result<Vec<u8>>)>,
+    rule: Option<Rule>,
+    build: impl FnOnce(&Kit, Rule) -> Result<Setup<G>, Error>,
+    accept_edited: bool,
+) -> Result<Opened<G>, Error> {
+    let stored = match state {
+        Some((path, contents)) => open(path, contents)?,
+        None => None,
+    };
+    let (settings, note) = settings_for(stored.as_ref(), kit, rule)?;
+    let filled = settings.kit(kit);
+    // Only a file's own settings can be unfit: the kit's were checked with the kit.
+    let unfit = |why: &dyn fmt::Display| match (&stored, &note) {
+        (Some(stored), Some(_)) => Error::Input(format!(
+            "{}: its settings cannot make this kit's machine: {why}; {KEEP}",
+            stored.shown
+        )),
+        _ => Error::Input(why.to_string()),
+    };
+    settings.check(kit, &[]).map_err(|why| unfit(&why))?;
+    let setup = build(&filled, settings.rule).map_err(|e| unfit(&e))?;
+    let mut notes: Vec<String> = note.into_iter().collect();
+    let saved = match stored {
+        Some(stored) => {
+            let (saved, warning) =
+                stored.into_saved(game, &filled, &setup, settings, accept_edited)?;
+            notes.extend(warning);
+            saved
+        }
+        None => Saved::fresh(&setup.machine, settings),
+    };
+    Ok(Opened {
+        kit: filled,
+        setup,
+        saved,
+        notes,
+    })
+}
+
+/// Every move number at which one of the boxes is used, the first box's first: the
+/// move numbers a bead schedule may name.
+pub fn move_numbers<G: Rules>(set: &BoxSet<G>) -> Vec<u32> {
+    let mut numbers: Vec<u32> = set
+        .boxes
+        .iter()
+        .flat_map(|b| b.move_numbers.iter().copied())
+        .collect();
+    let first = numbers.first().copied();
+    numbers.sort_unstable();
+    numbers.dedup();
+    if let Some(first) = first {
+        numbers.retain(|&n| n != first);
+        numbers.insert(0, first);
+    }
+    numbers
 }
 
 #[cfg(test)]
@@ -538,6 +814,44 @@ mod tests {
         let (game, kit) = fixtures::pawns(preset);
         let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
         (game, kit, setup)
+    }
+
+    /// The kit's own settings.
+    fn own(kit: &Kit) -> Settings {
+        Settings::of_kit(kit, kit.rule)
+    }
+
+    /// A state file's text read back for the kit's machine, with the file's settings.
+    fn from_json(
+        text: &str,
+        path: &Path,
+        game: &Pawns,
+        kit: &Kit,
+        setup: &Setup<Pawns>,
+        accept_edited: bool,
+    ) -> Result<Loaded, Error> {
+        let stored = read(text, path)?;
+        let (settings, _) = settings_for(Some(&stored), kit, None)?;
+        stored.into_saved(game, kit, setup, settings, accept_edited)
+    }
+
+    /// `text` with the first `from` in its boxes (after the settings) made `to`.
+    fn in_boxes(text: &str, from: &str, to: &str) -> String {
+        let at = text.find("\"boxes\"").unwrap();
+        format!("{}{}", &text[..at], text[at..].replacen(from, to, 1))
+    }
+
+    /// The text of a file of `version` as the program wrote it then: without the
+    /// settings, with its own checksum from version 3 on.
+    fn older(text: &str, version: u32) -> String {
+        let mut file: StateFile = serde_json::from_str(text).unwrap();
+        file.version = version;
+        file.settings = None;
+        file.checksum = None;
+        if version >= 3 {
+            file.checksum = Some(file.checksum().unwrap());
+        }
+        serde_json::to_string_pretty(&file).unwrap()
     }
 
     #[test]
@@ -555,6 +869,7 @@ mod tests {
                 games: vec![(End::Lost, Some(-1)), (End::Won, None), (End::Won, Some(0))],
             },
             undo: Vec::new(),
+            settings: own(&kit),
         };
         // Two more games remembered for undo: a bead out, then nothing changed.
         saved.remember();
@@ -577,8 +892,8 @@ mod tests {
 
     #[test]
     fn the_score_keeps_the_latest_games_and_takes_games_back() {
-        let (_, _, setup) = compiled(HER);
-        let mut saved = Saved::fresh(&setup.machine);
+        let (_, kit, setup) = compiled(HER);
+        let mut saved = Saved::fresh(&setup.machine, own(&kit));
         let total = HISTORY_GAMES as u64 * 2;
         for g in 0..total {
             let end = if g % 2 == 0 { End::Won } else { End::Lost };
@@ -603,12 +918,13 @@ mod tests {
     #[test]
     fn a_file_from_before_the_score_is_read_with_its_score_starting_now() {
         let (game, kit, setup) = compiled(HER);
-        let mut saved = Saved::fresh(&setup.machine);
+        let mut saved = Saved::fresh(&setup.machine, own(&kit));
         saved.games = 7;
         saved.history.from = 7;
         let text = to_json(&game, &kit, &setup, &saved).unwrap();
-        let start = text.find(",\n  \"score\"").unwrap();
-        let old = format!("{}\n}}\n", &text[..start]).replace("\"version\": 3", "\"version\": 1");
+        let mut file: StateFile = serde_json::from_str(&text).unwrap();
+        file.score = None;
+        let old = older(&serde_json::to_string(&file).unwrap(), 1);
         assert!(!old.contains("score"), "{old}");
         let (back, _) = from_json(&old, Path::new("s.json"), &game, &kit, &setup, false).unwrap();
         assert_eq!(back, saved);
@@ -618,7 +934,7 @@ mod tests {
     fn damaged_and_foreign_files_are_refused() {
         let (game, kit, setup) = compiled(HER);
         let path = Path::new("s.json");
-        let fresh = |setup: &Setup<Pawns>| Saved::fresh(&setup.machine);
+        let fresh = |setup: &Setup<Pawns>| Saved::fresh(&setup.machine, own(&kit));
         let text = to_json(&game, &kit, &setup, &fresh(&setup)).unwrap();
         let err = |t: &str| match from_json(t, path, &game, &kit, &setup, false) {
             Err(Error::Input(m)) => m,
@@ -630,8 +946,8 @@ mod tests {
         assert!(err("[]").contains("at line 1, column 2"), "{}", err("[]"));
         assert!(!err("[]").contains("StateFile"), "{}", err("[]"));
         assert!(err("").contains("it ends too early"), "{}", err(""));
-        assert!(err(&text.replace("matchbox-state", "other")).contains("version 3"));
-        assert!(err(&text.replace("\"version\": 3", "\"version\": 4")).contains("version 3"));
+        assert!(err(&text.replace("matchbox-state", "other")).contains("version 4"));
+        assert!(err(&text.replace("\"version\": 4", "\"version\": 5")).contains("version 4"));
         let mut played = fresh(&setup);
         played.record(End::Lost, Some(-1));
         let text = to_json(&game, &kit, &setup, &played).unwrap();
@@ -662,7 +978,13 @@ mod tests {
     fn a_file_changed_by_hand_is_told_from_the_programs_save() {
         let (game, kit, setup) = compiled(HER);
         let path = Path::new("s.json");
-        let text = to_json(&game, &kit, &setup, &Saved::fresh(&setup.machine)).unwrap();
+        let text = to_json(
+            &game,
+            &kit,
+            &setup,
+            &Saved::fresh(&setup.machine, own(&kit)),
+        )
+        .unwrap();
         let read = |t: &str, accept: bool| from_json(t, path, &game, &kit, &setup, accept);
         let refusal = |t: &str| match read(t, false) {
             Err(Error::Input(m)) => m,
@@ -674,7 +996,7 @@ mod tests {
                 .unwrap();
         assert_eq!(read(&compact, false).unwrap().1, None);
         // A count that Gardner's rule never leaves: named by box and colour.
-        let more = text.replacen("\"beads\": 1", "\"beads\": 7", 1);
+        let more = in_boxes(&text, "\"beads\": 1", "\"beads\": 7");
         let message = refusal(&more);
         assert!(message.contains("box 1, "), "{message}");
         assert!(message.contains("7 beads"), "{message}");
@@ -682,13 +1004,170 @@ mod tests {
         // Any other edit: the checksum.
         let renamed = text.replacen(&kit.name, "Our machine", 1);
         assert!(refusal(&renamed).contains("checksum does not match"));
+        // The settings too.
+        let other = "\"opponent\": \"perfect\"";
+        let rival = text.replacen("\"opponent\": \"random\"", other, 1);
+        assert!(rival.contains(other) && refusal(&rival).contains("checksum does not match"));
         let (saved, warning) = read(&more, true).unwrap();
         assert_eq!(saved.beads.count(0), 7);
         assert!(warning.unwrap().contains("changed by hand"));
         // A version 2 file had no checksum: read when its counts can arise.
-        let start = text.find(",\n  \"checksum\"").unwrap();
-        let old = format!("{}\n}}\n", &text[..start]).replace("\"version\": 3", "\"version\": 2");
+        let old = older(&text, 2);
+        assert!(!old.contains("checksum"), "{old}");
         assert_eq!(read(&old, false).unwrap().1, None);
-        assert!(refusal(&old.replacen("\"beads\": 1", "\"beads\": 7", 1)).contains("7 beads"));
+        assert!(refusal(&in_boxes(&old, "\"beads\": 1", "\"beads\": 7")).contains("7 beads"));
+    }
+
+    /// HER with other settings than its kit's: 3 beads a move, rewarded wins, played
+    /// against the perfect player.
+    fn changed(kit: &Kit) -> Settings {
+        let settings = Settings {
+            beads: BeadSchedule::Each(3),
+            rule: Rule::GardnerReward,
+            reward: Reward::default(),
+            opponent: OpponentKind::Perfect,
+        };
+        assert_ne!(settings, own(kit));
+        settings
+    }
+
+    #[test]
+    fn a_file_keeps_the_settings_it_was_made_with() {
+        let (game, kit, _) = compiled(HER);
+        let settings = changed(&kit);
+        let filled = settings.kit(&kit);
+        let setup = Setup::new(&game, &filled, settings.rule, false).unwrap();
+        assert_eq!(setup.machine.fresh_beads().count(0), 3);
+        let mut saved = Saved::fresh(&setup.machine, settings.clone());
+        saved.record(End::Won, Some(2));
+        let text = to_json(&game, &filled, &setup, &saved).unwrap();
+        assert!(text.contains("\"rule\": \"gardner-reward\""), "{text}");
+        let stored = read(&text, Path::new("s.json")).unwrap();
+        // Read back with the kit's own settings in hand: the file's are used, and said.
+        let (back, note) = settings_for(Some(&stored), &kit, None).unwrap();
+        assert_eq!(back, settings);
+        let note = note.unwrap();
+        assert!(
+            note.contains("rule gardner-reward, beads per move 3"),
+            "{note}"
+        );
+        assert!(note.contains("rule gardner, beads per move 1"), "{note}");
+        let (loaded, warning) = stored
+            .into_saved(&game, &filled, &setup, back, false)
+            .unwrap();
+        assert_eq!((loaded, warning), (saved, None));
+        // Only the opponent of the kit's own: no note.
+        let opponent_only = Saved::fresh(
+            &Setup::new(&game, &kit, kit.rule, false).unwrap().machine,
+            Settings {
+                opponent: OpponentKind::Teacher,
+                ..own(&kit)
+            },
+        );
+        let text = to_json(&game, &kit, &compiled(HER).2, &opponent_only).unwrap();
+        let stored = read(&text, Path::new("s.json")).unwrap();
+        let (back, note) = settings_for(Some(&stored), &kit, None).unwrap();
+        assert_eq!((back.opponent, note), (OpponentKind::Teacher, None));
+    }
+
+    #[test]
+    fn a_rule_given_against_the_files_own_is_refused() {
+        let (game, kit, _) = compiled(HER);
+        let settings = changed(&kit);
+        let filled = settings.kit(&kit);
+        let setup = Setup::new(&game, &filled, settings.rule, false).unwrap();
+        let text = to_json(
+            &game,
+            &filled,
+            &setup,
+            &Saved::fresh(&setup.machine, settings),
+        )
+        .unwrap();
+        let stored = read(&text, Path::new("s.json")).unwrap();
+        match settings_for(Some(&stored), &kit, Some(Rule::Menace)) {
+            Err(Error::Input(m)) => {
+                assert!(
+                    m.starts_with("s.json was made with rule gardner-reward, not menace"),
+                    "{m}"
+                );
+                assert!(m.contains("leave out --rule"), "{m}");
+            }
+            other => panic!("{other:?}"),
+        }
+        // The file's own rule, given again, is no contradiction.
+        assert!(settings_for(Some(&stored), &kit, Some(Rule::GardnerReward)).is_ok());
+    }
+
+    #[test]
+    fn a_file_from_before_the_settings_is_read_with_the_kits() {
+        let (game, kit, setup) = compiled(HER);
+        let mut saved = Saved::fresh(&setup.machine, own(&kit));
+        saved.record(End::Lost, Some(-1));
+        let old = older(&to_json(&game, &kit, &setup, &saved).unwrap(), 3);
+        assert!(!old.contains("settings"), "{old}");
+        let stored = read(&old, Path::new("s.json")).unwrap();
+        // With --rule, as the file was played before: that rule, no note.
+        let (settings, note) = settings_for(Some(&stored), &kit, Some(Rule::Menace)).unwrap();
+        assert_eq!((settings.rule, note), (Rule::Menace, None));
+        let (settings, _) = settings_for(Some(&stored), &kit, None).unwrap();
+        assert_eq!(settings, own(&kit));
+        let (back, warning) = stored
+            .into_saved(&game, &kit, &setup, settings, false)
+            .unwrap();
+        assert_eq!((back, warning), (saved, None));
+    }
+
+    #[test]
+    fn settings_that_cannot_make_the_machine_name_the_setting() {
+        let (_, kit, setup) = compiled(HER);
+        let numbers = move_numbers(&setup.set);
+        assert_eq!(numbers, [2, 4, 6]);
+        let with = |beads: BeadSchedule, rule: Rule, reward: Reward| {
+            Settings {
+                beads,
+                rule,
+                reward,
+                ..own(&kit)
+            }
+            .check(&kit, &numbers)
+        };
+        let by_move =
+            |pairs: &[(u32, u32)]| BeadSchedule::ByMoveNumber(pairs.iter().copied().collect());
+        let gardner = Rule::Gardner;
+        let reward = Reward::default();
+        assert_eq!(
+            with(BeadSchedule::Each(0), gardner, reward),
+            Err(Unfit::Beads(None))
+        );
+        assert_eq!(
+            with(by_move(&[(2, 3), (4, 0)]), gardner, reward),
+            Err(Unfit::Beads(Some(4)))
+        );
+        assert_eq!(
+            with(by_move(&[(2, 3), (5, 1)]), gardner, reward),
+            Err(Unfit::MoveNumber(5))
+        );
+        assert_eq!(
+            with(by_move(&[(4, 3)]), gardner, reward),
+            Err(Unfit::FirstBox(2))
+        );
+        assert_eq!(
+            with(BeadSchedule::Each(2), Rule::Relay, reward),
+            Err(Unfit::Relay)
+        );
+        let greedy = Reward { win: 101, ..reward };
+        assert_eq!(
+            with(BeadSchedule::Each(2), Rule::Menace, greedy),
+            Err(Unfit::Reward("win"))
+        );
+        assert_eq!(
+            with(by_move(&[(2, 4), (6, 1)]), Rule::Menace, reward),
+            Ok(())
+        );
+        assert!(
+            Unfit::Beads(Some(4))
+                .to_string()
+                .contains("at move 4 must be from 1 to 100")
+        );
     }
 }

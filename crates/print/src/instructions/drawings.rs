@@ -31,6 +31,9 @@ const INDEX_ROW_MM: f32 = 31.0;
 const FIRST_SCORE_ROWS: u32 = 10;
 /// Height of one row of the score table, in mm.
 const SCORE_ROW_MM: f32 = 6.4;
+/// The learning curve's least height, in mm: under a short table it fills the rest of the
+/// page, and a page of its own when less than this is left.
+const CHART_MM: f32 = 78.0;
 
 /// A drawing of the instruction pages.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -152,14 +155,14 @@ impl<'a, G: Game> Figures<'a, G> {
         self.set.boxes.len().div_ceil(INDEX_ACROSS)
     }
 
-    /// A figure, at most `max_height` mm tall.
-    pub fn draw(&self, figure: Figure, max_height: f32) -> Result<Scene, Error> {
+    /// A figure, at most `max_height` mm tall, where its page has `left` mm left.
+    pub fn draw(&self, figure: Figure, max_height: f32, left: f32) -> Result<Scene, Error> {
         Ok(match figure {
             Figure::Start => self.start(),
             Figure::Example => self.example(),
             Figure::Label => self.label(),
             Figure::ScoreTable(part) => self.score_table(part),
-            Figure::ScoreChart => self.score_chart(),
+            Figure::ScoreChart => self.score_chart(left, max_height),
             Figure::Board => self
                 .game
                 .cut_outs(self.width, max_height, strings(self.kit.language)),
@@ -378,10 +381,19 @@ impl<'a, G: Game> Figures<'a, G> {
         scene
     }
 
-    fn score_chart(&self) -> Scene {
+    /// The learning curve: it fills what its page has left, or a page of its own
+    /// (`page` mm) when that is less than [`CHART_MM`]; never taller than wide, so that
+    /// pupils plot on cells large enough to hit.
+    fn score_chart(&self, left: f32, page: f32) -> Scene {
         let s = strings(self.kit.language);
         let (games, losses) = (self.score.games, self.score.losses);
-        let height = 78.0;
+        // A little under what is left, so that rounding cannot push it onto the next page.
+        let room = if left - 0.5 >= CHART_MM {
+            left - 0.5
+        } else {
+            page
+        };
+        let height = room.min(self.width).max(CHART_MM);
         let mut scene = Scene::new(self.width, height);
         let title = TextStyle::new(3.1).bold();
         scene.fitted_text(pt(0.0, 3.2), s.get("score.chart"), title, self.width);

@@ -14,6 +14,9 @@ use crate::sheet::{Page, SHEET_HEADER_MM, SHEET_MARGIN_MM, blank};
 use matchbox_engine::Error;
 use matchbox_engine::kit::{Kit, Language};
 
+/// Draws a named figure, given the room its page has left, in mm.
+pub type DrawFigure<'a> = dyn Fn(Figure, f32) -> Result<Scene, Error> + 'a;
+
 /// Body text size in mm (10.5 pt).
 pub const BODY: f32 = 3.7;
 /// Left and right margin of text pages, in mm.
@@ -394,13 +397,9 @@ impl<'a> Typesetter<'a> {
     }
 
     /// The height a block needs (for a figure, its drawing's height).
-    fn height(
-        &self,
-        block: &Block,
-        figure: &dyn Fn(Figure) -> Result<Scene, Error>,
-    ) -> Result<f32, Error> {
+    fn height(&self, block: &Block, figure: &DrawFigure) -> Result<f32, Error> {
         Ok(match block {
-            Block::Figure(f) => figure(*f)?.height,
+            Block::Figure(f) => figure(*f, self.bottom - self.y)?.height,
             Block::Heading(level, spans) => {
                 let size = heading_size(*level);
                 let lines = self.lines_of(spans, size, true, SIDE).len();
@@ -418,7 +417,7 @@ impl<'a> Typesetter<'a> {
 
     /// The height blocks of text take, their spacing included (no figures).
     pub fn text_height(&self, blocks: &[Block]) -> f32 {
-        let no_figures = |_: Figure| Err(Error::Internal("no figures".into()));
+        let no_figures = |_: Figure, _: f32| Err(Error::Internal("no figures".into()));
         blocks
             .iter()
             .map(|b| {
@@ -438,11 +437,7 @@ impl<'a> Typesetter<'a> {
     /// [`FEWEST_LINES`] lines before the section's end, is set again with an earlier
     /// page break; a section that runs a few lines onto a last page is tried with
     /// closer spacing, kept when it saves that page.
-    pub fn section(
-        &mut self,
-        blocks: &[Block],
-        figure: &dyn Fn(Figure) -> Result<Scene, Error>,
-    ) -> Result<(), Error> {
+    pub fn section(&mut self, blocks: &[Block], figure: &DrawFigure) -> Result<(), Error> {
         if !self.at_top() || !self.scene.shapes.is_empty() {
             self.new_page();
         }
@@ -474,7 +469,7 @@ impl<'a> Typesetter<'a> {
         &mut self,
         start: usize,
         blocks: &[Block],
-        figure: &dyn Fn(Figure) -> Result<Scene, Error>,
+        figure: &DrawFigure,
         tight: bool,
     ) -> Result<(), Error> {
         let mut breaks = BTreeSet::new();
@@ -548,11 +543,7 @@ impl<'a> Typesetter<'a> {
     }
 
     /// Sets blocks from the current position on.
-    fn blocks(
-        &mut self,
-        blocks: &[Block],
-        figure: &dyn Fn(Figure) -> Result<Scene, Error>,
-    ) -> Result<(), Error> {
+    fn blocks(&mut self, blocks: &[Block], figure: &DrawFigure) -> Result<(), Error> {
         for (i, block) in blocks.iter().enumerate() {
             match block {
                 Block::Heading(level, spans) => {
@@ -590,7 +581,7 @@ impl<'a> Typesetter<'a> {
                     self.y += self.spacing(BODY * 0.3);
                 }
                 Block::Figure(f) => {
-                    let drawing = figure(*f)?;
+                    let drawing = figure(*f, self.bottom - self.y)?;
                     self.drawing(i, drawing);
                 }
             }
@@ -796,7 +787,7 @@ mod tests {
             Block::Heading(2, vec![span("A heading")]),
             Block::Paragraph(vec![span(&"Beads and boxes. ".repeat(12))]),
         ];
-        let no_figures = |_: Figure| Err(Error::Internal("no figures".into()));
+        let no_figures = |_: Figure, _: f32| Err(Error::Internal("no figures".into()));
         // Room for the heading's line but not for the first line after it.
         for room in [9.0, 11.0, 13.0, 15.0] {
             let mut setter = Typesetter::new(&kit);
@@ -818,7 +809,7 @@ mod tests {
     #[test]
     fn a_paragraph_never_leaves_one_line_alone_on_a_page() {
         let kit = Kit::from_preset("octapawn").unwrap();
-        let no_figures = |_: Figure| Err(Error::Internal("no figures".into()));
+        let no_figures = |_: Figure, _: f32| Err(Error::Internal("no figures".into()));
         // Paragraphs of growing length run over the foot of the first page at every
         // line; no page may start or end with a lone line of a paragraph.
         for extra in 0..12 {

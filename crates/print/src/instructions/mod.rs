@@ -457,7 +457,9 @@ pub fn typeset<G: Game>(
                 .extend((0..figures.index_rows()).map(|row| Block::Figure(Figure::IndexRow(row)))),
             _ => {}
         }
-        setter.section(&section_blocks, &|figure| figures.draw(figure, height))?;
+        setter.section(&section_blocks, &|figure, room| {
+            figures.draw(figure, height, room)
+        })?;
     }
     Ok(setter.finish())
 }

@@ -213,7 +213,8 @@ function renderStuck() {
   if (teacher && !busy()) {
     stuck.append(element('p', { class: 'buttons' },
       element('button', { type: 'button', text: say('page.undo'), onclick: () => act(() => api('POST', '/api/undo')) }),
-      element('button', { type: 'button', text: say('page.reset'), onclick: () => showPanel('train') })));
+      element('button', { type: 'button', text: say('page.reset'), onclick: () => showPanel('train') }),
+      element('button', { type: 'button', text: say('page.tab.settings'), onclick: () => showPanel('settings') })));
   }
 }
 
@@ -232,7 +233,7 @@ async function renderMachine() {
   const labelBox = element('div', { class: 'label', id: 'machine-label' });
   // Resigning before anyone moved is not counted (see the stuck box): no loss is said.
   const drawnText = turn.move == null ? say(game.stuck ? 'page.empty_box' : 'page.resigned', { id: turn.box })
-    : kit.rule === 'relay' ? say('page.relay', { move: turn.words })
+    : game.rule === 'relay' ? say('page.relay', { move: turn.words })
     : say('page.drawn', { colour: turn.beads[turn.drawn].colour.name, move: turn.words });
   steps.replaceChildren(
     step('box', 'page.step_box', element('p', { class: 'count', id: 'machine-box', text: say('page.box', { id: turn.box }) }), labelBox),
@@ -386,6 +387,190 @@ function steer(what) {
   return act(async () => { progress = await api('POST', '/api/watch/steer', what); });
 }
 
+// ---- settings: the teacher's form; view-only screens show them as text ---------------
+
+let settings = null;
+// What the teacher typed, so that a reload of the settings does not undo it.
+let editing = false;
+
+const REWARDS = ['win', 'draw', 'loss'];
+
+async function loadSettings() {
+  settings = await api('GET', '/api/settings');
+  if (!editing) {
+    fillSettings(settings.now);
+    for (const id of ['train-opponent', 'watch-opponent']) $(id).value = settings.now.opponent;
+  }
+  renderSettingsView();
+  renderRisks();
+}
+
+// How often the opponent emptied a fresh machine's first box in the server's trial runs
+// of `games` games (at most as long as theirs); empty when it never did.
+function riskText(opponent, games) {
+  if (!settings || !settings.risks || !opponent) return '';
+  const r = settings.risks;
+  const n = Math.max(1, Math.min(games || r.games, r.games));
+  const k = (r.emptied[opponent] || []).filter((g) => g <= n).length;
+  return k === 0 ? '' : say('page.risk', { opponent: say('page.opponent.' + opponent), k, runs: r.runs, games: n });
+}
+
+function showRisk(id, text) {
+  $(id).textContent = text;
+  $(id).hidden = text === '';
+}
+
+function renderRisks() {
+  showRisk('train-warning', riskText($('train-opponent').value, Number($('train-games').value)));
+  showRisk('watch-warning', riskText($('watch-opponent').value));
+  showRisk('settings-risk', riskText($('settings-opponent').value));
+}
+
+// The form filled with a set of settings (now, or the kit's).
+function fillSettings(shown) {
+  $('beads-fields').replaceChildren(...shown.beads.map((b) => {
+    const input = element('input', { type: 'number', min: 1, max: settings.max_beads, step: 1,
+      id: 'beads-' + b.move_number, 'data-move': b.move_number, 'data-input': 'beads.' + b.move_number });
+    input.value = b.beads;
+    return element('div', { class: 'field' },
+      element('label', {}, say('page.settings.move', { n: b.move_number }), input),
+      element('p', { class: 'field-error', 'data-field': 'beads.' + b.move_number, hidden: '' }));
+  }));
+  $('reward-fields').replaceChildren(...REWARDS.map((which) => {
+    const input = element('input', { type: 'number', min: -settings.max_reward, max: settings.max_reward, step: 1,
+      id: 'reward-' + which, 'data-input': 'reward.' + which });
+    input.value = shown.reward[which];
+    return element('div', { class: 'field' },
+      element('label', {}, say('page.settings.' + which), input),
+      element('p', { class: 'field-error', 'data-field': 'reward.' + which, hidden: '' }));
+  }));
+  $('settings-rule').replaceChildren(...settings.rules.map((r) =>
+    element('option', { value: r, text: say('page.settings.rule_name.' + r) })));
+  $('settings-rule').value = shown.rule;
+  $('settings-opponent').value = shown.opponent;
+  showRule();
+  clearFieldErrors();
+}
+
+// The rule's few words; the rewards only under MENACE's rule, the beads not under the relay.
+function showRule() {
+  const rule = $('settings-rule').value;
+  $('rule-about').textContent = say('page.settings.rule_about.' + rule);
+  $('reward-fields').hidden = rule !== 'menace';
+  $('beads-fields').hidden = rule === 'relay';
+  $('relay-beads').hidden = rule !== 'relay';
+}
+
+// What the form asks for; the beads not under the relay, the rewards only under MENACE's
+// rule (hidden fields change nothing).
+function askedSettings() {
+  const rule = $('settings-rule').value;
+  const asked = { rule, opponent: $('settings-opponent').value };
+  if (rule !== 'relay') {
+    asked.beads = {};
+    for (const input of $('beads-fields').querySelectorAll('input')) asked.beads[input.dataset.move] = input.value;
+  }
+  if (rule === 'menace') {
+    asked.reward = {};
+    for (const which of REWARDS) asked.reward[which] = $('reward-' + which).value;
+  }
+  return asked;
+}
+
+// Whether the form asks for another machine (fresh boxes), not only another opponent.
+function remakes(asked) {
+  const now = settings.now;
+  return asked.rule !== now.rule
+    || (asked.beads !== undefined && now.beads.some((b) => Number(asked.beads[b.move_number]) !== b.beads))
+    || (asked.reward !== undefined && REWARDS.some((w) => Number(asked.reward[w]) !== now.reward[w]));
+}
+
+function clearFieldErrors() {
+  for (const p of document.querySelectorAll('#settings-form .field-error')) p.hidden = true;
+  for (const input of document.querySelectorAll('#settings-form .wrong')) input.classList.remove('wrong');
+}
+
+// A refusal shown at its field (or, for the beads as a whole, under them).
+function showFieldError(field, message) {
+  const at = document.querySelector(`#settings-form .field-error[data-field="${field}"]`)
+    || document.querySelector('#settings-form .field-error[data-field="beads"]');
+  at.textContent = message;
+  at.hidden = false;
+  const input = document.querySelector(`#settings-form [data-input="${field}"]`);
+  if (input) { input.classList.add('wrong'); input.focus(); }
+}
+
+async function applySettings() {
+  $('settings-confirm').hidden = true;
+  $('error').hidden = true;
+  clearFieldErrors();
+  try {
+    const done = await api('POST', '/api/settings', askedSettings());
+    editing = false;
+    $('settings-done').textContent = say(done.fresh ? 'page.settings.fresh' : 'page.settings.kept');
+    await loadSettings();
+  } catch (e) {
+    if (e.refused && e.field) showFieldError(e.field, e.message);
+    else showError(e.refused ? e.message : say('page.offline'));
+  }
+  await refresh(true).catch(() => {});
+}
+
+// The settings on a view-only screen: words, no controls.
+function renderSettingsView() {
+  if (teacher || settings === null) return;
+  const now = settings.now;
+  const line = (key, text) => element('p', {}, element('strong', { text: say(key) + ': ' }), text);
+  const parts = [
+    element('h2', { text: say('page.settings.now') }),
+    line('page.settings.rule', say('page.settings.rule_name.' + now.rule) + '. ' + say('page.settings.rule_about.' + now.rule)),
+  ];
+  if (now.rule !== 'relay') {
+    parts.push(line('page.settings.beads', now.beads.map((b) =>
+      say('page.settings.move', { n: b.move_number }) + ': ' + number(b.beads)).join(' · ')));
+  }
+  if (now.rule === 'menace') {
+    const signed = (n) => (n > 0 ? '+' : n < 0 ? '−' : '') + number(Math.abs(n));
+    parts.push(line('page.settings.reward', REWARDS.map((w) =>
+      say('page.settings.' + w) + ': ' + signed(now.reward[w])).join(' · ')));
+  }
+  parts.push(line('page.settings.opponent', say('page.opponent.' + now.opponent)));
+  $('settings-view').replaceChildren(...parts);
+}
+
+function setUpSettings() {
+  $('settings-form').hidden = !teacher;
+  $('settings-view').hidden = teacher;
+  const text = {
+    'settings-hint': 'page.settings.hint', 'settings-beads-title': 'page.settings.beads',
+    'relay-beads': 'page.settings.relay_beads', 'settings-rule-title': 'page.settings.rule',
+    'settings-opponent-title': 'page.settings.opponent', 'settings-apply': 'page.settings.apply',
+    'settings-kit': 'page.settings.kit', 'settings-question': 'page.settings.confirm',
+    'settings-yes': 'page.settings.yes', 'settings-no': 'page.no',
+  };
+  for (const [id, key] of Object.entries(text)) $(id).textContent = say(key);
+  $('settings-opponent').replaceChildren(...kit.opponents.map((o) => element('option', { value: o, text: say('page.opponent.' + o) })));
+  $('settings-form').addEventListener('input', (e) => {
+    editing = true;
+    $('settings-done').textContent = '';
+    if (e.target.id === 'settings-rule') showRule();
+    if (e.target.id === 'settings-opponent') renderRisks();
+  });
+  $('settings-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    if (remakes(askedSettings())) $('settings-confirm').hidden = false;
+    else applySettings();
+  });
+  $('settings-yes').addEventListener('click', applySettings);
+  $('settings-no').addEventListener('click', () => { $('settings-confirm').hidden = true; });
+  $('settings-kit').addEventListener('click', () => {
+    editing = true;
+    fillSettings(settings.kit);
+    $('settings-done').textContent = '';
+  });
+  for (const id of ['train-opponent', 'train-games', 'watch-opponent']) $(id).addEventListener('input', renderRisks);
+}
+
 // ---- the beads as a file: the state file of `matchbox play --state` and `serve --state`
 
 async function exportBeads() {
@@ -400,7 +585,7 @@ async function exportBeads() {
 
 // ---- panels ---------------------------------------------------------------------------
 
-const PANELS = ['game', 'memory', 'score', 'train'];
+const PANELS = ['game', 'memory', 'score', 'train', 'settings'];
 
 function renderPanels() {
   for (const name of PANELS) {
@@ -409,6 +594,7 @@ function renderPanels() {
     tab.classList.toggle('current', name === panel);
   }
   if (panel === 'memory') renderBoxes();
+  if (panel === 'settings' && settings === null) loadSettings().catch((e) => showError(e.message));
 }
 
 function showPanel(name) {
@@ -422,8 +608,13 @@ function showPanel(name) {
 async function refresh(force) {
   const latest = await api('GET', '/api/game');
   if (!force && latest.version === version) return;
+  // New settings make a new machine: its labels print other starting beads.
+  const remade = game !== null && latest.machine !== game.machine;
   game = latest;
   version = game.version;
+  if (remade) labels.clear();
+  // The settings shown follow the server's (a view-only screen's at every change).
+  if (settings !== null && (remade || (!teacher && game.panel === 'settings'))) await loadSettings();
   [boxes, score, progress] = await Promise.all([api('GET', '/api/boxes'), api('GET', '/api/score'), api('GET', '/api/train')]);
   // Every screen shows the teacher's panel.
   panel = PANELS.includes(game.panel) ? game.panel : 'game';
@@ -463,7 +654,7 @@ function setUp() {
     'type-label': 'page.type_move', send: 'page.send',
     'turns-title': 'page.turns', 'memory-hint': 'page.memory_hint', 'curve-title': 'score.chart',
     'train-title': 'page.train', 'train-games-label': 'page.train_games', 'train-opponent-label': 'page.train_opponent',
-    'train-start': 'page.start', 'train-cancel': 'page.cancel', 'train-warning': 'page.train_warning',
+    'train-start': 'page.start', 'train-cancel': 'page.cancel',
     'watch-title': 'page.watch', 'watch-hint': 'page.watch_hint', 'watch-opponent-label': 'page.train_opponent',
     'pace-label': 'page.pace', 'watch-start': 'page.watch_start', 'watch-step': 'page.step', 'watch-stop': 'page.stop',
     undo: 'page.undo', reset: 'page.reset', 'reset-question': 'page.reset_confirm', 'reset-yes': 'page.yes',
@@ -528,6 +719,7 @@ function setUp() {
   });
   transport.onproblem = (key) => showError(say(key));
   $('error-close').addEventListener('click', () => { $('error').hidden = true; });
+  setUpSettings();
   $('box-view-close').addEventListener('click', closeBox);
   $('box-view').addEventListener('click', (e) => { if (e.target === $('box-view')) closeBox(); });
   document.addEventListener('keydown', (e) => { if (e.key === 'Escape') closeBox(); });
@@ -539,6 +731,8 @@ async function start() {
   words = kit.words;
   document.documentElement.lang = kit.language;
   setUp();
+  // The teacher's forms start from the saved opponent, with its warning.
+  if (teacher) await loadSettings();
   await refresh(true);
   document.body.dataset.ready = 'yes';
   setTimeout(follow, 1000);

@@ -2,7 +2,8 @@
 // HTTP. (The static site's lesson has a transport of its own, answered by the engine
 // in the browser.) The page asks `transport.api(method, path, body)`: it resolves with
 // the answer's JSON, or rejects with an error whose `refused` is true when the machine
-// said no (its message in the kit's language) and false when no answer came.
+// said no (its message in the kit's language; `field`, the setting it is about, if any)
+// and false when no answer came.
 'use strict';
 
 const transport = (() => {
@@ -29,7 +30,7 @@ const transport = (() => {
     });
     let data = null;
     try { data = await response.json(); } catch (e) { data = { error: String(response.status) }; }
-    if (!response.ok) throw Object.assign(new Error(data.error || String(response.status)), { refused: true });
+    if (!response.ok) throw Object.assign(new Error(data.error || String(response.status)), { refused: true, field: data.field });
     return data;
   }
 
