@@ -715,9 +715,10 @@ function setUp() {
   $('import').addEventListener('change', () => {
     const file = $('import').files[0];
     $('import').value = '';
-    if (file) act(async () => transport.load(await file.text()));
+    if (file) act(() => transport.load(file));
   });
-  transport.onproblem = (key) => showError(say(key));
+  // The static site's storage, when it cannot keep the beads.
+  if (transport.listen) transport.listen((key, why) => showError(say(key, { why })));
   $('error-close').addEventListener('click', () => { $('error').hidden = true; });
   setUpSettings();
   $('box-view-close').addEventListener('click', closeBox);
