@@ -12,9 +12,9 @@ use matchbox_print::pictures::Game;
 /// (the library's own first half of `matchbox kit`); with `dpi`, the previews too.
 fn labels_pdf<G: Game>(game: &G, kit: &Kit, dpi: Option<f32>) -> usize {
     let set = BoxSet::build(game, kit).expect("enumerates");
-    let sheets = LabelSheets::draw(game, kit, &set);
+    let sheets = LabelSheets::draw(game, kit, &set, &());
     let pdf = sheets.pdf(kit).expect("writes");
-    let pngs = previews(&sheets.labels, &set, dpi).expect("renders");
+    let pngs = previews(&sheets.labels, &set, dpi, &()).expect("renders");
     pdf.len() + pngs.len()
 }
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use matchbox_engine::Error;
 use matchbox_engine::kit::Kit;
-use matchbox_print::make::make_files;
+use matchbox_print::make::{Progress, make_files_telling};
 use serde::Serialize;
 
 use matchbox_files::{check_replaceable, replace_dir};
@@ -73,14 +73,20 @@ fn not_an_old_kit(inside: &[(PathBuf, bool)]) -> Option<PathBuf> {
 
 /// Makes the kit and writes it into `dir`, replacing the folder whole: at every instant
 /// `dir` holds the complete old kit or the complete new one (see [`replace_dir`]).
-pub fn write_kit(kit: &Kit, dir: &Path, dpi: f32) -> Result<KitReport, Error> {
+/// `progress` is told how far the making is.
+pub fn write_kit(
+    kit: &Kit,
+    dir: &Path,
+    dpi: f32,
+    progress: &dyn Progress,
+) -> Result<KitReport, Error> {
     if !(dpi.is_finite() && (36.0..=1200.0).contains(&dpi)) {
         return Err(Error::Input(format!(
             "--dpi must be from 36 to 1200, not {dpi}"
         )));
     }
     check_replaceable(dir, &not_an_old_kit)?;
-    let files = make_files(kit, kit.previews.then_some(dpi))?;
+    let files = make_files_telling(kit, kit.previews.then_some(dpi), progress)?;
     let mut contents = vec![
         (PathBuf::from("labels.pdf"), files.labels_pdf),
         (PathBuf::from("kit.pdf"), files.kit_pdf),

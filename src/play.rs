@@ -11,8 +11,9 @@ use matchbox_engine::Error;
 use matchbox_engine::boxes::tag;
 use matchbox_engine::game::Notation;
 use matchbox_engine::i18n::strings;
-use matchbox_engine::kit::{Kit, Rule, Tags};
+use matchbox_engine::kit::{Kit, Tags};
 use matchbox_engine::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rng_for};
+use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::state::Saved;
 use matchbox_engine::simulate::{Opponent, Setup, Turn, play_game};
 
@@ -438,8 +439,8 @@ fn changes<G: Notation>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use matchbox_engine::game::fixtures::{self, Stones};
-    use matchbox_engine::kit::Language;
+    use matchbox_engine::i18n::Language;
+    use matchbox_engine::kit::fixtures::{self, Stones};
     use matchbox_engine::simulate::state::Settings;
 
     fn bachet() -> (Stones, Kit, Setup<Stones>) {
@@ -551,7 +552,7 @@ mod tests {
                 .flat_map(|k| words(english.get(k)))
                 .filter(|w| !own.contains(w) && w != "maybe" && printed.contains(w))
                 .filter(|w| {
-                    matchbox_engine::kit::Rule::ALL
+                    matchbox_engine::rule::Rule::ALL
                         .iter()
                         .all(|r| r.name() != w)
                 })

@@ -4,10 +4,13 @@
 use crate::kit_folder::KitReport;
 use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
 use matchbox_engine::game::Notation;
-use matchbox_engine::kit::{Kit, Rule};
-use matchbox_engine::simulate::exact::{Arithmetic, Distribution, Figure, RATIONAL_STATES};
-use matchbox_engine::simulate::verify::{Proof, Verdict};
-use matchbox_engine::simulate::watch::{STREAK, WINDOWS, Watch};
+use matchbox_engine::kit::Kit;
+use matchbox_engine::rule::Rule;
+use matchbox_engine::simulate::exact::{
+    Arithmetic, Distribution, Figure, GivingUp, Measure, RATIONAL_STATES,
+};
+use matchbox_engine::simulate::verify::{CannotLearn, Proof, RewardCheck, Verdict};
+use matchbox_engine::simulate::watch::{STREAK, Watch};
 use matchbox_engine::simulate::{OpponentKind, Session, Training};
 
 /// A position as an indented board, one row a line, squares spaced apart.
@@ -76,8 +79,49 @@ pub fn boxes_text<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>) -> String {
     out
 }
 
-/// What `verify` prints: the checks, then the claim beside the measurement.
+/// What `verify` prints: the checks, then the claim beside the measurement, then the
+/// reward claim.
 pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
+    let mut out = verdict_body(kit, verdict);
+    if let Some(r) = &verdict.reward {
+        out.push_str(&reward_text(r));
+    }
+    out
+}
+
+/// The reward claim's table: the losses in the first games under each rule.
+fn reward_text(r: &RewardCheck) -> String {
+    let mut out = format!(
+        "\nReward claim ({})\n  claimed: {}\n  mean losses in the first games, without rewards (gardner) and with them (gardner-reward):\n",
+        r.claim.source, r.claim.text
+    );
+    for row in &r.rows {
+        out.push_str(&format!(
+            "  {}, first {} games: {} without, {} with rewards{}\n",
+            opponent_words(row.opponent),
+            row.games,
+            measure(&row.gardner, 1.0, ""),
+            measure(&row.gardner_reward, 1.0, ""),
+            match row.fewer {
+                Some(true) => ": fewer",
+                Some(false) => ": more",
+                None => ": too close to tell",
+            }
+        ));
+    }
+    out.push_str(
+        "  (figures worked out exactly give their bounds; sampled ones, over the machines trained, their 95% confidence interval)\n",
+    );
+    out.push_str(match r.holds {
+        Some(true) => "  the claim holds: rewards lose fewer of the first 20 games against both opponents\n",
+        Some(false) => "  the claim DOES NOT HOLD: rewards lose more of the first 20 games against some opponent\n",
+        None => "  the claim is not decided: the figures for the first 20 games are too close\n",
+    });
+    out
+}
+
+/// The checks, then the claim beside the measurement.
+fn verdict_body(kit: &Kit, verdict: &Verdict) -> String {
     let mut out = format!(
         "{}: {}, the machine plays {}, rule {}\n\nChecks\n",
         kit.name,
@@ -97,6 +141,12 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
         out.push_str(&proof_text(verdict, proof));
         return out;
     }
+    if let Some(c) = &verdict.cannot_learn {
+        out.push_str(&cannot_learn_text(c));
+        if verdict.measured.is_none() {
+            return out;
+        }
+    }
     let Some(measured) = &verdict.measured else {
         out.push_str("\nNot trained: fix the kit first.\n");
         return out;
@@ -108,9 +158,9 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
         ));
     }
     let trained = format!(
-        "{} machines against a {} opponent (seed {}); {} could still lose at the end, {}",
+        "{} machines against {} (seed {}); {} could still lose at the end, {}",
         measured.runs,
-        verdict.opponent.name(),
+        opponent_words(verdict.opponent),
         verdict.seed,
         measured.unfinished,
         measured.unfinished_share.text(100.0, "%")
@@ -137,7 +187,7 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
         ));
     }
     if let Some(c) = &verdict.claim {
-        out.push_str(holds_text(c.holds));
+        out.push_str(&holds_text(c.holds, verdict.opponent));
     }
     if let Some(w) = &verdict.watch {
         out.push_str(&watch_text(w));
@@ -145,13 +195,77 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
     out
 }
 
+/// What a machine that can never learn does instead, exactly or sampled.
+fn cannot_learn_text(c: &CannotLearn) -> String {
+    let g = &c.instead;
+    let how = match g.states {
+        Some(states) => format!("worked out exactly over the {states} bead states it can reach"),
+        None => "sampled, 95% confidence intervals".into(),
+    };
+    format!(
+        "\nCannot learn: {}.\nWhat it does instead, against {} ({how}):\n{}",
+        c.why,
+        opponent_words(g.opponent),
+        giving_up_text(g)
+    )
+}
+
+/// When a machine that can never learn gives up at its first move.
+fn giving_up_text(g: &GivingUp) -> String {
+    let mut out = String::from(
+        "  it gives up at its first move for good, and from then on loses every game at once\n",
+    );
+    let by: Vec<String> = g
+        .by_game
+        .iter()
+        .map(|(n, m)| format!("game {n}: {}", measure(m, 100.0, "%")))
+        .collect();
+    out.push_str(&format!("  the chance it has by {}\n", by.join(", ")));
+    match (&g.mean_games, &g.mean_wins) {
+        (Some(games), Some(wins)) => out.push_str(&format!(
+            "  on average after {} games, of which it wins {}\n",
+            measure(games, 1.0, ""),
+            measure(wins, 1.0, "")
+        )),
+        _ => out.push_str(&format!(
+            "  it may never give up: the chance it does not is {}\n",
+            measure(&g.never, 100.0, "%")
+        )),
+    }
+    out
+}
+
+/// An exact or sampled figure, scaled, with its bounds or interval.
+fn measure(m: &Measure, scale: f64, unit: &str) -> String {
+    match m {
+        Measure::Exact(Figure::Exact(f)) => format!("{:.2}{unit}", f.to_f64() * scale),
+        Measure::Exact(Figure::Bounded(b)) if (b.high - b.low) * scale < 0.005 => {
+            format!("{:.2}{unit}", (b.low + b.high) / 2.0 * scale)
+        }
+        Measure::Exact(Figure::Bounded(b)) => {
+            format!("{:.2}{unit} to {:.2}{unit}", b.low * scale, b.high * scale)
+        }
+        Measure::Sampled(e) => format!(
+            "{:.2}{unit} (95% CI {:.2}{unit} to {:.2}{unit})",
+            e.mean * scale,
+            e.low * scale,
+            e.high * scale
+        ),
+    }
+}
+
 /// What a teacher can watch of a machine that may never stop losing.
 fn watch_text(w: &Watch) -> String {
+    let shares = if w.windows.is_empty() {
+        ""
+    } else {
+        " (a share of draws is the mean of the machines' shares)"
+    };
     let mut out = format!(
-        "\nWhat to watch: {} fresh machines, {} games each against a {} opponent (a share of draws is the mean of the machines' shares)\n",
+        "\nWhat to watch: {} fresh machines, {} games each against {}{shares}\n",
         w.runs,
-        WINDOWS[WINDOWS.len() - 1].1,
-        w.opponent.name()
+        w.games,
+        opponent_words(w.opponent)
     );
     for win in &w.windows {
         out.push_str(&format!(
@@ -183,11 +297,27 @@ fn watch_text(w: &Watch) -> String {
     out
 }
 
-fn holds_text(holds: bool) -> &'static str {
-    if holds {
-        "  the claim holds\n"
+/// Whether the claim holds, and against whom when it is not the perfect opponent the
+/// articles mean.
+fn holds_text(holds: bool, opponent: OpponentKind) -> String {
+    let verdict = if holds {
+        "the claim holds"
     } else {
-        "  the claim DOES NOT HOLD\n"
+        "the claim DOES NOT HOLD"
+    };
+    match opponent {
+        OpponentKind::Perfect => format!("  {verdict}\n"),
+        other => format!("  {verdict} against {}\n", opponent_words(other)),
+    }
+}
+
+/// The opponent as the text names it: `a perfect opponent`, `the fastest teacher`.
+fn opponent_words(opponent: OpponentKind) -> String {
+    match opponent {
+        OpponentKind::Teacher => "the teacher (one move ahead)".into(),
+        OpponentKind::OptimalTeacher => "the fastest teacher (optimal-teacher)".into(),
+        OpponentKind::Machine => "a second machine".into(),
+        other => format!("a {} opponent", other.name()),
     }
 }
 
@@ -242,16 +372,19 @@ fn proof_text(verdict: &Verdict, p: &Proof) -> String {
             out.push_str("\nNo source article makes a claim about this kit; its own figures:\n")
         }
     }
-    out.push_str("  against a perfect opponent, losses before the machine can no longer lose:\n");
-    out.push_str(&distribution_text(&p.perfect));
+    out.push_str(&format!(
+        "  against {}, losses before the machine can no longer lose:\n",
+        opponent_words(verdict.opponent)
+    ));
+    out.push_str(&distribution_text(&p.against));
     out.push_str(&format!(
         "  worst case, the opponent and the machine's draws both against it: at most {} losses\n  worst case, the draws at random and the opponent maximising the mean: {} losses on average\n",
         p.worst_losses,
         mean(Some(&p.most_expected_losses))
     ));
     if let Some(c) = &verdict.claim {
-        out.push_str(holds_text(c.holds));
-        if let Some(every) = c.holds_against_every_opponent {
+        out.push_str(&holds_text(c.holds, verdict.opponent));
+        if let Some(every) = c.holds_against_every_opponent.filter(|_| c.holds) {
             out.push_str(if every {
                 "  and it holds against every opponent\n"
             } else {
@@ -301,17 +434,47 @@ pub fn training_text(
     max_games: u32,
     t: &Training,
 ) -> String {
-    format!(
-        "{}: {} fresh machines trained against a {} opponent, rule {} (seed {})\n  learnt (can no longer lose): {}; could still lose after {max_games} games: {}\n{}",
+    let mut out = format!(
+        "{}: {} fresh machines trained against {}, rule {} (seed {})\n",
         kit.name,
         t.runs,
-        opponent.name(),
+        opponent_words(opponent),
         rule.name(),
-        seed,
-        t.runs - t.unfinished,
-        t.unfinished,
-        learning_text(t)
-    )
+        seed
+    );
+    if t.side_loses {
+        out.push_str(&format!(
+            "  the machine plays {}, the side that loses against best play: against a perfect opponent it can never stop losing\n",
+            kit.machine.name()
+        ));
+    }
+    out.push_str(&format!(
+        "  learnt (can no longer lose): {}; ",
+        t.runs - t.unfinished
+    ));
+    if t.gave_up > 0 || t.side_loses {
+        out.push_str(&format!(
+            "gave up at its first move for good: {}; still playing after {max_games} games: {}\n",
+            t.gave_up,
+            t.unfinished - t.gave_up
+        ));
+    } else {
+        out.push_str(&format!(
+            "could still lose after {max_games} games: {}\n",
+            t.unfinished
+        ));
+    }
+    if let (Some(games), Some(wins)) = (&t.games_to_give_up, &t.wins_before_giving_up) {
+        out.push_str(&format!(
+            "  games until it gave up: {}\n  games won until then:  {}\n",
+            games.summary(),
+            wins.summary()
+        ));
+    }
+    if !t.side_loses {
+        out.push_str(&learning_text(t));
+    }
+    out
 }
 
 /// What `simulate --games` prints.

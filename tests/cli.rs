@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 use std::process::Output;
 
+use matchbox_engine::kit::presets;
+
 mod support;
 
 use support::run as matchbox;
@@ -28,15 +30,7 @@ fn presets_lists_every_preset_once() {
     let out = matchbox(&["presets"]);
     assert!(out.status.success());
     let text = stdout(&out);
-    for name in [
-        "hexapawn",
-        "hexapawn-first",
-        "octapawn",
-        "bachet",
-        "bachet-relay",
-        "menace",
-        "menace-second",
-    ] {
+    for name in presets().map(|p| p.name) {
         assert_eq!(
             text.lines()
                 .filter(|l| l.split_whitespace().next() == Some(name))
@@ -212,4 +206,35 @@ fn unknown_presets_flags_and_files_exit_2() {
     let missing = matchbox(&["boxes", "--kit", "/nonexistent/kit.yaml"]);
     assert_eq!(missing.status.code(), Some(2));
     assert!(stderr(&missing).contains("/nonexistent/kit.yaml"));
+}
+
+#[test]
+fn a_large_kit_says_up_front_how_long_it_takes_and_a_small_one_says_nothing() {
+    let dir = std::env::temp_dir().join(format!("matchbox-cli-long-{}", std::process::id()));
+    let large = temp_kit("octapawn.yaml", "preset: octapawn\npreviews: false\n");
+    let out = matchbox(&[
+        "kit",
+        "--kit",
+        large.to_str().unwrap(),
+        "--out",
+        dir.join("octapawn").to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = stderr(&out);
+    assert!(
+        said.starts_with("matchbox: 2,791 boxes: making this kit takes about "),
+        "{said}"
+    );
+    assert!(!said.contains("previews"), "no previews to skip: {said}");
+
+    let small = matchbox(&[
+        "kit",
+        "--preset",
+        "hexapawn",
+        "--out",
+        dir.join("her").to_str().unwrap(),
+    ]);
+    assert!(small.status.success());
+    assert_eq!(stderr(&small), "");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -2,10 +2,7 @@
 
 use matchbox_engine::boxes::{BoxSet, tag};
 use matchbox_engine::game::canonical;
-use matchbox_engine::game::hexapawn::Hexapawn;
-use matchbox_engine::game::nim::Nim;
-use matchbox_engine::game::tictactoe::TicTacToe;
-use matchbox_engine::kit::Kit;
+use matchbox_engine::kit::{Kit, presets};
 use matchbox_engine::with_game;
 use matchbox_print::pictures::Game;
 use proptest::prelude::*;
@@ -220,35 +217,21 @@ fn check_symmetry<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>, choices: &[usiz
 }
 
 proptest! {
-    #[test]
-    fn tictactoe_symmetries(choices in proptest::collection::vec(0usize..9, 0..9)) {
-        let kit = kit("preset: menace\nskip_forced: false");
-        let set = BoxSet::build(&TicTacToe, &kit).unwrap();
-        check_symmetry(&TicTacToe, &kit, &set, &choices);
-    }
+    #![proptest_config(ProptestConfig::with_cases(512))]
 
+    /// Every preset's game, along any line of play, from the one list of games: a new
+    /// game's presets are checked with no line here.
     #[test]
-    fn hexapawn_symmetries(choices in proptest::collection::vec(0usize..12, 0..16)) {
-        let kit = kit("preset: octapawn");
-        let game = Hexapawn::new(4, 4);
-        let set = BoxSet::build(&game, &kit).unwrap();
-        check_symmetry(&game, &kit, &set, &choices);
-    }
-
-    #[test]
-    fn nim_boxes_hold_legal_moves(choices in proptest::collection::vec(0usize..3, 0..8)) {
-        let kit = kit("preset: bachet");
-        let game = Nim::new(vec![8], vec![1, 2, 3], true);
-        let set = BoxSet::build(&game, &kit).unwrap();
-        check_symmetry(&game, &kit, &set, &choices);
-    }
-
-    #[test]
-    fn marienbad_boxes_are_merged_under_every_order_of_the_heaps(choices in proptest::collection::vec(0usize..16, 0..16)) {
-        let kit = kit("preset: marienbad");
-        let game = Nim::new(vec![1, 3, 5, 7], Vec::new(), false);
-        let set = BoxSet::build(&game, &kit).unwrap();
-        check_symmetry(&game, &kit, &set, &choices);
+    fn every_games_symmetries_and_boxes(
+        preset in 0..presets().count(),
+        choices in proptest::collection::vec(0usize..64, 0..16),
+    ) {
+        let name = presets().nth(preset).expect("a preset").name;
+        let kit = kit(&format!("preset: {name}\nskip_forced: false"));
+        with_game!(&kit.game, |game| {
+            let set = BoxSet::build(game, &kit).unwrap();
+            check_symmetry(game, &kit, &set, &choices);
+        });
     }
 }
 

@@ -2,8 +2,9 @@
 //! preset, the figures are the engine's, and the pages come in the promised order.
 
 use matchbox_engine::boxes::BoxSet;
+use matchbox_engine::i18n::Language;
 use matchbox_engine::i18n::strings;
-use matchbox_engine::kit::{Kit, Language, presets};
+use matchbox_engine::kit::{Kit, presets};
 use matchbox_engine::simulate::Setup;
 use matchbox_engine::simulate::exact::SheetFigures;
 use matchbox_engine::with_game;
@@ -231,7 +232,7 @@ fn the_teachers_sheet_quotes_the_simulation_or_nothing() {
     let her = kit("hexapawn", Language::En);
     let game = matchbox_engine::game::hexapawn::Hexapawn::new(3, 3);
     let setup = Setup::new(&game, &her, her.rule, false).unwrap();
-    let training = expected_losses(&game, &her, &setup, EXPECTATION_RUNS).unwrap();
+    let training = expected_losses(&her, &setup, EXPECTATION_RUNS).unwrap();
     let measured = training
         .as_ref()
         .and_then(Expected::from_training)
@@ -282,7 +283,7 @@ fn the_teachers_sheet_quotes_exact_figures_and_menace_figures_to_watch() {
 fn first_label_text<G: Game>(game: &G, kit: &Kit) -> Vec<String> {
     use matchbox_print::draw::scene::Shape;
     let set = BoxSet::build(game, kit).unwrap();
-    let label = matchbox_print::draw::label::draw_label(game, kit, &set.boxes[0]);
+    let label = matchbox_print::label::draw_label(game, kit, &set.boxes[0]);
     label
         .shapes
         .iter()

@@ -8,8 +8,9 @@ use std::collections::HashMap;
 
 use matchbox_engine::boxes::BoxSet;
 use matchbox_engine::game::{Outcome, Rules};
-use matchbox_engine::kit::{Kit, Rule, presets};
+use matchbox_engine::kit::{Kit, presets};
 use matchbox_engine::machine::{Node, Tree};
+use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::Setup;
 use matchbox_engine::with_game;
 use matchbox_print::instructions::Expected;

@@ -226,11 +226,118 @@ fn verify_sets_the_claim_beside_the_measurement() {
     ]);
     let v = json(&o);
     assert!(v["claim"].is_null());
-    // HIM loses every game to a perfect opponent until its first box is empty, and then
-    // for ever: no bound, so it is sampled.
-    assert_eq!(v["method"], "sampled");
-    assert_eq!(v["measured"]["runs"], 50);
     assert_eq!(v["checks"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn verify_checks_the_reward_claim_of_hers_article() {
+    let v = json(&run(&["verify", "--preset", "hexapawn", "--json"]));
+    let r = &v["reward"];
+    assert!(
+        r["claim"]["text"].as_str().unwrap().contains("first 20"),
+        "{r}"
+    );
+    let rows = r["rows"].as_array().unwrap();
+    let cells: Vec<(&str, u64)> = rows
+        .iter()
+        .map(|row| {
+            (
+                row["opponent"].as_str().unwrap(),
+                row["games"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        cells,
+        [
+            ("perfect", 20),
+            ("perfect", 50),
+            ("perfect", 100),
+            ("random", 20),
+            ("random", 50),
+            ("random", 100)
+        ]
+    );
+    // Without rewards the states are finite: exact, in bounds; with them, sampled.
+    let without = &rows[0]["gardner"];
+    let (low, high) = (
+        without["low"].as_f64().unwrap(),
+        without["high"].as_f64().unwrap(),
+    );
+    assert!(low <= 6.4925853824 && 6.4925853824 <= high, "{without}");
+    assert!(rows[0]["gardner_reward"]["mean"].is_f64(), "{}", rows[0]);
+    assert_eq!(rows[0]["fewer"], true);
+    assert_eq!(r["holds"], true);
+    let text = stdout(&run(&["verify", "--preset", "hexapawn"]));
+    assert!(
+        text.contains("Reward claim (the Polish classroom sheet)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the claim holds: rewards lose fewer of the first 20 games"),
+        "{text}"
+    );
+    // No other kit's article makes the claim.
+    let v = json(&run(&["verify", "--preset", "bachet", "--json"]));
+    assert!(v["reward"].is_null(), "{v}");
+}
+
+#[test]
+fn a_machine_that_cannot_learn_is_told_so_with_what_it_does_instead() {
+    // HIM loses every game to a perfect opponent until its first box is empty, and then
+    // gives up there for ever: worked out exactly, never "unfinished".
+    let o = run(&["verify", "--preset", "hexapawn-first"]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{text}");
+    for line in [
+        "Cannot learn: the machine plays first, and in hexapawn that side loses against best play: against a perfect opponent it can never stop losing.",
+        "What it does instead, against a perfect opponent (worked out exactly over",
+        "it gives up at its first move for good",
+        "on average after 12.01 games, of which it wins 0.00",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+    let v = json(&run(&[
+        "verify",
+        "--preset",
+        "hexapawn-first",
+        "--opponent",
+        "random",
+        "--json",
+    ]));
+    assert_eq!(v["method"], "exact");
+    assert!(v["exact"].is_null() && v["measured"].is_null(), "{v}");
+    let instead = &v["cannot_learn"]["instead"];
+    assert_eq!(instead["opponent"], "random");
+    let by = instead["by_game"].as_object().unwrap();
+    assert_eq!(by.keys().collect::<Vec<_>>(), ["10", "100", "20", "50"]);
+    let wins = instead["mean_wins"]["low"].as_f64().unwrap();
+    assert!((28.0..29.0).contains(&wins), "{instead}");
+    // There is nothing for the fastest teacher to teach.
+    let o = run(&[
+        "verify",
+        "--preset",
+        "hexapawn-first",
+        "--opponent",
+        "optimal-teacher",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("can never stop losing"),
+        "{}",
+        stderr(&o)
+    );
+    // Simulated machines stop when they give up, and say why.
+    let o = run(&["simulate", "--preset", "hexapawn-first", "--runs", "300"]);
+    let text = stdout(&o);
+    for line in [
+        "against a perfect opponent it can never stop losing",
+        "gave up at its first move for good: 300; still playing after 100000 games: 0",
+        "games until it gave up: min ",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+    assert!(!text.contains("no machine learnt"), "{text}");
 }
 
 #[test]
@@ -253,6 +360,85 @@ fn verify_proves_the_claims_exactly_with_fractions_in_json() {
         "optimal-teacher (the fastest): 21.5290 games",
     ] {
         assert!(text.contains(line), "{line}: {text}");
+    }
+}
+
+#[test]
+fn verify_works_out_the_figures_against_the_opponent_asked_for() {
+    // The same shape of JSON for every opponent, its figures under `exact.against`.
+    let keys = |v: &Value| {
+        let mut keys: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+        keys.sort();
+        keys
+    };
+    let perfect = json(&run(&["verify", "--preset", "bachet", "--json"]));
+    assert_eq!(perfect["opponent"], "perfect");
+    assert_eq!(perfect["exact"]["against"], perfect["exact"]["perfect"]);
+    for (opponent, same_as) in [
+        ("teacher", Some("teacher")),
+        ("optimal-teacher", Some("fastest_teacher")),
+        ("random", None),
+    ] {
+        let v = json(&run(&[
+            "verify",
+            "--preset",
+            "bachet",
+            "--opponent",
+            opponent,
+            "--json",
+        ]));
+        assert_eq!(keys(&v), keys(&perfect), "{opponent}");
+        assert_eq!(keys(&v["exact"]), keys(&perfect["exact"]), "{opponent}");
+        assert_eq!(v["opponent"], opponent);
+        let against = &v["exact"]["against"];
+        assert_eq!(against["opponent"], opponent);
+        assert_eq!(keys(against), keys(&perfect["exact"]["perfect"]));
+        if let Some(field) = same_as {
+            assert_eq!(against, &v["exact"][field], "{opponent}");
+        }
+    }
+    // HER against a random opponent: 9 to 16 losses, so Gardner's "at most 11" fails.
+    let o = run(&["verify", "--preset", "hexapawn", "--opponent", "random"]);
+    let text = stdout(&o);
+    assert_eq!(o.status.code(), Some(3), "{text}");
+    for line in [
+        "against a random opponent, losses before the machine can no longer lose:",
+        "    16 losses: 0.1803%",
+        "mean: 11.1728 losses, 129.2534 games",
+        "the claim DOES NOT HOLD against a random opponent",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+    // A sampled kit is trained against the opponent asked for; the fastest teacher
+    // exists only where the exact path does, and a second machine is no verdict.
+    let v = json(&run(&[
+        "verify",
+        "--preset",
+        "menace",
+        "--opponent",
+        "random",
+        "--runs",
+        "20",
+        "--json",
+    ]));
+    assert_eq!(v["method"], "sampled");
+    assert_eq!(v["opponent"], "random");
+    assert_eq!(v["watch"]["opponent"], "random");
+    for (opponent, says) in [
+        ("optimal-teacher", "optimal-teacher"),
+        ("machine", "possible values"),
+    ] {
+        let o = run(&[
+            "verify",
+            "--preset",
+            "menace",
+            "--opponent",
+            opponent,
+            "--runs",
+            "5",
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{opponent}");
+        assert!(stderr(&o).contains(says), "{}", stderr(&o));
     }
 }
 

@@ -223,8 +223,8 @@ fn rounded(spot: Spot) -> Spot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use matchbox_engine::game::fixtures::{self, HER};
     use matchbox_engine::game::{Notation, Rules};
+    use matchbox_engine::kit::fixtures::{self, HER};
 
     #[test]
     fn a_pawn_move_has_two_spots_and_a_mark_one() {

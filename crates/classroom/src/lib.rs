@@ -26,7 +26,8 @@ use serde::{Deserialize, Serialize};
 
 use matchbox_engine::Error;
 use matchbox_engine::i18n::Strings;
-use matchbox_engine::kit::{Kit, Rule};
+use matchbox_engine::kit::Kit;
+use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::Setup;
 use matchbox_engine::simulate::state::{self, Unfit};
 use matchbox_print::pictures::Game;

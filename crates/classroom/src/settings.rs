@@ -15,7 +15,7 @@ use serde_json::Value;
 use super::table::Fixed;
 use super::{ApiError, Classroom, Problem, train};
 use matchbox_engine::i18n::Strings;
-use matchbox_engine::kit::{BeadSchedule, MAX_REWARD, MAX_START_BEADS, Reward, Rule};
+use matchbox_engine::rule::{BeadSchedule, MAX_REWARD, MAX_START_BEADS, Reward, Rule};
 use matchbox_engine::simulate::state::{self, Settings, Unfit};
 use matchbox_engine::simulate::{EXPECTATION_SEED, OpponentKind, first_box_emptied};
 use matchbox_print::pictures::Game;

@@ -20,8 +20,8 @@ use matchbox_engine::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rn
 use matchbox_engine::palette::hex;
 use matchbox_engine::simulate::state::{self, Saved, Settings};
 use matchbox_engine::simulate::{Opponent, Setup, Turn, play_game};
-use matchbox_print::draw::label::{draw_label, drawn_moves};
 use matchbox_print::draw::svg::to_svg;
+use matchbox_print::label::{draw_label, drawn_moves};
 use matchbox_print::pictures::Game;
 
 /// What changes only when the teacher applies new settings (and then is made anew).

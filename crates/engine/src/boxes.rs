@@ -236,7 +236,7 @@ impl<G: Rules> BoxSet<G> {
     {
         if self.boxes.is_empty() {
             return Err(kit.places.error(
-                &["machine", "stones", "take", "skip_forced", "game", "preset"],
+                &choice_keys(kit),
                 format!(
                     "the machine never moves in this kit: there is no position where it plays {} with a choice to make, so there are no boxes",
                     kit.machine.name()
@@ -250,7 +250,7 @@ impl<G: Rules> BoxSet<G> {
             .collect();
         numbers.sort_unstable();
         numbers.dedup();
-        if let crate::kit::BeadSchedule::ByMoveNumber(map) = &kit.beads
+        if let crate::rule::BeadSchedule::ByMoveNumber(map) = &kit.beads
             && let Some(stray) = map.keys().find(|k| numbers.binary_search(k).is_err())
         {
             let shown: Vec<String> = numbers.iter().take(12).map(u32::to_string).collect();
@@ -278,7 +278,7 @@ impl<G: Rules> BoxSet<G> {
             }
         }
         let faced: Vec<G::Position> = self.boxes.iter().map(|b| b.position.clone()).collect();
-        game.check_boxes(kit, &faced)?;
+        game.check_boxes(&kit.machine_settings(), &faced)?;
         Ok(())
     }
 
@@ -613,6 +613,16 @@ pub(crate) fn topological_order<'a>(
     order
 }
 
+/// The keys that decide whether the machine ever has a choice to make: its side, the
+/// game's own keys, the forced positions left out, the game itself.
+fn choice_keys(kit: &Kit) -> Vec<&'static str> {
+    ["machine"]
+        .into_iter()
+        .chain(kit.own_game_keys())
+        .chain(["skip_forced", "game", "preset"])
+        .collect()
+}
+
 /// The box set as the JSON object `matchbox boxes --json` prints.
 pub fn boxes_json<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>) -> serde_json::Value {
     let boxes: Vec<serde_json::Value> = set
@@ -646,6 +656,31 @@ pub fn boxes_json<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>) -> serde_js
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::GAMES;
+    use crate::kit::presets;
+
+    #[test]
+    fn a_kit_without_boxes_is_pointed_at_its_own_games_keys() {
+        for preset in presets() {
+            let kit = Kit::from_preset(preset.name).unwrap();
+            let keys = choice_keys(&kit);
+            for game in GAMES {
+                let own = game.name == kit.game.name();
+                for (key, _) in game.keys {
+                    assert_eq!(keys.contains(key), own, "{} {key}", preset.name);
+                }
+            }
+        }
+        // Only keys of the game's are given: the mistake is at the first of them.
+        let yaml = "game: nim\nheaps: [1]\ntake: [1]\nskip_forced: true\n";
+        let kit = Kit::from_yaml(yaml, "kit.yaml").unwrap();
+        let built = with_game!(&kit.game, |game| BoxSet::build(game, &kit).map(drop));
+        let message = built.unwrap_err().to_string();
+        assert!(
+            message.starts_with("kit.yaml:3:7: the machine never moves"),
+            "{message}"
+        );
+    }
 
     #[test]
     fn roman_numerals() {

@@ -6,9 +6,9 @@ use std::sync::OnceLock;
 
 use ttf_parser::Face;
 
-/// The font files of the typeface, regular and bold: the print crate draws with these.
-/// Never inlined: a crate that inlined it would compile in its own copy of both files
-/// (1.4 MB more in every build, the WebAssembly one too).
+/// The font files, regular and bold, for every crate that reads them. Never inlined: the
+/// `dejavu` crate's functions are small enough to be inlined into each caller, and each
+/// copy of them would embed its own 1.5 MB of fonts in the binary.
 #[inline(never)]
 pub fn font_files() -> [&'static [u8]; 2] {
     [dejavu::sans::regular(), dejavu::sans::bold()]

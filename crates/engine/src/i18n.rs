@@ -1,12 +1,39 @@
-//! The words the program prints itself, per language, from `templates/<lang>/strings.yaml`,
-//! and every template file (compiled in by build.rs, so a fresh machine needs nothing
-//! else).
+//! The kit's [`Language`], the words the program prints itself in it (from
+//! `templates/<lang>/strings.yaml`), and every template file (compiled in by build.rs, so
+//! a fresh machine needs nothing else).
 
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use crate::kit::Language;
+use serde::{Deserialize, Serialize};
+
 use crate::palette::Colour;
+
+/// The language of every word printed in the kit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    /// English.
+    En,
+    /// Polish.
+    Pl,
+    /// Russian.
+    Ru,
+}
+
+impl Language {
+    /// Every language, in order.
+    pub const ALL: [Language; 3] = [Language::En, Language::Pl, Language::Ru];
+
+    /// The two-letter code.
+    pub fn code(self) -> &'static str {
+        match self {
+            Language::En => "en",
+            Language::Pl => "pl",
+            Language::Ru => "ru",
+        }
+    }
+}
 
 /// The strings of one language.
 pub struct Strings {
@@ -163,6 +190,16 @@ pub fn plural(language: Language, n: i64, one: &str, few: &str, many: &str) -> S
     format!("{} {word}", grouped(language, n))
 }
 
+/// A number with one decimal as the language writes it: `6.5` in English, `6,5` in
+/// Polish and Russian.
+pub fn decimal(language: Language, x: f64) -> String {
+    let text = format!("{x:.1}");
+    match language {
+        Language::En => text,
+        Language::Pl | Language::Ru => text.replace('.', ","),
+    }
+}
+
 /// A whole number as the language writes it: groups of three digits parted by a comma
 /// in English (`2,791`), by a narrow no-break space in Polish and Russian (`2 791`).
 pub fn grouped(language: Language, n: i64) -> String {
@@ -196,6 +233,26 @@ mod tests {
         for language in Language::ALL {
             let keys: Vec<&str> = strings(language).keys().collect();
             assert_eq!(keys, english, "{language:?}");
+        }
+    }
+
+    #[test]
+    fn every_game_and_preset_has_the_words_the_generic_code_asks_for() {
+        // Keys built from a game's or a preset's name: the classroom screen's prompt,
+        // the default kit names.
+        for language in Language::ALL {
+            let s = strings(language);
+            for game in crate::game::GAMES {
+                let keys = [
+                    format!("page.your_move.{}", game.name),
+                    format!("name.{}", game.name),
+                ]
+                .into_iter()
+                .chain(game.presets.iter().map(|p| format!("preset.{}", p.name)));
+                for key in keys {
+                    assert!(s.map.contains_key(&key), "{language:?}: {key}");
+                }
+            }
         }
     }
 

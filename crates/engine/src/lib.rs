@@ -1,12 +1,14 @@
 //! The engine of matchbox: what a kit is and what its machine does, with no drawing, no
 //! files, no network and no clock, so that it builds for WebAssembly too.
 //!
-//! The layers, bottom to top: [`palette`], [`i18n`] (the kit's words) and [`media`]
-//! (paper and label sizes); [`kit`] (kit.yaml read with the place of every key, the
-//! learning rules); [`game`] (the rules and notation of every game, and the one list of
-//! games); [`boxes`] (enumeration); [`machine`] (the tree, the beads, the learner);
-//! [`simulate`] (training, exact figures, verify, the state file format). The print
-//! crate draws what this one computes; the binary reads and writes the files.
+//! The layers, bottom to top: [`palette`], [`glyphs`], [`parallel`], [`i18n`] (the kit's
+//! words) and [`media`] (paper and label sizes); [`settings`] (kit.yaml read with the
+//! place of every key) and [`rule`] (the learning rules); [`game`] (the rules and
+//! notation of every game, and the one list of games); [`kit`] (a whole kit, checked);
+//! [`boxes`] (enumeration); [`machine`] (the tree, the beads, the learner); [`simulate`]
+//! (training, exact figures, verify, the state file format). A module imports only
+//! modules below it. The print crate draws what this one computes; the binary reads and
+//! writes the files.
 
 #![warn(missing_docs)]
 
@@ -22,6 +24,8 @@ pub mod machine;
 pub mod media;
 pub mod palette;
 pub mod parallel;
+pub mod rule;
+pub mod settings;
 pub mod simulate;
 
 /// What went wrong, split by whose mistake it is.

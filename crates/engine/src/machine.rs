@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap;
 use crate::Error;
 use crate::boxes::BoxSet;
 use crate::game::{Notation, Outcome, Rules, Side, score};
-use crate::kit::{Reward, Rule};
+use crate::rule::{Reward, Rule};
 
 /// The random number generator of the simulation.
 pub type SimRng = ChaCha8Rng;
@@ -959,7 +959,7 @@ pub struct Suspended {
 mod tests {
     use super::*;
     use crate::game::Notation;
-    use crate::game::fixtures::{self, HER, Stones};
+    use crate::kit::fixtures::{self, HER, Stones};
 
     pub(crate) fn nim_machine(
         preset: &str,

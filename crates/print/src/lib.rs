@@ -4,13 +4,15 @@
 //! pages, and [`make`] makes every file of a kit in memory (the binary writes them).
 //!
 //! The layers, bottom to top: [`draw`] (scene, fonts, writers), [`pictures`] (each game
-//! drawn), [`sheet`] and [`plot`], [`instructions`], [`make`]. It reads the engine and
-//! never files, the network or the clock, so that it builds for WebAssembly too.
+//! drawn), [`sheet`] and [`plot`], [`label`] (one box's label), [`instructions`],
+//! [`make`]; a module imports only modules below it. It reads the engine and never
+//! files, the network or the clock, so that it builds for WebAssembly too.
 
 #![warn(missing_docs)]
 
 pub mod draw;
 pub mod instructions;
+pub mod label;
 pub mod make;
 pub mod pictures;
 pub mod plot;

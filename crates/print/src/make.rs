@@ -5,21 +5,26 @@ use std::sync::Arc;
 
 use matchbox_engine::parallel::prelude::*;
 
-use crate::draw::label::{draw_label, smallest_letter};
 use crate::draw::scene::{SMALLEST_LETTER_MM, Scene};
 use crate::draw::{pdf, png};
-use crate::instructions::{Expected, Findings, instruction_pages, side_loses};
+use crate::instructions::{Expected, Findings, GivesUp, RewardLosses, instruction_pages};
+use crate::label::{draw_label, smallest_letter};
 use crate::pictures::Game;
 use crate::sheet::{self, Page};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::BoxSet;
-use matchbox_engine::i18n::strings;
-use matchbox_engine::kit::{Kit, Rule};
+use matchbox_engine::i18n::{decimal, strings};
+use matchbox_engine::kit::Kit;
 use matchbox_engine::machine::Tree;
 use matchbox_engine::palette::Colour;
-use matchbox_engine::simulate::exact::SheetFigures;
+use matchbox_engine::rule::Rule;
+use matchbox_engine::simulate::exact::{self, GivingUp, Measure, SheetFigures};
+use matchbox_engine::simulate::verify::{REWARD_GAMES, VERIFY_RUNS, losses_early};
 use matchbox_engine::simulate::watch::watch;
-use matchbox_engine::simulate::{EXPECTATION_RUNS, EXPECTATION_SEED, Setup, expected_losses};
+use matchbox_engine::simulate::{
+    EXPECTATION_MAX_GAMES, EXPECTATION_RUNS, EXPECTATION_SEED, OpponentKind, Setup,
+    expected_losses, side_loses, train,
+};
 
 /// Preview resolution unless told otherwise.
 pub const DEFAULT_DPI: f32 = 150.0;
@@ -38,13 +43,31 @@ pub struct KitFiles {
     pub boxes: usize,
 }
 
-/// [`make_files`] for the kit's game.
-fn build<G: Game>(game: &G, kit: &Kit, dpi: Option<f32>) -> Result<KitFiles, Error> {
+/// What [`make_files_telling`] tells as it goes, for a progress bar.
+pub trait Progress: Sync {
+    /// The boxes are found: `labels` labels to draw, and as many previews to make when
+    /// `previews`.
+    fn boxes_found(&self, _labels: usize, _previews: bool) {}
+    /// One more label drawn or preview made.
+    fn step(&self) {}
+}
+
+/// Nothing told.
+impl Progress for () {}
+
+/// [`make_files_telling`] for the kit's game.
+fn build<G: Game>(
+    game: &G,
+    kit: &Kit,
+    dpi: Option<f32>,
+    progress: &dyn Progress,
+) -> Result<KitFiles, Error> {
     // The one compiled machine: boxes, the exact positions and the beads on them,
     // for the labels, the pages and the figures alike.
     let set = BoxSet::build(game, kit)?;
     set.check_label_count(kit)?;
-    let label_sheets = LabelSheets::draw(game, kit, &set);
+    progress.boxes_found(set.boxes.len(), dpi.is_some());
+    let label_sheets = LabelSheets::draw(game, kit, &set, progress);
     let (labels, sheets) = (&label_sheets.labels, &label_sheets.sheets);
     legible(kit, &set, labels)?;
     let label_pages = sheets.len();
@@ -53,7 +76,12 @@ fn build<G: Game>(game: &G, kit: &Kit, dpi: Option<f32>) -> Result<KitFiles, Err
     // The three PDF and PNG writers and the figures share the cores: labels.pdf and
     // the previews need only the labels, kit.pdf needs the figures too.
     let ((labels_pdf, previews), kit) = matchbox_engine::parallel::join(
-        || matchbox_engine::parallel::join(|| label_sheets.pdf(kit), || previews(labels, set, dpi)),
+        || {
+            matchbox_engine::parallel::join(
+                || label_sheets.pdf(kit),
+                || previews(labels, set, dpi, progress),
+            )
+        },
         || -> Result<(Vec<u8>, usize), Error> {
             let findings = findings(game, kit, &setup)?;
             let mut kit_pages = instruction_pages(game, kit, set, &findings)?;
@@ -75,15 +103,30 @@ fn build<G: Game>(game: &G, kit: &Kit, dpi: Option<f32>) -> Result<KitFiles, Err
 /// What the teacher's pages quote: the simulated expectation and the exact figures,
 /// worked out side by side, or what to watch when the machine never stops losing.
 pub fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findings, Error> {
-    let (expected, exact) = matchbox_engine::parallel::join(
-        // Quoted only when every simulated machine learnt.
-        || expected_losses(game, kit, setup, EXPECTATION_RUNS),
-        || SheetFigures::of(game, &setup.tree, &setup.machine, strings(kit.language)),
-    );
-    let expected = expected?.as_ref().and_then(Expected::from_training);
+    // A machine whose side loses never learns: what it does instead.
+    let loses = side_loses(&setup.tree, kit.machine);
+    let (expected, exact, gives_up) = if loses {
+        (None, None, gives_up(setup)?)
+    } else {
+        let (expected, exact) = matchbox_engine::parallel::join(
+            // Quoted only when every simulated machine learnt.
+            || expected_losses(kit, setup, EXPECTATION_RUNS),
+            || SheetFigures::of(game, &setup.tree, &setup.machine, strings(kit.language)),
+        );
+        (
+            expected?.as_ref().and_then(Expected::from_training),
+            exact,
+            None,
+        )
+    };
     // A machine that never stops losing gets figures to watch instead.
     let watch = if expected.is_none() && kit.rule == Rule::Menace {
-        Some(watch(setup, EXPECTATION_RUNS, EXPECTATION_SEED)?)
+        Some(watch(
+            setup,
+            OpponentKind::Perfect,
+            EXPECTATION_RUNS,
+            EXPECTATION_SEED,
+        )?)
     } else {
         None
     };
@@ -91,8 +134,63 @@ pub fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findin
         expected,
         exact,
         watch,
-        loses: side_loses(&setup.tree, kit.machine),
+        loses,
+        gives_up,
+        reward_losses: reward_losses(game, kit)?,
     })
+}
+
+/// The articles' reward claim in figures for the teacher's page: the losses in the first
+/// 20 games against a perfect opponent under each rule, as `verify` works them out with its
+/// default runs and seed.
+fn reward_losses<G: Game>(game: &G, kit: &Kit) -> Result<Option<RewardLosses>, Error> {
+    if game
+        .historic(&kit.machine_settings())
+        .and_then(|h| h.reward_claim)
+        .is_none()
+    {
+        return Ok(None);
+    }
+    let games = REWARD_GAMES[0];
+    let sampling = (VERIFY_RUNS, EXPECTATION_SEED);
+    let early = |rule| losses_early(game, kit, rule, OpponentKind::Perfect, &[games], sampling);
+    let (without, with) =
+        matchbox_engine::parallel::join(|| early(Rule::Gardner), || early(Rule::GardnerReward));
+    let said = |m: Vec<Measure>| m.first().map(|m| decimal(kit.language, m.to_f64()));
+    Ok(said(without?)
+        .zip(said(with?))
+        .map(|(without, with)| RewardLosses {
+            games,
+            without,
+            with,
+        }))
+}
+
+/// When a machine whose side loses gives up at its first move, against a perfect and a
+/// random opponent side by side: exactly where the bead states allow, else (against a
+/// perfect opponent only, since against a random one it can take thousands of games)
+/// over the sheet's simulated machines.
+fn gives_up<G: Game>(setup: &Setup<G>) -> Result<Option<GivesUp>, Error> {
+    let exactly = |opponent| exact::giving_up(&setup.tree, &setup.machine, opponent).ok();
+    let (perfect, random) = matchbox_engine::parallel::join(
+        || exactly(OpponentKind::Perfect),
+        || exactly(OpponentKind::Random),
+    );
+    let perfect = match perfect {
+        Some(p) => p,
+        None => {
+            let trained = train(
+                setup,
+                OpponentKind::Perfect,
+                EXPECTATION_RUNS,
+                EXPECTATION_MAX_GAMES,
+                EXPECTATION_SEED,
+                &|_| {},
+            )?;
+            GivingUp::sampled(OpponentKind::Perfect, &trained)
+        }
+    };
+    Ok(GivesUp::of(&perfect, random.as_ref()))
 }
 
 /// One PNG per label at `dpi` (none when `None`), named by box id, on all cores; the
@@ -101,6 +199,7 @@ pub fn previews<G: Game>(
     labels: &[Arc<Scene>],
     set: &BoxSet<G>,
     dpi: Option<f32>,
+    progress: &dyn Progress,
 ) -> Result<Vec<(String, Vec<u8>)>, Error> {
     let Some(dpi) = dpi else {
         return Ok(Vec::new());
@@ -110,10 +209,9 @@ pub fn previews<G: Game>(
         .par_iter()
         .zip(&set.boxes)
         .map(|(label, b)| {
-            Ok((
-                format!("box-{:0width$}.png", b.id),
-                png::to_png(label, dpi)?,
-            ))
+            let png = png::to_png(label, dpi)?;
+            progress.step();
+            Ok((format!("box-{:0width$}.png", b.id), png))
         })
         .collect()
 }
@@ -128,11 +226,20 @@ pub struct LabelSheets {
 
 impl LabelSheets {
     /// Draws every label (on all cores) and lays them out on sheets.
-    pub fn draw<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>) -> LabelSheets {
+    pub fn draw<G: Game>(
+        game: &G,
+        kit: &Kit,
+        set: &BoxSet<G>,
+        progress: &dyn Progress,
+    ) -> LabelSheets {
         let labels: Vec<_> = set
             .boxes
             .par_iter()
-            .map(|b| Arc::new(draw_label(game, kit, b)))
+            .map(|b| {
+                let label = Arc::new(draw_label(game, kit, b));
+                progress.step();
+                label
+            })
             .collect();
         let sheets = sheet::label_pages(kit, &labels, &legend(kit, set));
         LabelSheets { labels, sheets }
@@ -201,5 +308,14 @@ pub fn colours_used<'k, G: Game>(kit: &'k Kit, set: &BoxSet<G>) -> Vec<&'k Colou
 
 /// Makes the kit's files in memory; `dpi` is the preview resolution, `None` for none.
 pub fn make_files(kit: &Kit, dpi: Option<f32>) -> Result<KitFiles, Error> {
-    matchbox_engine::with_game!(&kit.game, |game| build(game, kit, dpi))
+    make_files_telling(kit, dpi, &())
+}
+
+/// [`make_files`], telling `progress` how far it is.
+pub fn make_files_telling(
+    kit: &Kit,
+    dpi: Option<f32>,
+    progress: &dyn Progress,
+) -> Result<KitFiles, Error> {
+    matchbox_engine::with_game!(&kit.game, |game| build(game, kit, dpi, progress))
 }

@@ -1,9 +1,11 @@
 //! Pages: labels placed in a grid (cut apart along grey lines, or printed onto die-cut
 //! sticker sheets), a colour legend, a calibration bar, and the header (kit name, page n
-//! of m, title) that every page of a kit carries.
+//! of m, title) that every page of a kit carries; and the edges that tell move numbers
+//! apart, which the legend explains and the labels carry.
 
 use std::sync::Arc;
 
+use matchbox_engine::boxes::machine_move;
 use matchbox_engine::i18n::strings;
 use matchbox_engine::kit::Kit;
 pub use matchbox_engine::media::{
@@ -127,6 +129,38 @@ pub fn grid(kit: &Kit) -> Grid {
 /// The size every label of the kit is drawn at.
 pub fn label_drawing(kit: &Kit) -> LabelSize {
     grid(kit).drawing()
+}
+
+/// The edges that tell move numbers apart with `move_colours`, by the machine's own
+/// move (its first, second, ...): each differs from the others in colour and also in
+/// width or dash, so that a grey-scale print keeps them apart. Dashes are longer than
+/// the line is wide, so that the round caps leave a visible gap.
+const MOVE_EDGES: [(Rgb, f32, Option<f32>); 6] = [
+    ([0x1f, 0x4e, 0xb4], 1.1, None),
+    ([0xe0, 0x7b, 0x00], 1.1, Some(4.0)),
+    ([0x2e, 0x8b, 0x3e], 1.1, Some(2.2)),
+    ([0x8e, 0x24, 0xaa], 0.5, None),
+    ([0xc6, 0x28, 0x28], 0.5, Some(3.0)),
+    ([0x6d, 0x4c, 0x41], 0.5, Some(1.8)),
+];
+
+/// How many of the machine's moves `move_colours` can tell apart.
+pub const MOVE_EDGE_COUNT: usize = MOVE_EDGES.len();
+
+// `move_colours` is refused for a kit of more machine moves than the edges tell apart.
+const _: () = assert!(MOVE_EDGE_COUNT == matchbox_engine::boxes::MOVE_EDGE_KINDS);
+
+/// The edge of a box whose earliest move number is `move_number`: thinner on small
+/// labels, so that it frames the drawing without crowding it.
+pub fn move_edge(kit: &Kit, move_number: u32) -> Stroke {
+    let ordinal = machine_move(move_number, kit.machine).max(1) as usize - 1;
+    let (colour, width, dash) = MOVE_EDGES[ordinal % MOVE_EDGES.len()];
+    let scale = (label_drawing(kit).height_mm / 30.0).clamp(0.5, 1.0);
+    Stroke {
+        colour,
+        width: width * scale,
+        dash: dash.map(|d| d * scale),
+    }
 }
 
 /// How many sheets the kit's labels fill, the skipped slots of a part-used first
@@ -325,7 +359,7 @@ fn legend_items(kit: &Kit, legend: &Legend) -> Vec<LegendItem> {
         items.push(LegendItem::Title(s.get("sheet.move_edges").to_string()));
         items.extend(legend.moves.iter().map(|&m| {
             LegendItem::Edge(
-                crate::draw::label::move_edge(kit, m),
+                move_edge(kit, m),
                 matchbox_engine::boxes::tag(&[m], kit.machine, kit.tags, kit.numerals),
             )
         }));

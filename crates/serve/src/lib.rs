@@ -32,7 +32,8 @@ use axum::routing::get;
 
 use matchbox_classroom::{ApiError, Body, Lesson, Problem, Reply, Request, Store};
 use matchbox_engine::Error;
-use matchbox_engine::kit::{Kit, Rule};
+use matchbox_engine::kit::Kit;
+use matchbox_engine::rule::Rule;
 use matchbox_files::lock::StateLock;
 use matchbox_files::write_atomic;
 

@@ -20,12 +20,14 @@ use serde_json::{Value, json};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::{BoxSet, boxes_json};
 use matchbox_engine::game::GAMES;
-use matchbox_engine::kit::{Kit, Language, Rule, presets};
+use matchbox_engine::i18n::Language;
+use matchbox_engine::kit::{Kit, presets};
 use matchbox_engine::media::{LABEL_SIZES, STICKER_SHEETS};
 use matchbox_engine::palette::default_palette;
-use matchbox_print::draw::label::draw_label;
+use matchbox_engine::rule::Rule;
 use matchbox_print::draw::png::to_png;
 use matchbox_print::instructions::{Findings, TemplateContext};
+use matchbox_print::label::draw_label;
 use matchbox_print::make::{DEFAULT_DPI, make_files};
 use matchbox_print::pictures::Game;
 

@@ -5,12 +5,13 @@
 //! the far row, by capturing every enemy pawn, or when the opponent cannot move.
 
 use super::{
-    Bound, Claim, Descriptor, GamesClaim, Historic, Notation, Outcome, Rules, Side, Symmetry,
-    as_in_the_articles, notation, one_bead_each,
+    Bound, Claim, Descriptor, GamesClaim, Historic, MachineSettings, Notation, Outcome,
+    RewardClaim, Rules, Side, Symmetry, as_in_the_articles, notation, one_bead_each,
 };
 use crate::Error;
 use crate::i18n::Strings;
-use crate::kit::{Kit, KitText, Preset, Rule, settings_file};
+use crate::rule::Rule;
+use crate::settings::{KitText, Preset, settings_file};
 
 /// The built-in kits of this game: Gardner's HER and HIM, and octapawn.
 const PRESETS: &[Preset] = &[
@@ -312,11 +313,13 @@ impl Descriptor for Hexapawn {
     }
 
     /// Gardner's HER (second) and HIM (first) play on 3 x 3.
-    fn historic(&self, kit: &Kit) -> Option<Historic> {
+    fn historic(&self, kit: &MachineSettings) -> Option<Historic> {
         if (self.rows, self.cols) != (3, 3) {
             return None;
         }
-        let described = as_in_the_articles(kit) && kit.rule == Rule::Gardner && one_bead_each(kit);
+        let as_theirs = as_in_the_articles(kit) && one_bead_each(kit);
+        let described = as_theirs && kit.rule == Rule::Gardner;
+        let rewarded = as_theirs && matches!(kit.rule, Rule::Gardner | Rule::GardnerReward);
         Some(Historic {
             name: match kit.machine {
                 Side::First => "him",
@@ -331,6 +334,10 @@ impl Descriptor for Hexapawn {
                     text: "about 40 games against an opponent who thinks",
                     games: 40,
                 }),
+            }),
+            reward_claim: rewarded.then_some(RewardClaim {
+                source: "the Polish classroom sheet",
+                text: "rewarding wins (a bead back and one more in every box used in a won game) makes HER lose fewer of its first games, for example of the first 20, though it learns later",
             }),
         })
     }

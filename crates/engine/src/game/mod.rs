@@ -15,7 +15,8 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::i18n::Strings;
-use crate::kit::{BeadSchedule, Kit, KitText, Preset, Rule};
+use crate::rule::{BeadSchedule, Rule};
+use crate::settings::{KitText, Places, Preset};
 
 /// One of the two players.
 #[derive(
@@ -101,17 +102,48 @@ pub struct Historic {
     pub name: &'static str,
     /// The articles' claim, for a machine set up as they describe it.
     pub claim: Option<Claim>,
+    /// The articles' claim that rewarding wins makes the machine lose fewer games early
+    /// on, for their machine under `gardner` or `gardner-reward`.
+    pub reward_claim: Option<RewardClaim>,
+}
+
+/// A claim that rewarding wins (`gardner-reward`) makes the machine lose fewer of its
+/// first games than punishing losses alone (`gardner`), though it learns later.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RewardClaim {
+    /// Where it is claimed.
+    pub source: &'static str,
+    /// The claim in words.
+    pub text: &'static str,
+}
+
+/// What a game's historic claims and box checks read of a kit besides the game: its
+/// machine's settings, handed down by the kit (which holds the game, above it).
+#[derive(Clone, Copy, Debug)]
+pub struct MachineSettings<'a> {
+    /// Which side the matchboxes play.
+    pub machine: Side,
+    /// Positions merged under the board's symmetries.
+    pub symmetry: bool,
+    /// Positions with one legal move left out.
+    pub skip_forced: bool,
+    /// Beads per move in each box.
+    pub beads: &'a BeadSchedule,
+    /// The learning rule.
+    pub rule: Rule,
+    /// Where the kit file gives its keys, for errors.
+    pub places: &'a Places,
 }
 
 /// Whether a kit's machine is set up as the articles describe theirs: playing second,
 /// mirror images merged, a box for every position.
-pub fn as_in_the_articles(kit: &Kit) -> bool {
+pub fn as_in_the_articles(kit: &MachineSettings) -> bool {
     kit.machine == Side::Second && kit.symmetry && !kit.skip_forced
 }
 
 /// Whether every box starts with one bead per move, as in the articles.
-pub fn one_bead_each(kit: &Kit) -> bool {
-    kit.beads == BeadSchedule::Each(1)
+pub fn one_bead_each(kit: &MachineSettings) -> bool {
+    *kit.beads == BeadSchedule::Each(1)
 }
 
 /// The rules of a two-player game that a matchbox machine can learn.
@@ -215,11 +247,11 @@ pub trait Descriptor: Rules + Serialize + PartialEq + Debug {
     }
     /// Refuses settings that name positions the machine never faces (`faced` are its
     /// boxes' positions).
-    fn check_boxes(&self, _kit: &Kit, _faced: &[Self::Position]) -> Result<(), Error> {
+    fn check_boxes(&self, _kit: &MachineSettings, _faced: &[Self::Position]) -> Result<(), Error> {
         Ok(())
     }
     /// The historic machine this kit is, if it is one the articles describe.
-    fn historic(&self, kit: &Kit) -> Option<Historic>;
+    fn historic(&self, kit: &MachineSettings) -> Option<Historic>;
     /// Whether a game can end in a draw (the sheets then say what to do after one).
     fn can_draw(&self) -> bool;
     /// The game's settings as template variables, for its own partials.
@@ -380,68 +412,5 @@ pub fn score(outcome: Outcome, side: Side) -> i8 {
         Outcome::Draw => 0,
         Outcome::Win(s) if s == side => 1,
         Outcome::Win(_) => -1,
-    }
-}
-
-/// The games of the presets, for the tests of modules outside this folder (and of the
-/// other crates), which name no game.
-#[doc(hidden)]
-pub mod fixtures {
-    use super::AnyGame;
-    use crate::kit::Kit;
-
-    /// The game of HER, HIM and octapawn.
-    pub type Pawns = super::hexapawn::Hexapawn;
-    /// The game of Bachet's machines and Marienbad.
-    pub type Stones = super::nim::Nim;
-    /// MENACE's game.
-    pub type Grid = super::tictactoe::TicTacToe;
-    /// A position of [`Stones`].
-    pub type Heaps = super::nim::Pile;
-
-    /// The preset of Gardner's HER.
-    pub const HER: &str = "hexapawn";
-    /// The preset of Gardner's HIM.
-    pub const HIM: &str = "hexapawn-first";
-
-    /// A preset's kit and its game, which must be `G`.
-    fn preset<G>(name: &str, game: impl Fn(&AnyGame) -> Option<&G>) -> (G, Kit)
-    where
-        G: Clone,
-    {
-        let kit = Kit::from_preset(name).expect("a preset");
-        let game = game(&kit.game).expect("the preset's game").clone();
-        (game, kit)
-    }
-
-    /// A preset of [`Pawns`].
-    pub fn pawns(name: &str) -> (Pawns, Kit) {
-        preset(name, |g| match g {
-            AnyGame::Hexapawn(g) => Some(g),
-            _ => None,
-        })
-    }
-
-    /// A preset of [`Stones`].
-    pub fn stones(name: &str) -> (Stones, Kit) {
-        preset(name, |g| match g {
-            AnyGame::Nim(g) => Some(g),
-            _ => None,
-        })
-    }
-
-    /// A preset of [`Grid`].
-    pub fn grid(name: &str) -> (Grid, Kit) {
-        preset(name, |g| match g {
-            AnyGame::TicTacToe(g) => Some(g),
-            _ => None,
-        })
-    }
-
-    /// One heap of `stones` with `to_move` to move.
-    pub fn heap(stones: u16, to_move: super::Side) -> Heaps {
-        let mut heaps = [0; super::nim::MAX_HEAPS];
-        heaps[0] = stones;
-        Heaps { heaps, to_move }
     }
 }

@@ -10,12 +10,13 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Bound, Claim, Descriptor, Historic, Notation, Outcome, Rules, Side, Symmetry,
+    Bound, Claim, Descriptor, Historic, MachineSettings, Notation, Outcome, Rules, Side, Symmetry,
     as_in_the_articles, one_bead_each,
 };
 use crate::Error;
 use crate::i18n::Strings;
-use crate::kit::{Kit, KitText, Preset, Rule, settings_file};
+use crate::rule::Rule;
+use crate::settings::{KitText, Preset, settings_file};
 
 /// The built-in kits of this game: Bachet's game (the matchbox machine and the relay
 /// automaton) and Marienbad.
@@ -493,7 +494,7 @@ impl Descriptor for Nim {
     }
 
     /// Every wired box must be one the machine faces.
-    fn check_boxes(&self, kit: &Kit, faced: &[Pile]) -> Result<(), Error> {
+    fn check_boxes(&self, kit: &MachineSettings, faced: &[Pile]) -> Result<(), Error> {
         for &at in self.wiring.keys() {
             if !faced.iter().any(|p| p.stones() == at) {
                 return Err(kit.places.error(
@@ -511,11 +512,12 @@ impl Descriptor for Nim {
     /// Bachet's game of 8 stones, taking 1 to 3: the matchbox machine of the Russian
     /// article, or its relay automaton; and the heaps of Marienbad, of which no article
     /// claims a figure.
-    fn historic(&self, kit: &Kit) -> Option<Historic> {
+    fn historic(&self, kit: &MachineSettings) -> Option<Historic> {
         if self.is_marienbad() {
             return Some(Historic {
                 name: "marienbad",
                 claim: None,
+                reward_claim: None,
             });
         }
         if self.heaps != [8] || self.take != [1, 2, 3] {
@@ -533,6 +535,7 @@ impl Descriptor for Nim {
                     bound: Bound::Exactly(6),
                     games: None,
                 }),
+                reward_claim: None,
             }
         } else {
             let matchboxes = kit.rule == Rule::Gardner && one_bead_each(kit);
@@ -544,6 +547,7 @@ impl Descriptor for Nim {
                     bound: Bound::AtMost(12),
                     games: None,
                 }),
+                reward_claim: None,
             }
         })
     }

@@ -1,9 +1,12 @@
 //! Noughts and crosses on 3 x 3: X moves first, three in a row wins, a full board draws.
 
-use super::{Descriptor, Historic, Notation, Outcome, Rules, Side, Symmetry, notation};
+use super::{
+    Descriptor, Historic, MachineSettings, Notation, Outcome, Rules, Side, Symmetry, notation,
+};
 use crate::Error;
 use crate::i18n::Strings;
-use crate::kit::{Kit, KitText, Preset, Rule};
+use crate::rule::Rule;
+use crate::settings::{KitText, Preset};
 
 /// The built-in kits of this game: Michie's MENACE, playing first or second.
 const PRESETS: &[Preset] = &[
@@ -252,10 +255,11 @@ impl Descriptor for TicTacToe {
     /// The grid with its X and O drawn as strokes, and one coloured bead tag in each
     /// square the machine may play.
     /// Michie's MENACE; the articles claim nothing about how fast it learns.
-    fn historic(&self, _kit: &Kit) -> Option<Historic> {
+    fn historic(&self, _kit: &MachineSettings) -> Option<Historic> {
         Some(Historic {
             name: "menace",
             claim: None,
+            reward_claim: None,
         })
     }
 

@@ -13,6 +13,9 @@
 //! solved backwards from the states with fewest beads. The rules that add beads
 //! (`gardner-reward`, `menace`) have no such bound, and their kits are left to sampling.
 
+mod giving_up;
+mod horizon;
+
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -24,8 +27,11 @@ use serde::{Serialize, Serializer};
 use super::{OpponentKind, teacher_moves};
 use crate::Error;
 use crate::game::{Notation, Rules};
-use crate::kit::Rule;
 use crate::machine::{Beads, Draw, End, Learner, Machine, Node, Tree};
+use crate::rule::Rule;
+
+pub use giving_up::{GIVE_UP_BY, GivingUp, giving_up};
+pub use horizon::losses_in_first;
 
 /// An exact probability or expectation.
 pub type Q = BigRational;
@@ -219,6 +225,18 @@ impl Figure {
             Figure::Bounded(b) => (b.low + b.high) / 2.0,
         }
     }
+
+    /// The figure with its bounds cut to `low..=high`, where the exact value is known to
+    /// lie (a probability never above 1): rounding outwards may overshoot them.
+    pub fn within(self, low: f64, high: f64) -> Figure {
+        match self {
+            Figure::Bounded(b) => Figure::Bounded(Bounds {
+                low: b.low.clamp(low, high),
+                high: b.high.clamp(low, high),
+            }),
+            exact => exact,
+        }
+    }
 }
 
 impl Serialize for Figure {
@@ -240,6 +258,26 @@ impl Serialize for Bounds {
     }
 }
 
+/// A figure worked out exactly, or sampled with its 95% confidence interval.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Measure {
+    /// Exactly, or in proven bounds.
+    Exact(Figure),
+    /// Sampled.
+    Sampled(super::Estimate),
+}
+
+impl Measure {
+    /// The figure as one floating-point number.
+    pub fn to_f64(&self) -> f64 {
+        match self {
+            Measure::Exact(f) => f.to_f64(),
+            Measure::Sampled(e) => e.mean,
+        }
+    }
+}
+
 /// Most bead states whose figures are worked out in rationals; past it, the rationals'
 /// numerators and denominators run to thousands of digits, and [`Bounds`] take over.
 pub const RATIONAL_STATES: usize = 4096;
@@ -254,8 +292,53 @@ pub enum Arithmetic {
     Interval,
 }
 
+/// The beads a game left, given to a walk's `intern`, and whether it took some move's last
+/// bead (only then can a box fall out of reach: see [`States::lump`]).
+type Intern<'a> = dyn FnMut(Beads, bool) -> Result<u32, Refusal> + 'a;
+
+/// Sets to 0 the beads of every box that no line of play can reach any more: the opponent
+/// making any move, the machine any move that still has a bead (a relay's later wiring
+/// too). They can never matter: a move without beads never gets one back (a rule adds beads
+/// only to moves played), so those boxes stay out of reach, and the machine's play, its
+/// losses and the "can no longer lose" test never look at them.
+fn drop_unreachable<G: Rules>(tree: &Tree<G>, machine: &Machine, beads: &mut Beads) {
+    let mut seen = vec![false; tree.len()];
+    let mut reached = vec![false; machine.box_count()];
+    let mut stack: Vec<Node> = vec![0];
+    while let Some(node) = stack.pop() {
+        if std::mem::replace(&mut seen[node as usize], true) || tree.outcome(node).is_some() {
+            continue;
+        }
+        if tree.to_move(node) != machine.side {
+            stack.extend_from_slice(tree.children(node));
+            continue;
+        }
+        match machine.box_at(node) {
+            Some(b) => {
+                reached[b as usize] = true;
+                for slot in machine.slots(b).filter(|&s| beads.count(s) > 0) {
+                    stack.push(machine.child(node, slot));
+                }
+            }
+            None => machine.draws(beads, node, |draw, _, _| {
+                if let Draw::Forced { child } = draw {
+                    stack.push(child);
+                }
+            }),
+        }
+    }
+    for b in (0..machine.box_count() as u32).filter(|&b| !reached[b as usize]) {
+        for slot in machine.slots(b) {
+            beads.set(machine, slot, 0);
+        }
+    }
+}
+
 /// The machine's bead states met so far, numbered from 0 (the kit's fresh beads).
 struct States {
+    /// Whether states with the same future are one: beads out of reach dropped (see
+    /// [`drop_unreachable`]). Off only to test that lumping changes no figure.
+    lump: bool,
     beads: Vec<Beads>,
     index: FxHashMap<Beads, u32>,
     /// Whether the machine can no longer lose in that state (the simulator's test).
@@ -267,15 +350,32 @@ struct States {
 }
 
 impl States {
-    fn new<G: Rules>(tree: &Tree<G>, machine: &Machine) -> States {
+    fn new<G: Rules>(tree: &Tree<G>, machine: &Machine, lump: bool) -> States {
         let mut states = States {
+            lump,
             beads: Vec::new(),
             index: FxHashMap::default(),
             learnt: Vec::new(),
             after_loss: Vec::new(),
         };
-        states.add(tree, machine, machine.fresh_beads());
+        let fresh = states.lumped(tree, machine, machine.fresh_beads(), true);
+        states.add(tree, machine, fresh);
         states
+    }
+
+    /// `beads` as the state that stands for them: with the beads out of reach dropped
+    /// when lumping and some move lost its last bead (`emptied`), or as they are.
+    fn lumped<G: Rules>(
+        &self,
+        tree: &Tree<G>,
+        machine: &Machine,
+        mut beads: Beads,
+        emptied: bool,
+    ) -> Beads {
+        if self.lump && emptied {
+            drop_unreachable(tree, machine, &mut beads);
+        }
+        beads
     }
 
     fn add<G: Rules>(&mut self, tree: &Tree<G>, machine: &Machine, beads: Beads) -> u32 {
@@ -287,13 +387,16 @@ impl States {
         id
     }
 
-    /// The number of a state, added if it is new.
+    /// The number of the state standing for `beads` (see [`States::lumped`]), added if
+    /// it is new.
     fn intern<G: Rules>(
         &mut self,
         tree: &Tree<G>,
         machine: &Machine,
         beads: Beads,
+        emptied: bool,
     ) -> Result<u32, Refusal> {
+        let beads = self.lumped(tree, machine, beads, emptied);
         if let Some(&id) = self.index.get(&beads) {
             return Ok(id);
         }
@@ -334,8 +437,20 @@ impl States {
             node,
             used,
             &self.after_loss[state as usize],
-            &mut |b| self.index.get(&b).copied().ok_or_else(outside),
+            &mut |b, emptied| self.find(tree, machine, b, emptied).ok_or_else(outside),
         )
+    }
+
+    /// The number of the state standing for `beads`, if it is known.
+    fn find<G: Rules>(
+        &self,
+        tree: &Tree<G>,
+        machine: &Machine,
+        beads: Beads,
+        emptied: bool,
+    ) -> Option<u32> {
+        let beads = self.lumped(tree, machine, beads, emptied);
+        self.index.get(&beads).copied()
     }
 
     /// The states in [`States::backwards`] order, in groups of equal beads: no game
@@ -373,6 +488,8 @@ enum Step {
         state: u32,
         /// Whether the machine lost (or resigned).
         loss: bool,
+        /// Whether it won.
+        won: bool,
     },
     /// A random choice: a bead drawn, or a rule-following opponent's move among equals.
     Chance(Vec<(u32, u32)>),
@@ -404,7 +521,7 @@ struct Walk<'a, G: Rules> {
     state: u32,
     used: Vec<u32>,
     steps: Vec<Step>,
-    ends: FxHashMap<(u32, bool), u32>,
+    ends: FxHashMap<(u32, bool, bool), u32>,
     /// The state after a lost game, by its last move, for a rule that looks at no other
     /// (see [`Rule::learns_from_last_move`]): a kit of many boxes meets the same few
     /// bead changes at millions of ends, and builds and numbers each only once.
@@ -417,11 +534,7 @@ impl<G: Rules> Walk<'_, G> {
         self.steps.len() as u32 - 1
     }
 
-    fn end(
-        &mut self,
-        end: End,
-        intern: &mut dyn FnMut(Beads) -> Result<u32, Refusal>,
-    ) -> Result<u32, Refusal> {
+    fn end(&mut self, end: End, intern: &mut Intern) -> Result<u32, Refusal> {
         let rule = self.machine.rule;
         let last = self.used.last().copied();
         let known = last.filter(|_| rule.learns_from_last_move() && end.is_loss());
@@ -430,32 +543,28 @@ impl<G: Rules> Walk<'_, G> {
         } else if let Some(&state) = known.and_then(|last| self.after_loss.get(&last)) {
             state
         } else {
-            let mut after = self.beads.clone();
-            rule.apply(self.machine, &mut after, &self.used, end, &mut Vec::new());
+            let (mut after, mut emptied) = (self.beads.clone(), Vec::new());
+            rule.apply(self.machine, &mut after, &self.used, end, &mut emptied);
             let state = if after == *self.beads {
                 self.state
             } else {
-                intern(after)?
+                intern(after, !emptied.is_empty())?
             };
             if let Some(last) = known {
                 self.after_loss.insert(last, state);
             }
             state
         };
-        let loss = end.is_loss();
-        if let Some(&step) = self.ends.get(&(state, loss)) {
+        let (loss, won) = (end.is_loss(), end == End::Won);
+        if let Some(&step) = self.ends.get(&(state, loss, won)) {
             return Ok(step);
         }
-        let step = self.push(Step::End { state, loss });
-        self.ends.insert((state, loss), step);
+        let step = self.push(Step::End { state, loss, won });
+        self.ends.insert((state, loss, won), step);
         Ok(step)
     }
 
-    fn walk(
-        &mut self,
-        node: Node,
-        intern: &mut dyn FnMut(Beads) -> Result<u32, Refusal>,
-    ) -> Result<u32, Refusal> {
+    fn walk(&mut self, node: Node, intern: &mut Intern) -> Result<u32, Refusal> {
         let (tree, machine) = (self.tree, self.machine);
         if let Some(outcome) = tree.outcome(node) {
             return self.end(End::of(outcome, machine.side), intern);
@@ -583,7 +692,7 @@ impl Lines {
         node: Node,
         used: &[u32],
         after_loss: &[(u32, u32)],
-        intern: &mut dyn FnMut(Beads) -> Result<u32, Refusal>,
+        intern: &mut Intern,
     ) -> Result<Lines, Refusal> {
         let mut walk = Walk {
             tree,
@@ -611,19 +720,20 @@ impl Lines {
         self.steps
             .iter()
             .filter_map(|step| match *step {
-                Step::End { state, loss } => Some((state, loss)),
+                Step::End { state, loss, .. } => Some((state, loss)),
                 _ => None,
             })
             .collect()
     }
 
     /// The chance of each end of the game, the opponent's free choices made by `choose`
-    /// (which returns the steps it picks from uniformly): `(state, loss, chance)`.
-    fn ends<N: Number>(&self, choose: &Picker<'_>) -> Transitions<N> {
+    /// (which returns the steps it picks from uniformly): `(state, loss, chance)`; and
+    /// the chance that the machine wins.
+    fn ends<N: Number>(&self, choose: &Picker<'_>) -> (Transitions<N>, N) {
         let mut reach: Vec<Option<N>> = vec![None; self.steps.len()];
         let root = self.steps.len() - 1;
         reach[root] = Some(one());
-        let mut ends = Vec::new();
+        let (mut ends, mut wins) = (Vec::new(), zero::<N>());
         let add = |reach: &mut Vec<Option<N>>, step: u32, p: N| {
             let at = &mut reach[step as usize];
             *at = Some(match at.take() {
@@ -638,7 +748,12 @@ impl Lines {
                 continue;
             };
             match &self.steps[i] {
-                Step::End { state, loss } => ends.push((*state, *loss, here)),
+                Step::End { state, loss, won } => {
+                    if *won {
+                        wins = wins.add(&here);
+                    }
+                    ends.push((*state, *loss, here));
+                }
                 Step::Chance(parts) => {
                     let total: u32 = parts.iter().map(|p| p.0).sum();
                     for &(weight, step) in parts {
@@ -654,7 +769,7 @@ impl Lines {
                 }
             }
         }
-        ends
+        (ends, wins)
     }
 
     /// Each step's worth to an opponent pursuing `goal`, as `a + b x` where `x` stands
@@ -672,12 +787,16 @@ impl Lines {
         let mut taken = Vec::new();
         for step in &self.steps {
             let value = match step {
-                Step::End { state: to, loss } if *to == state => Affine {
+                Step::End {
+                    state: to, loss, ..
+                } if *to == state => Affine {
                     a: goal.reward(*loss),
                     b: one::<N>(),
                     leaves: false,
                 },
-                Step::End { state: to, loss } => Affine {
+                Step::End {
+                    state: to, loss, ..
+                } => Affine {
                     a: goal.reward::<N>(*loss).add(&values[*to as usize]),
                     b: zero::<N>(),
                     leaves: true,
@@ -919,21 +1038,31 @@ fn solve_chain<N: Number>(
         .filter(|(_, q)| q.order(&zero::<N>()).is_gt())
         .map(|(k, q)| (k as u32, q.clone()))
         .collect();
+    // The bounds a figure is known to keep: the fewest and most losses with a chance.
+    let fewest = fresh.keys().next().map_or(0.0, |&k| f64::from(k));
+    let most = fresh.keys().next_back().map_or(0.0, |&k| f64::from(k));
     let mean_losses = games[0].is_some().then(|| {
         fresh
             .iter()
             .map(|(k, q)| N::ratio(*k, 1).mul(q))
             .fold(zero::<N>(), |sum, x| sum.add(&x))
             .figure()
+            .within(fewest, most)
     });
     Distribution {
         opponent,
         states: n,
         arithmetic,
-        losses: fresh.iter().map(|(k, q)| (*k, q.figure())).collect(),
-        never: never[0].figure(),
+        losses: fresh
+            .iter()
+            .map(|(k, q)| (*k, q.figure().within(0.0, 1.0)))
+            .collect(),
+        never: never[0].figure().within(0.0, 1.0),
         mean_losses,
-        mean_games: games[0].as_ref().map(Number::figure),
+        // A game lost is a game played.
+        mean_games: games[0]
+            .as_ref()
+            .map(|g| g.figure().within(fewest, f64::INFINITY)),
     }
 }
 
@@ -960,17 +1089,17 @@ fn shrinking(state: u32, ends: &[(u32, bool)]) -> Result<(), Refusal> {
     Ok(())
 }
 
-/// The exact distribution of losses and games to learn against a rule-following opponent
-/// (`random`, `perfect` or `teacher`): in rationals when the states are at most
-/// [`RATIONAL_STATES`], in proven bounds otherwise.
-pub fn distribution<G: Rules>(
+/// Every bead state the machine can reach against a rule-following `opponent`, with the
+/// lines of one game from each state that has not learnt.
+fn following<G: Rules>(
     tree: &Tree<G>,
     machine: &Machine,
     opponent: OpponentKind,
-) -> Result<Distribution, Refusal> {
+    lump: bool,
+) -> Result<(States, Vec<Option<Lines>>), Refusal> {
     finite_rule(machine)?;
     lines_fit(tree, machine, Mover::Follows(opponent))?;
-    let mut states = States::new(tree, machine);
+    let mut states = States::new(tree, machine, lump);
     let mut lines: Vec<Option<Lines>> = Vec::new();
     let mut s = 0;
     while s < states.beads.len() {
@@ -978,7 +1107,7 @@ pub fn distribution<G: Rules>(
             None
         } else {
             let beads = states.beads[s].clone();
-            let walk = Lines::walk(
+            Some(Lines::walk(
                 tree,
                 machine,
                 Mover::Follows(opponent),
@@ -987,12 +1116,37 @@ pub fn distribution<G: Rules>(
                 0,
                 &[],
                 &[],
-                &mut |b| states.intern(tree, machine, b),
-            )?;
-            shrinking(s as u32, &walk.end_steps())?;
-            Some(walk)
+                &mut |b, emptied| states.intern(tree, machine, b, emptied),
+            )?)
         });
         s += 1;
+    }
+    Ok((states, lines))
+}
+
+/// The exact distribution of losses and games to learn against a rule-following opponent
+/// (`random`, `perfect` or `teacher`): in rationals when the states are at most
+/// [`RATIONAL_STATES`], in proven bounds otherwise.
+pub fn distribution<G: Rules>(
+    tree: &Tree<G>,
+    machine: &Machine,
+    opponent: OpponentKind,
+) -> Result<Distribution, Refusal> {
+    distribution_over(tree, machine, opponent, true)
+}
+
+/// [`distribution`] over lumped states or, with `lump` off, over all of them.
+fn distribution_over<G: Rules>(
+    tree: &Tree<G>,
+    machine: &Machine,
+    opponent: OpponentKind,
+    lump: bool,
+) -> Result<Distribution, Refusal> {
+    let (states, lines) = following(tree, machine, opponent, lump)?;
+    for (s, walk) in lines.iter().enumerate() {
+        if let Some(walk) = walk {
+            shrinking(s as u32, &walk.end_steps())?;
+        }
     }
     fn chain<N: Number>(
         states: &States,
@@ -1004,7 +1158,7 @@ pub fn distribution<G: Rules>(
             .iter()
             .map(|l| {
                 l.as_ref()
-                    .map_or_else(Vec::new, |l| l.ends(&|_| Vec::new()))
+                    .map_or_else(Vec::new, |l| l.ends(&|_| Vec::new()).0)
             })
             .collect();
         solve_chain(states, &next, opponent, arithmetic)
@@ -1070,7 +1224,7 @@ fn decide<N: Number>(states: &States, lines_of: &LinesOf) -> Result<Decided<N>, 
     let (games, next) = by_levels(states, lines_of, |id, lines, games: &[N]| {
         let (value, steps) = Goal::FewestGames.solve(lines, id, games);
         // The fastest teacher picks uniformly among its equally good moves.
-        let next = lines.ends(&|moves| {
+        let (next, _) = lines.ends(&|moves| {
             Lines::fastest(&steps, moves, &value)
                 .into_iter()
                 .map(|k| moves[k].1)
@@ -1097,9 +1251,18 @@ impl Teaching {
     /// Enumerates every bead state any opponent can bring the machine to and solves the
     /// decision problems over them.
     pub fn solve<G: Rules>(tree: &Tree<G>, machine: &Machine) -> Result<Teaching, Refusal> {
+        Teaching::solve_over(tree, machine, true)
+    }
+
+    /// [`Teaching::solve`] over lumped states or, with `lump` off, over all of them.
+    fn solve_over<G: Rules>(
+        tree: &Tree<G>,
+        machine: &Machine,
+        lump: bool,
+    ) -> Result<Teaching, Refusal> {
         finite_rule(machine)?;
         lines_fit(tree, machine, Mover::Free)?;
-        let mut states = States::new(tree, machine);
+        let mut states = States::new(tree, machine, lump);
         let mut worst_ends: Vec<Vec<(u32, bool)>> = Vec::new();
         let mut s = 0;
         while s < states.beads.len() {
@@ -1115,7 +1278,7 @@ impl Teaching {
                     0,
                     &[],
                     &[],
-                    &mut |b| states.intern(tree, machine, b),
+                    &mut |b, emptied| states.intern(tree, machine, b, emptied),
                 )?;
                 ends = lines.end_steps();
                 shrinking(s as u32, &ends)?;
@@ -1201,10 +1364,11 @@ impl Teaching {
         node: Node,
         learner: &Learner,
     ) -> Result<Vec<Node>, Error> {
-        let state =
-            *self.states.index.get(&learner.beads).ok_or_else(|| {
-                Error::Internal("the machine's beads left the solved states".into())
-            })?;
+        let beads = learner.beads.clone();
+        let state = self
+            .states
+            .find(tree, learner.machine, beads, true)
+            .ok_or_else(|| Error::Internal("the machine's beads left the solved states".into()))?;
         let lines = self
             .states
             .lines(tree, learner.machine, state, node, learner.used())
@@ -1446,7 +1610,7 @@ impl SheetFigures {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::fixtures::{self, HER, Pawns, Stones};
+    use crate::kit::fixtures::{self, HER, Pawns, Stones};
     use crate::simulate::{Estimate, Setup, Stats, train};
 
     fn her() -> Setup<Pawns> {
@@ -1474,6 +1638,111 @@ mod tests {
         );
         assert_eq!(d.mean_losses, Some(exact(41, 4)));
         assert_eq!(d.never, exact(0, 1));
+    }
+
+    #[test]
+    fn her_loses_11_1727761622_games_on_average_to_a_random_opponent() {
+        let s = her();
+        let d = distribution(&s.tree, &s.machine, OpponentKind::Random).unwrap();
+        let Some(Figure::Bounded(mean)) = d.mean_losses else {
+            panic!("{:?}", d.mean_losses)
+        };
+        for end in [mean.low, mean.high] {
+            assert_eq!(format!("{end:.10}"), "11.1727761622");
+        }
+        assert_eq!((d.min_losses(), d.max_losses()), (Some(9), Some(16)));
+        // Probabilities in proven bounds, none of them above 1.
+        for f in d.losses.values().chain([&d.never]) {
+            let Figure::Bounded(b) = f else {
+                panic!("{f:?}")
+            };
+            assert!(0.0 <= b.low && b.low <= b.high && b.high <= 1.0, "{b:?}");
+        }
+    }
+
+    /// Two figures agree: exactly, or their proven bounds overlap.
+    fn agree(x: &Figure, y: &Figure) -> bool {
+        match (x, y) {
+            (Figure::Exact(a), Figure::Exact(b)) => a == b,
+            (Figure::Bounded(a), Figure::Bounded(b)) => a.low <= b.high && b.low <= a.high,
+            _ => false,
+        }
+    }
+
+    fn same_figures(x: &Distribution, y: &Distribution) {
+        assert_eq!(
+            x.losses.keys().collect::<Vec<_>>(),
+            y.losses.keys().collect::<Vec<_>>()
+        );
+        for (a, b) in x
+            .losses
+            .values()
+            .zip(y.losses.values())
+            .chain([(&x.never, &y.never)])
+        {
+            assert!(agree(a, b), "{a:?} {b:?}");
+        }
+        for (a, b) in [
+            (&x.mean_losses, &y.mean_losses),
+            (&x.mean_games, &y.mean_games),
+        ] {
+            assert!(a.iter().zip(b).all(|(a, b)| agree(a, b)), "{a:?} {b:?}");
+            assert_eq!(a.is_some(), b.is_some());
+        }
+    }
+
+    #[test]
+    fn lumped_states_give_the_figures_of_all_states() {
+        // HER's 65,536 bead states any opponent can bring about are 19,648 once the
+        // beads out of reach are dropped, as two independent solvers count them.
+        let s = her();
+        let full = Teaching::solve_over(&s.tree, &s.machine, false).unwrap();
+        let lumped = Teaching::solve(&s.tree, &s.machine).unwrap();
+        assert_eq!((full.states(), lumped.states()), (65_536, 19_648));
+        same_figures(full.fastest(), lumped.fastest());
+        assert_eq!(full.worst_losses(), lumped.worst_losses());
+        let mut counts = Vec::new();
+        for opponent in [OpponentKind::Perfect, OpponentKind::Teacher] {
+            let full = distribution_over(&s.tree, &s.machine, opponent, false).unwrap();
+            let lumped = distribution(&s.tree, &s.machine, opponent).unwrap();
+            same_figures(&full, &lumped);
+            counts.push(("hexapawn", opponent, full.states, lumped.states));
+        }
+        for preset in ["bachet", "bachet-relay"] {
+            let s = nim_setup(preset);
+            for opponent in [OpponentKind::Perfect, OpponentKind::Teacher] {
+                let full = distribution_over(&s.tree, &s.machine, opponent, false).unwrap();
+                let lumped = distribution(&s.tree, &s.machine, opponent).unwrap();
+                same_figures(&full, &lumped);
+                counts.push((preset, opponent, full.states, lumped.states));
+            }
+            let full = Teaching::solve_over(&s.tree, &s.machine, false).unwrap();
+            let lumped = Teaching::solve(&s.tree, &s.machine).unwrap();
+            same_figures(full.fastest(), lumped.fastest());
+            assert_eq!(full.worst_losses(), lumped.worst_losses());
+            counts.push((
+                preset,
+                OpponentKind::OptimalTeacher,
+                full.states(),
+                lumped.states(),
+            ));
+        }
+        // Against a rule-following opponent fewer boxes fall out of reach; Bachet's never
+        // do (every count of stones can come up whatever the machine plays).
+        use OpponentKind::{OptimalTeacher, Perfect, Teacher};
+        assert_eq!(
+            counts,
+            [
+                ("hexapawn", Perfect, 2048, 1664),
+                ("hexapawn", Teacher, 976, 736),
+                ("bachet", Perfect, 960, 960),
+                ("bachet", Teacher, 616, 616),
+                ("bachet", OptimalTeacher, 960, 960),
+                ("bachet-relay", Perfect, 24, 24),
+                ("bachet-relay", Teacher, 9, 9),
+                ("bachet-relay", OptimalTeacher, 24, 24),
+            ]
+        );
     }
 
     #[test]

@@ -19,8 +19,9 @@ use serde::{Deserialize, Serialize};
 use crate::Error;
 use crate::boxes::BoxSet;
 use crate::game::{Descriptor, Notation, Rules};
-use crate::kit::{Kit, Rule};
+use crate::kit::Kit;
 use crate::machine::{Beads, Draw, End, Learner, LossCheck, Machine, Node, SimRng, Tree, rng_for};
+use crate::rule::Rule;
 use exact::Teaching;
 pub use stats::{Estimate, Stats};
 
@@ -54,6 +55,15 @@ impl OpponentKind {
         OpponentKind::Machine,
         OpponentKind::OptimalTeacher,
         OpponentKind::Human,
+    ];
+
+    /// The opponents `verify` works out figures against: those that play by a rule or by
+    /// a computed strategy, whose every game the exact path can follow.
+    pub const VERIFIABLE: [OpponentKind; 4] = [
+        OpponentKind::Perfect,
+        OpponentKind::Random,
+        OpponentKind::Teacher,
+        OpponentKind::OptimalTeacher,
     ];
 
     /// The name on the command line.
@@ -359,6 +369,51 @@ impl<G: Rules> Setup<G> {
     }
 }
 
+/// Whether the machine's side loses the game against best play: then no training can
+/// make it stop losing against a perfect opponent (HIM, octapawn's second player).
+pub fn side_loses<G: Rules>(tree: &Tree<G>, side: crate::game::Side) -> bool {
+    // The tree values each position for the side to move there.
+    let value = tree.value(0);
+    if tree.to_move(0) == side {
+        value < 0
+    } else {
+        value > 0
+    }
+}
+
+/// The positions where the machine makes its first move, as far as `opponent` can open
+/// the game: once each of their boxes is empty, the machine gives up at its first move in
+/// every game, and nothing changes any more under any rule.
+fn first_moves<G: Rules>(tree: &Tree<G>, machine: &Machine, opponent: OpponentKind) -> Vec<Node> {
+    let mut found = Vec::new();
+    let mut queue = vec![0 as Node];
+    while let Some(node) = queue.pop() {
+        if tree.outcome(node).is_some() || found.contains(&node) {
+            continue;
+        }
+        if tree.to_move(node) == machine.side {
+            found.push(node);
+            continue;
+        }
+        // The teacher plays as `perfect` until it is losing, and then some of its moves;
+        // the other opponents may open with any move.
+        queue.extend_from_slice(match opponent {
+            OpponentKind::Perfect => tree.best_children(node),
+            OpponentKind::Teacher if tree.value(node) >= 0 => tree.best_children(node),
+            _ => tree.children(node),
+        });
+    }
+    found
+}
+
+/// Whether the machine gives up at its first move in every game: each of its `first`
+/// positions has a box, and an empty one.
+fn gave_up(machine: &Machine, beads: &Beads, first: &[Node]) -> bool {
+    first
+        .iter()
+        .all(|&node| machine.box_at(node).is_some_and(|b| beads.total(b) == 0))
+}
+
 /// What training many fresh machines measured.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Training {
@@ -373,34 +428,68 @@ pub struct Training {
     pub losses_to_learn: Option<Stats>,
     /// Games played until then.
     pub games_to_learn: Option<Stats>,
+    /// Whether the machine's side loses the game against best play: against a perfect
+    /// opponent no machine can stop losing (see [`side_loses`]).
+    pub side_loses: bool,
+    /// Machines that gave up at their first move for good (every box for it empty, as
+    /// the opponent opens): from then on they lose every game at once. A run stops there.
+    pub gave_up: u32,
+    /// Games played until a machine gave up, over those that did.
+    pub games_to_give_up: Option<Stats>,
+    /// Games won until then.
+    pub wins_before_giving_up: Option<Stats>,
 }
 
-/// Losses and games until one machine could no longer lose, or `None` if it still could
-/// after `max_games` games.
+/// How one training run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Run {
+    /// The machine could no longer lose, after these losses and games.
+    Learnt { losses: u32, games: u32 },
+    /// It gave up at its first move for good, after these games and wins.
+    GaveUp { games: u32, wins: u32 },
+    /// It could still lose after the last game allowed.
+    Unfinished,
+}
+
+/// Trains one fresh machine until it can no longer lose, gives up at its first move for
+/// good (its `first` positions: see [`first_moves`]), or has played `max_games` games.
 fn train_one<G: Rules>(
     setup: &Setup<G>,
     opponent: OpponentKind,
     max_games: u32,
+    first: &[Node],
     mut rng: SimRng,
-) -> Result<Option<(u32, u32)>, Error> {
+) -> Result<Run, Error> {
     let (machine, tree) = (&setup.machine, &setup.tree);
     let mut me = Learner::new(machine);
     let mut check = LossCheck::new(machine, tree, &me.beads);
     if check.cannot_lose() {
-        return Ok(Some((0, 0)));
+        return Ok(Run::Learnt {
+            losses: 0,
+            games: 0,
+        });
     }
     let mut them = Automatic::new(opponent, setup.rival.as_ref(), setup.teaching.as_ref())?;
-    let mut losses = 0;
+    let (mut losses, mut wins) = (0, 0);
     for game in 1..=max_games {
         let played = play_game(tree, &mut me, &mut them, &mut rng, |_| {})?;
         losses += u32::from(played.end.is_loss());
+        wins += u32::from(played.end == End::Won);
         // Only losing a move's last bead changes what the machine may play; with no
         // losses after that, it keeps every move it has.
-        if played.emptied && check.update(machine, tree, &me.beads, me.emptied()) {
-            return Ok(Some((losses, game)));
+        if played.emptied {
+            if check.update(machine, tree, &me.beads, me.emptied()) {
+                return Ok(Run::Learnt {
+                    losses,
+                    games: game,
+                });
+            }
+            if gave_up(machine, &me.beads, first) {
+                return Ok(Run::GaveUp { games: game, wins });
+            }
         }
     }
-    Ok(None)
+    Ok(Run::Unfinished)
 }
 
 /// Trains `runs` fresh machines against `opponent`, each until it can no longer lose or
@@ -416,24 +505,86 @@ pub fn train<G: Rules>(
     seed: u64,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Training, Error> {
-    let results: Vec<Option<(u32, u32)>> = (0..runs)
+    let first = first_moves(&setup.tree, &setup.machine, opponent);
+    let results: Vec<Run> = (0..runs)
         .into_par_iter()
         .map(|run| {
-            let result = train_one(setup, opponent, max_games, rng_for(seed, u64::from(run)));
+            let result = train_one(
+                setup,
+                opponent,
+                max_games,
+                &first,
+                rng_for(seed, u64::from(run)),
+            );
             progress(1);
             result
         })
         .collect::<Result<_, _>>()?;
-    let learnt: Vec<(u32, u32)> = results.iter().flatten().copied().collect();
-    let losses: Vec<u32> = learnt.iter().map(|r| r.0).collect();
-    let games: Vec<u32> = learnt.iter().map(|r| r.1).collect();
+    let (mut losses, mut games, mut gave_up) = (Vec::new(), Vec::new(), Vec::new());
+    for run in results {
+        match run {
+            Run::Learnt {
+                losses: l,
+                games: g,
+            } => {
+                losses.push(l);
+                games.push(g);
+            }
+            Run::GaveUp { games: g, wins } => gave_up.push((g, wins)),
+            Run::Unfinished => {}
+        }
+    }
+    let unfinished = runs - losses.len() as u32;
+    let (give_up_games, wins): (Vec<u32>, Vec<u32>) = gave_up.iter().copied().unzip();
     Ok(Training {
         runs,
-        unfinished: runs - learnt.len() as u32,
-        unfinished_share: Estimate::share(runs - learnt.len() as u32, runs),
+        unfinished,
+        unfinished_share: Estimate::share(unfinished, runs),
         losses_to_learn: Stats::of(&losses),
         games_to_learn: Stats::of(&games),
+        side_loses: side_loses(&setup.tree, setup.machine.side),
+        gave_up: gave_up.len() as u32,
+        games_to_give_up: Stats::of(&give_up_games),
+        wins_before_giving_up: Stats::of(&wins),
     })
+}
+
+/// The mean number of games fresh machines lose among their first `games[i]` games
+/// against `opponent` (`games` ascending), over `runs` machines, each with its own stream
+/// of `seed`, with Student's t interval.
+pub fn losses_in_first<G: Rules>(
+    setup: &Setup<G>,
+    opponent: OpponentKind,
+    games: &[u32],
+    runs: u32,
+    seed: u64,
+) -> Result<Vec<Estimate>, Error> {
+    let last = games.last().copied().unwrap_or(0);
+    let counted: Vec<Vec<u32>> = (0..runs)
+        .into_par_iter()
+        .map(|run| {
+            let mut rng = rng_for(seed, u64::from(run));
+            let mut me = Learner::new(&setup.machine);
+            let mut them = Automatic::new(opponent, setup.rival.as_ref(), setup.teaching.as_ref())?;
+            let (mut losses, mut at) = (0, Vec::with_capacity(games.len()));
+            for game in 1..=last {
+                let played = play_game(&setup.tree, &mut me, &mut them, &mut rng, |_| {})?;
+                losses += u32::from(played.end.is_loss());
+                if games.contains(&game) {
+                    at.push(losses);
+                }
+            }
+            Ok(at)
+        })
+        .collect::<Result<_, Error>>()?;
+    Ok(games
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &n)| {
+            Estimate::mean_of(counted.iter().map(|at| f64::from(at[i])))
+                .map(|e| e.within(0.0, f64::from(n)))
+        })
+        .collect())
 }
 
 /// Runs the instruction sheets print as "what to expect" by default.
@@ -463,28 +614,21 @@ pub const EXPECTATION_MAX_GAMES: u32 = 10_000;
 /// every run learnt, and the runs are independent, so the others need not be played
 /// (MENACE then costs one run instead of `runs`).
 pub fn expected_losses<G: Rules>(
-    game: &G,
     kit: &Kit,
     setup: &Setup<G>,
     runs: u32,
 ) -> Result<Option<Training>, Error> {
-    // The tree's exact value at the start (node 0) is for the side to move there.
-    let at_start = setup.tree.value(0);
-    let for_machine = if game.to_move(&game.start()) == kit.machine {
-        at_start
-    } else {
-        -at_start
-    };
-    if for_machine < 0 {
+    if side_loses(&setup.tree, kit.machine) {
         return Ok(None);
     }
     let first = train_one(
         setup,
         OpponentKind::Perfect,
         EXPECTATION_MAX_GAMES,
+        &first_moves(&setup.tree, &setup.machine, OpponentKind::Perfect),
         rng_for(EXPECTATION_SEED, 0),
     )?;
-    if first.is_none() {
+    if !matches!(first, Run::Learnt { .. }) {
         return Ok(None);
     }
     train(
@@ -656,7 +800,7 @@ pub fn play_games<G: Notation>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::fixtures::{self, HER, Pawns};
+    use crate::kit::fixtures::{self, HER, Pawns};
 
     fn pawns_setup(preset: &str, rival: bool) -> (Pawns, Setup<Pawns>) {
         let (game, kit) = fixtures::pawns(preset);
@@ -856,7 +1000,7 @@ mod tests {
     fn expectations_for_the_sheets_are_cheap_for_small_kits() {
         let (game, kit) = fixtures::stones("bachet");
         let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
-        let t = expected_losses(&game, &kit, &setup, 100)
+        let t = expected_losses(&kit, &setup, 100)
             .unwrap()
             .expect("Bachet's second player can learn");
         assert_eq!((t.runs, t.unfinished), (100, 0));

@@ -18,8 +18,10 @@ use serde::{Deserialize, Serialize};
 use crate::Error;
 use crate::boxes::BoxSet;
 use crate::game::{Notation, Rules, Side};
-use crate::kit::{BeadSchedule, Kit, MAX_REWARD, MAX_START_BEADS, Places, Reward, Rule};
+use crate::kit::Kit;
 use crate::machine::{Beads, End, Machine};
+use crate::rule::{BeadSchedule, MAX_REWARD, MAX_START_BEADS, Reward, Rule};
+use crate::settings::Places;
 use crate::simulate::{OpponentKind, Setup};
 
 /// What the first field of every state file says.
@@ -808,7 +810,7 @@ pub fn move_numbers<G: Rules>(set: &BoxSet<G>) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::fixtures::{self, HER, HIM, Pawns};
+    use crate::kit::fixtures::{self, HER, HIM, Pawns};
 
     fn compiled(preset: &str) -> (Pawns, Kit, Setup<Pawns>) {
         let (game, kit) = fixtures::pawns(preset);

@@ -77,10 +77,27 @@ impl Estimate {
         let z2 = Z95 * Z95;
         let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
         let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+        // With no hits, or all, the interval's end is exactly 0 or 1, whatever rounding
+        // says.
         Estimate {
             mean: p,
-            low: (centre - half).max(0.0),
-            high: (centre + half).min(1.0),
+            low: if hits == 0 { 0.0 } else { centre - half },
+            high: if f64::from(hits) == n {
+                1.0
+            } else {
+                centre + half
+            },
+        }
+        .within(0.0, 1.0)
+    }
+
+    /// The estimate with its interval cut to `low..=high`, the values the figure can
+    /// take (a share is never above 1, a count never below 0).
+    pub fn within(self, low: f64, high: f64) -> Estimate {
+        Estimate {
+            low: self.low.clamp(low, high),
+            high: self.high.clamp(low, high),
+            ..self
         }
     }
 
@@ -131,7 +148,8 @@ impl Stats {
         for &v in &sorted {
             *histogram.entry(v).or_insert(0) += 1;
         }
-        let mean_interval = Estimate::mean_of(sorted.iter().map(|&v| f64::from(v)))?;
+        let mean_interval =
+            Estimate::mean_of(sorted.iter().map(|&v| f64::from(v)))?.within(0.0, f64::INFINITY);
         let shares = histogram
             .iter()
             .map(|(&v, &c)| (v, Estimate::share(c, n as u32)))
@@ -208,6 +226,12 @@ mod tests {
         let e = Estimate::share(50, 100);
         assert!((e.low - 0.4038).abs() < 1e-3 && (e.high - 0.5962).abs() < 1e-3);
         assert_eq!(Estimate::share(0, 10).low, 0.0);
+        // No hits in many runs: the share's interval starts at 0 exactly, and no share's
+        // ends past 1.
+        assert_eq!(Estimate::share(0, 1000).low, 0.0);
+        assert_eq!(Estimate::share(1000, 1000).high, 1.0);
+        // A mean of counts close to 0 never has an interval below it.
+        assert_eq!(Stats::of(&[0, 0, 1]).unwrap().mean_interval.low, 0.0);
         // Each count's share of the runs, with its Wilson interval.
         assert_eq!(s.shares[&9], Estimate::share(2, 4));
     }

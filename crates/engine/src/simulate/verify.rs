@@ -5,13 +5,14 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::boxes::BoxSet;
-use crate::game::{Bound, Claim, Descriptor, Notation, Rules};
+use crate::game::{Bound, Claim, Descriptor, Notation, RewardClaim, Rules};
 use crate::kit::Kit;
 use crate::machine::{Node, Tree};
-use crate::simulate::exact::{self, Distribution, Figure};
+use crate::rule::Rule;
+use crate::simulate::exact::{self, Distribution, Figure, GivingUp, Measure};
 use crate::simulate::stats::INTERVALS;
 use crate::simulate::watch::{Watch, watch};
-use crate::simulate::{OpponentKind, Setup, Training, train};
+use crate::simulate::{OpponentKind, Setup, Training, side_loses, train};
 
 /// One check of the kit's boxes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -114,7 +115,7 @@ pub fn checks<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>)
 
 /// The claim about this kit's machine, if the articles make one: the game's own answer.
 pub fn claim_for<G: Descriptor>(game: &G, kit: &Kit) -> Option<Claim> {
-    game.historic(kit).and_then(|h| h.claim)
+    game.historic(&kit.machine_settings()).and_then(|h| h.claim)
 }
 
 /// A claim and whether the figures bear it out.
@@ -122,7 +123,8 @@ pub fn claim_for<G: Descriptor>(game: &G, kit: &Kit) -> Option<Claim> {
 pub struct ClaimCheck {
     /// The claim.
     pub claim: Claim,
-    /// Whether it holds against a perfect opponent: exactly, or in every sampled run.
+    /// Whether it holds against [`Verdict::opponent`] (`perfect` unless asked otherwise):
+    /// exactly, or in every sampled run.
     pub holds: bool,
     /// Whether the bound holds against every opponent, the machine's draws as unlucky as
     /// can be (known only on the exact path).
@@ -142,6 +144,9 @@ pub enum Method {
 /// The exact figures of a small kit.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Proof {
+    /// Against the opponent `verify` was asked for (`--opponent`, `perfect` by default):
+    /// the same figures as one of the others, or, for `random`, its own.
+    pub against: Distribution,
     /// Against a perfect opponent.
     pub perfect: Distribution,
     /// Against the one-move-lookahead `teacher`.
@@ -157,22 +162,172 @@ pub struct Proof {
     pub most_expected_losses: Figure,
 }
 
+/// Fresh machines `verify` trains by default, where it samples.
+pub const VERIFY_RUNS: u32 = 1000;
+
+/// The games after which the reward claim's losses are counted.
+pub const REWARD_GAMES: [u32; 3] = [20, 50, 100];
+
+/// One row of the reward claim: the mean losses in the first games under each rule.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RewardRow {
+    /// The opponent.
+    pub opponent: OpponentKind,
+    /// The games counted.
+    pub games: u32,
+    /// Mean losses in them under `gardner` (losses punished).
+    pub gardner: Measure,
+    /// Mean losses in them under `gardner-reward` (wins rewarded too).
+    pub gardner_reward: Measure,
+    /// Whether rewards lose fewer, when the bounds or intervals do not overlap.
+    pub fewer: Option<bool>,
+}
+
+/// The articles' claim about rewarding wins, set beside the figures.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RewardCheck {
+    /// The claim.
+    pub claim: RewardClaim,
+    /// Against `perfect` and `random`, after each of [`REWARD_GAMES`] games.
+    pub rows: Vec<RewardRow>,
+    /// Whether the claim holds: rewards lose fewer of the first 20 games against both
+    /// opponents (`None` when some interval overlaps, undecided).
+    pub holds: Option<bool>,
+}
+
+/// The ends of a figure: its bounds, or its confidence interval.
+fn ends(m: &Measure) -> (f64, f64) {
+    match m {
+        Measure::Exact(Figure::Exact(f)) => (f.to_f64(), f.to_f64()),
+        Measure::Exact(Figure::Bounded(b)) => (b.low, b.high),
+        Measure::Sampled(e) => (e.low, e.high),
+    }
+}
+
+/// Whether `y` is smaller than `x` beyond doubt, larger beyond doubt, or neither.
+fn smaller(y: &Measure, x: &Measure) -> Option<bool> {
+    let ((y_low, y_high), (x_low, x_high)) = (ends(y), ends(x));
+    if y_high < x_low {
+        Some(true)
+    } else if y_low > x_high {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// The losses in the first `games` games (ascending) of fresh machines of the kit under
+/// `rule` against `opponent`: exactly where the bead states allow, the rest sampled over
+/// `runs` machines.
+pub fn losses_early<G: Notation + Descriptor>(
+    game: &G,
+    kit: &Kit,
+    rule: Rule,
+    opponent: OpponentKind,
+    games: &[u32],
+    (runs, seed): (u32, u64),
+) -> Result<Vec<Measure>, Error> {
+    let setup = Setup::new(game, kit, rule, false)?;
+    let exact =
+        exact::losses_in_first(&setup.tree, &setup.machine, opponent, games).unwrap_or_default();
+    let mut found: Vec<Measure> = exact.into_iter().map(Measure::Exact).collect();
+    let rest = &games[found.len()..];
+    if !rest.is_empty() {
+        let sampled = crate::simulate::losses_in_first(&setup, opponent, rest, runs, seed)?;
+        found.extend(sampled.into_iter().map(Measure::Sampled));
+    }
+    Ok(found)
+}
+
+/// The reward claim of the kit's articles, if they make one, checked against a perfect
+/// and a random opponent.
+pub fn reward_check<G: Notation + Descriptor>(
+    game: &G,
+    kit: &Kit,
+    runs: u32,
+    seed: u64,
+) -> Result<Option<RewardCheck>, Error> {
+    let Some(claim) = game
+        .historic(&kit.machine_settings())
+        .and_then(|h| h.reward_claim)
+    else {
+        return Ok(None);
+    };
+    let mut rows = Vec::new();
+    for opponent in [OpponentKind::Perfect, OpponentKind::Random] {
+        let (punished, rewarded) = crate::parallel::join(
+            || {
+                losses_early(
+                    game,
+                    kit,
+                    Rule::Gardner,
+                    opponent,
+                    &REWARD_GAMES,
+                    (runs, seed),
+                )
+            },
+            || {
+                let rule = Rule::GardnerReward;
+                losses_early(game, kit, rule, opponent, &REWARD_GAMES, (runs, seed))
+            },
+        );
+        for ((games, gardner), gardner_reward) in REWARD_GAMES.iter().zip(punished?).zip(rewarded?)
+        {
+            rows.push(RewardRow {
+                opponent,
+                games: *games,
+                fewer: smaller(&gardner_reward, &gardner),
+                gardner,
+                gardner_reward,
+            });
+        }
+    }
+    let first: Vec<Option<bool>> = rows
+        .iter()
+        .filter(|r| r.games == REWARD_GAMES[0])
+        .map(|r| r.fewer)
+        .collect();
+    let holds = if first.contains(&Some(false)) {
+        Some(false)
+    } else if first.contains(&None) {
+        None
+    } else {
+        Some(true)
+    };
+    Ok(Some(RewardCheck { claim, rows, holds }))
+}
+
+/// A kit whose machine can never learn: why, and what it does instead.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CannotLearn {
+    /// Why it cannot learn.
+    pub why: String,
+    /// When it gives up at its first move for good, against [`Verdict::opponent`].
+    pub instead: GivingUp,
+}
+
 /// Everything `verify` found.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Verdict {
     /// The checks of the boxes.
     pub checks: Vec<Check>,
-    /// The claim about this kit, checked, if there is one.
+    /// The claim about this kit, checked against [`Verdict::opponent`], if there is one.
     pub claim: Option<ClaimCheck>,
+    /// The articles' claim about rewarding wins, checked, if they make one.
+    pub reward: Option<RewardCheck>,
     /// How the figures were obtained.
     pub method: Method,
     /// Why the exact path was not taken, on the sampled path.
     pub not_exact: Option<String>,
     /// How the sampled figures' confidence intervals are computed, on the sampled path.
     pub intervals: Option<&'static str>,
-    /// The exact figures, on the exact path.
+    /// The exact figures of a machine that can learn, on the exact path.
     pub exact: Option<Proof>,
-    /// The opponent trained against, on the sampled path.
+    /// For a machine that can never stop losing to a perfect opponent (its side loses the
+    /// game), what happens instead; `exact` and `measured` say nothing of learning then.
+    pub cannot_learn: Option<CannotLearn>,
+    /// The opponent the figures are against: trained against on the sampled path, the
+    /// exact path's [`Proof::against`].
     pub opponent: OpponentKind,
     /// The seed of the runs.
     pub seed: u64,
@@ -187,8 +342,9 @@ impl Verdict {
     /// Whether every check passed and the claim, if any, holds.
     pub fn all_hold(&self) -> bool {
         self.checks.iter().all(|c| c.ok)
-            && (self.measured.is_some() || self.exact.is_some())
+            && (self.measured.is_some() || self.exact.is_some() || self.cannot_learn.is_some())
             && self.claim.as_ref().is_none_or(|c| c.holds)
+            && self.reward.as_ref().is_none_or(|r| r.holds != Some(false))
     }
 }
 
@@ -208,7 +364,7 @@ fn within(bound: Bound, min: u32, max: u32) -> bool {
     }
 }
 
-/// Whether the exact figures bear the bound out against a perfect opponent: the machine
+/// Whether the exact figures bear the bound out against their opponent: the machine
 /// learns for sure, and every number of losses with a chance keeps within the bound.
 fn proves(bound: Bound, d: &Distribution) -> bool {
     d.certain()
@@ -217,32 +373,54 @@ fn proves(bound: Bound, d: &Distribution) -> bool {
             .is_some_and(|(min, max)| within(bound, min, max))
 }
 
-/// The exact figures, or why there are none.
+/// The exact figures, against `opponent` too, or why there are none.
 pub fn prove<G: Rules>(
     tree: &Tree<G>,
     machine: &crate::machine::Machine,
+    opponent: OpponentKind,
 ) -> Result<Proof, exact::Refusal> {
+    // Only `random` is none of the three problems solved anyway.
+    let (solved, random) = crate::parallel::join(
+        || exact::Solved::all(tree, machine),
+        || {
+            (opponent == OpponentKind::Random)
+                .then(|| exact::distribution(tree, machine, opponent))
+                .transpose()
+        },
+    );
     let exact::Solved {
         perfect,
         teacher,
         teaching,
-    } = exact::Solved::all(tree, machine)?;
+    } = solved?;
+    let fastest_teacher = teaching.fastest().clone();
+    let worst_losses = teaching.worst_losses();
     Ok(Proof {
+        against: match (opponent, random?) {
+            (_, Some(random)) => random,
+            (OpponentKind::Teacher, None) => teacher.clone(),
+            (OpponentKind::OptimalTeacher, None) => fastest_teacher.clone(),
+            _ => perfect.clone(),
+        },
         perfect,
         teacher,
-        fastest_teacher: teaching.fastest().clone(),
+        fastest_teacher,
         states: teaching.states(),
-        worst_losses: teaching.worst_losses(),
-        most_expected_losses: teaching.most_expected_losses(tree, machine)?,
+        worst_losses,
+        most_expected_losses: teaching
+            .most_expected_losses(tree, machine)?
+            .within(0.0, f64::from(worst_losses)),
     })
 }
 
-/// Checks the kit, then works out its learning figures against a perfect opponent
-/// exactly, or, for a kit too large for that, trains `runs` machines at random, and
-/// checks the articles' claim about it.
+/// Checks the kit, then works out its learning figures against `opponent` exactly, or,
+/// for a kit too large for that, trains `runs` machines at random, and checks the
+/// articles' claim about it.
+#[allow(clippy::too_many_arguments)]
 pub fn verify<G: Notation + Descriptor>(
     game: &G,
     kit: &Kit,
+    opponent: OpponentKind,
     runs: u32,
     max_games: u32,
     seed: u64,
@@ -252,22 +430,54 @@ pub fn verify<G: Notation + Descriptor>(
     set.check_label_count(kit)?;
     let tree = Tree::build(game)?;
     let checks = checks(game, kit, &set, &tree);
-    let opponent = OpponentKind::Perfect;
     let (mut proof, mut measured, mut not_exact, mut watched) = (None, None, None, None);
+    let mut cannot_learn = None;
     if checks.iter().all(|c| c.ok) {
         let setup = Setup::compile(game, kit, kit.rule, set, tree, false)?;
-        match prove(&setup.tree, &setup.machine) {
-            Ok(p) => proof = Some(p),
+        let cannot = side_loses(&setup.tree, kit.machine).then(|| {
+            format!(
+                "the machine plays {}, and in {} that side loses against best play: against a perfect opponent it can never stop losing",
+                kit.machine.name(),
+                kit.game.name()
+            )
+        });
+        let exactly = match &cannot {
+            // Nothing the fastest teacher could teach: it has no strategy.
+            Some(why) if opponent == OpponentKind::OptimalTeacher => {
+                return Err(Error::Input(format!("--opponent optimal-teacher: {why}")));
+            }
+            Some(why) => exact::giving_up(&setup.tree, &setup.machine, opponent).map(|g| {
+                cannot_learn = Some(CannotLearn {
+                    why: why.clone(),
+                    instead: g,
+                });
+            }),
+            None => prove(&setup.tree, &setup.machine, opponent).map(|p| proof = Some(p)),
+        };
+        match exactly {
+            Ok(()) => {}
+            // The fastest teacher's strategy is the exact path's: without it there is
+            // nothing to train against.
+            Err(refusal) if opponent == OpponentKind::OptimalTeacher => {
+                return Err(Error::Input(format!(
+                    "--opponent optimal-teacher: {refusal}"
+                )));
+            }
             Err(refusal) => {
                 not_exact = Some(refusal.0);
-                measured = Some(train(&setup, opponent, runs, max_games, seed, progress)?);
-                watched = Some(watch(&setup, runs, seed)?);
+                let trained = train(&setup, opponent, runs, max_games, seed, progress)?;
+                cannot_learn = cannot.map(|why| CannotLearn {
+                    why,
+                    instead: GivingUp::sampled(opponent, &trained),
+                });
+                measured = Some(trained);
+                watched = Some(watch(&setup, opponent, runs, seed)?);
             }
         }
     }
     let claim = claim_for(game, kit).map(|claim| ClaimCheck {
         holds: match (&proof, &measured) {
-            (Some(p), _) => proves(claim.bound, &p.perfect),
+            (Some(p), _) => proves(claim.bound, &p.against),
             (None, Some(m)) => bears_out(claim.bound, m),
             (None, None) => false,
         },
@@ -276,10 +486,16 @@ pub fn verify<G: Notation + Descriptor>(
         }),
         claim,
     });
+    let reward = if checks.iter().all(|c| c.ok) {
+        reward_check(game, kit, runs, seed)?
+    } else {
+        None
+    };
     Ok(Verdict {
         checks,
         claim,
-        method: if proof.is_some() {
+        reward,
+        method: if proof.is_some() || (cannot_learn.is_some() && measured.is_none()) {
             Method::Exact
         } else {
             Method::Sampled
@@ -287,6 +503,7 @@ pub fn verify<G: Notation + Descriptor>(
         intervals: measured.is_some().then_some(INTERVALS),
         not_exact,
         exact: proof,
+        cannot_learn,
         opponent,
         seed,
         measured,
@@ -298,8 +515,34 @@ pub fn verify<G: Notation + Descriptor>(
 mod tests {
     use super::*;
     use crate::game::Side;
-    use crate::game::fixtures::{self, HER, HIM};
+    use crate::kit::fixtures::{self, HER, HIM};
     use crate::simulate::{Estimate, Stats};
+
+    #[test]
+    fn what_to_watch_speaks_of_draws_only_in_a_game_that_can_draw() {
+        let mut sampled = 0;
+        for preset in crate::kit::presets() {
+            let kit = Kit::from_preset(preset.name).unwrap();
+            let verdict = with_game!(&kit.game, |game| verify(
+                game,
+                &kit,
+                OpponentKind::Perfect,
+                4,
+                20,
+                1,
+                &|_| {}
+            ))
+            .unwrap();
+            let Some(watch) = verdict.watch else {
+                continue;
+            };
+            sampled += 1;
+            let can_draw = with_game!(&kit.game, |game| game.can_draw());
+            assert_eq!(!watch.windows.is_empty(), can_draw, "{}", preset.name);
+            assert_eq!(watch.games, 200, "{}", preset.name);
+        }
+        assert!(sampled >= 2, "{sampled}");
+    }
 
     #[test]
     fn claims_belong_to_the_machines_the_articles_describe() {
@@ -330,6 +573,10 @@ mod tests {
             unfinished_share: Estimate::share(unfinished, values.len() as u32 + unfinished),
             losses_to_learn: Stats::of(values),
             games_to_learn: Stats::of(values),
+            side_loses: false,
+            gave_up: 0,
+            games_to_give_up: None,
+            wins_before_giving_up: None,
         };
         assert!(bears_out(Bound::AtMost(11), &training(&[5, 11], 0)));
         assert!(!bears_out(Bound::AtMost(11), &training(&[5, 12], 0)));

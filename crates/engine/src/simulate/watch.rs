@@ -8,8 +8,8 @@ use serde::Serialize;
 pub use super::stats::Estimate;
 use super::{Automatic, OpponentKind, Setup, play_game};
 use crate::Error;
-use crate::game::Rules;
-use crate::machine::{End, Learner, rng_for};
+use crate::game::{Outcome, Rules};
+use crate::machine::{End, Learner, Node, rng_for};
 
 /// The windows of games whose share of draws is reported.
 pub const WINDOWS: [(u32, u32); 4] = [(1, 20), (21, 50), (51, 100), (101, 200)];
@@ -31,11 +31,13 @@ pub struct Window {
 /// The watchable figures of `runs` fresh machines, each playing the last window's games.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Watch {
-    /// The opponent (`perfect`).
+    /// The opponent (`perfect` unless `verify --opponent` chose another).
     pub opponent: OpponentKind,
     /// Machines followed.
     pub runs: u32,
-    /// The share of draws in each window.
+    /// Games each machine played.
+    pub games: u32,
+    /// The share of draws in each window; none for a game that cannot end in a draw.
     pub windows: Vec<Window>,
     /// Games in a row without a loss that count as having stopped losing.
     pub streak: u32,
@@ -52,9 +54,14 @@ pub struct Watch {
     pub first_box: Option<Estimate>,
 }
 
-/// Follows `runs` fresh machines against a perfect opponent for 200 games each; run `i`
-/// draws from stream `i` of `seed`, so the figures do not depend on the threads.
-pub fn watch<G: Rules>(setup: &Setup<G>, runs: u32, seed: u64) -> Result<Watch, Error> {
+/// Follows `runs` fresh machines against `opponent` for 200 games each; run `i` draws
+/// from stream `i` of `seed`, so the figures do not depend on the threads.
+pub fn watch<G: Rules>(
+    setup: &Setup<G>,
+    opponent: OpponentKind,
+    runs: u32,
+    seed: u64,
+) -> Result<Watch, Error> {
     let games = WINDOWS[WINDOWS.len() - 1].1;
     let first_box = |me: &Learner| {
         if setup.machine.box_count() > 0 {
@@ -68,7 +75,7 @@ pub fn watch<G: Rules>(setup: &Setup<G>, runs: u32, seed: u64) -> Result<Watch, 
         .map(|run| {
             let mut rng = rng_for(seed, u64::from(run));
             let mut me = Learner::new(&setup.machine);
-            let mut them = Automatic::Perfect;
+            let mut them = Automatic::new(opponent, setup.rival.as_ref(), setup.teaching.as_ref())?;
             let ends = (0..games)
                 .map(|_| {
                     play_game(&setup.tree, &mut me, &mut them, &mut rng, |_| {}).map(|p| p.end)
@@ -77,8 +84,12 @@ pub fn watch<G: Rules>(setup: &Setup<G>, runs: u32, seed: u64) -> Result<Watch, 
             Ok((ends, first_box(&me)))
         })
         .collect::<Result<_, Error>>()?;
+    // Shares of draws only for a game in which a draw can happen at all.
+    let tree = &setup.tree;
+    let can_draw = (0..tree.len() as Node).any(|n| tree.outcome(n) == Some(Outcome::Draw));
     let windows = WINDOWS
         .iter()
+        .filter(|_| can_draw)
         .filter_map(|&(from, to)| {
             let shares: Vec<f64> = played
                 .iter()
@@ -87,10 +98,15 @@ pub fn watch<G: Rules>(setup: &Setup<G>, runs: u32, seed: u64) -> Result<Watch, 
                     window.iter().filter(|e| **e == End::Drew).count() as f64 / window.len() as f64
                 })
                 .collect();
-            Estimate::mean_of(shares.into_iter()).map(|draws| Window { from, to, draws })
+            Estimate::mean_of(shares.into_iter()).map(|draws| Window {
+                from,
+                to,
+                draws: draws.within(0.0, 1.0),
+            })
         })
         .collect();
-    // The game after which the next STREAK games were not lost.
+    // The game after which the next STREAK games were not lost: at most the last such.
+    let last = f64::from(games - STREAK);
     let stopped: Vec<f64> = played
         .iter()
         .filter_map(|(ends, _)| {
@@ -100,14 +116,16 @@ pub fn watch<G: Rules>(setup: &Setup<G>, runs: u32, seed: u64) -> Result<Watch, 
         })
         .collect();
     Ok(Watch {
-        opponent: OpponentKind::Perfect,
+        opponent,
         runs,
+        games,
         windows,
         streak: STREAK,
         stopped_share: Estimate::share(stopped.len() as u32, runs),
         stopped_runs: stopped.len() as u32,
-        stopped_losing: Estimate::mean_of(stopped.into_iter()),
+        stopped_losing: Estimate::mean_of(stopped.into_iter()).map(|e| e.within(0.0, last)),
         first_box_start: first_box(&Learner::new(&setup.machine)),
-        first_box: Estimate::mean_of(played.iter().map(|p| f64::from(p.1))),
+        first_box: Estimate::mean_of(played.iter().map(|p| f64::from(p.1)))
+            .map(|e| e.within(0.0, f64::INFINITY)),
     })
 }

@@ -1,5 +1,6 @@
-//! The one typeface of every kit, DejaVu Sans (regular and bold, from the `dejavu` crate:
-//! Latin, Polish and Cyrillic), and text shaped with it (rustybuzz: glyphs, kerning).
+//! The one typeface of every kit, DejaVu Sans (regular and bold, from the `dejavu` crate
+//! through the engine: Latin, Polish and Cyrillic), and text shaped with it (rustybuzz:
+//! glyphs, kerning).
 //!
 //! Layout, the PDF and the PNG previews all place the glyphs [`shape`] returns, so a
 //! text is as wide on paper and in a preview as the layout measured it.
@@ -13,7 +14,7 @@ use rustybuzz::{Direction, Face, Script, ShapePlan, UnicodeBuffer};
 
 use super::scene::Weight;
 
-/// The font file of a weight (the engine's, which checks kit text against the same files).
+/// The font file of a weight (the engine's, which reads the same files' character maps).
 pub fn font_data(weight: Weight) -> &'static [u8] {
     matchbox_engine::glyphs::font_files()[index(weight)]
 }

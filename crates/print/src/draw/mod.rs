@@ -2,7 +2,6 @@
 //! SVG or PNG by the writers here.
 
 pub mod fonts;
-pub mod label;
 pub mod pdf;
 pub mod png;
 pub mod scene;

@@ -6,23 +6,15 @@ use std::sync::Arc;
 
 use super::ScoreSheet;
 use super::layout::wrap;
-use crate::draw::label::{draw_label, draw_move_edge, drawn_moves};
 use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, Weight, pt};
-use crate::pictures::{DrawnMove, Game};
+use crate::label::{draw_label, draw_move_edge, drawn_moves};
+use crate::pictures::{CAPTION, DrawnMove, Game};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
 use matchbox_engine::game::Outcome;
 use matchbox_engine::i18n::strings;
 use matchbox_engine::kit::{Kit, Tags};
 
-/// Size of a caption under a drawing, in mm.
-pub const CAPTION: f32 = 3.2;
-/// The dashed line along which a piece is cut out.
-pub const CUT: Stroke = Stroke {
-    colour: GREY,
-    width: 0.2,
-    dash: Some(1.2),
-};
 const INDEX_ACROSS: usize = 6;
 /// The longest example game drawn.
 const EXAMPLE_MOVES: usize = 30;

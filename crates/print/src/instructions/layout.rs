@@ -12,7 +12,8 @@ use crate::draw::fonts::text_width;
 use crate::draw::scene::{Scene, TextStyle, Weight, pt};
 use crate::sheet::{Page, SHEET_HEADER_MM, SHEET_MARGIN_MM, blank};
 use matchbox_engine::Error;
-use matchbox_engine::kit::{Kit, Language};
+use matchbox_engine::i18n::Language;
+use matchbox_engine::kit::Kit;
 
 /// Draws a named figure, given the room its page has left, in mm.
 pub type DrawFigure<'a> = dyn Fn(Figure, f32) -> Result<Scene, Error> + 'a;

@@ -16,10 +16,11 @@ use layout::{Booklet, Typesetter};
 use markdown::{Block, blocks, figure_marker};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::{BoxSet, tag};
-use matchbox_engine::game::{Rules, Side};
+use matchbox_engine::game::Side;
+use matchbox_engine::i18n::Language;
 use matchbox_engine::i18n::{grouped, plural, strings, template_file, template_folder};
-use matchbox_engine::kit::{BeadSchedule, Kit, Language, Reward, Rule, Tags};
-use matchbox_engine::machine::Tree;
+use matchbox_engine::kit::{Kit, Tags};
+use matchbox_engine::rule::{BeadSchedule, Reward, Rule};
 
 /// The sections of the instructions, in the order of kit.pdf.
 pub const SECTIONS: [&str; 7] = [
@@ -57,17 +58,59 @@ pub struct Findings {
     /// The machine's side loses the game against best play, so no training can make it
     /// stop losing against a faultless opponent (HIM).
     pub loses: bool,
+    /// For such a machine, when it gives up at its first move for good.
+    pub gives_up: Option<GivesUp>,
+    /// The articles' reward claim in figures, when they make one.
+    pub reward_losses: Option<RewardLosses>,
 }
 
-/// Whether the machine's side loses the game against best play: then no training can make
-/// it stop losing against a faultless opponent (HIM), and the sheet says what happens.
-pub fn side_loses<G: Rules>(tree: &Tree<G>, machine: Side) -> bool {
-    // The tree values the start for the side to move.
-    let value = tree.value(0);
-    if tree.to_move(0) == machine {
-        value < 0
-    } else {
-        value > 0
+/// The mean losses in a machine's first games against a perfect opponent without and with
+/// rewards, as the teacher's page quotes them beside the variant (`verify` gives them with
+/// their bounds).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RewardLosses {
+    /// The games counted.
+    pub games: u32,
+    /// Mean losses under `gardner`, one decimal, as the language writes it.
+    pub without: String,
+    /// Mean losses under `gardner-reward`.
+    pub with: String,
+}
+
+/// When a machine that can never stop losing gives up at its first move for good, in
+/// whole games, as the teacher's page quotes it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GivesUp {
+    /// Worked out exactly (else sampled over [`matchbox_engine::simulate::EXPECTATION_RUNS`]
+    /// machines).
+    pub exact: bool,
+    /// Mean games until it gives up against a perfect opponent.
+    pub perfect_games: u32,
+    /// Mean games until it gives up against a random opponent, worked out exactly, when it
+    /// does for sure.
+    pub random_games: Option<u32>,
+    /// Mean games it wins until then.
+    pub random_wins: Option<u32>,
+}
+
+impl GivesUp {
+    /// The page's figures from those against `perfect` and `random` (the latter quoted
+    /// only when worked out exactly), or `None` when the machine may never give up
+    /// against a perfect opponent.
+    pub fn of(
+        perfect: &matchbox_engine::simulate::exact::GivingUp,
+        random: Option<&matchbox_engine::simulate::exact::GivingUp>,
+    ) -> Option<GivesUp> {
+        let rounded = |m: &Option<matchbox_engine::simulate::exact::Measure>| {
+            m.as_ref().map(|m| m.to_f64().round() as u32)
+        };
+        let random = random.filter(|r| r.states.is_some());
+        Some(GivesUp {
+            exact: perfect.states.is_some(),
+            perfect_games: rounded(&perfect.mean_games)?,
+            random_games: random.and_then(|r| rounded(&r.mean_games)),
+            random_wins: random.and_then(|r| rounded(&r.mean_wins)),
+        })
     }
 }
 
@@ -234,6 +277,10 @@ pub struct TemplateContext {
     pub watch: Option<matchbox_engine::simulate::watch::Watch>,
     /// The machine's side loses the game against best play.
     pub loses: bool,
+    /// For such a machine, when it gives up at its first move for good.
+    pub gives_up: Option<GivesUp>,
+    /// The articles' reward claim in figures.
+    pub reward_losses: Option<RewardLosses>,
     /// Which historic machine the kit is, if any.
     pub history: Option<&'static str>,
     /// Beads per move from each listed move number on.
@@ -332,7 +379,9 @@ impl TemplateContext {
             exact: findings.exact.clone(),
             watch: findings.watch.clone(),
             loses: findings.loses,
-            history: game.historic(kit).map(|h| h.name),
+            gives_up: findings.gives_up.clone(),
+            reward_losses: findings.reward_losses.clone(),
+            history: game.historic(&kit.machine_settings()).map(|h| h.name),
             schedule,
             draws: game.can_draw(),
             game: game.template_vars(),

@@ -5,11 +5,11 @@ use matchbox_engine::game::hexapawn::{Board, Hexapawn, Step};
 use matchbox_engine::game::{Rules, Side};
 use matchbox_engine::i18n::Strings;
 
+use super::{CAPTION, CUT};
 use super::{DrawnMove, Picture};
 use crate::draw::scene::{
     Anchor, INK, Rect, Scene, Shape, Stroke, TextStyle, WHITE, legible_radius, pt,
 };
-use crate::instructions::drawings::{CAPTION, CUT};
 
 impl Picture for Hexapawn {
     fn bead_line(&self) -> &'static str {

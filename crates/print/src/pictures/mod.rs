@@ -9,7 +9,17 @@ mod tictactoe;
 use matchbox_engine::game::{Descriptor, Notation, Rules};
 use matchbox_engine::i18n::Strings;
 
-use crate::draw::scene::{Rect, Scene};
+use crate::draw::scene::{GREY, Rect, Scene, Stroke};
+
+/// Size of a caption under a drawing, in mm (the cut-out pieces' names, and the
+/// instruction pages' drawings).
+pub const CAPTION: f32 = 3.2;
+/// The dashed line along which a piece is cut out.
+pub const CUT: Stroke = Stroke {
+    colour: GREY,
+    width: 0.2,
+    dash: Some(1.2),
+};
 
 /// A move as a label shows it: where the arrow goes and in which bead colour.
 #[derive(Clone, Debug)]

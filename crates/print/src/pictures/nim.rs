@@ -3,9 +3,9 @@
 use matchbox_engine::game::nim::{Nim, Pile, Take};
 use matchbox_engine::i18n::Strings;
 
+use super::{CAPTION, CUT};
 use super::{DrawnMove, Picture};
 use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, legible_radius, pt};
-use crate::instructions::drawings::{CAPTION, CUT};
 
 /// The row of stones of a single heap as drawn in `area`.
 struct StoneRow {

@@ -5,9 +5,9 @@ use matchbox_engine::game::Rules;
 use matchbox_engine::game::tictactoe::{Grid, TicTacToe};
 use matchbox_engine::i18n::Strings;
 
+use super::CUT;
 use super::{DrawnMove, Picture};
 use crate::draw::scene::{INK, Rect, Scene, Stroke, WHITE, legible_radius, pt};
-use crate::instructions::drawings::CUT;
 
 impl Picture for TicTacToe {
     // The Latin and the Cyrillic O and X.

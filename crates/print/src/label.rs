@@ -1,13 +1,11 @@
 //! One matchbox label as a scene: the position with the machine's moves as coloured,
 //! lettered arrows (drawn by the game), the move-number tag, the box id and the beads.
 
-use super::fonts::{fit, text_width};
-use super::scene::{
-    Anchor, CAP_HEIGHT, GREY, Rect, Rgb, Scene, Shape, Stroke, TextStyle, Weight, pt,
-};
+use crate::draw::fonts::{fit, text_width};
+use crate::draw::scene::{Anchor, CAP_HEIGHT, GREY, Rect, Scene, Shape, TextStyle, Weight, pt};
 use crate::pictures::{DrawnMove, Game};
-use crate::sheet::label_drawing;
-use matchbox_engine::boxes::{MatchBox, machine_move, tag};
+use crate::sheet::{label_drawing, move_edge};
+use matchbox_engine::boxes::{MatchBox, tag};
 use matchbox_engine::i18n::{Strings, strings};
 use matchbox_engine::kit::Kit;
 
@@ -32,38 +30,6 @@ pub fn drawn_moves<G: Game>(
             }
         })
         .collect()
-}
-
-/// The edges that tell move numbers apart with `move_colours`, by the machine's own
-/// move (its first, second, ...): each differs from the others in colour and also in
-/// width or dash, so that a grey-scale print keeps them apart. Dashes are longer than
-/// the line is wide, so that the round caps leave a visible gap.
-const MOVE_EDGES: [(Rgb, f32, Option<f32>); 6] = [
-    ([0x1f, 0x4e, 0xb4], 1.1, None),
-    ([0xe0, 0x7b, 0x00], 1.1, Some(4.0)),
-    ([0x2e, 0x8b, 0x3e], 1.1, Some(2.2)),
-    ([0x8e, 0x24, 0xaa], 0.5, None),
-    ([0xc6, 0x28, 0x28], 0.5, Some(3.0)),
-    ([0x6d, 0x4c, 0x41], 0.5, Some(1.8)),
-];
-
-/// How many of the machine's moves `move_colours` can tell apart.
-pub const MOVE_EDGE_COUNT: usize = MOVE_EDGES.len();
-
-// `move_colours` is refused for a kit of more machine moves than the edges tell apart.
-const _: () = assert!(MOVE_EDGE_COUNT == matchbox_engine::boxes::MOVE_EDGE_KINDS);
-
-/// The edge of a box whose earliest move number is `move_number`: thinner on small
-/// labels, so that it frames the drawing without crowding it.
-pub fn move_edge(kit: &Kit, move_number: u32) -> Stroke {
-    let ordinal = machine_move(move_number, kit.machine).max(1) as usize - 1;
-    let (colour, width, dash) = MOVE_EDGES[ordinal % MOVE_EDGES.len()];
-    let scale = (label_drawing(kit).height_mm / 30.0).clamp(0.5, 1.0);
-    Stroke {
-        colour,
-        width: width * scale,
-        dash: dash.map(|d| d * scale),
-    }
 }
 
 /// With `move_colours`, draws the edge of a box that can occur at `move_numbers` just

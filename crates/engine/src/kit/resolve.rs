@@ -1,0 +1,459 @@
+//! A kit file's settings made into a [`Kit`], one concern at a time: the beads, the
+//! palette, the paper and labels, the name, the rule.
+
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde_saphyr::Spanned;
+
+use super::{Kit, KitFile, Numerals, Tags};
+use crate::Error;
+use crate::game::{AnyGame, Side};
+use crate::i18n::Language;
+use crate::media::{LABEL_SIZES, LabelSize, Paper, STICKER_SHEETS, StickerSheet, sticker_sheet};
+use crate::palette::{self, Colour};
+use crate::rule::{BeadSchedule, MAX_REWARD, MAX_START_BEADS, Reward, Rule};
+use crate::settings::{Places, Source, ranged};
+
+/// What `label:` names: a label size cut from plain paper, or a sticker sheet.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum LabelChoice {
+    /// Labels of this size, printed edge to edge and cut apart.
+    Cut(LabelSize),
+    /// A die-cut sheet of self-adhesive labels; `paper` of a custom sheet is the kit's.
+    Sticker(StickerSheet),
+}
+
+/// The fields of a label size or a custom sticker sheet in kit.yaml.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LabelFields {
+    width_mm: f32,
+    height_mm: f32,
+    across: Option<u32>,
+    down: Option<u32>,
+    left_mm: Option<f32>,
+    top_mm: Option<f32>,
+    pitch_x_mm: Option<f32>,
+    pitch_y_mm: Option<f32>,
+    corner_mm: Option<f32>,
+}
+
+impl<'de> Deserialize<'de> for LabelChoice {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct LabelVisitor;
+        impl<'de> Visitor<'de> for LabelVisitor {
+            type Value = LabelChoice;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a label size (`matchbox`, `craft-small`), a sticker sheet (`L7160`, `5160`, ...: see `matchbox labels`), {width_mm, height_mm}, or a custom sticker sheet")
+            }
+            fn visit_str<E: de::Error>(self, name: &str) -> Result<LabelChoice, E> {
+                if let Some((_, size)) = LABEL_SIZES.iter().find(|(n, _)| *n == name) {
+                    return Ok(LabelChoice::Cut(*size));
+                }
+                sticker_sheet(name).map(LabelChoice::Sticker).ok_or_else(|| {
+                    let codes: Vec<&str> = STICKER_SHEETS.iter().map(|s| s.code).collect();
+                    E::custom(format!(
+                        "unknown label `{name}`: use matchbox (52 x 36 mm), craft-small (35 x 15 mm), a sticker sheet ({}), or {{width_mm, height_mm}}",
+                        codes.join(", ")
+                    ))
+                })
+            }
+            fn visit_u64<E: de::Error>(self, code: u64) -> Result<LabelChoice, E> {
+                // Avery's US codes are plain numbers: `label: 5160`.
+                self.visit_str(&code.to_string())
+            }
+            fn visit_i64<E: de::Error>(self, code: i64) -> Result<LabelChoice, E> {
+                self.visit_str(&code.to_string())
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<LabelChoice, A::Error> {
+                let f = LabelFields::deserialize(de::value::MapAccessDeserializer::new(map))?;
+                let label = LabelSize {
+                    width_mm: f.width_mm,
+                    height_mm: f.height_mm,
+                };
+                let (Some(across), Some(down)) = (f.across, f.down) else {
+                    return match (f.across, f.down, f.left_mm, f.top_mm) {
+                        (None, None, None, None) => Ok(LabelChoice::Cut(label)),
+                        _ => Err(de::Error::custom(
+                            "a custom sticker sheet needs across, down, left_mm and top_mm (pitch_x_mm, pitch_y_mm and corner_mm are optional)",
+                        )),
+                    };
+                };
+                let (Some(left_mm), Some(top_mm)) = (f.left_mm, f.top_mm) else {
+                    return Err(de::Error::custom(
+                        "a custom sticker sheet needs left_mm and top_mm: where the first label's corner is",
+                    ));
+                };
+                Ok(LabelChoice::Sticker(StickerSheet {
+                    code: "custom",
+                    paper: Paper::A4,
+                    label,
+                    across,
+                    down,
+                    left_mm,
+                    top_mm,
+                    pitch_x_mm: f.pitch_x_mm.unwrap_or(label.width_mm),
+                    pitch_y_mm: f.pitch_y_mm.unwrap_or(label.height_mm),
+                    corner_mm: f.corner_mm.unwrap_or(0.0),
+                }))
+            }
+        }
+        deserializer.deserialize_any(LabelVisitor)
+    }
+}
+
+/// One colour of a palette in kit.yaml.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct PaletteEntry {
+    name: String,
+    rgb: String,
+}
+
+/// The kit's paper and labels.
+struct Media {
+    paper: Paper,
+    label: LabelSize,
+    stickers: Option<StickerSheet>,
+    start_at: u32,
+}
+
+impl KitFile {
+    /// The kit these settings make; `preset_rule` is the rule of the preset they
+    /// override, if any. Each concern is checked in turn, in the order of kit.yaml's keys.
+    pub(super) fn resolve(
+        self,
+        src: &Source,
+        game: AnyGame,
+        places: Places,
+        preset_rule: Option<Rule>,
+    ) -> Result<Kit, Error> {
+        let beads = self.beads(src)?;
+        let palette = self.palette(src)?;
+        let Media {
+            paper,
+            label,
+            stickers,
+            start_at,
+        } = self.media(src)?;
+        let language = self.language.as_ref().map_or(Language::En, |v| v.value);
+        let name = self.name(src, &game, language)?;
+        let (rule, warnings) = self.rule(src, &game, preset_rule)?;
+        Ok(Kit {
+            name,
+            game,
+            machine: self.machine.as_ref().map_or(Side::Second, |v| v.value),
+            symmetry: self.symmetry.as_ref().is_none_or(|v| v.value),
+            skip_forced: self.skip_forced.as_ref().is_some_and(|v| v.value),
+            beads,
+            palette,
+            rule,
+            reward: self
+                .reward
+                .as_ref()
+                .map_or_else(Reward::default, |v| v.value),
+            language,
+            paper,
+            label,
+            stickers,
+            start_at,
+            move_colours: self.move_colours.as_ref().is_some_and(|v| v.value),
+            tags: self.tags.as_ref().map_or(Tags::GameMove, |v| v.value),
+            numerals: self.numerals.as_ref().map_or(Numerals::Arabic, |v| v.value),
+            show_beads: self.show_beads.as_ref().is_none_or(|v| v.value),
+            previews: self.previews.as_ref().is_none_or(|v| v.value),
+            places,
+            warnings,
+        })
+    }
+
+    /// The bead schedule, each count from 1 to 100.
+    fn beads(&self, src: &Source) -> Result<BeadSchedule, Error> {
+        let beads = self
+            .beads
+            .as_ref()
+            .map_or(BeadSchedule::Each(1), |b| b.value.clone());
+        if let Some(b) = &self.beads {
+            let check = |n: u32| {
+                if (1..=MAX_START_BEADS).contains(&n) {
+                    Ok(())
+                } else {
+                    Err(src.at(
+                        b,
+                        format!("beads per move must be from 1 to {MAX_START_BEADS}, not {n}"),
+                    ))
+                }
+            };
+            match &b.value {
+                BeadSchedule::Each(n) => check(*n)?,
+                BeadSchedule::ByMoveNumber(map) if map.is_empty() => {
+                    return Err(src.at(b, "the bead schedule lists no move numbers"));
+                }
+                BeadSchedule::ByMoveNumber(map) => {
+                    for n in map.values() {
+                        check(*n)?;
+                    }
+                }
+            }
+        }
+        Ok(beads)
+    }
+
+    /// The palette: the default one, or the file's, each colour named once and printable.
+    fn palette(&self, src: &Source) -> Result<Vec<Colour>, Error> {
+        Ok(match &self.palette {
+            None => palette::default_palette(),
+            Some(p) => {
+                if p.value.is_empty() {
+                    return Err(src.at(p, "the palette needs at least one colour"));
+                }
+                let mut colours: Vec<Colour> = Vec::new();
+                for entry in &p.value {
+                    let rgb = palette::parse_hex(&entry.rgb).ok_or_else(|| {
+                        src.at(
+                            p,
+                            format!(
+                                "colour `{}`: rgb must be written #rrggbb, not `{}`",
+                                entry.name, entry.rgb
+                            ),
+                        )
+                    })?;
+                    check_printable(src, p, "palette", &entry.name)?;
+                    if colours.iter().any(|c| c.name == entry.name) {
+                        return Err(src.at(p, format!("colour `{}` is listed twice", entry.name)));
+                    }
+                    colours.push(Colour {
+                        name: entry.name.clone(),
+                        rgb,
+                    });
+                }
+                colours
+            }
+        })
+    }
+
+    /// The paper, the label size and the sticker sheet, checked against each other, and
+    /// the first slot to print on.
+    fn media(&self, src: &Source) -> Result<Media, Error> {
+        let choice = self
+            .label
+            .as_ref()
+            .map_or(LabelChoice::Cut(LABEL_SIZES[0].1), |v| v.value);
+        let paper = match (choice, &self.paper) {
+            (LabelChoice::Sticker(sheet), Some(p))
+                if sheet.code != "custom" && p.value != sheet.paper =>
+            {
+                return Err(src.at(
+                    p,
+                    format!(
+                        "the {} sticker sheet is {} paper: leave `paper` out, or choose a sheet for {} paper (see `matchbox labels`)",
+                        sheet.code,
+                        sheet.paper.name(),
+                        p.value.name()
+                    ),
+                ));
+            }
+            (LabelChoice::Sticker(sheet), None) if sheet.code != "custom" => sheet.paper,
+            (_, p) => p.as_ref().map_or(Paper::A4, |v| v.value),
+        };
+        let (label, stickers) = match choice {
+            LabelChoice::Cut(size) => (size, None),
+            LabelChoice::Sticker(sheet) => (sheet.label, Some(StickerSheet { paper, ..sheet })),
+        };
+        if let Some(l) = &self.label {
+            check_label(src, l, paper, label, stickers.as_ref())?;
+        }
+        let per_sheet = match &stickers {
+            Some(sheet) => sheet.across * sheet.down,
+            None => {
+                let (across, down) = crate::media::cut_grid(paper, label);
+                (across * down) as u32
+            }
+        };
+        let start_at = self.start_at.as_ref().map_or(Ok(1), |v| {
+            ranged(src, v, "start_at", 1, i64::from(per_sheet))
+        })?;
+        Ok(Media {
+            paper,
+            label,
+            stickers,
+            start_at,
+        })
+    }
+
+    /// The kit's name: the file's (without control characters, printable), the preset's
+    /// or the game's own, in `language`.
+    fn name(&self, src: &Source, game: &AnyGame, language: Language) -> Result<String, Error> {
+        let words = crate::i18n::strings(language);
+        let name = match (&self.name, &self.preset) {
+            (Some(n), _) => {
+                let name = without_controls(&n.value).trim().to_string();
+                if name.chars().count() > MAX_NAME_CHARS {
+                    return Err(src.at(
+                        n,
+                        format!(
+                            "name: at most {MAX_NAME_CHARS} characters, found {}; it is printed at the top of every sheet",
+                            name.chars().count()
+                        ),
+                    ));
+                }
+                check_printable(src, n, "name", &name)?;
+                name
+            }
+            (None, Some(p)) => words.get(&format!("preset.{}", p.value)).to_string(),
+            (None, None) => game.default_name(words),
+        };
+        if name.is_empty() {
+            return Err(src.at(
+                self.name.as_ref().expect("name given"),
+                "the kit's name is empty",
+            ));
+        }
+        Ok(name)
+    }
+
+    /// The learning rule, with a warning when it replaces a preset's relay; a reward only
+    /// under the `menace` rule.
+    fn rule(
+        &self,
+        src: &Source,
+        game: &AnyGame,
+        preset_rule: Option<Rule>,
+    ) -> Result<(Rule, Vec<String>), Error> {
+        let rule = self
+            .rule
+            .as_ref()
+            .map_or_else(|| game.default_rule(), |v| v.value);
+        let mut warnings = Vec::new();
+        if let (Some(own), Some(preset)) = (&self.rule, preset_rule)
+            && preset == Rule::Relay
+            && own.value != Rule::Relay
+        {
+            warnings.push(format!(
+                "{}warning: rule {} replaces the preset's relay: each wired move becomes a bead, and the boxes keep only the wired moves",
+                src.place(&own.referenced),
+                own.value.name()
+            ));
+        }
+        if let Some(reward) = &self.reward
+            && rule != Rule::Menace
+        {
+            return Err(src.at(
+                reward,
+                format!(
+                    "reward: beads per result apply under `rule: menace` only; this kit's rule is {}: leave `reward` out, or set `rule: menace`",
+                    rule.name()
+                ),
+            ));
+        }
+        if let Some(reward) = &self.reward
+            && let Some(which) = reward.value.out_of_range()
+        {
+            return Err(src.at(
+                reward,
+                format!(
+                    "reward: beads per result must be from -{MAX_REWARD} to {MAX_REWARD}; {which} is {}",
+                    reward.value.get(which)
+                ),
+            ));
+        }
+        Ok((rule, warnings))
+    }
+}
+
+/// Refuses a label written at `at` that cannot be: a sticker sheet that does not fit its
+/// paper, a label too small to draw legibly, or larger than the paper.
+fn check_label(
+    src: &Source,
+    at: &Spanned<LabelChoice>,
+    paper: Paper,
+    label: LabelSize,
+    stickers: Option<&StickerSheet>,
+) -> Result<(), Error> {
+    if let Some(why) = stickers.and_then(StickerSheet::misfit) {
+        return Err(src.at(at, format!("this sticker sheet cannot be: {why}")));
+    }
+    let (aw, ah) = crate::media::label_area(paper);
+    let drawn = match stickers {
+        Some(sheet) => {
+            let inset = 2.0 * crate::media::safe_margin_mm(sheet);
+            LabelSize {
+                width_mm: label.width_mm - inset,
+                height_mm: label.height_mm - inset,
+            }
+        }
+        None => label,
+    };
+    if !(drawn.width_mm >= 20.0 && drawn.height_mm >= 12.0) {
+        return Err(src.at(
+            at,
+            format!(
+                "a label of {} x {} mm is too small to draw legibly: at least 20 x 12 mm{}",
+                label.width_mm,
+                label.height_mm,
+                if stickers.is_some() {
+                    " inside its safe margin"
+                } else {
+                    ""
+                }
+            ),
+        ));
+    }
+    if stickers.is_none() && (label.width_mm > aw || label.height_mm > ah) {
+        return Err(src.at(at, format!(
+                "a label of {} x {} mm does not fit on {} paper: at most {aw} x {ah} mm inside the margins",
+                label.width_mm,
+                label.height_mm,
+                paper.name()
+            )));
+    }
+    Ok(())
+}
+
+/// The longest kit name, in characters: it heads every sheet.
+pub const MAX_NAME_CHARS: usize = 200;
+
+/// Whether `c` is a bidirectional formatting character: in a name it would reorder the
+/// program's own text around it (U+202E turns a header backwards).
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `text` without control and bidirectional formatting characters, which a printed
+/// name or a terminal echo must never carry.
+pub fn without_controls(text: &str) -> String {
+    text.chars()
+        .filter(|&c| !c.is_control() && !is_bidi_control(c))
+        .collect()
+}
+
+/// Whether `c` prints as nothing (a zero-width joiner, a soft hyphen, a word joiner):
+/// in a name it would only hide a difference between two names that look the same.
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{00AD}' | '\u{180E}' | '\u{200B}'..='\u{200D}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}')
+}
+
+/// Refuses text the embedded font cannot print, rather than printing empty boxes.
+fn check_printable<T>(src: &Source, at: &Spanned<T>, key: &str, text: &str) -> Result<(), Error> {
+    if let Some(c) = text.chars().find(|&c| is_invisible(c)) {
+        return Err(src.at(
+            at,
+            format!(
+                "{key}: the invisible character U+{:04X} would print as nothing: remove it",
+                u32::from(c)
+            ),
+        ));
+    }
+    match text.chars().find(|&c| !crate::glyphs::printable(c)) {
+        None => Ok(()),
+        Some(c) => Err(src.at(
+            at,
+            format!(
+                "{key}: `{c}` (U+{:04X}) cannot be printed: the kit's font has Latin letters (with Polish ones), Cyrillic, digits and common punctuation",
+                u32::from(c)
+            ),
+        )),
+    }
+}
