@@ -555,6 +555,19 @@ fn the_lesson_is_one_screen_in_every_language_at_both_sizes() {
                 ms.as_f64().unwrap()
             );
             assert_eq!(lesson_api(&browser, "GET", "/api/score")["games"], 100_001);
+            // Watching goes on at its pace while the page looks, until stopped.
+            let watched = browser.script_async(
+                "const done = arguments[arguments.length - 1];
+                 const look = () => transport.api('GET', '/api/train').then((p) => p.done >= 20
+                   ? transport.api('POST', '/api/train/cancel').then(() => done(p)) : setTimeout(look, 50));
+                 transport.api('POST', '/api/watch', { opponent: 'random', pace: 6 }).then(look);",
+            );
+            assert_eq!(watched["watching"], true, "{watched}");
+            browser.wait("document.getElementById('watch-start').hidden === false");
+            let games = lesson_api(&browser, "GET", "/api/score")["games"]
+                .as_u64()
+                .unwrap();
+            assert!(games >= 100_021, "{games}");
         }
         for (width, height) in [(1280, 720), (1920, 1080)] {
             browser.resize(width, height);

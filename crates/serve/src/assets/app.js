@@ -715,7 +715,14 @@ function setUp() {
   $('import').addEventListener('change', () => {
     const file = $('import').files[0];
     $('import').value = '';
-    if (file) act(() => transport.load(file));
+    if (!file) return;
+    act(async () => {
+      await transport.load(file);
+      // Another machine: its labels and settings, not the last one's.
+      labels.clear();
+      editing = false;
+      if (settings !== null) await loadSettings();
+    });
   });
   // The static site's storage, when it cannot keep the beads.
   if (transport.listen) transport.listen((key, why) => showError(say(key, { why })));
