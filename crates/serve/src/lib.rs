@@ -57,8 +57,6 @@ pub const MAX_CONNECTIONS: usize = 1000;
 const RESERVED_FILES: usize = 32;
 /// The exit status after Ctrl-C or SIGTERM, as for the other commands.
 pub const INTERRUPTED: i32 = 130;
-/// How often the driver looks for a run to go on with, or a change of the teacher's.
-const DRIVER_LOOK: Duration = Duration::from_millis(20);
 
 /// How the server is set up.
 pub struct Options {
@@ -123,10 +121,12 @@ impl Store for StateFile {
     }
 }
 
-/// What a request handler reaches: the lesson and the teacher's token.
+/// What a request handler reaches: the lesson, the teacher's token, and the driver's
+/// thread, woken after every request (a run started, paused or cancelled takes at once).
 struct Server {
     lesson: Arc<dyn Lesson>,
     token: String,
+    driver: std::thread::Thread,
 }
 
 impl Server {
@@ -209,10 +209,13 @@ async fn guard(State(s): State<Arc<Server>>, request: HttpRequest, next: Next) -
     }
 }
 
-/// The thread that goes on with training and watching while the server answers.
+/// The thread that goes on with training and watching while the server answers: it
+/// steps the lesson when the step asks, or when a request wakes it.
 struct Driver {
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
+    /// Its thread, to wake.
+    waker: std::thread::Thread,
 }
 
 impl Driver {
@@ -222,22 +225,18 @@ impl Driver {
         let thread = std::thread::spawn(move || {
             let clock = || started.elapsed();
             while !stopped.load(Ordering::Relaxed) {
-                let wait = match lesson.step(&clock) {
-                    Ok(next) => next.unwrap_or(DRIVER_LOOK),
-                    Err(e) => {
-                        tell(format_args!("{e}"));
-                        DRIVER_LOOK
-                    }
-                };
-                // Slept in short slices, so that a pause, a new pace or a cancel of the
-                // teacher's takes at once.
-                if !wait.is_zero() {
-                    std::thread::sleep(wait.min(DRIVER_LOOK));
+                match lesson.step(&clock) {
+                    Ok(Some(wait)) if wait.is_zero() => {}
+                    Ok(Some(wait)) => std::thread::park_timeout(wait),
+                    // No run: until a request (a wake that came first is kept).
+                    Ok(None) => std::thread::park(),
+                    Err(e) => tell(format_args!("{e}")),
                 }
             }
         });
         Driver {
             stop,
+            waker: thread.thread().clone(),
             thread: Some(thread),
         }
     }
@@ -246,6 +245,7 @@ impl Driver {
 impl Drop for Driver {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
+        self.waker.unpark();
         if let Some(thread) = self.thread.take() {
             let _ = thread.join();
         }
@@ -307,15 +307,17 @@ pub fn app(kit: &Kit, options: &Options) -> Result<App, Error> {
     }
     let token = format!("{:032x}", rand::random::<u128>());
     let started = Instant::now();
+    let driver = Driver::start(Arc::clone(&lesson), started);
     let server = Arc::new(Server {
         lesson: Arc::clone(&lesson),
         token: token.clone(),
+        driver: driver.waker.clone(),
     });
     Ok(App {
         router: router(server),
         token,
         name: kit.name.clone(),
-        driver: Driver::start(Arc::clone(&lesson), started),
+        driver,
         lesson,
         started,
         _lock: lock,
@@ -396,18 +398,21 @@ async fn api(
 ) -> Response {
     let teacher = s.teacher(&headers);
     let lesson = Arc::clone(&s.lesson);
+    let driver = s.driver.clone();
     let answered = tokio::task::spawn_blocking(move || {
         let body = match &raw {
             Ok(bytes) => Body::Read(bytes),
             Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Body::TooBig(BODY_LIMIT),
             Err(_) => Body::Unreadable,
         };
-        lesson.handle(&Request {
+        let reply = lesson.handle(&Request {
             method: method.as_str(),
             path: uri.path(),
             body,
             teacher,
-        })
+        });
+        driver.unpark();
+        reply
     })
     .await;
     match answered {
