@@ -14,49 +14,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use support::Server;
 use support::browser::{Browser, browser_present};
-
-/// A small generator for the class's choice of moves, so runs repeat.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
-
-/// Plays one game by clicking the board's spots, a random legal move each turn; returns
-/// the finished game as the API reports it.
-fn play_by_clicking(browser: &Browser, server: &Server, rng: &mut Lcg) -> Value {
-    loop {
-        let (_, game) = server.anyone("GET", "/api/game", None);
-        if !game["end"].is_null() {
-            return game;
-        }
-        let moves = game["moves"].as_array().unwrap();
-        let chosen = &moves[rng.below(moves.len())];
-        let spots = chosen["spots"].as_array().unwrap();
-        let before = browser.version();
-        for spot in spots {
-            let key = format!(
-                "{},{}",
-                spot[0].as_f64().unwrap(),
-                spot[1].as_f64().unwrap()
-            );
-            browser.click(&format!("rect.spot[data-spot=\"{key}\"]"));
-        }
-        browser.wait(&format!("Number(document.body.dataset.version) > {before}"));
-        let (_, after) = server.anyone("GET", "/api/game", None);
-        let mine = &after["turns"][game["ply"].as_u64().unwrap() as usize];
-        assert_eq!(
-            mine["move"], chosen["move"],
-            "the clicks played the move chosen"
-        );
-    }
-}
+use support::classroom::{Lcg, click_first_move, fits_one_screen, place, play_by_clicking};
 
 /// Every box's beads as the memory panel shows them (the teacher's screen shows it first).
 fn index_beads(browser: &Browser) -> Value {
@@ -81,7 +39,7 @@ fn journeys(preset: &str) {
 
     // A whole game by clicking: the machine's box and bead are shown.
     let mut rng = Lcg(1);
-    let game = play_by_clicking(&browser, &server, &mut rng);
+    let game = play_by_clicking(&browser, &|| server.game(), &mut rng);
     let machine_turn = game["turns"]
         .as_array()
         .unwrap()
@@ -109,7 +67,7 @@ fn journeys(preset: &str) {
             break;
         }
         browser.click_and_wait("#new-game");
-        last = play_by_clicking(&browser, &server, &mut rng);
+        last = play_by_clicking(&browser, &|| server.game(), &mut rng);
     }
     assert!(
         last["end"] == "loss" || last["end"] == "resigned",
@@ -285,73 +243,6 @@ fn kit_file(preset: &str, language: &str) -> PathBuf {
     path
 }
 
-/// Where an element is in the viewport: `[top, bottom, left, right]`.
-fn place(browser: &Browser, css: &str) -> Vec<f64> {
-    let found = browser.script(&format!(
-        "const r = document.querySelector('{css}').getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right];"
-    ));
-    found
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_f64().unwrap())
-        .collect()
-}
-
-/// The page at `width` x `height`: nothing scrolls, nothing spills out of its box, and
-/// the bead drawn is in view; prints where it is.
-fn fits_one_screen(browser: &Browser, width: u32, height: u32, what: &str) {
-    browser.resize(width, height);
-    browser.wait("document.getElementById('drawn') !== null");
-    let page = browser.script(
-        "const d = document.documentElement; return [d.scrollWidth, d.scrollHeight, document.body.scrollHeight];",
-    );
-    let drawn = place(browser, "#drawn");
-    // Every panel of the game and every step keeps its text inside it.
-    let spills = browser.script(
-        "return [...document.querySelectorAll('#bar, .step, .end, .stuck, .under-board, .turns-box, .watch-strip')]
-            .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
-            .map(e => e.className || e.id);",
-    );
-    eprintln!(
-        "{what} at {width}x{height}: page {}x{} px, the bead drawn at y {:.0}-{:.0}",
-        page[0], page[1], drawn[0], drawn[1]
-    );
-    assert!(page[0].as_u64() <= Some(u64::from(width)), "{what}: {page}");
-    assert!(
-        page[1].as_u64() <= Some(u64::from(height)),
-        "{what}: {page}"
-    );
-    assert!(
-        drawn[0] >= 0.0 && drawn[1] <= f64::from(height),
-        "{what}: {drawn:?}"
-    );
-    assert_eq!(spills, json!([]), "{what}");
-    // Large type: the bead drawn is read from the back of the room.
-    let size = browser
-        .script("return parseFloat(getComputedStyle(document.getElementById('drawn')).fontSize);");
-    assert!(
-        size.as_f64().unwrap() >= 0.035 * f64::from(height),
-        "{what}: {size}px"
-    );
-}
-
-/// Clicks the spots of the first legal move, then waits for the page to show the
-/// machine's answer.
-fn click_first_move(browser: &Browser, server: &Server) {
-    let (_, game) = server.anyone("GET", "/api/game", None);
-    let before = browser.version();
-    for spot in game["moves"][0]["spots"].as_array().unwrap() {
-        let key = format!(
-            "{},{}",
-            spot[0].as_f64().unwrap(),
-            spot[1].as_f64().unwrap()
-        );
-        browser.click(&format!("rect.spot[data-spot=\"{key}\"]"));
-    }
-    browser.wait(&format!("Number(document.body.dataset.version) > {before}"));
-}
-
 #[test]
 fn the_game_is_one_screen_in_every_language_at_both_sizes() {
     if !browser_present() {
@@ -380,7 +271,7 @@ fn the_game_is_one_screen_in_every_language_at_both_sizes() {
         for _ in 0..2 {
             let (_, game) = server.anyone("GET", "/api/game", None);
             if game["end"].is_null() {
-                click_first_move(&browser, &server);
+                click_first_move(&browser, &|| server.game());
             }
         }
         for (width, height) in [(1280, 720), (1920, 1080)] {
@@ -394,7 +285,7 @@ fn the_game_is_one_screen_in_every_language_at_both_sizes() {
             if !game["end"].is_null() {
                 break;
             }
-            click_first_move(&browser, &server);
+            click_first_move(&browser, &|| server.game());
         }
         for (width, height) in [(1920, 1080), (1280, 720)] {
             fits_one_screen(&browser, width, height, &format!("{preset} {language} end"));
@@ -439,7 +330,7 @@ fn errors_stay_until_the_next_action_or_a_dismiss() {
     browser.script("document.getElementById('typed-move').value = 'zz'; return 0;");
     browser.click("#send");
     browser.wait("!document.getElementById('error').hidden");
-    click_first_move(&browser, &server);
+    click_first_move(&browser, &|| server.game());
     assert_eq!(
         browser.script("return document.getElementById('error').hidden;"),
         json!(true)
@@ -652,7 +543,7 @@ fn the_teacher_changes_the_beads_in_settings_and_the_memory_shows_them() {
     let browser = Browser::start("settings");
     browser.resize(1280, 720);
     browser.open(&format!("{}/?token={}", server.base, server.token));
-    click_first_move(&browser, &server);
+    click_first_move(&browser, &|| server.game());
     browser.click("#tab-settings");
     browser.wait("document.getElementById('beads-1') !== null && !document.getElementById('panel-settings').hidden");
     assert_eq!(

@@ -9,23 +9,21 @@ if command -v rustup >/dev/null && ! rustup target list --installed | grep -qx w
   rustup target add wasm32-unknown-unknown
 fi
 
-# Built for the browser: optimised across crates and for size (the site stays under
-# 8 MB; MENACE's kit takes a fifth of a second), no unwinding, no symbol names; the
-# native builds keep their own profile.
-CARGO_PROFILE_RELEASE_LTO=true \
-CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1 \
-CARGO_PROFILE_RELEASE_PANIC=abort \
-CARGO_PROFILE_RELEASE_STRIP=true \
-CARGO_PROFILE_RELEASE_OPT_LEVEL=s \
-  cargo build --locked --release -p matchbox-web --target wasm32-unknown-unknown
+# Built for the browser with the `web` profile (Cargo.toml: optimised across crates and
+# for size), as a cdylib alone (an rlib too would leave out LTO); the native builds keep
+# their own profiles.
+cargo rustc --locked --profile web -p matchbox-web --target wasm32-unknown-unknown --crate-type cdylib
 
 dist=web/dist
 rm -rf "$dist"
 mkdir -p "$dist"
 cp web/src/index.html web/src/designer.css web/src/designer.js web/src/engine.js \
-   web/src/worker.js web/src/words.js web/src/zip.js "$dist/"
-cp crates/serve/src/assets/favicon.svg "$dist/"
-cp target/wasm32-unknown-unknown/release/matchbox_web.wasm "$dist/matchbox.wasm"
+   web/src/worker.js web/src/words.js web/src/zip.js web/src/transport.js "$dist/"
+# The lesson: the classroom page of `matchbox serve` itself, with the site's transport.
+assets=crates/serve/src/assets
+cp "$assets/index.html" "$dist/lesson.html"
+cp "$assets/app.js" "$assets/style.css" "$assets/favicon.svg" "$dist/"
+cp target/wasm32-unknown-unknown/web/matchbox_web.wasm "$dist/matchbox.wasm"
 
 # The service worker's list of files and a version that changes with any of them.
 files=$(cd "$dist" && ls | sort)

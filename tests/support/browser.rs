@@ -78,6 +78,11 @@ impl Browser {
             }
         }}});
         let deadline = Instant::now() + Duration::from_secs(20);
+        // Listening first: a request before would fail (and print its panic).
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(Instant::now() < deadline, "chromedriver does not listen");
+            std::thread::sleep(Duration::from_millis(50));
+        }
         let session = loop {
             let answer = std::panic::catch_unwind(|| {
                 request(

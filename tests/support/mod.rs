@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
 pub mod browser;
+pub mod classroom;
 pub mod files;
 mod http;
 pub use http::request;
@@ -98,6 +99,11 @@ impl Server {
     /// A request without a token.
     pub fn anyone(&self, method: &str, path: &str, body: Option<&str>) -> (u16, serde_json::Value) {
         json(request(&self.base, method, path, "", body))
+    }
+
+    /// The game in progress, as the API gives it.
+    pub fn game(&self) -> serde_json::Value {
+        self.anyone("GET", "/api/game", None).1
     }
 }
 

@@ -378,6 +378,7 @@ async function refresh() {
   }
   state.design = design;
   state.files = null;
+  $('lesson').href = 'lesson.html#' + encodeURIComponent(yaml);
   // For scripts and tests: how many designs the page has shown.
   document.body.dataset.designs = Number(document.body.dataset.designs || 0) + 1;
   showProblem(null, design.warnings);

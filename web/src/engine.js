@@ -10,6 +10,15 @@ const engine = (() => {
   const waiting = new Map();
   let next = 1;
   worker.onmessage = (event) => {
+    // Unasked: the lesson's state file to keep, or a run that failed (a bug).
+    if (event.data.saved) {
+      if (face.onsaved) face.onsaved(new TextDecoder().decode(event.data.saved));
+      return;
+    }
+    if (event.data.problem) {
+      console.error(event.data.problem);
+      return;
+    }
     const { id, status, parts } = event.data;
     const { resolve, reject } = waiting.get(id);
     waiting.delete(id);
@@ -30,9 +39,11 @@ const engine = (() => {
     });
   }
   const json = (bytes) => JSON.parse(new TextDecoder().decode(bytes));
-  return {
+  const face = {
     ask,
     json,
+    // Given the lesson's state file's text whenever the lesson keeps its beads.
+    onsaved: null,
     async catalogue() {
       return json((await ask({ command: 'catalogue' })).json);
     },
@@ -42,6 +53,7 @@ const engine = (() => {
       return { ...json(parts.json), label: parts['label.png'] };
     },
   };
+  return face;
 })();
 
 window.matchbox = {

@@ -1,16 +1,24 @@
-// The engine's thread: loads matchbox.wasm and answers the page's requests one at a
-// time, so that the page never freezes while a kit is made. A message in is
-// {id, request}; a message out is {id, status, parts} (parts: name -> bytes, the bytes'
-// buffers transferred, not copied).
+// The engine's thread: loads matchbox.wasm and answers the pages' requests one at a
+// time, so that a page never freezes while a kit is made or the machine trains. A
+// message in is {id, request}; a message out is {id, status, parts} (parts: name ->
+// bytes, the bytes' buffers transferred, not copied), or, unasked, {saved: bytes} (the
+// lesson's state file to keep) or {problem: text}.
+//
+// While the lesson's machine trains or plays on its own, the worker goes on with it in
+// steps (the engine says when the next is due), and after each of the page's requests
+// at once, so that a pause or a new pace takes at once.
 'use strict';
 
 // The module, loading or loaded; null after a trap, which leaves its memory in doubt.
 let loading = null;
+// The timer of the lesson's next step, if one is due.
+let stepping = null;
 
 async function load() {
   const response = await fetch('matchbox.wasm');
   if (!response.ok) throw new Error(`matchbox.wasm: ${response.status}`);
-  const { instance } = await WebAssembly.instantiate(await response.arrayBuffer(), {});
+  const imports = { env: { matchbox_now: () => performance.now() } };
+  const { instance } = await WebAssembly.instantiate(await response.arrayBuffer(), imports);
   return instance.exports;
 }
 
@@ -30,13 +38,37 @@ function unframe(bytes) {
   return parts;
 }
 
+// One request to the engine; the lesson's state file to keep goes to the page at once.
 function call(engine, request) {
   const bytes = new TextEncoder().encode(JSON.stringify(request));
   const at = engine.matchbox_request(bytes.length);
   new Uint8Array(engine.memory.buffer, at, bytes.length).set(bytes);
   const status = engine.matchbox_call();
   const answer = new Uint8Array(engine.memory.buffer, engine.matchbox_answer(), engine.matchbox_answer_len());
-  return { status, parts: unframe(answer) };
+  const parts = unframe(answer);
+  if (parts['state.json']) {
+    self.postMessage({ saved: parts['state.json'] }, [parts['state.json'].buffer]);
+    delete parts['state.json'];
+  }
+  return { status, parts };
+}
+
+function stepAfter(ms) {
+  clearTimeout(stepping);
+  stepping = setTimeout(step, ms);
+}
+
+async function step() {
+  stepping = null;
+  try {
+    const { status, parts } = call(await loading, { command: 'step' });
+    const text = (name) => new TextDecoder().decode(parts[name]);
+    if (status !== 0) self.postMessage({ problem: text('error') });
+    else if (parts.next) stepAfter(Number(text('next')));
+  } catch (e) {
+    loading = null;
+    self.postMessage({ problem: String(e) });
+  }
 }
 
 self.onmessage = async (event) => {
@@ -49,6 +81,7 @@ self.onmessage = async (event) => {
     loading = null;
     self.postMessage({ id, status: 1, parts: { error: new TextEncoder().encode(String(e)) } });
   }
+  if (request.command === 'api' || request.command === 'lesson') stepAfter(0);
 };
 
 // Loaded at once, so that the first request does not wait for it.

@@ -1,13 +1,12 @@
 //! `matchbox serve`: the machine live in a browser, for the classroom's projector.
 //!
-//! One page (embedded in the binary) and a small JSON API over it, served by axum.
-//! Everything here works for any game through [`Game`]: the page gets the moves in the
-//! game's notation and where to click them, the board and labels as SVG of the same
-//! scenes the printed kit uses, and its words from `templates/<lang>/strings.yaml`.
+//! One page (embedded in the binary) and its JSON API over HTTP, served by axum. The
+//! API's answers are the classroom's ([`matchbox_classroom`], which the static site's
+//! engine answers alike in the browser); this crate carries them: the routes, the
+//! teacher's token, the state file, and a thread that drives training and watching.
 //!
 //! Anyone may look; only a request carrying the token printed at start may change
-//! anything. Every change happens under one lock, and the bead state is saved to the
-//! `play --state` file after every game.
+//! anything. The bead state is saved to the `play --state` file after every game.
 //!
 //! The server is meant to stay up for a whole lesson with a room of tablets on it: a
 //! request's head must arrive within [`HEADER_TIMEOUT`] and the whole request within
@@ -15,38 +14,28 @@
 //! never more connections than file descriptors allow, and a Host header that names
 //! something other than an address is refused (a DNS rebinding page cannot read it).
 
-mod board;
-mod settings;
-mod table;
-mod train;
-
-use std::collections::BTreeMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, RwLock};
-use std::time::Duration;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, Request, State};
-use axum::http::{HeaderMap, StatusCode, Uri, header};
+use axum::extract::{DefaultBodyLimit, Request as HttpRequest, State};
+use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use axum::routing::get;
 
+use matchbox_classroom::{ApiError, Body, Lesson, Problem, Reply, Request, Store};
 use matchbox_engine::Error;
-use matchbox_engine::i18n::Strings;
 use matchbox_engine::kit::Kit;
 use matchbox_engine::rule::Rule;
-use matchbox_engine::simulate::{Setup, state};
 use matchbox_files::lock::StateLock;
-use matchbox_print::pictures::Game;
-use state::Unfit;
-use table::{Fixed, Live};
+use matchbox_files::write_atomic;
 
 /// The header that carries the teacher's token.
 pub const TOKEN_HEADER: &str = "x-matchbox-token";
@@ -106,194 +95,6 @@ pub fn listen_address(listen: Option<&str>, port: Option<u16>) -> Result<SocketA
     Ok(addr)
 }
 
-/// What goes wrong with a request, in words the page's user reads.
-#[derive(Debug)]
-pub enum Problem {
-    /// The body is not the JSON asked for.
-    Json {
-        /// An example of the JSON asked for.
-        example: &'static str,
-    },
-    /// A Host header that names neither this server's address, localhost, nor an IP
-    /// address (a page of another site reaching here by DNS rebinding).
-    Host {
-        /// The host named.
-        host: String,
-    },
-    /// A request that did not arrive whole in time.
-    Timeout,
-    /// A changing request without the teacher's token.
-    Token,
-    /// A move that is not legal on the board.
-    Illegal {
-        /// What was asked.
-        mv: String,
-        /// The legal moves, separated by semicolons (a move's words may hold a comma).
-        legal: String,
-    },
-    /// A move meant for another board (another tab moved first).
-    NotYourTurn,
-    /// A move after the end of the game.
-    GameOver,
-    /// A box id that no box has.
-    NoBox {
-        /// What was asked.
-        id: String,
-        /// How many boxes there are.
-        count: usize,
-    },
-    /// A body over [`BODY_LIMIT`].
-    TooBig,
-    /// A path that is neither the page nor the API.
-    NotFound {
-        /// The path asked for.
-        path: String,
-    },
-    /// A method the path does not take.
-    Method,
-    /// A change while the machine trains.
-    Training,
-    /// A cancel with no training under way.
-    NotTraining,
-    /// A game count out of range.
-    Games,
-    /// An opponent the page cannot choose.
-    Opponent {
-        /// What was asked.
-        name: String,
-    },
-    /// Undo with nothing to undo.
-    NoUndo,
-    /// A pace of watching out of range.
-    Pace {
-        /// The fastest pace's number.
-        max: usize,
-    },
-    /// A panel the page does not have.
-    Panel,
-    /// A setting that cannot make the kit's machine.
-    Setting(Unfit),
-    /// A rule the page does not know.
-    Rule {
-        /// What was asked.
-        name: String,
-    },
-    /// The program failed (a file could not be saved, a bug).
-    Internal(String),
-}
-
-/// A refused request: its HTTP status and why.
-#[derive(Debug)]
-pub struct ApiError {
-    status: StatusCode,
-    problem: Problem,
-}
-
-impl ApiError {
-    /// 400: the request itself is wrong.
-    pub fn bad(problem: Problem) -> ApiError {
-        ApiError {
-            status: StatusCode::BAD_REQUEST,
-            problem,
-        }
-    }
-
-    /// 409: the request does not fit the game as it stands.
-    pub fn conflict(problem: Problem) -> ApiError {
-        ApiError {
-            status: StatusCode::CONFLICT,
-            problem,
-        }
-    }
-
-    /// 404: nothing there.
-    pub fn not_found(problem: Problem) -> ApiError {
-        ApiError {
-            status: StatusCode::NOT_FOUND,
-            problem,
-        }
-    }
-
-    /// 500: the program failed.
-    pub fn internal(message: String) -> ApiError {
-        ApiError {
-            status: StatusCode::INTERNAL_SERVER_ERROR,
-            problem: Problem::Internal(message),
-        }
-    }
-
-    /// The message in the kit's language.
-    fn message(&self, words: &Strings) -> String {
-        let fill = |key: &str, values: &[(&str, &str)]| words.fill(key, values);
-        match &self.problem {
-            Problem::Json { example } => fill("api.json", &[("why", example)]),
-            Problem::Host { host } => fill("api.host", &[("host", host)]),
-            Problem::Timeout => fill(
-                "api.timeout",
-                &[("seconds", &REQUEST_TIMEOUT.as_secs().to_string())],
-            ),
-            Problem::Token => fill("api.token", &[]),
-            Problem::Illegal { mv, legal } => {
-                fill("api.illegal", &[("move", mv), ("moves", legal)])
-            }
-            Problem::NotYourTurn => fill("api.not_your_turn", &[]),
-            Problem::GameOver => fill("api.game_over", &[]),
-            Problem::NoBox { id, count } => {
-                fill("api.no_box", &[("id", id), ("count", &count.to_string())])
-            }
-            Problem::TooBig => fill("api.too_big", &[("limit", &BODY_LIMIT.to_string())]),
-            Problem::NotFound { path } => fill("api.not_found", &[("path", path)]),
-            Problem::Method => fill("api.method", &[]),
-            Problem::Training => fill("api.training", &[]),
-            Problem::NotTraining => fill("api.not_training", &[]),
-            Problem::Games => fill(
-                "api.games",
-                &[(
-                    "max",
-                    &grouped(u64::from(train::MAX_GAMES), words.get("page.digit_group")),
-                )],
-            ),
-            Problem::Opponent { name } => fill("api.opponent", &[("name", name)]),
-            Problem::NoUndo => fill("api.no_undo", &[]),
-            Problem::Pace { max } => fill("api.pace", &[("max", &max.to_string())]),
-            Problem::Panel => fill("api.panel", &[("panels", &table::PANELS.join(", "))]),
-            Problem::Setting(unfit) => settings::message(unfit, words),
-            Problem::Rule { name } => fill(
-                "api.rule",
-                &[
-                    ("name", name),
-                    ("rules", &settings::rule_names().join(", ")),
-                ],
-            ),
-            Problem::Internal(m) => m.clone(),
-        }
-    }
-
-    /// The setting a page shows the message at, if the problem is one setting's.
-    fn field(&self) -> Option<String> {
-        match &self.problem {
-            Problem::Setting(unfit) => Some(settings::field(unfit)),
-            Problem::Rule { .. } => Some("rule".into()),
-            Problem::Opponent { .. } => Some("opponent".into()),
-            _ => None,
-        }
-    }
-
-    fn respond(&self, words: &Strings) -> Response {
-        let mut body = serde_json::json!({ "error": self.message(words) });
-        if let Some(field) = self.field() {
-            body["field"] = field.into();
-        }
-        (self.status, axum::Json(body)).into_response()
-    }
-}
-
-impl From<Error> for ApiError {
-    fn from(e: Error) -> ApiError {
-        ApiError::internal(e.to_string())
-    }
-}
-
 /// Writes a line for the teacher's terminal. A failed write is let go: stderr may be a
 /// file on the disk that just filled up, and `eprintln!` would then end the server.
 pub fn tell(line: std::fmt::Arguments) {
@@ -301,98 +102,64 @@ pub fn tell(line: std::fmt::Arguments) {
     let _ = writeln!(std::io::stderr(), "matchbox: {line}");
 }
 
-/// A number with its thousands grouped by `separator` (`page.digit_group`: `1,000,000`,
-/// `1 000 000`).
-pub fn grouped(n: u64, separator: &str) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push_str(separator);
-        }
-        out.push(c);
+/// The `--state` file, written whole after every game.
+struct StateFile(PathBuf);
+
+impl Store for StateFile {
+    fn save(&self, text: &str) -> Result<(), Error> {
+        write_atomic(&self.0, text.as_bytes())
     }
-    out
+
+    fn name(&self) -> Option<String> {
+        Some(self.0.display().to_string())
+    }
+
+    fn failed(&self, e: &Error) {
+        tell(format_args!(
+            "{e}: the file is as it was, the games since are kept in memory and shown on the page, and saved as soon as the file can be written"
+        ));
+    }
 }
 
-/// Everything a request handler reaches: the machine as the settings make it, and the
-/// live state behind its lock.
-pub struct Shared<G: Game> {
-    /// Replaced whole when the teacher applies new settings, under the live lock.
-    fixed: RwLock<Arc<Fixed<G>>>,
-    live: Mutex<Live>,
+/// What a request handler reaches: the lesson, the teacher's token, and the driver's
+/// thread, woken after every request (a run started, paused or cancelled takes at once).
+struct Server {
+    lesson: Arc<dyn Lesson>,
     token: String,
+    driver: std::thread::Thread,
 }
 
-impl<G: Game> Shared<G> {
-    /// The live state, locked. A panic while it was held cannot leave it half-changed
-    /// (every change is made whole after the checks), so a poisoned lock is used as is.
-    fn lock(&self) -> MutexGuard<'_, Live> {
-        self.live.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    /// The machine as the settings make it now. Whoever also holds the live lock takes
-    /// this after it, so that the two agree (settings change under the live lock).
-    fn fixed(&self) -> Arc<Fixed<G>> {
-        Arc::clone(&self.fixed.read().unwrap_or_else(PoisonError::into_inner))
-    }
-
-    /// The live state, locked, and the machine it belongs to.
-    fn locked(&self) -> (MutexGuard<'_, Live>, Arc<Fixed<G>>) {
-        let live = self.lock();
-        (live, self.fixed())
-    }
-
-    fn words(&self) -> &'static Strings {
-        self.fixed().words()
-    }
-
-    /// A JSON answer, or the error in the kit's language.
-    fn reply<T: Serialize>(&self, result: Result<T, ApiError>) -> Response {
-        match result {
-            Ok(value) => axum::Json(value).into_response(),
-            Err(e) => e.respond(self.words()),
-        }
-    }
-
-    /// Refuses a changing request without the teacher's token.
-    fn teacher(&self, headers: &HeaderMap) -> Result<(), ApiError> {
+impl Server {
+    /// Whether a request carries the teacher's token.
+    fn teacher(&self, headers: &HeaderMap) -> bool {
         let given = headers
             .get(TOKEN_HEADER)
             .and_then(|v| v.to_str().ok())
             .unwrap_or("");
         // Compare every byte, so the time taken does not tell how much was right.
-        let same = given.len() == self.token.len()
+        given.len() == self.token.len()
             && given
                 .bytes()
                 .zip(self.token.bytes())
                 .fold(0u8, |acc, (a, b)| acc | (a ^ b))
-                == 0;
-        if same {
-            Ok(())
-        } else {
-            Err(ApiError {
-                status: StatusCode::FORBIDDEN,
-                problem: Problem::Token,
-            })
-        }
+                == 0
+    }
+
+    /// A refusal of the server's own, in the kit's language.
+    fn refuse(&self, status: StatusCode, problem: Problem) -> Response {
+        respond(self.lesson.refuse(ApiError::new(status.as_u16(), problem)))
     }
 }
 
-/// Reads a JSON body, refusing one too large or malformed; `example` shows the JSON
-/// asked for (the parser's own words are English and name Rust types).
-fn body<T: DeserializeOwned>(
-    body: Result<Bytes, BytesRejection>,
-    example: &'static str,
-) -> Result<T, ApiError> {
-    let bytes = body.map_err(|e| match e.status() {
-        StatusCode::PAYLOAD_TOO_LARGE => ApiError {
-            status: StatusCode::PAYLOAD_TOO_LARGE,
-            problem: Problem::TooBig,
-        },
-        _ => ApiError::bad(Problem::Json { example }),
-    })?;
-    serde_json::from_slice(&bytes).map_err(|_| ApiError::bad(Problem::Json { example }))
+/// The classroom's answer as an HTTP response.
+fn respond(reply: Reply) -> Response {
+    let status = StatusCode::from_u16(reply.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        reply.json,
+    )
+        .into_response()
 }
 
 /// Whether a Host header may reach the page: an IP address (the listen address among
@@ -422,26 +189,66 @@ fn host_allowed(host: Option<&str>) -> bool {
 
 /// Refuses a request whose Host header names something other than an address, and
 /// one that does not arrive whole within [`REQUEST_TIMEOUT`].
-async fn guard<G: Game>(State(s): State<Arc<Shared<G>>>, request: Request, next: Next) -> Response {
+async fn guard(State(s): State<Arc<Server>>, request: HttpRequest, next: Next) -> Response {
     let host = request
         .headers()
         .get(header::HOST)
         .map(|h| h.to_str().unwrap_or("?"));
     if !host_allowed(host) {
         let host = host.unwrap_or_default().chars().take(60).collect();
-        return ApiError {
-            status: StatusCode::MISDIRECTED_REQUEST,
-            problem: Problem::Host { host },
-        }
-        .respond(s.words());
+        return s.refuse(StatusCode::MISDIRECTED_REQUEST, Problem::Host { host });
     }
     match tokio::time::timeout(REQUEST_TIMEOUT, next.run(request)).await {
         Ok(response) => response,
-        Err(_) => ApiError {
-            status: StatusCode::REQUEST_TIMEOUT,
-            problem: Problem::Timeout,
+        Err(_) => s.refuse(
+            StatusCode::REQUEST_TIMEOUT,
+            Problem::Timeout {
+                seconds: REQUEST_TIMEOUT.as_secs(),
+            },
+        ),
+    }
+}
+
+/// The thread that goes on with training and watching while the server answers: it
+/// steps the lesson when the step asks, or when a request wakes it.
+struct Driver {
+    stop: Arc<AtomicBool>,
+    thread: Option<JoinHandle<()>>,
+    /// Its thread, to wake.
+    waker: std::thread::Thread,
+}
+
+impl Driver {
+    fn start(lesson: Arc<dyn Lesson>, started: Instant) -> Driver {
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = Arc::clone(&stop);
+        let thread = std::thread::spawn(move || {
+            let clock = || started.elapsed();
+            while !stopped.load(Ordering::Relaxed) {
+                match lesson.step(&clock) {
+                    Ok(Some(wait)) if wait.is_zero() => {}
+                    Ok(Some(wait)) => std::thread::park_timeout(wait),
+                    // No run: until a request (a wake that came first is kept).
+                    Ok(None) => std::thread::park(),
+                    Err(e) => tell(format_args!("{e}")),
+                }
+            }
+        });
+        Driver {
+            stop,
+            waker: thread.thread().clone(),
+            thread: Some(thread),
         }
-        .respond(s.words()),
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        self.waker.unpark();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
     }
 }
 
@@ -453,7 +260,9 @@ pub struct App {
     pub token: String,
     /// The kit's name, for the banner.
     pub name: String,
-    close: Box<dyn FnOnce() -> Result<(), Error> + Send>,
+    lesson: Arc<dyn Lesson>,
+    started: Instant,
+    driver: Driver,
     /// The state file's lock, released when the app is dropped.
     _lock: Option<StateLock>,
 }
@@ -461,129 +270,76 @@ pub struct App {
 impl App {
     /// Stops a training run under way (its games so far are kept) and saves the beads.
     pub fn close(self) -> Result<(), Error> {
-        (self.close)()
+        let App {
+            lesson,
+            started,
+            driver,
+            ..
+        } = self;
+        drop(driver);
+        lesson.close(&|| started.elapsed())
     }
 }
 
 /// Builds the app for a kit: compiles the machine and loads the state file (a damaged
 /// one is refused here, before anything is served).
 pub fn app(kit: &Kit, options: &Options) -> Result<App, Error> {
-    matchbox_engine::with_game!(&kit.game, |game| build(game, kit, options))
-}
-
-/// [`app`] for the kit's game.
-fn build<G: Game>(game: &G, kit: &Kit, options: &Options) -> Result<App, Error> {
     // Before the file is read: another program may be about to write it.
     let lock = options.state.as_deref().map(StateLock::take).transpose()?;
-    let state::Opened {
-        kit: filled,
-        setup,
-        saved,
-        notes,
-    } = state::open_machine(
-        game,
+    let (lesson, notes) = matchbox_classroom::open(
         kit,
-        options
-            .state
-            .as_deref()
-            .map(|path| (path, std::fs::read(path))),
-        options.rule,
-        |filled, rule| setup(game, filled, rule),
-        options.accept_edited_state,
+        matchbox_classroom::Options {
+            rule: options.rule,
+            seed: options.seed,
+            store: options
+                .state
+                .clone()
+                .map(|path| Arc::new(StateFile(path)) as Arc<dyn Store>),
+            state: options
+                .state
+                .as_deref()
+                .map(|path| (path, std::fs::read(path))),
+            accept_edited_state: options.accept_edited_state,
+        },
     )?;
     for note in notes {
         tell(format_args!("{note}"));
     }
     let token = format!("{:032x}", rand::random::<u128>());
-    let shared = Arc::new(Shared {
-        fixed: RwLock::new(Arc::new(Fixed {
-            game: game.clone(),
-            kit: filled,
-            own: kit.clone(),
-            setup,
-            seed: options.seed,
-            state: options.state.clone(),
-            risks: OnceLock::new(),
-        })),
-        live: Mutex::new(Live::new(saved)),
+    let started = Instant::now();
+    let driver = Driver::start(Arc::clone(&lesson), started);
+    let server = Arc::new(Server {
+        lesson: Arc::clone(&lesson),
         token: token.clone(),
+        driver: driver.waker.clone(),
     });
-    // A machine that plays first may resign before anyone moves (an empty box 1).
-    let (mut live, fixed) = shared.locked();
-    live.settle(&fixed)?;
-    drop(live);
-    let closing = Arc::clone(&shared);
     Ok(App {
-        router: router(shared),
+        router: router(server),
         token,
         name: kit.name.clone(),
-        close: Box::new(move || close(&closing)),
+        driver,
+        lesson,
+        started,
         _lock: lock,
     })
 }
 
-/// The kit's machine under `rule`, with a second machine to train against when the kit
-/// can be built for the other side.
-fn setup<G: Game>(game: &G, kit: &Kit, rule: Rule) -> Result<Setup<G>, Error> {
-    Setup::new(game, kit, rule, true).or_else(|_| Setup::new(game, kit, rule, false))
-}
-
-/// Cancels training, waits for it to hand back its games, and saves.
-fn close<G: Game>(shared: &Shared<G>) -> Result<(), Error> {
-    loop {
-        {
-            let (mut live, fixed) = shared.locked();
-            match &live.training {
-                Some(run) => run.cancel.store(true, Ordering::Relaxed),
-                None => {
-                    live.save(&fixed);
-                    return match live.unsaved() {
-                        Some(e) => Err(Error::Internal(format!(
-                            "{e}; the games since the last save are lost"
-                        ))),
-                        None => Ok(()),
-                    };
-                }
-            }
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
-fn router<G: Game>(shared: Arc<Shared<G>>) -> Router {
+fn router(server: Arc<Server>) -> Router {
     Router::new()
         .route("/", get(page_html))
         .route("/app.js", get(page_js))
+        .route("/transport.js", get(page_transport))
         .route("/style.css", get(page_css))
         .route("/favicon.svg", get(page_icon))
         .route("/favicon.ico", get(page_icon))
-        .route("/api/kit", get(get_kit::<G>))
-        .route("/api/game", get(get_game::<G>))
-        .route("/api/game/move", post(post_move::<G>))
-        .route("/api/game/new", post(post_new_game::<G>))
-        .route("/api/boxes", get(get_boxes::<G>))
-        .route("/api/boxes/{id}", get(get_box::<G>))
-        .route("/api/pictures", get(get_pictures::<G>))
-        .route("/api/score", get(get_score::<G>))
-        .route("/api/undo", post(post_undo::<G>))
-        .route("/api/reset", post(post_reset::<G>))
-        .route("/api/train", get(get_train::<G>).post(post_train::<G>))
-        .route("/api/train/cancel", post(post_cancel::<G>))
-        .route("/api/watch", post(post_watch::<G>))
-        .route("/api/watch/steer", post(post_steer::<G>))
-        .route("/api/panel", post(post_panel::<G>))
-        .route(
-            "/api/settings",
-            get(settings::get_settings::<G>).post(settings::post_settings::<G>),
-        )
-        .fallback(not_found::<G>)
-        .method_not_allowed_fallback(wrong_method::<G>)
+        .fallback(api)
+        .method_not_allowed_fallback(wrong_method)
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(axum::middleware::from_fn_with_state(
-            Arc::clone(&shared),
-            guard::<G>,
+            Arc::clone(&server),
+            guard,
         ))
-        .with_state(shared)
+        .with_state(server)
 }
 
 fn asset(kind: &'static str, text: &'static str) -> Response {
@@ -611,6 +367,13 @@ async fn page_js() -> Response {
     )
 }
 
+async fn page_transport() -> Response {
+    asset(
+        "text/javascript; charset=utf-8",
+        include_str!("assets/transport.js"),
+    )
+}
+
 async fn page_css() -> Response {
     asset("text/css; charset=utf-8", include_str!("assets/style.css"))
 }
@@ -619,266 +382,46 @@ async fn page_icon() -> Response {
     asset("image/svg+xml", include_str!("assets/favicon.svg"))
 }
 
-async fn not_found<G: Game>(State(s): State<Arc<Shared<G>>>, uri: Uri) -> Response {
-    let path: String = uri.path().chars().take(100).collect();
-    ApiError::not_found(Problem::NotFound { path }).respond(s.words())
+async fn wrong_method(State(s): State<Arc<Server>>) -> Response {
+    s.refuse(StatusCode::METHOD_NOT_ALLOWED, Problem::Method)
 }
 
-async fn wrong_method<G: Game>(State(s): State<Arc<Shared<G>>>) -> Response {
-    ApiError {
-        status: StatusCode::METHOD_NOT_ALLOWED,
-        problem: Problem::Method,
-    }
-    .respond(s.words())
-}
-
-/// The kit, for the page's heading, words and choices.
-#[derive(Serialize)]
-struct KitView {
-    name: String,
-    game: &'static str,
-    language: &'static str,
-    machine: &'static str,
-    rule: &'static str,
-    boxes: usize,
-    opponents: Vec<&'static str>,
-    max_train_games: u32,
-    /// The paces of watching, slowest first.
-    paces: [train::Pace; train::PACES.len()],
-    /// The state file's name, for the page's message when it cannot be saved.
-    state: Option<String>,
-    words: BTreeMap<&'static str, &'static str>,
-}
-
-/// The strings the page uses: its own and the score sheet's.
-const PAGE_KEYS: [&str; 2] = ["page.", "score."];
-
-async fn get_kit<G: Game>(State(s): State<Arc<Shared<G>>>) -> Response {
-    let fixed = s.fixed();
-    let (kit, setup) = (&fixed.kit, &fixed.setup);
-    let words = s.words();
-    let mut opponents = vec!["perfect", "random", "teacher"];
-    if setup.rival.is_some() {
-        opponents.push("machine");
-    }
-    let view = KitView {
-        name: kit.name.clone(),
-        game: kit.game.name(),
-        language: kit.language.code(),
-        machine: kit.machine.name(),
-        rule: setup.machine.rule.name(),
-        boxes: setup.set.boxes.len(),
-        opponents,
-        max_train_games: train::MAX_GAMES,
-        paces: train::PACES,
-        state: fixed.state.as_ref().map(|p| p.display().to_string()),
-        words: words
-            .keys()
-            .filter(|k| PAGE_KEYS.iter().any(|p| k.starts_with(p)))
-            .map(|k| (k, words.get(k)))
-            .collect(),
-    };
-    s.reply(Ok(view))
-}
-
-async fn get_game<G: Game>(State(s): State<Arc<Shared<G>>>) -> Response {
-    let (mut live, fixed) = s.locked();
-    // Pages look every second or so: a failed save is tried again at that pace.
-    live.retry_save(&fixed);
-    let view = live.game(&fixed).map_err(ApiError::from);
-    s.reply(view)
-}
-
-async fn get_pictures<G: Game>(State(s): State<Arc<Shared<G>>>) -> Response {
-    s.reply(Ok(s.fixed().pictures()))
-}
-
-/// A move request.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MoveRequest {
-    /// In the game's notation.
-    #[serde(rename = "move")]
-    mv: String,
-    /// The number of the game the move is meant for.
-    game: Option<u64>,
-    /// The moves made so far in that game.
-    ply: Option<usize>,
-}
-
-async fn post_move<G: Game>(
-    State(s): State<Arc<Shared<G>>>,
+/// Everything but the page's files: the classroom's requests (and a path that is
+/// nothing, which the classroom refuses too). Answered off the thread that takes the
+/// connections: an answer may take a moment (a new machine, the settings' trial runs).
+async fn api(
+    State(s): State<Arc<Server>>,
+    method: Method,
+    uri: Uri,
     headers: HeaderMap,
     raw: Result<Bytes, BytesRejection>,
 ) -> Response {
-    let result = s.teacher(&headers).and_then(|()| {
-        let request: MoveRequest = body(raw, r#"{"move": "b1-b2", "game": 1, "ply": 0}"#)?;
-        let (mut live, fixed) = s.locked();
-        let board = table::Board {
-            game: request.game,
-            ply: request.ply,
+    let teacher = s.teacher(&headers);
+    let lesson = Arc::clone(&s.lesson);
+    let driver = s.driver.clone();
+    let answered = tokio::task::spawn_blocking(move || {
+        let body = match &raw {
+            Ok(bytes) => Body::Read(bytes),
+            Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Body::TooBig(BODY_LIMIT),
+            Err(_) => Body::Unreadable,
         };
-        live.play(&fixed, &request.mv, board)?;
-        Ok(live.game(&fixed)?)
-    });
-    s.reply(result)
-}
-
-async fn post_new_game<G: Game>(State(s): State<Arc<Shared<G>>>, headers: HeaderMap) -> Response {
-    let result = s.teacher(&headers).and_then(|()| {
-        let (mut live, fixed) = s.locked();
-        live.new_game(&fixed)?;
-        Ok(live.game(&fixed)?)
-    });
-    s.reply(result)
-}
-
-async fn get_boxes<G: Game>(State(s): State<Arc<Shared<G>>>) -> Response {
-    let (live, fixed) = s.locked();
-    let boxes = live.boxes(&fixed);
-    s.reply(Ok(boxes))
-}
-
-async fn get_box<G: Game>(State(s): State<Arc<Shared<G>>>, Path(id): Path<String>) -> Response {
-    let (live, fixed) = s.locked();
-    // An id that is no number finds no box either.
-    let view = live.one_box(&fixed, id.parse().unwrap_or(0));
-    s.reply(view.map_err(|e| match e.problem {
-        Problem::NoBox { count, .. } => ApiError::not_found(Problem::NoBox {
-            id: id.chars().take(20).collect(),
-            count,
-        }),
-        _ => e,
-    }))
-}
-
-async fn get_score<G: Game>(State(s): State<Arc<Shared<G>>>) -> Response {
-    let score = s.lock().score();
-    s.reply(Ok(score))
-}
-
-async fn post_undo<G: Game>(State(s): State<Arc<Shared<G>>>, headers: HeaderMap) -> Response {
-    let result = s.teacher(&headers).and_then(|()| {
-        let (mut live, fixed) = s.locked();
-        live.undo(&fixed)?;
-        Ok(live.score())
-    });
-    s.reply(result)
-}
-
-async fn post_reset<G: Game>(State(s): State<Arc<Shared<G>>>, headers: HeaderMap) -> Response {
-    let result = s.teacher(&headers).and_then(|()| {
-        let (mut live, fixed) = s.locked();
-        live.reset(&fixed)?;
-        Ok(live.score())
-    });
-    s.reply(result)
-}
-
-/// A training request.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct TrainRequest {
-    /// Games to play.
-    games: u32,
-    /// `random`, `perfect`, `teacher` or `machine`.
-    opponent: String,
-}
-
-async fn get_train<G: Game>(State(s): State<Arc<Shared<G>>>) -> Response {
-    let progress = train::Run::progress(s.lock().training.as_ref());
-    s.reply(Ok(progress))
-}
-
-async fn post_train<G: Game>(
-    State(s): State<Arc<Shared<G>>>,
-    headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
-) -> Response {
-    let result = s.teacher(&headers).and_then(|()| {
-        let request: TrainRequest = body(raw, r#"{"games": 200, "opponent": "random"}"#)?;
-        let opponent = train::opponent(&request.opponent, s.fixed().setup.rival.is_some())?;
-        train::start(&s, request.games, opponent)?;
-        Ok(train::Run::progress(s.lock().training.as_ref()))
-    });
-    s.reply(result)
-}
-
-/// A request to watch the machine play.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct WatchRequest {
-    /// `random`, `perfect`, `teacher` or `machine`.
-    opponent: String,
-    /// The pace, as an index into the kit's `paces`.
-    pace: usize,
-}
-
-async fn post_watch<G: Game>(
-    State(s): State<Arc<Shared<G>>>,
-    headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
-) -> Response {
-    let result = s.teacher(&headers).and_then(|()| {
-        let request: WatchRequest = body(raw, r#"{"opponent": "random", "pace": 3}"#)?;
-        let opponent = train::opponent(&request.opponent, s.fixed().setup.rival.is_some())?;
-        let controls = Arc::new(train::Controls::default());
-        train::steer_controls(&controls, Some(request.pace), None, false)?;
-        train::watch(&s, opponent, controls)?;
-        Ok(train::Run::progress(s.lock().training.as_ref()))
-    });
-    s.reply(result)
-}
-
-/// Steering a watching run: any of a new pace, pause or go on, one move.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SteerRequest {
-    pace: Option<usize>,
-    paused: Option<bool>,
-    #[serde(default)]
-    step: bool,
-}
-
-async fn post_steer<G: Game>(
-    State(s): State<Arc<Shared<G>>>,
-    headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
-) -> Response {
-    let result = s.teacher(&headers).and_then(|()| {
-        let request: SteerRequest = body(raw, r#"{"pace": 3, "paused": true, "step": true}"#)?;
-        train::steer(&s, request.pace, request.paused, request.step)?;
-        Ok(train::Run::progress(s.lock().training.as_ref()))
-    });
-    s.reply(result)
-}
-
-/// The panel the teacher shows.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PanelRequest {
-    panel: String,
-}
-
-async fn post_panel<G: Game>(
-    State(s): State<Arc<Shared<G>>>,
-    headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
-) -> Response {
-    let result = s.teacher(&headers).and_then(|()| {
-        let request: PanelRequest = body(raw, r#"{"panel": "memory"}"#)?;
-        s.lock().show(&request.panel)?;
-        Ok(serde_json::json!({ "panel": request.panel }))
-    });
-    s.reply(result)
-}
-
-async fn post_cancel<G: Game>(State(s): State<Arc<Shared<G>>>, headers: HeaderMap) -> Response {
-    let result = s
-        .teacher(&headers)
-        .and_then(|()| train::cancel(&s))
-        .map(|()| train::Run::progress(s.lock().training.as_ref()));
-    s.reply(result)
+        let reply = lesson.handle(&Request {
+            method: method.as_str(),
+            path: uri.path(),
+            body,
+            teacher,
+        });
+        driver.unpark();
+        reply
+    })
+    .await;
+    match answered {
+        Ok(reply) => respond(reply),
+        Err(e) => s.refuse(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            Problem::Internal(e.to_string()),
+        ),
+    }
 }
 
 /// Serves the page until Ctrl-C or SIGTERM, printing the teacher's and the viewers'
@@ -1043,13 +586,6 @@ mod tests {
         ] {
             assert!(!host_allowed(Some(host)), "{host}");
         }
-    }
-
-    #[test]
-    fn thousands_are_grouped() {
-        assert_eq!(grouped(1_000_000, ","), "1,000,000");
-        assert_eq!(grouped(999, ","), "999");
-        assert_eq!(grouped(21_000, "\u{a0}"), "21\u{a0}000");
     }
 
     #[test]

@@ -1,15 +1,18 @@
-//! The engine of matchbox in the browser: the static site's page (web/) sends its
+//! The engine of matchbox in the browser: the static site's pages (web/) send their
 //! requests here, built for WebAssembly. Each request is one JSON object naming a
 //! command; each answer is a list of named parts (a JSON text, a PDF, a PNG), so that
 //! files cross as bytes, not as text. The same kit gives the same bytes as the native
-//! `matchbox kit`: both call [`matchbox_print::make::make_files`].
+//! `matchbox kit`: both call [`matchbox_print::make::make_files`]. The lesson page's
+//! requests are the classroom's ([`lesson`]), answered as `matchbox serve` answers them.
 //!
 //! The interface is four plain functions ([`abi`]) rather than a binding generator: the
-//! page needs a handful of calls, and the build needs nothing but cargo.
+//! page needs a handful of calls, and the build needs nothing but cargo. The module
+//! imports one function, `env.matchbox_now` (the page's clock, `performance.now()`).
 
 #![warn(missing_docs)]
 
 pub mod abi;
+pub mod lesson;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -64,15 +67,38 @@ pub enum Request {
         /// kit.yaml's text.
         yaml: String,
     },
+    /// Opens the lesson for a kit (see [`lesson::open`]).
+    Lesson {
+        /// kit.yaml's text.
+        yaml: String,
+        /// The state file's text to start from; fresh boxes without.
+        state: Option<String>,
+        /// The state file's name in messages; [`lesson::STATE_FILE`] without.
+        name: Option<String>,
+        /// Seed of the machine's draws.
+        seed: u64,
+    },
+    /// One of the classroom page's requests (see [`lesson::request`]).
+    Api {
+        /// `GET` or `POST`.
+        method: String,
+        /// Such as `/api/game`.
+        path: String,
+        /// The JSON body, if any.
+        #[serde(default)]
+        body: String,
+    },
+    /// Goes on with the lesson's training or watching (see [`lesson::step`]).
+    Step,
 }
 
 /// Reads a kit's text as the CLI reads `--kit kit.yaml`.
-fn read_kit(yaml: &str) -> Result<Kit, Error> {
+pub(crate) fn read_kit(yaml: &str) -> Result<Kit, Error> {
     Kit::from_bytes(yaml.as_bytes().to_vec(), KIT_FILE)
 }
 
 /// A JSON value as the one part of an answer.
-fn json_part(value: &Value) -> Result<Part, Error> {
+pub(crate) fn json_part(value: &Value) -> Result<Part, Error> {
     Ok(("json".into(), serde_json::to_vec(value)?))
 }
 
@@ -119,6 +145,17 @@ pub fn answer(request: &[u8]) -> Result<Vec<Part>, Error> {
             let text = serde_json::to_string_pretty(&value)? + "\n";
             Ok(vec![("boxes.json".into(), text.into_bytes())])
         }
+        Request::Lesson {
+            yaml,
+            state,
+            name,
+            seed,
+        } => {
+            let name = name.as_deref().unwrap_or(lesson::STATE_FILE);
+            lesson::open(&yaml, state.as_deref().map(|text| (name, text)), seed)
+        }
+        Request::Api { method, path, body } => lesson::request(&method, &path, &body),
+        Request::Step => lesson::step(),
     }
 }
 

@@ -164,4 +164,31 @@ impl<'m> Learner<'m> {
     pub fn emptied(&self) -> &[u32] {
         &self.emptied
     }
+
+    /// The beads and the game in progress, apart from the machine: kept between calls
+    /// by a caller that plays a game a move at a time (the classroom screen's second
+    /// machine), and taken up again by [`Learner::resume`].
+    pub fn suspend(self) -> Suspended {
+        Suspended {
+            beads: self.beads,
+            used: self.used,
+        }
+    }
+
+    /// A machine with the beads and the game in progress of [`Learner::suspend`].
+    pub fn resume(machine: &'m Machine, suspended: Suspended) -> Learner<'m> {
+        Learner {
+            machine,
+            beads: suspended.beads,
+            used: suspended.used,
+            emptied: Vec::new(),
+        }
+    }
+}
+
+/// A [`Learner`] without its machine: its beads and the slots of its game in progress.
+#[derive(Clone, Debug)]
+pub struct Suspended {
+    beads: Beads,
+    used: Vec<u32>,
 }

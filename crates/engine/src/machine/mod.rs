@@ -18,7 +18,7 @@ use rand_chacha::rand_core::SeedableRng;
 
 use crate::game::{Outcome, Side};
 pub use compiled::{Beads, Draw, MAX_BEADS, Machine};
-pub use learner::Learner;
+pub use learner::{Learner, Suspended};
 pub use loss::LossCheck;
 pub use tree::{Node, TREE_BUDGET, Tree};
 
@@ -331,5 +331,23 @@ mod tests {
             game.format_move(&tree.positions[0], tree.move_to(0, c).unwrap()),
             "b1-b2"
         );
+    }
+
+    #[test]
+    fn a_suspended_learner_learns_from_its_whole_game() {
+        let (_, tree, _, machine) = nim_machine("bachet", Rule::Gardner);
+        let (node, _) = at(&tree, &machine, 7);
+        let mut rng = rng_for(3, 0);
+        let mut whole = Learner::new(&machine);
+        let mut parts = Learner::new(&machine);
+        let draw = whole.choose(node, &mut rng);
+        let mut rng = rng_for(3, 0);
+        assert_eq!(parts.choose(node, &mut rng), draw);
+        let mut parts = Learner::resume(&machine, parts.suspend());
+        assert_eq!(parts.used(), whole.used());
+        whole.finish(End::Lost);
+        parts.finish(End::Lost);
+        assert_eq!(parts.beads, whole.beads);
+        assert_ne!(whole.beads, machine.fresh_beads(), "the loss took a bead");
     }
 }

@@ -1,22 +1,10 @@
-// The classroom screen. Everything shown comes from the server's JSON API; the page
-// knows no game: moves are the server's notation, the board is the server's SVG, and
-// each move says which spots of the board picture it changes.
+// The classroom screen. Everything shown comes from the machine's JSON API, reached
+// through `transport` (transport.js: HTTP to `matchbox serve`, or the static site's
+// engine in the browser); the page knows no game: moves are the API's notation, the
+// board is its SVG, and each move says which spots of the board picture it changes.
 'use strict';
 
-// The teacher's token: read from the address once, then kept for this tab only and
-// taken out of the address bar, so the projected screen does not show it.
-const token = (() => {
-  const params = new URLSearchParams(location.search);
-  const given = params.get('token');
-  if (given) {
-    sessionStorage.setItem('matchbox-token', given);
-    params.delete('token');
-    const rest = params.toString();
-    history.replaceState(null, '', location.pathname + (rest ? '?' + rest : '') + location.hash);
-  }
-  return sessionStorage.getItem('matchbox-token') || '';
-})();
-const teacher = token !== '';
+const teacher = transport.teacher;
 const $ = (id) => document.getElementById(id);
 let kit = null;
 let words = {};
@@ -53,25 +41,9 @@ function element(tag, attrs, ...children) {
   return node;
 }
 
-// ---- talking to the server; errors stay until the next action or a dismiss -----
+// ---- talking to the machine; errors stay until the next action or a dismiss -----
 
-// A refusal: the server's message, and the setting it is about, if any.
-class Refused extends Error {
-  constructor(message, field) { super(message); this.field = field; }
-}
-
-async function api(method, path, body) {
-  const headers = {};
-  if (teacher) headers['x-matchbox-token'] = token;
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const response = await fetch(path, {
-    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  let data = null;
-  try { data = await response.json(); } catch (e) { data = { error: String(response.status) }; }
-  if (!response.ok) throw new Refused(data.error || String(response.status), data.field);
-  return data;
-}
+const api = transport.api;
 
 function showError(text) {
   $('error-text').textContent = text;
@@ -84,7 +56,7 @@ async function act(action) {
   try {
     await action();
   } catch (e) {
-    showError(e instanceof Refused ? e.message : say('page.offline'));
+    showError(e.refused ? e.message : say('page.offline'));
   }
   await refresh(true).catch(() => {});
 }
@@ -538,8 +510,8 @@ async function applySettings() {
     $('settings-done').textContent = say(done.fresh ? 'page.settings.fresh' : 'page.settings.kept');
     await loadSettings();
   } catch (e) {
-    if (e instanceof Refused && e.field) showFieldError(e.field, e.message);
-    else showError(e instanceof Refused ? e.message : say('page.offline'));
+    if (e.refused && e.field) showFieldError(e.field, e.message);
+    else showError(e.refused ? e.message : say('page.offline'));
   }
   await refresh(true).catch(() => {});
 }
@@ -597,6 +569,18 @@ function setUpSettings() {
     $('settings-done').textContent = '';
   });
   for (const id of ['train-opponent', 'train-games', 'watch-opponent']) $(id).addEventListener('input', renderRisks);
+}
+
+// ---- the beads as a file: the state file of `matchbox play --state` and `serve --state`
+
+async function exportBeads() {
+  const { text } = await api('GET', '/api/state');
+  const link = element('a', {
+    href: URL.createObjectURL(new Blob([text], { type: 'application/json' })),
+    download: kit.state ? kit.state.split(/[\\/]/).pop() : 'state.json',
+  });
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 60000);
 }
 
 // ---- panels ---------------------------------------------------------------------------
@@ -674,7 +658,7 @@ function setUp() {
     'watch-title': 'page.watch', 'watch-hint': 'page.watch_hint', 'watch-opponent-label': 'page.train_opponent',
     'pace-label': 'page.pace', 'watch-start': 'page.watch_start', 'watch-step': 'page.step', 'watch-stop': 'page.stop',
     undo: 'page.undo', reset: 'page.reset', 'reset-question': 'page.reset_confirm', 'reset-yes': 'page.yes',
-    'reset-no': 'page.no', 'box-view-close': 'page.close',
+    'reset-no': 'page.no', 'box-view-close': 'page.close', export: 'page.export', 'import-text': 'page.import',
   };
   for (const [id, key] of Object.entries(text)) $(id).textContent = say(key);
   $('error-close').title = say('page.close');
@@ -724,6 +708,24 @@ function setUp() {
     $('reset-confirm').hidden = true;
     act(() => api('POST', '/api/reset'));
   });
+  $('export').addEventListener('click', () => act(exportBeads));
+  // Only where the beads are the page's own (the static site): the server reads its
+  // file at start (`matchbox serve --state`).
+  $('import-button').hidden = !transport.load;
+  $('import').addEventListener('change', () => {
+    const file = $('import').files[0];
+    $('import').value = '';
+    if (!file) return;
+    act(async () => {
+      await transport.load(file);
+      // Another machine: its labels and settings, not the last one's.
+      labels.clear();
+      editing = false;
+      if (settings !== null) await loadSettings();
+    });
+  });
+  // The static site's storage, when it cannot keep the beads.
+  if (transport.listen) transport.listen((key, why) => showError(say(key, { why })));
   $('error-close').addEventListener('click', () => { $('error').hidden = true; });
   setUpSettings();
   $('box-view-close').addEventListener('click', closeBox);

@@ -5,15 +5,14 @@
 //! replayed from them with the game's own random stream, so what the page shows is
 //! always what [`play_game`] did, and a game is never half-applied to the beads.
 
-use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use rand::RngExt;
 use serde::Serialize;
 
 use super::board::{self, Spot};
 use super::settings::Risks;
-use super::{ApiError, Problem};
+use super::{ApiError, Problem, Store};
 use matchbox_engine::Error;
 use matchbox_engine::i18n::{Strings, strings};
 use matchbox_engine::kit::Kit;
@@ -21,7 +20,6 @@ use matchbox_engine::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rn
 use matchbox_engine::palette::hex;
 use matchbox_engine::simulate::state::{self, Saved, Settings};
 use matchbox_engine::simulate::{Opponent, Setup, Turn, play_game};
-use matchbox_files::write_atomic;
 use matchbox_print::draw::svg::to_svg;
 use matchbox_print::label::{draw_label, drawn_moves};
 use matchbox_print::pictures::Game;
@@ -39,7 +37,7 @@ pub struct Fixed<G: Game> {
     /// Seed of the machine's draws: game `n` draws from stream `n`.
     pub seed: u64,
     /// Where the beads are saved after every game, if anywhere.
-    pub state: Option<PathBuf>,
+    pub store: Option<Arc<dyn Store>>,
     /// How soon each opponent empties this machine's first box, worked out when the
     /// settings panel first asks.
     pub risks: OnceLock<Result<Risks, String>>,
@@ -51,13 +49,12 @@ impl<G: Game> Fixed<G> {
         strings(self.kit.language)
     }
 
-    /// Writes the beads and the score to the state file, if there is one, atomically.
+    /// Keeps the beads and the score as the state file's text, if they are kept anywhere.
     pub fn save(&self, saved: &Saved) -> Result<(), Error> {
-        let Some(path) = &self.state else {
+        let Some(store) = &self.store else {
             return Ok(());
         };
-        let text = state::to_json(&self.game, &self.kit, &self.setup, saved)?;
-        write_atomic(path, text.as_bytes())
+        store.save(&state::to_json(&self.game, &self.kit, &self.setup, saved)?)
     }
 
     /// Every box's position with its coloured moves, as small as the page likes: the
@@ -444,9 +441,9 @@ impl Live {
             }
             Err(e) => {
                 if self.unsaved.is_none() {
-                    super::tell(format_args!(
-                        "{e}: the file is as it was, the games since are kept in memory and shown on the page, and saved as soon as the file can be written"
-                    ));
+                    if let Some(store) = &fixed.store {
+                        store.failed(&e);
+                    }
                     self.version += 1;
                 }
                 self.unsaved = Some(e);
@@ -567,8 +564,9 @@ impl Live {
     }
 }
 
-/// A failed save as the page names it. The messages are the program's own
-/// ([`write_atomic`]'s); the page says them in the kit's language.
+/// A failed save as the page names it. The messages are the program's own (the
+/// server's state file is written by `matchbox_files::write_atomic`); the page says
+/// them in the kit's language.
 fn save_problem(e: &Error) -> &'static str {
     let text = e.to_string();
     if text.contains("the disk is full") {

@@ -9,16 +9,11 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock, PoisonError};
 
-use axum::body::Bytes;
-use axum::extract::State;
-use axum::extract::rejection::BytesRejection;
-use axum::http::HeaderMap;
-use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::table::Fixed;
-use super::{ApiError, Problem, Shared, body, train};
+use super::{ApiError, Classroom, Problem, train};
 use matchbox_engine::i18n::Strings;
 use matchbox_engine::rule::{BeadSchedule, MAX_REWARD, MAX_START_BEADS, Reward, Rule};
 use matchbox_engine::simulate::state::{self, Settings, Unfit};
@@ -62,7 +57,7 @@ struct Shown {
 
 /// The settings panel.
 #[derive(Debug, Serialize)]
-struct SettingsView {
+pub struct SettingsView {
     /// The machine's settings now.
     now: Shown,
     /// kit.yaml's own, which the panel can fill in again.
@@ -71,7 +66,7 @@ struct SettingsView {
     rules: Vec<&'static str>,
     max_beads: u32,
     max_reward: i32,
-    /// `None` if the trial runs failed (the terminal says why).
+    /// `None` if the trial runs failed.
     risks: Option<Risks>,
 }
 
@@ -136,7 +131,8 @@ fn shown<G: Game>(fixed: &Fixed<G>, settings: &Settings) -> Shown {
     }
 }
 
-/// The trial runs for this machine, worked out the first time they are asked for.
+/// The trial runs for this machine, worked out the first time they are asked for;
+/// `None` if they failed.
 fn risks<G: Game>(fixed: &Fixed<G>) -> Option<Risks> {
     let worked = fixed.risks.get_or_init(|| {
         let mut emptied = BTreeMap::new();
@@ -157,39 +153,26 @@ fn risks<G: Game>(fixed: &Fixed<G>) -> Option<Risks> {
             emptied,
         })
     });
-    match worked {
-        Ok(risks) => Some(risks.clone()),
-        Err(e) => {
-            super::tell(format_args!(
-                "the trial runs for the page's warnings failed: {e}"
-            ));
-            None
-        }
-    }
+    worked.as_ref().ok().cloned()
 }
 
 /// `GET /api/settings`: the settings now, the kit's, the choices, and the warnings.
-pub async fn get_settings<G: Game>(State(s): State<Arc<Shared<G>>>) -> Response {
+pub fn view<G: Game>(classroom: &Classroom<G>) -> SettingsView {
     let (settings, fixed) = {
-        let (live, fixed) = s.locked();
+        let (live, fixed) = classroom.locked();
         (live.saved.settings.clone(), fixed)
     };
     let own = Settings::of_kit(&fixed.own, fixed.own.rule);
-    let trials = Arc::clone(&fixed);
-    // Worked out once per machine, off the thread that answers the other requests.
-    let risks = tokio::task::spawn_blocking(move || risks(&trials))
-        .await
-        .ok()
-        .flatten();
-    let view = SettingsView {
+    // Worked out once per machine, without the live lock.
+    let risks = risks(&fixed);
+    SettingsView {
         now: shown(&fixed, &settings),
         kit: shown(&fixed, &own),
         rules: rules(fixed.own.rule),
         max_beads: MAX_START_BEADS,
         max_reward: MAX_REWARD,
         risks,
-    };
-    s.reply(Ok(view))
+    }
 }
 
 /// A request to change the settings; what it leaves out stays as it is.
@@ -228,37 +211,16 @@ fn whole(value: &Value) -> Option<i64> {
     }
 }
 
-/// What [`post_settings`] did.
+/// What [`apply`] did.
 #[derive(Debug, Serialize)]
-struct Applied {
+pub struct Applied {
     /// Whether the boxes were filled afresh (new beads, rule or rewards); otherwise only
     /// the opponent changed, or nothing.
     fresh: bool,
 }
 
-const EXAMPLE: &str = r#"{"beads": {"1": 4, "3": 3}, "rule": "menace", "reward": {"win": 3, "draw": 1, "loss": -1}, "opponent": "random"}"#;
-
-/// `POST /api/settings` (the teacher's): applies new settings (see the module's doc).
-pub async fn post_settings<G: Game>(
-    State(s): State<Arc<Shared<G>>>,
-    headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
-) -> Response {
-    let checked = s
-        .teacher(&headers)
-        .and_then(|()| body::<SettingsRequest>(raw, EXAMPLE));
-    let result = match checked {
-        // Building a machine takes a moment: off the thread that answers the others.
-        Ok(request) => {
-            let shared = Arc::clone(&s);
-            tokio::task::spawn_blocking(move || apply(&shared, &request))
-                .await
-                .unwrap_or_else(|e| Err(ApiError::internal(e.to_string())))
-        }
-        Err(e) => Err(e),
-    };
-    s.reply(result)
-}
+/// The JSON a settings request takes.
+pub const EXAMPLE: &str = r#"{"beads": {"1": 4, "3": 3}, "rule": "menace", "reward": {"win": 3, "draw": 1, "loss": -1}, "opponent": "random"}"#;
 
 /// The starting beads asked for, by move number, each checked at its field.
 fn schedule(asked: &BTreeMap<u32, Value>) -> Result<BeadSchedule, ApiError> {
@@ -352,10 +314,14 @@ fn asked<G: Game>(
     })
 }
 
-/// Applies the settings asked for: a new machine with fresh boxes when the beads, the
-/// rule or the rewards change; the opponent alone is only kept.
-fn apply<G: Game>(shared: &Shared<G>, request: &SettingsRequest) -> Result<Applied, ApiError> {
-    let (mut live, fixed) = shared.locked();
+/// `POST /api/settings` (the teacher's): applies the settings asked for: a new machine
+/// with fresh boxes when the beads, the rule or the rewards change; the opponent alone
+/// is only kept.
+pub fn apply<G: Game>(
+    classroom: &Classroom<G>,
+    request: &SettingsRequest,
+) -> Result<Applied, ApiError> {
+    let (mut live, fixed) = classroom.locked();
     live.idle()?;
     let now = live.saved.settings.clone();
     let mut settings = asked(&fixed, &now, request)?;
@@ -384,12 +350,15 @@ fn apply<G: Game>(shared: &Shared<G>, request: &SettingsRequest) -> Result<Appli
         own: fixed.own.clone(),
         setup,
         seed: fixed.seed,
-        state: fixed.state.clone(),
+        store: fixed.store.clone(),
         risks: OnceLock::new(),
     });
     live.refill(&made, settings)?;
     live.machine += 1;
-    *shared.fixed.write().unwrap_or_else(PoisonError::into_inner) = made;
+    *classroom
+        .fixed
+        .write()
+        .unwrap_or_else(PoisonError::into_inner) = made;
     Ok(Applied { fresh: true })
 }
 

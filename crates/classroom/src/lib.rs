@@ -1,0 +1,913 @@
+//! The classroom screen's machine, for any game: the requests the page sends (a method,
+//! a path, a JSON body) and their JSON answers, with no network, thread or clock, so
+//! that `matchbox serve` answers them over HTTP and the static site's engine answers
+//! them in the browser, alike.
+//!
+//! Everything here works for any game through [`Game`]: the page gets the moves in the
+//! game's notation and where to click them, the board and labels as SVG of the same
+//! scenes the printed kit uses, and its words from `templates/<lang>/strings.yaml`.
+//! Every change happens under one lock, and the beads are kept (a [`Store`]) after
+//! every game. Training and watching go on in steps the host calls ([`Lesson::step`]).
+
+#![warn(missing_docs)]
+
+mod board;
+mod settings;
+mod table;
+mod train;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, RwLock};
+use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use matchbox_engine::Error;
+use matchbox_engine::i18n::Strings;
+use matchbox_engine::kit::Kit;
+use matchbox_engine::rule::Rule;
+use matchbox_engine::simulate::Setup;
+use matchbox_engine::simulate::state::{self, Unfit};
+use matchbox_print::pictures::Game;
+use table::{Fixed, Live};
+
+/// Where the beads are kept after every game: the server's state file, the browser's
+/// storage. What is kept is the text of the `play --state` file.
+pub trait Store: Send + Sync {
+    /// Keeps the state file's text.
+    fn save(&self, text: &str) -> Result<(), Error>;
+    /// Its name (a file's path), for the page's message when it cannot be saved.
+    fn name(&self) -> Option<String>;
+    /// Told once when saving starts failing (the page says so too).
+    fn failed(&self, _error: &Error) {}
+}
+
+/// What goes wrong with a request, in words the page's user reads.
+#[derive(Debug)]
+pub enum Problem {
+    /// The body is not the JSON asked for.
+    Json {
+        /// An example of the JSON asked for.
+        example: &'static str,
+    },
+    /// A Host header that names neither this server's address, localhost, nor an IP
+    /// address (a page of another site reaching here by DNS rebinding).
+    Host {
+        /// The host named.
+        host: String,
+    },
+    /// A request that did not arrive whole in time.
+    Timeout {
+        /// The time it had.
+        seconds: u64,
+    },
+    /// A changing request without the teacher's token.
+    Token,
+    /// A move that is not legal on the board.
+    Illegal {
+        /// What was asked.
+        mv: String,
+        /// The legal moves, separated by semicolons (a move's words may hold a comma).
+        legal: String,
+    },
+    /// A move meant for another board (another tab moved first).
+    NotYourTurn,
+    /// A move after the end of the game.
+    GameOver,
+    /// A box id that no box has.
+    NoBox {
+        /// What was asked.
+        id: String,
+        /// How many boxes there are.
+        count: usize,
+    },
+    /// A body over the transport's limit.
+    TooBig {
+        /// The limit, in bytes.
+        limit: usize,
+    },
+    /// A path that is neither the page nor the API.
+    NotFound {
+        /// The path asked for.
+        path: String,
+    },
+    /// A method the path does not take.
+    Method,
+    /// A change while the machine trains.
+    Training,
+    /// A cancel with no training under way.
+    NotTraining,
+    /// A game count out of range.
+    Games,
+    /// An opponent the page cannot choose.
+    Opponent {
+        /// What was asked.
+        name: String,
+    },
+    /// Undo with nothing to undo.
+    NoUndo,
+    /// A pace of watching out of range.
+    Pace {
+        /// The fastest pace's number.
+        max: usize,
+    },
+    /// A panel the page does not have.
+    Panel,
+    /// A setting that cannot make the kit's machine.
+    Setting(Unfit),
+    /// A rule the page does not know.
+    Rule {
+        /// What was asked.
+        name: String,
+    },
+    /// The program failed (a file could not be saved, a bug).
+    Internal(String),
+}
+
+/// A refused request: its HTTP status and why.
+#[derive(Debug)]
+pub struct ApiError {
+    status: u16,
+    problem: Problem,
+}
+
+impl ApiError {
+    /// A refusal with this HTTP status.
+    pub fn new(status: u16, problem: Problem) -> ApiError {
+        ApiError { status, problem }
+    }
+
+    /// 400: the request itself is wrong.
+    pub fn bad(problem: Problem) -> ApiError {
+        ApiError::new(400, problem)
+    }
+
+    /// 409: the request does not fit the game as it stands.
+    pub fn conflict(problem: Problem) -> ApiError {
+        ApiError::new(409, problem)
+    }
+
+    /// 404: nothing there.
+    pub fn not_found(problem: Problem) -> ApiError {
+        ApiError::new(404, problem)
+    }
+
+    /// 500: the program failed.
+    pub fn internal(message: String) -> ApiError {
+        ApiError::new(500, Problem::Internal(message))
+    }
+
+    /// The message in the kit's language.
+    fn message(&self, words: &Strings) -> String {
+        let fill = |key: &str, values: &[(&str, &str)]| words.fill(key, values);
+        match &self.problem {
+            Problem::Json { example } => fill("api.json", &[("why", example)]),
+            Problem::Host { host } => fill("api.host", &[("host", host)]),
+            Problem::Timeout { seconds } => {
+                fill("api.timeout", &[("seconds", &seconds.to_string())])
+            }
+            Problem::Token => fill("api.token", &[]),
+            Problem::Illegal { mv, legal } => {
+                fill("api.illegal", &[("move", mv), ("moves", legal)])
+            }
+            Problem::NotYourTurn => fill("api.not_your_turn", &[]),
+            Problem::GameOver => fill("api.game_over", &[]),
+            Problem::NoBox { id, count } => {
+                fill("api.no_box", &[("id", id), ("count", &count.to_string())])
+            }
+            Problem::TooBig { limit } => fill("api.too_big", &[("limit", &limit.to_string())]),
+            Problem::NotFound { path } => fill("api.not_found", &[("path", path)]),
+            Problem::Method => fill("api.method", &[]),
+            Problem::Training => fill("api.training", &[]),
+            Problem::NotTraining => fill("api.not_training", &[]),
+            Problem::Games => fill(
+                "api.games",
+                &[(
+                    "max",
+                    &grouped(u64::from(train::MAX_GAMES), words.get("page.digit_group")),
+                )],
+            ),
+            Problem::Opponent { name } => fill("api.opponent", &[("name", name)]),
+            Problem::NoUndo => fill("api.no_undo", &[]),
+            Problem::Pace { max } => fill("api.pace", &[("max", &max.to_string())]),
+            Problem::Panel => fill("api.panel", &[("panels", &table::PANELS.join(", "))]),
+            Problem::Setting(unfit) => settings::message(unfit, words),
+            Problem::Rule { name } => fill(
+                "api.rule",
+                &[
+                    ("name", name),
+                    ("rules", &settings::rule_names().join(", ")),
+                ],
+            ),
+            Problem::Internal(m) => m.clone(),
+        }
+    }
+
+    /// The setting a page shows the message at, if the problem is one setting's.
+    fn field(&self) -> Option<String> {
+        match &self.problem {
+            Problem::Setting(unfit) => Some(settings::field(unfit)),
+            Problem::Rule { .. } => Some("rule".into()),
+            Problem::Opponent { .. } => Some("opponent".into()),
+            _ => None,
+        }
+    }
+}
+
+impl From<Error> for ApiError {
+    fn from(e: Error) -> ApiError {
+        ApiError::internal(e.to_string())
+    }
+}
+
+/// A number with its thousands grouped by `separator` (`page.digit_group`: `1,000,000`,
+/// `1 000 000`).
+pub fn grouped(n: u64, separator: &str) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push_str(separator);
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A request's body as the transport could read it.
+#[derive(Clone, Copy, Debug)]
+pub enum Body<'a> {
+    /// The bytes sent.
+    Read(&'a [u8]),
+    /// Over the transport's limit, in bytes.
+    TooBig(usize),
+    /// Not read whole (the connection broke).
+    Unreadable,
+}
+
+/// A request of the page's, whatever carried it.
+#[derive(Clone, Copy, Debug)]
+pub struct Request<'a> {
+    /// `GET` or `POST`.
+    pub method: &'a str,
+    /// The path, such as `/api/game`.
+    pub path: &'a str,
+    /// The body (only a `POST` reads it).
+    pub body: Body<'a>,
+    /// Whether it comes from the teacher, who alone may change anything.
+    pub teacher: bool,
+}
+
+/// An answer: an HTTP status and a JSON text (`{"error": "..."}` when refused).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// 200, or the refusal's status.
+    pub status: u16,
+    /// The JSON text.
+    pub json: String,
+}
+
+/// The host's time: a duration since an instant fixed for the lesson's life.
+pub type Clock<'a> = &'a dyn Fn() -> Duration;
+
+/// A lesson under way, whatever its game: what a transport calls.
+pub trait Lesson: Send + Sync {
+    /// Answers one of the page's requests.
+    fn handle(&self, request: &Request) -> Reply;
+    /// A refusal of the transport's own (a bad Host header, a timeout), in the kit's
+    /// language.
+    fn refuse(&self, error: ApiError) -> Reply;
+    /// Goes on with the training or watching under way: the host calls it again after
+    /// the time it gives (or at once after a request of the page's), until it gives
+    /// `None` (no run under way).
+    fn step(&self, clock: Clock) -> Result<Option<Duration>, Error>;
+    /// Ends the run under way, keeping its games, and saves; an error if the beads could
+    /// not be kept.
+    fn close(&self, clock: Clock) -> Result<(), Error>;
+}
+
+/// How a lesson is set up.
+pub struct Options<'a> {
+    /// The learning rule asked for (`--rule`); the state file's own otherwise, else the
+    /// kit's.
+    pub rule: Option<Rule>,
+    /// Seed of the machine's draws.
+    pub seed: u64,
+    /// Where the beads are kept after every game, if anywhere.
+    pub store: Option<Arc<dyn Store>>,
+    /// The state file to start from: its name (for messages) and what reading it gave;
+    /// a missing file is a fresh machine.
+    pub state: Option<(&'a Path, std::io::Result<Vec<u8>>)>,
+    /// Read the state file although it was changed by hand.
+    pub accept_edited_state: bool,
+}
+
+/// Opens a lesson with a kit: compiles the machine under the settings (the state
+/// file's own, else the kit's) and reads the state file (a damaged one is refused
+/// here). What to tell the teacher: the file's own settings, an edited file read anyway.
+pub fn open(kit: &Kit, options: Options) -> Result<(Arc<dyn Lesson>, Vec<String>), Error> {
+    matchbox_engine::with_game!(&kit.game, |game| {
+        Classroom::open(game, kit, options)
+            .map(|(lesson, notes)| (Arc::new(lesson) as Arc<dyn Lesson>, notes))
+    })
+}
+
+/// The kit's machine under `rule`, with a second machine to train against when the kit
+/// can be built for the other side.
+fn setup<G: Game>(game: &G, kit: &Kit, rule: Rule) -> Result<Setup<G>, Error> {
+    Setup::new(game, kit, rule, true).or_else(|_| Setup::new(game, kit, rule, false))
+}
+
+/// The lesson for one game: the machine as the settings make it, and the live state
+/// behind its lock.
+struct Classroom<G: Game> {
+    /// Replaced whole when the teacher applies new settings, under the live lock.
+    fixed: RwLock<Arc<Fixed<G>>>,
+    live: Mutex<Live>,
+    /// Held by a step, so that two hosts' steps never play the same run at once.
+    stepping: Mutex<()>,
+}
+
+/// Locks a mutex. A panic while it was held cannot leave the state half-changed (every
+/// change is made whole after the checks), so a poisoned lock is used as is.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The routes, each with what the page sends.
+enum Route {
+    Kit,
+    Game,
+    Move,
+    NewGame,
+    Boxes,
+    OneBox(String),
+    Pictures,
+    Score,
+    Undo,
+    Reset,
+    Progress,
+    Train,
+    Cancel,
+    Watch,
+    Steer,
+    Panel,
+    State,
+    Settings,
+    ApplySettings,
+}
+
+impl Route {
+    /// The route of a method and path; a `POST` is a change, which only the teacher may
+    /// ask for.
+    fn find(method: &str, path: &str) -> Result<Route, ApiError> {
+        use Route::*;
+        let (get, post) = match path {
+            "/api/kit" => (Some(Kit), None),
+            "/api/game" => (Some(Game), None),
+            "/api/game/move" => (None, Some(Move)),
+            "/api/game/new" => (None, Some(NewGame)),
+            "/api/boxes" => (Some(Boxes), None),
+            "/api/pictures" => (Some(Pictures), None),
+            "/api/score" => (Some(Score), None),
+            "/api/undo" => (None, Some(Undo)),
+            "/api/reset" => (None, Some(Reset)),
+            "/api/train" => (Some(Progress), Some(Train)),
+            "/api/train/cancel" => (None, Some(Cancel)),
+            "/api/watch" => (None, Some(Watch)),
+            "/api/watch/steer" => (None, Some(Steer)),
+            "/api/panel" => (None, Some(Panel)),
+            "/api/state" => (Some(State), None),
+            "/api/settings" => (Some(Settings), Some(ApplySettings)),
+            _ => match path.strip_prefix("/api/boxes/") {
+                Some(id) if !id.is_empty() && !id.contains('/') => {
+                    (Some(OneBox(id.to_string())), None)
+                }
+                _ => {
+                    return Err(ApiError::not_found(Problem::NotFound {
+                        path: path.chars().take(100).collect(),
+                    }));
+                }
+            },
+        };
+        match method {
+            "GET" | "HEAD" => get,
+            "POST" => post,
+            _ => None,
+        }
+        .ok_or(ApiError::new(405, Problem::Method))
+    }
+}
+
+/// Reads a JSON body, refusing one too large or malformed; `example` shows the JSON
+/// asked for (the parser's own words are English and name Rust types).
+fn body<T: DeserializeOwned>(body: Body, example: &'static str) -> Result<T, ApiError> {
+    match body {
+        Body::Read(bytes) => {
+            serde_json::from_slice(bytes).map_err(|_| ApiError::bad(Problem::Json { example }))
+        }
+        Body::TooBig(limit) => Err(ApiError::new(413, Problem::TooBig { limit })),
+        Body::Unreadable => Err(ApiError::bad(Problem::Json { example })),
+    }
+}
+
+/// An answer's JSON text.
+fn json<T: Serialize>(value: &T) -> Result<String, ApiError> {
+    serde_json::to_string(value).map_err(|e| ApiError::internal(e.to_string()))
+}
+
+/// The kit, for the page's heading, words and choices.
+#[derive(Serialize)]
+struct KitView {
+    name: String,
+    game: &'static str,
+    language: &'static str,
+    machine: &'static str,
+    rule: &'static str,
+    boxes: usize,
+    opponents: Vec<&'static str>,
+    max_train_games: u32,
+    /// The paces of watching, slowest first.
+    paces: [train::Pace; train::PACES.len()],
+    /// The state file's name, for the page's message when it cannot be saved.
+    state: Option<String>,
+    words: BTreeMap<&'static str, &'static str>,
+}
+
+/// The strings the page uses: its own and the score sheet's.
+const PAGE_KEYS: [&str; 2] = ["page.", "score."];
+
+/// A move request.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveRequest {
+    /// In the game's notation.
+    #[serde(rename = "move")]
+    mv: String,
+    /// The number of the game the move is meant for.
+    game: Option<u64>,
+    /// The moves made so far in that game.
+    ply: Option<usize>,
+}
+
+/// A training request.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TrainRequest {
+    /// Games to play.
+    games: u32,
+    /// `random`, `perfect`, `teacher` or `machine`.
+    opponent: String,
+}
+
+/// A request to watch the machine play.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WatchRequest {
+    /// `random`, `perfect`, `teacher` or `machine`.
+    opponent: String,
+    /// The pace, as an index into the kit's `paces`.
+    pace: usize,
+}
+
+/// Steering a watching run: any of a new pace, pause or go on, one move.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SteerRequest {
+    pace: Option<usize>,
+    paused: Option<bool>,
+    #[serde(default)]
+    step: bool,
+}
+
+/// The panel the teacher shows.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PanelRequest {
+    panel: String,
+}
+
+impl<G: Game> Classroom<G> {
+    fn open(game: &G, kit: &Kit, options: Options) -> Result<(Classroom<G>, Vec<String>), Error> {
+        let state::Opened {
+            kit: filled,
+            setup,
+            saved,
+            notes,
+        } = state::open_machine(
+            game,
+            kit,
+            options.state,
+            options.rule,
+            |filled, rule| setup(game, filled, rule),
+            options.accept_edited_state,
+        )?;
+        let classroom = Classroom {
+            fixed: RwLock::new(Arc::new(Fixed {
+                game: game.clone(),
+                kit: filled,
+                own: kit.clone(),
+                setup,
+                seed: options.seed,
+                store: options.store,
+                risks: OnceLock::new(),
+            })),
+            live: Mutex::new(Live::new(saved)),
+            stepping: Mutex::new(()),
+        };
+        // A machine that plays first may resign before anyone moves (an empty box 1).
+        let (mut live, fixed) = classroom.locked();
+        live.settle(&fixed)?;
+        drop(live);
+        Ok((classroom, notes))
+    }
+
+    /// The machine as the settings make it now. Whoever also holds the live lock takes
+    /// this after it, so that the two agree (settings change under the live lock).
+    fn fixed(&self) -> Arc<Fixed<G>> {
+        Arc::clone(&self.fixed.read().unwrap_or_else(PoisonError::into_inner))
+    }
+
+    /// The live state, locked, and the machine it belongs to.
+    fn locked(&self) -> (MutexGuard<'_, Live>, Arc<Fixed<G>>) {
+        let live = lock(&self.live);
+        (live, self.fixed())
+    }
+
+    fn words(&self) -> &'static Strings {
+        self.fixed().words()
+    }
+
+    fn kit(&self) -> KitView {
+        let fixed = self.fixed();
+        let (kit, setup) = (&fixed.kit, &fixed.setup);
+        let words = self.words();
+        let mut opponents = vec!["perfect", "random", "teacher"];
+        if setup.rival.is_some() {
+            opponents.push("machine");
+        }
+        KitView {
+            name: kit.name.clone(),
+            game: kit.game.name(),
+            language: kit.language.code(),
+            machine: kit.machine.name(),
+            rule: setup.machine.rule.name(),
+            boxes: setup.set.boxes.len(),
+            opponents,
+            max_train_games: train::MAX_GAMES,
+            paces: train::PACES,
+            state: fixed.store.as_ref().and_then(|s| s.name()),
+            words: words
+                .keys()
+                .filter(|k| PAGE_KEYS.iter().any(|p| k.starts_with(p)))
+                .map(|k| (k, words.get(k)))
+                .collect(),
+        }
+    }
+
+    /// The answer to a route, as JSON text.
+    fn answer(&self, route: Route, sent: Body) -> Result<String, ApiError> {
+        let (mut live, fixed) = self.locked();
+        let fixed = &*fixed;
+        let rival = fixed.setup.rival.is_some();
+        let progress = |live: &Live| json(&train::Run::progress(live.training.as_ref()));
+        match route {
+            Route::Kit => json(&self.kit()),
+            Route::Game => {
+                // Pages look every second or so: a failed save is tried again at that pace.
+                live.retry_save(fixed);
+                json(&live.game(fixed)?)
+            }
+            Route::Move => {
+                let request: MoveRequest = body(sent, r#"{"move": "b1-b2", "game": 1, "ply": 0}"#)?;
+                let board = table::Board {
+                    game: request.game,
+                    ply: request.ply,
+                };
+                live.play(fixed, &request.mv, board)?;
+                json(&live.game(fixed)?)
+            }
+            Route::NewGame => {
+                live.new_game(fixed)?;
+                json(&live.game(fixed)?)
+            }
+            Route::Boxes => json(&live.boxes(fixed)),
+            Route::OneBox(id) => {
+                // An id that is no number finds no box either.
+                let view = live.one_box(fixed, id.parse().unwrap_or(0));
+                json(&view.map_err(|e| match e.problem {
+                    Problem::NoBox { count, .. } => ApiError::not_found(Problem::NoBox {
+                        id: id.chars().take(20).collect(),
+                        count,
+                    }),
+                    _ => e,
+                })?)
+            }
+            Route::Pictures => json(&fixed.pictures()),
+            Route::Score => json(&live.score()),
+            Route::Undo => {
+                live.undo(fixed)?;
+                json(&live.score())
+            }
+            Route::Reset => {
+                live.reset(fixed)?;
+                json(&live.score())
+            }
+            Route::Progress => progress(&live),
+            Route::Train => {
+                let request: TrainRequest = body(sent, r#"{"games": 200, "opponent": "random"}"#)?;
+                let opponent = train::opponent(&request.opponent, rival)?;
+                train::start(&mut live, request.games, opponent)?;
+                progress(&live)
+            }
+            Route::Cancel => {
+                train::cancel(&mut live)?;
+                progress(&live)
+            }
+            Route::Watch => {
+                let request: WatchRequest = body(sent, r#"{"opponent": "random", "pace": 3}"#)?;
+                let opponent = train::opponent(&request.opponent, rival)?;
+                train::watch(fixed, &mut live, opponent, request.pace)?;
+                progress(&live)
+            }
+            Route::Steer => {
+                let request: SteerRequest =
+                    body(sent, r#"{"pace": 3, "paused": true, "step": true}"#)?;
+                train::steer(&mut live, request.pace, request.paused, request.step)?;
+                progress(&live)
+            }
+            Route::Panel => {
+                let request: PanelRequest = body(sent, r#"{"panel": "memory"}"#)?;
+                live.show(&request.panel)?;
+                json(&serde_json::json!({ "panel": request.panel }))
+            }
+            Route::State => {
+                let text = state::to_json(&fixed.game, &fixed.kit, &fixed.setup, &live.saved)?;
+                json(&serde_json::json!({ "text": text }))
+            }
+            // The settings take the lock themselves: their trial runs go without it.
+            Route::Settings => {
+                drop(live);
+                json(&settings::view(self))
+            }
+            Route::ApplySettings => {
+                drop(live);
+                let request = body(sent, settings::EXAMPLE)?;
+                json(&settings::apply(self, &request)?)
+            }
+        }
+    }
+}
+
+impl<G: Game> Lesson for Classroom<G> {
+    fn handle(&self, request: &Request) -> Reply {
+        let answer = Route::find(request.method, request.path).and_then(|route| {
+            if request.method == "POST" && !request.teacher {
+                return Err(ApiError::new(403, Problem::Token));
+            }
+            self.answer(route, request.body)
+        });
+        match answer {
+            Ok(json) => Reply { status: 200, json },
+            Err(e) => self.refuse(e),
+        }
+    }
+
+    fn refuse(&self, error: ApiError) -> Reply {
+        let mut body = serde_json::json!({ "error": error.message(self.words()) });
+        if let Some(field) = error.field() {
+            body["field"] = field.into();
+        }
+        Reply {
+            status: error.status,
+            json: body.to_string(),
+        }
+    }
+
+    fn step(&self, clock: Clock) -> Result<Option<Duration>, Error> {
+        let _alone = lock(&self.stepping);
+        let now = clock();
+        // The settings cannot change while a run holds the machine.
+        let (mut live, fixed) = self.locked();
+        let fixed = &*fixed;
+        let next = train::step(fixed, &mut live, now)?;
+        let Some(mut slice) = train::slice(fixed, &mut live)? else {
+            return Ok(next);
+        };
+        // The games are played without the lock: the pages look meanwhile, and every
+        // change waits for the run's end (the machine is busy).
+        drop(live);
+        let played = slice.play(fixed, || clock() < now + train::SLICE);
+        let mut live = lock(&self.live);
+        match played {
+            Ok(ends) => {
+                slice.count_in(fixed, &mut live, &ends)?;
+                Ok(live.training.is_some().then_some(Duration::ZERO))
+            }
+            Err(e) => train::finish(fixed, &mut live).and(Err(e)),
+        }
+    }
+
+    fn close(&self, clock: Clock) -> Result<(), Error> {
+        // No run to cancel is as good: the beads are saved all the same.
+        let _ = train::cancel(&mut lock(&self.live));
+        while self.step(clock)?.is_some() {}
+        let (mut live, fixed) = self.locked();
+        live.save(&fixed);
+        match live.unsaved() {
+            Some(e) => Err(Error::Internal(format!(
+                "{e}; the games since the last save are lost"
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    use serde_json::{Value, json};
+
+    /// The state file's texts as they are kept.
+    #[derive(Default)]
+    struct Kept(Mutex<Vec<String>>);
+
+    impl Store for Arc<Kept> {
+        fn save(&self, text: &str) -> Result<(), Error> {
+            lock(&self.0).push(text.to_string());
+            Ok(())
+        }
+
+        fn name(&self) -> Option<String> {
+            None
+        }
+    }
+
+    fn lesson(preset: &str, kept: Option<&Arc<Kept>>, state: Option<&str>) -> Arc<dyn Lesson> {
+        let kit = Kit::from_preset(preset).unwrap();
+        let options = Options {
+            rule: None,
+            seed: 7,
+            store: kept.map(|k| Arc::new(Arc::clone(k)) as Arc<dyn Store>),
+            state: state.map(|text| (Path::new("state.json"), Ok(text.as_bytes().to_vec()))),
+            accept_edited_state: false,
+        };
+        open(&kit, options).unwrap().0
+    }
+
+    /// A request of the teacher's; its status and JSON.
+    fn ask(lesson: &dyn Lesson, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+        let sent = body.map(|b| b.to_string()).unwrap_or_default();
+        let reply = lesson.handle(&Request {
+            method,
+            path,
+            body: Body::Read(sent.as_bytes()),
+            teacher: true,
+        });
+        (reply.status, serde_json::from_str(&reply.json).unwrap())
+    }
+
+    /// Steps the run under way to its end, the clock moving `tick` at every look.
+    fn run_out(lesson: &dyn Lesson, tick: Duration) -> usize {
+        let now = Cell::new(Duration::ZERO);
+        let clock = || {
+            now.set(now.get() + tick);
+            now.get()
+        };
+        let mut steps = 0;
+        while lesson.step(&clock).unwrap().is_some() {
+            steps += 1;
+        }
+        steps
+    }
+
+    #[test]
+    fn training_in_slices_of_any_size_learns_the_same() {
+        let mut seen = Vec::new();
+        for tick in [
+            Duration::ZERO,
+            Duration::from_millis(7),
+            Duration::from_secs(1),
+        ] {
+            let her = lesson("hexapawn", None, None);
+            let (status, progress) = ask(
+                &*her,
+                "POST",
+                "/api/train",
+                Some(json!({"games": 300, "opponent": "machine"})),
+            );
+            assert_eq!((status, &progress["running"]), (200, &json!(true)));
+            // A change waits for the run's end.
+            assert_eq!(ask(&*her, "POST", "/api/reset", None).0, 409);
+            let steps = run_out(&*her, tick);
+            assert_eq!(ask(&*her, "GET", "/api/score", None).1["games"], 300);
+            assert_eq!(ask(&*her, "GET", "/api/train", None).1["running"], false);
+            seen.push((steps, ask(&*her, "GET", "/api/boxes", None).1));
+        }
+        // One slice, slices of seven games, a game a slice: the same beads.
+        assert!(
+            seen[0].0 < seen[1].0 && seen[1].0 < seen[2].0,
+            "{:?}",
+            seen.iter().map(|s| s.0).collect::<Vec<_>>()
+        );
+        assert_eq!(seen[0].1, seen[1].1);
+        assert_eq!(seen[0].1, seen[2].1);
+    }
+
+    #[test]
+    fn watching_keeps_its_pace_pauses_and_steps() {
+        let her = lesson("hexapawn", None, None);
+        let now = Cell::new(Duration::ZERO);
+        let clock = || now.get();
+        let ply = || {
+            ask(&*her, "GET", "/api/game", None).1["ply"]
+                .as_u64()
+                .unwrap()
+        };
+        ask(
+            &*her,
+            "POST",
+            "/api/watch",
+            Some(json!({"opponent": "machine", "pace": 0})),
+        );
+        // A move of the opponent's and the machine's answer, then two seconds' wait.
+        assert_eq!(her.step(&clock).unwrap(), Some(Duration::from_secs(2)));
+        assert_eq!(ply(), 2);
+        now.set(Duration::from_millis(500));
+        assert_eq!(her.step(&clock).unwrap(), Some(Duration::from_millis(1500)));
+        assert_eq!(ply(), 2);
+        // Paused, it waits; one move asked for is played at once.
+        ask(
+            &*her,
+            "POST",
+            "/api/watch/steer",
+            Some(json!({"paused": true})),
+        );
+        her.step(&clock).unwrap();
+        assert_eq!(ply(), 2);
+        ask(
+            &*her,
+            "POST",
+            "/api/watch/steer",
+            Some(json!({"step": true})),
+        );
+        her.step(&clock).unwrap();
+        assert!(ply() == 4 || ask(&*her, "GET", "/api/game", None).1["end"] != Value::Null);
+        let (_, progress) = ask(&*her, "POST", "/api/train/cancel", None);
+        assert_eq!(progress["paused"], true);
+        assert_eq!(her.step(&clock).unwrap(), None);
+        assert_eq!(ask(&*her, "GET", "/api/train", None).1["running"], false);
+    }
+
+    #[test]
+    fn the_beads_are_kept_after_every_game_and_read_back() {
+        let kept = Arc::new(Kept::default());
+        let bachet = lesson("bachet", Some(&kept), None);
+        ask(
+            &*bachet,
+            "POST",
+            "/api/train",
+            Some(json!({"games": 40, "opponent": "random"})),
+        );
+        run_out(&*bachet, Duration::from_millis(20));
+        let saved = lock(&kept.0).last().cloned().unwrap();
+        let (_, exported) = ask(&*bachet, "GET", "/api/state", None);
+        assert_eq!(exported["text"], saved.as_str());
+        let again = lesson("bachet", None, Some(&saved));
+        assert_eq!(
+            ask(&*again, "GET", "/api/boxes", None),
+            ask(&*bachet, "GET", "/api/boxes", None)
+        );
+        assert_eq!(ask(&*again, "GET", "/api/score", None).1["games"], 40);
+    }
+
+    #[test]
+    fn only_the_teacher_changes_and_unknown_paths_are_not_found() {
+        let her = lesson("hexapawn", None, None);
+        let pupil = |method, path| {
+            her.handle(&Request {
+                method,
+                path,
+                body: Body::Read(b"{}"),
+                teacher: false,
+            })
+            .status
+        };
+        assert_eq!(pupil("GET", "/api/game"), 200);
+        assert_eq!(pupil("POST", "/api/reset"), 403);
+        assert_eq!(pupil("POST", "/api/nothing"), 404);
+        assert_eq!(pupil("DELETE", "/api/game"), 405);
+        assert_eq!(pupil("GET", "/api/boxes/1/2"), 404);
+    }
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(grouped(1_000_000, ","), "1,000,000");
+        assert_eq!(grouped(999, ","), "999");
+        assert_eq!(grouped(21_000, "\u{a0}"), "21\u{a0}000");
+    }
+}
