@@ -33,6 +33,9 @@ pub struct KitChoice {
     /// The kit file [default: ./kit.yaml].
     #[arg(long, value_name = "FILE", conflicts_with = "preset")]
     kit: Option<PathBuf>,
+    /// The kit file, as a teacher types it (`matchbox kit my-kit.yaml`): the same as --kit.
+    #[arg(value_name = "KIT", conflicts_with_all = ["kit", "preset"])]
+    file: Option<PathBuf>,
     /// A built-in kit instead of a file (see `matchbox presets`).
     #[arg(long, value_name = "NAME")]
     preset: Option<String>,
@@ -49,7 +52,7 @@ impl KitChoice {
     }
 
     fn read(&self) -> Result<Kit, Error> {
-        match (&self.kit, &self.preset) {
+        match (self.kit.as_ref().or(self.file.as_ref()), &self.preset) {
             (_, Some(name)) => Kit::from_preset(name),
             (Some(path), None) => read_kit(path),
             (None, None) => {
@@ -123,10 +126,10 @@ enum Command {
     },
     /// Find the box for a position written as `boxes` prints it, in any orientation.
     Find {
-        #[command(flatten)]
-        kit: KitChoice,
         /// The position as `matchbox boxes` prints it, e.g. `BBB/.W./W.W`, `X.O/.X./...` or `5`.
         position: String,
+        #[command(flatten)]
+        kit: KitChoice,
     },
     /// Train the machine by simulation: many fresh machines until each can no longer
     /// lose (--runs), or one machine over many games (--games).

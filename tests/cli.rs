@@ -198,6 +198,34 @@ fn a_bad_kit_gets_one_line_with_file_line_and_column() {
 }
 
 #[test]
+fn a_kit_file_may_be_named_without_its_flag() {
+    let kit = temp_kit("bare.yaml", "preset: bachet\n");
+    let kit = kit.to_str().unwrap();
+    let named = stdout(&matchbox(&["boxes", "--json", "--kit", kit]));
+    let bare = matchbox(&["boxes", "--json", kit]);
+    assert!(bare.status.success(), "{}", stderr(&bare));
+    assert_eq!(stdout(&bare), named);
+    // `find` takes the position first, then the kit.
+    let found = matchbox(&["find", "5", kit]);
+    assert!(found.status.success(), "{}", stderr(&found));
+    assert_eq!(
+        stdout(&found),
+        stdout(&matchbox(&["find", "5", "--kit", kit]))
+    );
+    // A file and a preset (or a file twice) cannot both be the kit.
+    assert_eq!(
+        matchbox(&["boxes", kit, "--preset", "hexapawn"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        matchbox(&["boxes", kit, "--kit", kit]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
 fn unknown_presets_flags_and_files_exit_2() {
     let preset = matchbox(&["boxes", "--preset", "chess"]);
     assert_eq!(preset.status.code(), Some(2));

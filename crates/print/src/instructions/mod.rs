@@ -47,7 +47,7 @@ pub struct Expected {
 }
 
 /// What the sheets may quote of the simulations and of the exact analysis.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Findings {
     /// The measured losses to learn, when every simulated machine learnt.
     pub expected: Option<Expected>,
@@ -269,18 +269,9 @@ pub struct TemplateContext {
     pub first_move: u32,
     /// Most arrows on one label.
     pub max_arrows: usize,
-    /// The measured losses to learn, when every simulated machine learnt.
-    pub expected: Option<Expected>,
-    /// The exact figures and the fastest teacher, for a kit small enough.
-    pub exact: Option<matchbox_engine::simulate::exact::SheetFigures>,
-    /// What to watch of a machine that never stops losing, sampled.
-    pub watch: Option<matchbox_engine::simulate::watch::Watch>,
-    /// The machine's side loses the game against best play.
-    pub loses: bool,
-    /// For such a machine, when it gives up at its first move for good.
-    pub gives_up: Option<GivesUp>,
-    /// The articles' reward claim in figures.
-    pub reward_losses: Option<RewardLosses>,
+    /// What the simulations and the exact analysis found (each a variable of its own).
+    #[serde(flatten)]
+    pub findings: Findings,
     /// Which historic machine the kit is, if any.
     pub history: Option<&'static str>,
     /// Beads per move from each listed move number on.
@@ -375,12 +366,7 @@ impl TemplateContext {
                 .collect(),
             first_move,
             max_arrows: set.boxes.iter().map(|b| b.moves.len()).max().unwrap_or(0),
-            expected: findings.expected.clone(),
-            exact: findings.exact.clone(),
-            watch: findings.watch.clone(),
-            loses: findings.loses,
-            gives_up: findings.gives_up.clone(),
-            reward_losses: findings.reward_losses.clone(),
+            findings: findings.clone(),
             history: game.historic(&kit.machine_settings()).map(|h| h.name),
             schedule,
             draws: game.can_draw(),
