@@ -111,12 +111,12 @@ const transport = (() => {
   }
 
   // Opens a state file's beads in place of these (`anyway`: although changed by hand),
-  // and keeps them; a refused file changes nothing.
+  // and keeps them as the engine writes them (with its checksum: a file changed by hand
+  // and opened all the same opens again without asking); a refused file changes nothing.
   async function load(file, anyway) {
     await opened;
-    const text = await file.text();
-    await open(text, file.name, anyway);
-    keep(text);
+    await open(await file.text(), file.name, anyway);
+    keep((await api('GET', '/api/state')).text);
   }
 
   // `listen(say, storageFull)`: problems the page shows, as a word's key and why; and
