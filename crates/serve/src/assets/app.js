@@ -88,11 +88,18 @@ function dot(colour) {
   return d;
 }
 
-function beadLine(bead, drawn) {
-  return element('li', { class: 'bead-line' + (drawn ? ' drawn' : '') },
-    dot(bead.colour), element('span', { class: 'count', text: '× ' + number(bead.count) }),
-    element('span', { text: bead.colour.name + ': ' + bead.words }));
+// A move's beads: its colour, how many, and (unless `short`) the move it stands for.
+function beadLine(bead, drawn, short) {
+  const line = element('li', { class: 'bead-line' + (drawn ? ' drawn' : ''), title: bead.colour.name + ': ' + bead.words },
+    dot(bead.colour), element('span', { class: 'count', text: '× ' + number(bead.count) }));
+  if (!short) line.append(element('span', { text: bead.colour.name + ': ' + bead.words }));
+  return line;
 }
+
+// Boxes of many moves (Marienbad's first has 14) list their beads without the moves'
+// words, which the label shows, and offer the class's moves as a list rather than a
+// button each, so that the turn stays on one screen.
+const MANY = 6;
 
 async function label(id) {
   if (!labels.has(id)) labels.set(id, (await api('GET', '/api/boxes/' + id)).label);
@@ -179,8 +186,9 @@ function renderGame() {
   const canMove = teacher && !game.end && !busy();
   $('prompt').hidden = !canMove;
   $('prompt').textContent = say('page.your_move.' + kit.game);
-  $('moves').replaceChildren(...(canMove ? game.moves.map((m) =>
-    element('button', { class: 'move', 'data-move': m.move, text: m.words, type: 'button', onclick: () => play(m.move) })) : []));
+  $('moves').replaceChildren(...(!canMove ? [] : game.moves.length <= MANY ? game.moves.map((m) =>
+    element('button', { class: 'move', 'data-move': m.move, text: m.words, type: 'button', onclick: () => play(m.move) }))
+    : [moveList()]));
   $('moves').hidden = !canMove;
   $('typed').hidden = !canMove;
   // While the machine plays on its own, its opponent is not the class.
@@ -193,6 +201,13 @@ function renderGame() {
   renderEnd();
   renderStuck();
   renderMachine();
+}
+
+// The class's moves as one list to choose from, and the button that plays the choice.
+function moveList() {
+  const list = element('select', { id: 'move-list' }, ...game.moves.map((m) => element('option', { value: m.move, text: m.words })));
+  return element('span', { class: 'move-list' }, list,
+    element('button', { type: 'button', id: 'play-listed', text: say('page.send'), onclick: () => play(list.value) }));
 }
 
 function renderEnd() {
@@ -254,7 +269,7 @@ async function renderMachine() {
   steps.replaceChildren(
     step('box', 'page.step_box', element('p', { class: 'count', id: 'machine-box', text: say('page.box', { id: turn.box }) }), labelBox),
     step('turn', 'page.step_turn', element('p', { text: turn.turn })),
-    step('beads-step', 'page.step_beads', element('ul', { class: 'beads' }, ...turn.beads.map((b, i) => beadLine(b, i === turn.drawn)))),
+    step('beads-step', 'page.step_beads', element('ul', { class: 'beads' }, ...turn.beads.map((b, i) => beadLine(b, i === turn.drawn, turn.beads.length > MANY)))),
     step('draw', 'page.step_draw', element('p', { class: 'drawn-text', id: 'drawn', text: drawnText })));
   labelBox.innerHTML = await label(turn.box);
 }
