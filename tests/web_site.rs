@@ -493,6 +493,26 @@ fn play_on(dir: &Path, kit: &str, state: &Path, games: usize) -> (Option<i32>, S
     )
 }
 
+/// Chooses a file in the lesson's "Open a beads file".
+fn choose_file(browser: &Browser, path: &Path) {
+    let input = browser.find("#import");
+    browser.call(
+        "POST",
+        &format!("/element/{input}/value"),
+        Some(json!({ "text": path.to_str().unwrap() })),
+    );
+}
+
+/// The error the page shows, in the page's words: never the command line's flags.
+fn page_error(browser: &Browser, starts: &str, ends: &str) {
+    let shown = browser.text("#error-text");
+    assert!(
+        shown.starts_with(starts) && shown.ends_with(ends),
+        "{shown}"
+    );
+    assert!(!shown.contains("--"), "no command-line flags: {shown}");
+}
+
 /// Games the state file says the beads have played.
 fn games_in(state: &Path) -> Value {
     let file: Value = serde_json::from_str(&std::fs::read_to_string(state).unwrap()).unwrap();
@@ -555,33 +575,19 @@ fn a_lesson_clicked_in_the_page_keeps_its_beads_and_play_reads_its_file() {
     assert_eq!(lesson_api(&browser, "GET", "/api/score")["games"], 1);
 
     // The file play wrote, opened in the page: its two games.
-    let input = browser.find("#import");
-    browser.call(
-        "POST",
-        &format!("/element/{input}/value"),
-        Some(json!({ "text": state.to_str().unwrap() })),
-    );
+    choose_file(&browser, &state);
     browser.wait("document.getElementById('totals').textContent.includes('2')");
     assert_eq!(lesson_api(&browser, "GET", "/api/score")["games"], 2);
     // A file of another kit is refused at once, and the beads stay.
     let bachet = dir.join("bachet.json");
     let (status, stderr) = play_on(&dir, "preset: bachet\n", &bachet, 1);
     assert_eq!(status, Some(0), "{stderr}");
-    browser.call(
-        "POST",
-        &format!("/element/{input}/value"),
-        Some(json!({ "text": bachet.to_str().unwrap() })),
-    );
+    choose_file(&browser, &bachet);
     browser.wait("!document.getElementById('error').hidden");
-    let refused = browser.text("#error-text");
-    assert!(
-        refused.starts_with("bachet.json holds the beads of another kit")
-            && refused.ends_with("It was not opened: the beads on the screen stay as they are."),
-        "{refused}"
-    );
-    assert!(
-        !refused.contains("--"),
-        "no command-line flags in the page: {refused}"
+    page_error(
+        &browser,
+        "bachet.json holds the beads of another kit",
+        "It was not opened: the beads on the screen stay as they are.",
     );
     assert_eq!(lesson_api(&browser, "GET", "/api/score")["games"], 2);
     // One changed by hand: the page asks, and opens it when told to, with a note.
@@ -593,21 +599,12 @@ fn a_lesson_clicked_in_the_page_keeps_its_beads_and_play_reads_its_file() {
     )
     .unwrap();
     browser.click("#error-close");
-    browser.call(
-        "POST",
-        &format!("/element/{input}/value"),
-        Some(json!({ "text": edited.to_str().unwrap() })),
-    );
+    choose_file(&browser, &edited);
     browser.wait("!document.getElementById('error-action').hidden");
-    let asked = browser.text("#error-text");
-    assert!(
-        asked.starts_with("edited.json was changed by hand since matchbox saved it")
-            && asked.ends_with("Open it anyway?"),
-        "{asked}"
-    );
-    assert!(
-        !asked.contains("--"),
-        "no command-line flags in the page: {asked}"
+    page_error(
+        &browser,
+        "edited.json was changed by hand since matchbox saved it",
+        "Open it anyway?",
     );
     browser.click("#error-action");
     browser.wait("document.getElementById('error').classList.contains('note')");
