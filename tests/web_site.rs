@@ -311,6 +311,8 @@ fn the_designer_shows_errors_at_their_field_and_downloads_the_kit() {
         at_label.starts_with("at 52 x 36 mm the letters"),
         "{at_label}"
     );
+    // The page lists the label sizes itself: no pointer to a command.
+    assert!(!at_label.contains("`matchbox"), "{at_label}");
     // The field says what to expect of a long pile.
     let hint = browser.text("#field-stones .hint");
     assert!(

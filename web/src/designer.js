@@ -397,6 +397,13 @@ async function refresh() {
   $('previews-hint').textContent = say(design.settings.previews ? 'download.previews.hint' : 'download.previews.off');
 }
 
+// The command line's pointers to its other commands ("see `matchbox labels`"): the page
+// offers those choices in its own fields.
+function withoutCommands(text) {
+  return text.replace(/ \(`matchbox \w+` lists them\)|; `matchbox \w+` still lists them|:? ?see `matchbox \w+`/g, '')
+    .replace(/ \(\)/g, '');
+}
+
 // An engine message `kit.yaml:LINE:COLUMN: text` at the field of that line, or above all.
 function showProblem(message, warnings) {
   for (const e of document.querySelectorAll('.field-error')) e.hidden = true;
@@ -412,7 +419,7 @@ function showProblem(message, warnings) {
     const rest = place ? place[3] : text;
     const named = /^([a-z_]+): (.*)$/s.exec(rest);
     const key = place ? state.lines[Number(place[1])] : named && FIELDS[named[1]] ? named[1] : null;
-    const said = named && named[1] === key ? named[2] : rest;
+    const said = withoutCommands(named && named[1] === key ? named[2] : rest);
     const at = key && $(`error-${key}`);
     if (at) {
       at.textContent = said;
@@ -420,7 +427,7 @@ function showProblem(message, warnings) {
       at.closest('.field').classList.add('invalid');
       at.closest('.field').scrollIntoView({ block: 'nearest' });
     }
-    notes.push({ text: at ? said : text, warning: text !== message, key });
+    notes.push({ text: at ? said : withoutCommands(text), warning: text !== message, key });
   }
   box.hidden = notes.length === 0;
   box.className = message ? 'problem error' : 'problem warning';
