@@ -259,6 +259,9 @@ fn the_game_is_one_screen_in_every_language_at_both_sizes() {
         ("hexapawn", "ru"),
         ("menace", "ru"),
         ("bachet", "ru"),
+        // Fourteen moves in a box: their beads and the class's moves still fit.
+        ("marienbad", "pl"),
+        ("marienbad", "ru"),
     ] {
         let kit = kit_file(preset, language);
         let server = Server::start(&["--kit", kit.to_str().unwrap()], None);

@@ -278,6 +278,11 @@ fn the_designer_shows_errors_at_their_field_and_downloads_the_kit() {
         pdf == native[1].1,
         "the designer's kit.pdf is the native one for its kit.yaml"
     );
+    browser.click("[data-file='labels.pdf']");
+    assert!(
+        saved(&browser, "labels.pdf") == native[0].1,
+        "the designer's labels.pdf (made without kit.pdf's figures) is the native one"
+    );
     browser.click("[data-file='previews.zip']");
     let zip = saved(&browser, "previews.zip");
     assert!(zip.starts_with(b"PK\x03\x04"));
@@ -293,6 +298,83 @@ fn the_designer_shows_errors_at_their_field_and_downloads_the_kit() {
             "{name} stored whole"
         );
     }
+
+    // A pile whose labels cannot be read at this size is said at the label at once,
+    // not when kit.pdf is asked for.
+    type_into(&browser, "#input-stones", "30");
+    assert_eq!(
+        browser.script("return document.getElementById('error-label').hidden;"),
+        json!(false)
+    );
+    let at_label = browser.text("#error-label");
+    assert!(
+        at_label.starts_with("at 52 x 36 mm the letters"),
+        "{at_label}"
+    );
+    // The page lists the label sizes itself: no pointer to a command.
+    assert!(!at_label.contains("`matchbox"), "{at_label}");
+    // The field says what to expect of a long pile.
+    let hint = browser.text("#field-stones .hint");
+    assert!(
+        hint.contains("1000") && hint.contains("29") && hint.contains("12"),
+        "{hint}"
+    );
+}
+
+#[test]
+fn a_big_kit_is_made_with_progress_and_can_be_cancelled_while_the_page_goes_on() {
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
+    let server = FileServer::start(&dist);
+    let browser = open("web-making", &server);
+    browser.script(CAPTURE);
+    // The cards drawn first: the designs wait for none of them.
+    browser.wait("document.querySelectorAll('.card .picture[src]').length === document.querySelectorAll('.card .picture').length");
+    let designs = browser
+        .script("return Number(document.body.dataset.designs);")
+        .as_u64()
+        .unwrap();
+    browser.click(".card[data-preset=octapawn]");
+    browser.wait(&format!(
+        "Number(document.body.dataset.designs) > {designs}"
+    ));
+    // Octapawn's 2,791 labels and their pictures: the drawings are counted as they go.
+    browser.click("[data-file='previews.zip']");
+    browser.wait("document.getElementById('status-text').textContent.includes('of 2,791')");
+    assert_eq!(
+        browser.script("return document.getElementById('cancel').hidden;"),
+        json!(false)
+    );
+    // Meanwhile the page shows the kit as it changes: another label; and Cancel stops
+    // the kit. (Watched from inside the page: WebDriver's own calls are slow while both
+    // cores draw, and the kit would be made before they are done.)
+    let meanwhile = browser.script_async(
+        "const done = arguments[arguments.length - 1];
+         const before = Number(document.body.dataset.designs);
+         const making = () => document.body.classList.contains('making');
+         const stopped = () => making() ? setTimeout(stopped, 10) : done([true, document.getElementById('status-text').textContent]);
+         const look = () => {
+           if (Number(document.body.dataset.designs) === before) return setTimeout(look, 10);
+           if (!making()) return done([false, 'made before the next label was shown']);
+           document.getElementById('cancel').click();
+           stopped();
+         };
+         document.getElementById('box-next').click();
+         look();",
+    );
+    assert_eq!(
+        meanwhile,
+        json!([true, "Stopped: previews.zip was not made."]),
+        "the label changed while the kit was being made, and Cancel stopped it"
+    );
+    assert_eq!(
+        browser.script("return Object.keys(window.saved);"),
+        json!([])
+    );
+    browser.click(".card[data-preset=bachet]");
+    browser.click("[data-file='labels.pdf']");
+    assert!(saved(&browser, "labels.pdf").starts_with(b"%PDF"));
 }
 
 #[test]
@@ -425,6 +507,26 @@ fn play_on(dir: &Path, kit: &str, state: &Path, games: usize) -> (Option<i32>, S
     )
 }
 
+/// Chooses a file in the lesson's "Open a beads file".
+fn choose_file(browser: &Browser, path: &Path) {
+    let input = browser.find("#import");
+    browser.call(
+        "POST",
+        &format!("/element/{input}/value"),
+        Some(json!({ "text": path.to_str().unwrap() })),
+    );
+}
+
+/// The error the page shows, in the page's words: never the command line's flags.
+fn page_error(browser: &Browser, starts: &str, ends: &str) {
+    let shown = browser.text("#error-text");
+    assert!(
+        shown.starts_with(starts) && shown.ends_with(ends),
+        "{shown}"
+    );
+    assert!(!shown.contains("--"), "no command-line flags: {shown}");
+}
+
 /// Games the state file says the beads have played.
 fn games_in(state: &Path) -> Value {
     let file: Value = serde_json::from_str(&std::fs::read_to_string(state).unwrap()).unwrap();
@@ -487,28 +589,42 @@ fn a_lesson_clicked_in_the_page_keeps_its_beads_and_play_reads_its_file() {
     assert_eq!(lesson_api(&browser, "GET", "/api/score")["games"], 1);
 
     // The file play wrote, opened in the page: its two games.
-    let input = browser.find("#import");
-    browser.call(
-        "POST",
-        &format!("/element/{input}/value"),
-        Some(json!({ "text": state.to_str().unwrap() })),
-    );
+    choose_file(&browser, &state);
     browser.wait("document.getElementById('totals').textContent.includes('2')");
     assert_eq!(lesson_api(&browser, "GET", "/api/score")["games"], 2);
     // A file of another kit is refused at once, and the beads stay.
     let bachet = dir.join("bachet.json");
     let (status, stderr) = play_on(&dir, "preset: bachet\n", &bachet, 1);
     assert_eq!(status, Some(0), "{stderr}");
-    browser.call(
-        "POST",
-        &format!("/element/{input}/value"),
-        Some(json!({ "text": bachet.to_str().unwrap() })),
-    );
+    choose_file(&browser, &bachet);
     browser.wait("!document.getElementById('error').hidden");
-    let refused = browser.text("#error-text");
-    assert!(
-        refused.starts_with("bachet.json holds the beads of another kit"),
-        "{refused}"
+    page_error(
+        &browser,
+        "bachet.json holds the beads of another kit",
+        "It was not opened: the beads on the screen stay as they are.",
+    );
+    assert_eq!(lesson_api(&browser, "GET", "/api/score")["games"], 2);
+    // One changed by hand: the page asks, and opens it when told to, with a note.
+    let text = std::fs::read_to_string(&state).unwrap();
+    let edited = dir.join("edited.json");
+    std::fs::write(
+        &edited,
+        text.replacen("\"checksum\": \"crc32:", "\"checksum\": \"crc32:0", 1),
+    )
+    .unwrap();
+    browser.click("#error-close");
+    choose_file(&browser, &edited);
+    browser.wait("!document.getElementById('error-action').hidden");
+    page_error(
+        &browser,
+        "edited.json was changed by hand since matchbox saved it",
+        "Open it anyway?",
+    );
+    browser.click("#error-action");
+    browser.wait("document.getElementById('error').classList.contains('note')");
+    assert_eq!(
+        browser.text("#error-text"),
+        "edited.json was opened as it is, although it was changed by hand."
     );
     assert_eq!(lesson_api(&browser, "GET", "/api/score")["games"], 2);
     // The file opened is what the browser keeps now.
@@ -532,6 +648,12 @@ fn the_lesson_is_one_screen_in_every_language_at_both_sizes() {
             browser.script("return document.documentElement.lang;"),
             json!(language)
         );
+        // The way back to the designer, in the bar.
+        let designer = browser.script(
+            "const a = document.getElementById('designer'); return [a.hidden, a.getAttribute('href'), a.textContent];",
+        );
+        assert_eq!(designer[0], json!(false), "{designer}");
+        assert_eq!(designer[1], json!("index.html"), "{designer}");
         let game = || lesson_api(&browser, "GET", "/api/game");
         click_first_move(&browser, &game);
         for (width, height) in [(1280, 720), (1920, 1080)] {
@@ -597,4 +719,56 @@ fn the_lesson_is_one_screen_in_every_language_at_both_sizes() {
         }
         browser.click("#tab-game");
     }
+}
+
+#[test]
+fn a_full_browser_storage_is_said_in_the_kits_language_until_the_beads_are_kept() {
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
+    let server = FileServer::start(&dist);
+    let browser = Browser::start("web-storage");
+    browser.resize(1280, 720);
+    open_afresh(
+        &browser,
+        &lesson_url(&server.base, "preset: menace\nlanguage: pl\n"),
+    );
+    let words = lesson_api(&browser, "GET", "/api/kit")["words"].clone();
+    // The browser's storage filled up by something else (other kits' beads).
+    let filled = browser.script(
+        "let n = 0, full = null;
+         for (const size of [100000, 1000, 10]) {
+           for (;;) {
+             try { localStorage.setItem('other' + n, 'x'.repeat(size)); n += 1; } catch (e) { full = e.name; break; }
+           }
+         }
+         return full;",
+    );
+    assert_eq!(filled, json!("QuotaExceededError"));
+    let game = || lesson_api(&browser, "GET", "/api/game");
+    let mut rng = Lcg(3);
+    play_by_clicking(&browser, &game, &mut rng);
+    browser.wait("!document.getElementById('unsaved').hidden");
+    assert_eq!(
+        json!(browser.text("#unsaved")),
+        words["page.save.browser"],
+        "said in the kit's language"
+    );
+    fits_one_screen(&browser, 1280, 720, "lesson with the storage full");
+    browser.screenshot("web-lesson-storage-full");
+    // It stays through the next action, and goes when the beads are kept again.
+    browser.click_and_wait("#new-game");
+    assert_eq!(
+        browser.script("return document.getElementById('unsaved').hidden;"),
+        json!(false)
+    );
+    browser.script(
+        "Object.keys(localStorage).filter((k) => k.startsWith('other')).forEach((k) => localStorage.removeItem(k)); return 0;",
+    );
+    play_by_clicking(&browser, &game, &mut rng);
+    browser.wait("document.getElementById('unsaved').hidden");
+    let kept = browser.script(
+        "return JSON.parse(localStorage.getItem('matchbox-beads:' + decodeURIComponent(location.hash.slice(1)))).games;",
+    );
+    assert_eq!(kept, json!(2));
 }

@@ -100,6 +100,16 @@ pub fn fits_one_screen(browser: &Browser, width: u32, height: u32, what: &str) {
         "{what}: {drawn:?}"
     );
     assert_eq!(spills, json!([]), "{what}");
+    // Nor below the screen's edge or out of its step: the page never scrolls, so what
+    // runs off is cut off.
+    let cut = browser.script(
+        "return [...document.querySelectorAll('#bar, #banners, .step, .end, .stuck, .under-board, #moves button, .turns-box, .watch-strip, #drawn')]
+            .filter(e => e.offsetParent !== null)
+            .filter(e => e.getBoundingClientRect().bottom > innerHeight + 0.5
+                || e.classList.contains('step') && e.scrollHeight > e.clientHeight + 1)
+            .map(e => e.id || e.className);",
+    );
+    assert_eq!(cut, json!([]), "{what}: cut off at the bottom");
     // Large type: the bead drawn is read from the back of the room.
     let size = browser
         .script("return parseFloat(getComputedStyle(document.getElementById('drawn')).fontSize);");

@@ -67,6 +67,13 @@ function say(key, values) {
   return text;
 }
 
+// Words for a count of `n`: the form the language uses for that number (`.one`,
+// `.few`, `.many`: 1 pudełko, 2 pudełka, 5 pudełek), else the key's own.
+function sayCount(key, n, values) {
+  const form = `${key}.${new Intl.PluralRules(state.language).select(n)}`;
+  return say((WORDS[state.language] || WORDS.en)[form] !== undefined ? form : key, values);
+}
+
 function element(tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [name, value] of Object.entries(attrs || {})) {
@@ -390,6 +397,13 @@ async function refresh() {
   $('previews-hint').textContent = say(design.settings.previews ? 'download.previews.hint' : 'download.previews.off');
 }
 
+// The command line's pointers to its other commands ("see `matchbox labels`"): the page
+// offers those choices in its own fields.
+function withoutCommands(text) {
+  return text.replace(/ \(`matchbox \w+` lists them\)|; `matchbox \w+` still lists them|:? ?see `matchbox \w+`/g, '')
+    .replace(/ \(\)/g, '');
+}
+
 // An engine message `kit.yaml:LINE:COLUMN: text` at the field of that line, or above all.
 function showProblem(message, warnings) {
   for (const e of document.querySelectorAll('.field-error')) e.hidden = true;
@@ -398,16 +412,22 @@ function showProblem(message, warnings) {
   document.body.classList.toggle('stale', Boolean(message));
   const notes = [];
   for (const text of [message, ...(warnings || [])].filter(Boolean)) {
+    // At the key on that line. A message about the kit as made names its key first
+    // (`label: at 52 x 36 mm the letters ...`), after the line's place when the key is
+    // written in the file; the field names it already.
     const place = /^kit\.yaml:(\d+):(\d+): (.*)$/s.exec(text);
-    const key = place ? state.lines[Number(place[1])] : null;
+    const rest = place ? place[3] : text;
+    const named = /^([a-z_]+): (.*)$/s.exec(rest);
+    const key = place ? state.lines[Number(place[1])] : named && FIELDS[named[1]] ? named[1] : null;
+    const said = withoutCommands(named && named[1] === key ? named[2] : rest);
     const at = key && $(`error-${key}`);
     if (at) {
-      at.textContent = place[3];
+      at.textContent = said;
       at.hidden = false;
       at.closest('.field').classList.add('invalid');
       at.closest('.field').scrollIntoView({ block: 'nearest' });
     }
-    notes.push({ text: at ? place[3] : text, warning: text !== message, key });
+    notes.push({ text: at ? said : withoutCommands(text), warning: text !== message, key });
   }
   box.hidden = notes.length === 0;
   box.className = message ? 'problem error' : 'problem warning';
@@ -433,9 +453,10 @@ function showFigures(design) {
   const f = design.figures;
   const locale = state.language;
   const n = (x) => Number(x).toLocaleString(locale);
-  const rows = [[n(f.boxes), say('figures.boxes')], [n(f.beads), say('figures.beads')]];
-  if (f.reserve > 0) rows.push([n(f.reserve), say('figures.spare')]);
-  rows.push([n(f.label_sheets), f.stickers ? say('figures.sticker_sheets', { code: f.stickers }) : say('figures.sheets', { paper: f.paper })]);
+  const rows = [[n(f.boxes), sayCount('figures.boxes', f.boxes)], [n(f.beads), sayCount('figures.beads', f.beads)]];
+  if (f.reserve > 0) rows.push([n(f.reserve), sayCount('figures.spare', f.reserve)]);
+  rows.push([n(f.label_sheets), f.stickers ? sayCount('figures.sticker_sheets', f.label_sheets, { code: f.stickers })
+    : sayCount('figures.sheets', f.label_sheets, { paper: f.paper })]);
   $('figures').replaceChildren(...rows.flatMap(([value, what]) => [element('dt', { text: value }), element('dd', { text: what })]));
   $('colours').replaceChildren(...f.colours.map((c, i) => element('li', {},
     element('span', { class: 'swatch', style: `background:${design.colour_rgb[i]}` }),
@@ -470,39 +491,84 @@ function saveFile(name, blob) {
 
 const sizeText = (bytes) => (bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`);
 
-// Long work shows how long it has taken; the page stays usable (the engine is a worker).
-async function working(file, work) {
+// A kit's files are made in a worker of their own: the page goes on showing the kit
+// meanwhile, tells how far the work is and how long it has taken, and Cancel stops it.
+async function making(file, request) {
   const started = performance.now();
+  const previews = request.previews === true;
+  let told = [0, 0];
+  const n = (x) => Number(x).toLocaleString(state.language);
+  const show = () => {
+    const [done, total] = told;
+    const labels = previews ? total / 2 : total;
+    const bar = $('busy');
+    let text;
+    if (total > 0 && done < labels) {
+      text = say('making.labels', { file, done: n(done), total: n(labels) });
+    } else if (total > 0 && done < total) {
+      text = say('making.previews', { file, done: n(done - labels), total: n(labels) });
+    } else {
+      // What comes after the drawings is not told as it goes: kit.pdf's figures and pages.
+      text = say(total > 0 && file === 'kit.pdf' ? 'making.figures' : 'making', { file });
+    }
+    if (total > 0 && done < total) {
+      bar.max = total;
+      bar.value = done;
+    } else {
+      bar.removeAttribute('value');
+    }
+    $('status-text').textContent = `${text} · ${Math.floor((performance.now() - started) / 1000)} s`;
+  };
+  document.body.classList.add('making');
   $('busy').hidden = false;
-  const tick = () => { $('status-text').textContent = `${say('making', { file })} ${((performance.now() - started) / 1000).toFixed(1)} s`; };
-  tick();
-  const clock = setInterval(tick, 100);
+  $('cancel').hidden = false;
+  show();
+  const clock = setInterval(show, 250);
   try {
-    return await work();
+    return await engine.make(request, (done, total) => {
+      told = [done, total];
+      show();
+    });
   } finally {
     clearInterval(clock);
     $('busy').hidden = true;
+    $('cancel').hidden = true;
+    document.body.classList.remove('making');
   }
+}
+
+// The files made for the kit.yaml on the screen, kept for the next download of it.
+function madeFor(yaml) {
+  if (!state.files || state.files.yaml !== yaml) state.files = { yaml, parts: {} };
+  return state.files.parts;
 }
 
 async function download(file) {
   const yaml = kitYaml();
   if (file === 'kit.yaml') return saveFile('kit.yaml', new Blob([yaml], { type: 'text/yaml' }));
+  if (document.body.classList.contains('making')) return;
   const previews = file === 'previews.zip';
+  const made = madeFor(yaml);
+  const have = previews ? Object.keys(made).some((name) => name.startsWith('previews/')) : made[file] !== undefined;
   try {
-    const parts = await working(file, async () => {
-      const cached = state.files && state.files.yaml === yaml && (state.files.previews || !previews);
-      if (!cached) state.files = { yaml, previews, parts: await engine.ask({ command: 'kit', yaml, previews }) };
-      return state.files.parts;
-    });
+    if (!have) {
+      // labels.pdf and the previews without kit.pdf's figures, which take minutes for
+      // some kits; kit.pdf with labels.pdf, as the command line makes them.
+      const request = file === 'kit.pdf' ? { command: 'kit', yaml, previews: false } : { command: 'labels', yaml, previews };
+      Object.assign(made, await making(file, request));
+    }
     const blob = previews
-      ? zip(Object.entries(parts).filter(([n]) => n.startsWith('previews/')).map(([n, b]) => [n.slice('previews/'.length), b]))
-      : new Blob([parts[file]], { type: 'application/pdf' });
+      ? zip(Object.entries(made).filter(([n]) => n.startsWith('previews/')).map(([n, b]) => [n.slice('previews/'.length), b]))
+      : new Blob([made[file]], { type: 'application/pdf' });
     saveFile(file, blob);
     $('status-text').textContent = say('made', { file, size: sizeText(blob.size) });
   } catch (e) {
-    $('status-text').textContent = '';
-    showProblem(e.message);
+    if (e.cancelled) {
+      $('status-text').textContent = say('cancelled', { file });
+    } else {
+      $('status-text').textContent = '';
+      showProblem(e.message);
+    }
   }
 }
 
@@ -549,6 +615,7 @@ async function start() {
   buildForm();
   for (const b of document.querySelectorAll('[data-language]')) b.addEventListener('click', () => setLanguage(b.dataset.language));
   for (const b of document.querySelectorAll('.download')) b.addEventListener('click', () => download(b.dataset.file));
+  $('cancel').addEventListener('click', () => engine.cancel());
   $('box-previous').addEventListener('click', () => { state.box -= 1; refresh(); });
   $('box-next').addEventListener('click', () => { state.box += 1; refresh(); });
   await refresh();
@@ -556,7 +623,8 @@ async function start() {
   $('designer').hidden = false;
   document.body.dataset.ready = 'yes';
   document.body.dataset.readyMs = Math.round(performance.now());
-  drawCards();
+  // The kits' worker loads its engine once the cards are drawn, before a download.
+  drawCards().then(() => engine.warm());
 }
 
 start().catch((e) => { $('starting').textContent = String(e.message || e); });

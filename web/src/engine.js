@@ -1,55 +1,95 @@
-// The engine as the page sees it: requests sent to the worker (worker.js), answers as
-// promises. `window.matchbox` is the scriptable face of it:
+// The engine as the page sees it: requests sent to a worker (worker.js), answers as
+// promises. Quick requests (a design, the lesson's) go to one worker; a kit's files go to
+// another, so that the page goes on showing the kit while they are made, and a Cancel
+// can stop them (that worker is ended, and a new one started when next needed).
+// `window.matchbox` is the scriptable face of it:
 //   await matchbox.kit(yaml)   -> {'labels.pdf': Uint8Array, 'kit.pdf': ..., 'previews/box-001.png': ...}
 //   await matchbox.boxes(yaml) -> the object `matchbox boxes --json` prints
 // A bad kit rejects with the CLI's message (file:line:column: ...) as the error's message.
 'use strict';
 
 const engine = (() => {
-  const worker = new Worker('worker.js');
-  const waiting = new Map();
-  let next = 1;
-  worker.onmessage = (event) => {
-    // Unasked: the lesson's state file to keep, or a run that failed (a bug).
-    if (event.data.saved) {
-      if (face.onsaved) face.onsaved(new TextDecoder().decode(event.data.saved));
-      return;
-    }
-    if (event.data.problem) {
-      console.error(event.data.problem);
-      return;
-    }
-    const { id, status, parts } = event.data;
-    const { resolve, reject } = waiting.get(id);
-    waiting.delete(id);
-    if (status === 0) {
-      resolve(parts);
-    } else {
-      const error = new Error(new TextDecoder().decode(parts.error));
-      error.status = status;
-      reject(error);
-    }
-  };
-  // One request to the engine; its answer's parts (name -> Uint8Array).
-  function ask(request) {
-    const id = next++;
-    return new Promise((resolve, reject) => {
-      waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, request });
-    });
+  const decode = (bytes) => new TextDecoder().decode(bytes);
+
+  // A worker and the requests waiting for its answers.
+  function start() {
+    const worker = new Worker('worker.js');
+    const waiting = new Map();
+    let next = 1;
+    worker.onmessage = (event) => {
+      const message = event.data;
+      // Unasked: the lesson's state file to keep, or a run that failed (a bug).
+      if (message.saved) {
+        if (face.onsaved) face.onsaved(decode(message.saved));
+        return;
+      }
+      if (message.problem) {
+        console.error(message.problem);
+        return;
+      }
+      const asked = waiting.get(message.id);
+      if (!asked) return;
+      if (message.progress) {
+        if (asked.progress) asked.progress(...message.progress);
+        return;
+      }
+      waiting.delete(message.id);
+      if (message.status === 0) {
+        asked.resolve(message.parts);
+      } else {
+        const error = new Error(decode(message.parts.error));
+        error.status = message.status;
+        asked.reject(error);
+      }
+    };
+    return {
+      // One request; its answer's parts (name -> Uint8Array). `progress(done, total)`
+      // is told how far a kit's labels and previews are.
+      ask(request, progress) {
+        const id = next++;
+        return new Promise((resolve, reject) => {
+          waiting.set(id, { resolve, reject, progress });
+          worker.postMessage({ id, request });
+        });
+      },
+      // Ends the worker: what it was asked rejects with `cancelled`.
+      end() {
+        worker.terminate();
+        for (const asked of waiting.values()) asked.reject(Object.assign(new Error('cancelled'), { cancelled: true }));
+        waiting.clear();
+      },
+    };
   }
-  const json = (bytes) => JSON.parse(new TextDecoder().decode(bytes));
+
+  const quick = start();
+  let making = null;
+  const json = (bytes) => JSON.parse(decode(bytes));
   const face = {
-    ask,
+    // One quick request; its answer's parts.
+    ask: (request) => quick.ask(request),
+    // A kit's files (`command` kit or labels), told how far they are (`progress`).
+    make(request, progress) {
+      making ??= start();
+      return making.ask(request, progress);
+    },
+    // Stops the kit being made.
+    cancel() {
+      if (making) making.end();
+      making = null;
+    },
+    // Starts the kits' worker before it is needed (it loads the engine first).
+    warm() {
+      making ??= start();
+    },
     json,
     // Given the lesson's state file's text whenever the lesson keeps its beads.
     onsaved: null,
     async catalogue() {
-      return json((await ask({ command: 'catalogue' })).json);
+      return json((await quick.ask({ command: 'catalogue' })).json);
     },
     // The kit's settings, figures and boxes; `label` the PNG of box `box`.
     async design(yaml, box, dpi) {
-      const parts = await ask({ command: 'design', yaml, box, dpi });
+      const parts = await quick.ask({ command: 'design', yaml, box, dpi });
       return { ...json(parts.json), label: parts['label.png'] };
     },
   };
@@ -57,7 +97,7 @@ const engine = (() => {
 })();
 
 window.matchbox = {
-  kit: (yaml) => engine.ask({ command: 'kit', yaml: String(yaml) }),
+  kit: (yaml) => engine.make({ command: 'kit', yaml: String(yaml) }),
   boxes: async (yaml) => engine.json((await engine.ask({ command: 'boxes', yaml: String(yaml) }))['boxes.json']),
 };
 

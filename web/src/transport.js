@@ -9,14 +9,33 @@
 'use strict';
 
 const transport = (() => {
+  // The browser's storage; a browser that forbids it (private modes, cookies blocked)
+  // throws even on reading, and then keeps nothing.
+  const storage = {
+    get(key) {
+      try { return localStorage.getItem(key); } catch (e) { return null; }
+    },
+    // Whether it was kept.
+    set(key, text) {
+      try {
+        localStorage.setItem(key, text);
+        return true;
+      } catch (e) {
+        return false;
+      }
+    },
+  };
   // The last kit's text, for the page opened without one.
   const LAST = 'matchbox-lesson';
   const given = location.hash.length > 1 ? decodeURIComponent(location.hash.slice(1)) : null;
-  const kit = given || localStorage.getItem(LAST) || 'preset: hexapawn\n';
+  const kit = given || storage.get(LAST) || 'preset: hexapawn\n';
   // Each kit's beads apart: a state file of another kit is refused anyway.
   const key = 'matchbox-beads:' + kit;
   const problems = [];
   let told = null;
+  // Whether the last beads could not be kept, and who is told when that changes.
+  let full = false;
+  let toldFull = null;
 
   // Says a problem (a page word's key, and why) as soon as the page listens.
   function problem(word, why) {
@@ -24,12 +43,12 @@ const transport = (() => {
     else problems.push([word, why]);
   }
 
+  // Keeps the beads; while the storage is full, the page says so until a save succeeds.
   function keep(text) {
-    try {
-      localStorage.setItem(key, text);
-    } catch (e) {
-      problem('page.save.browser', e.message);
-    }
+    const kept = storage.set(key, text);
+    if (kept === !full) return;
+    full = !kept;
+    if (toldFull) toldFull(full);
   }
 
   // engine.js, with its worker: loaded here, so that lesson.html lists the same
@@ -48,30 +67,33 @@ const transport = (() => {
     return (high >>> 11) * 2 ** 32 + low;
   }
 
-  async function open(state, name) {
+  // Opens the lesson with a state file's text (fresh boxes without). A refused file
+  // rejects with the engine's words for the page, and `edited` when the teacher may
+  // open it all the same (`anyway`).
+  async function open(state, name, anyway) {
     await engineLoaded;
-    const parts = await engine.ask({ command: 'lesson', yaml: kit, state, name, seed: seed() });
+    const parts = await engine.ask({ command: 'lesson', yaml: kit, state, name, seed: seed(), accept_edited: Boolean(anyway) });
+    const answer = engine.json(parts.json);
+    if (answer.refused) throw Object.assign(new Error(answer.refused), { refused: true, edited: answer.edited });
     // What the server would tell its terminal (a file's own settings): the settings
     // panel shows them.
-    for (const note of engine.json(parts.json).notes) console.info(note);
+    for (const note of answer.notes) console.info(note);
   }
 
   const opened = (async () => {
     await engineLoaded;
     engine.onsaved = keep;
-    try {
-      localStorage.setItem(LAST, kit);
-    } catch (e) { /* only the next visit without a kit misses it */ }
+    // Only the next visit without a kit misses it if it cannot be kept.
+    storage.set(LAST, kit);
     if (!given) history.replaceState(null, '', '#' + encodeURIComponent(kit));
-    const stored = localStorage.getItem(key);
+    const stored = storage.get(key);
     if (stored === null) return open(null);
     try {
       await open(stored);
     } catch (e) {
-      // Beads the engine no longer reads: kept aside, and the lesson starts afresh.
-      try {
-        localStorage.setItem(key + ':unread', stored);
-      } catch (full) { /* said below all the same */ }
+      // Beads the engine no longer reads: kept aside (if there is room), and the
+      // lesson starts afresh.
+      storage.set(key + ':unread', stored);
       problem('page.beads_unread', e.message);
       await open(null);
     }
@@ -88,24 +110,25 @@ const transport = (() => {
     return data;
   }
 
-  // Opens a state file's beads in place of these (a file of another kit, or one
-  // changed by hand, is refused and changes nothing), and keeps them.
-  async function load(file) {
+  // Opens a state file's beads in place of these (`anyway`: although changed by hand),
+  // and keeps them as the engine writes them (with its checksum: a file changed by hand
+  // and opened all the same opens again without asking); a refused file changes nothing.
+  async function load(file, anyway) {
     await opened;
-    const text = await file.text();
-    try {
-      await open(text, file.name);
-    } catch (e) {
-      throw Object.assign(e, { refused: true });
-    }
-    keep(text);
+    await open(await file.text(), file.name, anyway);
+    keep((await api('GET', '/api/state')).text);
   }
 
-  // `listen(say)`: problems the page shows, as a word's key and why.
-  function listen(say) {
+  // `listen(say, storageFull)`: problems the page shows, as a word's key and why; and
+  // whether the browser's storage can no longer keep the beads, at every change.
+  function listen(say, storageFull) {
     told = say;
+    toldFull = storageFull;
     for (const [word, why] of problems.splice(0)) say(word, why);
+    if (full) storageFull(true);
   }
 
-  return { teacher: true, api, load, listen };
+  // The page is the teacher's (nobody else reaches this browser's engine); no answer
+  // means the engine failed, not a server; the designer is beside it.
+  return { teacher: true, api, load, listen, noAnswer: 'page.engine_failed', designer: 'index.html' };
 })();

@@ -2,7 +2,8 @@
 // time, so that a page never freezes while a kit is made or the machine trains. A
 // message in is {id, request}; a message out is {id, status, parts} (parts: name ->
 // bytes, the bytes' buffers transferred, not copied), or, unasked, {saved: bytes} (the
-// lesson's state file to keep) or {problem: text}.
+// lesson's state file to keep), {id, progress: [done, total]} (the labels and previews
+// of a kit drawn so far, at most ten times a second) or {problem: text}.
 //
 // While the lesson's machine trains or plays on its own, the worker goes on with it in
 // steps (the engine says when the next is due), and after each of the page's requests
@@ -13,11 +14,22 @@
 let loading = null;
 // The timer of the lesson's next step, if one is due.
 let stepping = null;
+// The request being answered, and when its progress was last told.
+let asking = null;
+let told = 0;
+
+// How far the kit is: told to the page now and then, and at the end.
+function progress(done, total) {
+  const now = performance.now();
+  if (done < total && now - told < 100) return;
+  told = now;
+  self.postMessage({ id: asking, progress: [done, total] });
+}
 
 async function load() {
   const response = await fetch('matchbox.wasm');
   if (!response.ok) throw new Error(`matchbox.wasm: ${response.status}`);
-  const imports = { env: { matchbox_now: () => performance.now() } };
+  const imports = { env: { matchbox_now: () => performance.now(), matchbox_progress: progress } };
   const { instance } = await WebAssembly.instantiate(await response.arrayBuffer(), imports);
   return instance.exports;
 }
@@ -73,6 +85,8 @@ async function step() {
 
 self.onmessage = async (event) => {
   const { id, request } = event.data;
+  asking = id;
+  told = 0;
   try {
     loading ??= load();
     const { status, parts } = call(await loading, request);

@@ -340,6 +340,7 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 enum Route {
     Kit,
     Game,
+    Now,
     Move,
     NewGame,
     Boxes,
@@ -367,6 +368,7 @@ impl Route {
         let (get, post) = match path {
             "/api/kit" => (Some(Kit), None),
             "/api/game" => (Some(Game), None),
+            "/api/now" => (Some(Now), None),
             "/api/game/move" => (None, Some(Move)),
             "/api/game/new" => (None, Some(NewGame)),
             "/api/boxes" => (Some(Boxes), None),
@@ -438,6 +440,16 @@ struct KitView {
 
 /// The strings the page uses: its own and the score sheet's.
 const PAGE_KEYS: [&str; 2] = ["page.", "score."];
+
+/// Everything the page shows, seen at one moment under the lock: requests of their
+/// own could each see another moment (a training run's end between them).
+#[derive(Serialize)]
+struct Now {
+    game: table::GameView,
+    boxes: Vec<table::BoxSummary>,
+    score: table::Score,
+    train: train::Progress,
+}
 
 /// A move request.
 #[derive(Deserialize)]
@@ -579,6 +591,15 @@ impl<G: Game> Classroom<G> {
                 // Pages look every second or so: a failed save is tried again at that pace.
                 live.retry_save(fixed);
                 json(&live.game(fixed)?)
+            }
+            Route::Now => {
+                live.retry_save(fixed);
+                json(&Now {
+                    game: live.game(fixed)?,
+                    boxes: live.boxes(fixed),
+                    score: live.score(),
+                    train: train::Run::progress(live.training.as_ref()),
+                })
             }
             Route::Move => {
                 let request: MoveRequest = body(sent, r#"{"move": "b1-b2", "game": 1, "ply": 0}"#)?;
@@ -883,6 +904,29 @@ mod tests {
             ask(&*bachet, "GET", "/api/boxes", None)
         );
         assert_eq!(ask(&*again, "GET", "/api/score", None).1["games"], 40);
+    }
+
+    #[test]
+    fn now_is_the_game_boxes_score_and_run_of_one_moment() {
+        let her = lesson("hexapawn", None, None);
+        ask(
+            &*her,
+            "POST",
+            "/api/train",
+            Some(json!({"games": 30, "opponent": "random"})),
+        );
+        run_out(&*her, Duration::from_millis(5));
+        let (status, now) = ask(&*her, "GET", "/api/now", None);
+        assert_eq!(status, 200);
+        for (part, path) in [
+            ("game", "/api/game"),
+            ("boxes", "/api/boxes"),
+            ("score", "/api/score"),
+            ("train", "/api/train"),
+        ] {
+            assert_eq!(now[part], ask(&*her, "GET", path, None).1, "{part}");
+        }
+        assert_eq!(now["score"]["games"], 30);
     }
 
     #[test]

@@ -37,6 +37,10 @@ pub enum Error {
     /// A failure of the program or the machine (disk full, a bug): exit status 1.
     #[error("{0}")]
     Internal(String),
+    /// A state file refused (exit status 2), with why, for each front end to say in
+    /// its own words; shown in the command line's.
+    #[error("{0}")]
+    StateFile(Box<simulate::state::Refused>),
 }
 
 /// JSON is written only from the program's own values: failing to is a bug.
@@ -50,7 +54,7 @@ impl Error {
     /// The process exit status for this error.
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Input(_) => 2,
+            Error::Input(_) | Error::StateFile(_) => 2,
             Error::Internal(_) => 1,
         }
     }

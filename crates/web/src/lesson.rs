@@ -11,6 +11,9 @@ use std::time::Duration;
 
 use matchbox_classroom::{Body, Lesson, Request, Store};
 use matchbox_engine::Error;
+use matchbox_engine::i18n::strings;
+use matchbox_engine::kit::Kit;
+use matchbox_engine::simulate::state::{Refusal, Refused};
 
 use crate::{Part, read_kit};
 
@@ -77,21 +80,39 @@ fn now() -> Duration {
 }
 
 /// Opens the lesson for a kit, with the beads of a state file (its name and text) if
-/// given: a file of another kit, damaged or changed by hand is refused, and the lesson
-/// open before stays. What the server would tell the terminal (the file's own settings).
-pub fn open(yaml: &str, state: Option<(&str, &str)>, seed: u64) -> Result<Vec<Part>, Error> {
+/// given. The answer's JSON: `notes`, what the server would tell the terminal (the
+/// file's own settings); or, for a file of another kit, a damaged one or one changed
+/// by hand (unless `accept_edited`), `refused` (why, in the kit's language and the
+/// page's terms) and `edited` (whether opening it anyway would do), and the lesson
+/// open before stays.
+pub fn open(
+    yaml: &str,
+    state: Option<(&str, &str)>,
+    seed: u64,
+    accept_edited: bool,
+) -> Result<Vec<Part>, Error> {
     let kit = read_kit(yaml)?;
     let kept = Arc::new(Kept::default());
-    let (lesson, notes) = matchbox_classroom::open(
+    let opened = matchbox_classroom::open(
         &kit,
         matchbox_classroom::Options {
             rule: None,
             seed,
             store: Some(Arc::clone(&kept) as Arc<dyn Store>),
             state: state.map(|(name, text)| (Path::new(name), Ok(text.as_bytes().to_vec()))),
-            accept_edited_state: false,
+            accept_edited_state: accept_edited,
         },
-    )?;
+    );
+    let (lesson, notes) = match opened {
+        Err(Error::StateFile(refused)) => {
+            let edited = matches!(refused.why, Refusal::Edited(_));
+            return Ok(vec![crate::json_part(&serde_json::json!({
+                "refused": refusal(&kit, &refused),
+                "edited": edited,
+            }))?]);
+        }
+        other => other?,
+    };
     OPEN.with_borrow_mut(|open| {
         // The run of the lesson before ends with it.
         if let Some(before) = open.take() {
@@ -102,6 +123,35 @@ pub fn open(yaml: &str, state: Option<(&str, &str)>, seed: u64) -> Result<Vec<Pa
     Ok(vec![crate::json_part(
         &serde_json::json!({ "notes": notes }),
     )?])
+}
+
+/// Why a state file is refused, in the kit's language and in the page's terms: where
+/// the command line names its flags, the page offers a button (see [`open`]).
+fn refusal(kit: &Kit, refused: &Refused) -> String {
+    let words = strings(kit.language);
+    let file = refused.file.as_str();
+    match &refused.why {
+        Refusal::Foreign { kit: theirs, .. } => {
+            words.fill("page.file.foreign", &[("file", file), ("kit", theirs)])
+        }
+        Refusal::Edited(impossible) => {
+            let why = impossible.as_ref().map_or_else(String::new, |count| {
+                words.fill(
+                    "page.file.impossible",
+                    &[
+                        ("box", &count.box_id.to_string()),
+                        ("colour", &words.colour_name(&count.colour)),
+                        ("beads", &count.beads.to_string()),
+                        ("start", &count.start.to_string()),
+                    ],
+                )
+            });
+            words.fill("page.file.edited", &[("file", file), ("why", &why)])
+        }
+        // Damaged, of another layout, settings that cannot make this machine (the page
+        // asks for no rule of its own, so no other refusal arises here).
+        _ => words.fill("page.file.unreadable", &[("file", file)]),
+    }
 }
 
 /// The lesson open, or the page's mistake of asking before opening one.
@@ -169,7 +219,7 @@ mod tests {
     #[test]
     fn a_lesson_in_the_page_keeps_its_beads_and_opens_them_again() {
         let kit = "preset: bachet\n";
-        open(kit, None, 3).unwrap();
+        open(kit, None, 3, false).unwrap();
         // A game by hand: every game's end hands the page the state file to keep.
         let mut kept = None;
         loop {
@@ -204,17 +254,44 @@ mod tests {
         // Opened again from what the page kept: the same beads and score.
         let trained = trained.expect("the run's beads are handed back");
         let (_, _, boxes) = ask("GET", "/api/boxes", "");
-        open(kit, Some((STATE_FILE, &trained)), 4).unwrap();
+        open(kit, Some((STATE_FILE, &trained)), 4, false).unwrap();
         assert_eq!(ask("GET", "/api/boxes", "").2, boxes);
         assert_eq!(ask("GET", "/api/score", "").2["games"], 31);
-        // A file of another kit is refused, and the lesson open stays.
-        let other = open("preset: hexapawn\n", Some(("beads.json", &trained)), 4).unwrap_err();
+        // A file of another kit is refused in the page's words, and the lesson open
+        // stays.
+        let refused = |parts: Vec<Part>| -> Value {
+            serde_json::from_str(part(&parts, "json").unwrap()).unwrap()
+        };
+        let other = refused(
+            open(
+                "preset: hexapawn\n",
+                Some(("beads.json", &trained)),
+                4,
+                false,
+            )
+            .unwrap(),
+        );
+        let message = other["refused"].as_str().unwrap();
         assert!(
-            other
-                .to_string()
-                .starts_with("beads.json holds the beads of another kit"),
+            message.starts_with("beads.json holds the beads of another kit"),
             "{other}"
         );
+        assert!(!message.contains("--"), "no flags in the page: {message}");
+        assert_eq!(other["edited"], false);
+        assert_eq!(ask("GET", "/api/score", "").2["games"], 31);
+        // One changed by hand is refused until the teacher opens it all the same.
+        let edited = trained.replacen("\"checksum\": \"crc32:", "\"checksum\": \"crc32:0", 1);
+        assert_ne!(edited, trained);
+        let asked = refused(open(kit, Some(("beads.json", &edited)), 4, false).unwrap());
+        assert_eq!(asked["edited"], true, "{asked}");
+        let message = asked["refused"].as_str().unwrap();
+        assert!(
+            message.starts_with("beads.json was changed by hand"),
+            "{message}"
+        );
+        assert!(!message.contains("--"), "no flags in the page: {message}");
+        let opened = refused(open(kit, Some(("beads.json", &edited)), 4, true).unwrap());
+        assert!(opened["refused"].is_null(), "{opened}");
         assert_eq!(ask("GET", "/api/score", "").2["games"], 31);
         // The server's own refusals, in the kit's language.
         let (_, status, refused) = ask("POST", "/api/game/move", "{}");

@@ -7,12 +7,16 @@
 //!
 //! The interface is four plain functions ([`abi`]) rather than a binding generator: the
 //! page needs a handful of calls, and the build needs nothing but cargo. The module
-//! imports one function, `env.matchbox_now` (the page's clock, `performance.now()`).
+//! imports two functions: `env.matchbox_now` (the page's clock, `performance.now()`) and
+//! `env.matchbox_progress` (how far a kit is, for the page's progress bar).
 
 #![warn(missing_docs)]
 
 pub mod abi;
 pub mod lesson;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -28,7 +32,9 @@ use matchbox_engine::rule::Rule;
 use matchbox_print::draw::png::to_png;
 use matchbox_print::instructions::{Findings, TemplateContext};
 use matchbox_print::label::draw_label;
-use matchbox_print::make::{DEFAULT_DPI, make_files};
+use matchbox_print::make::{
+    DEFAULT_DPI, LabelSheets, Progress, legible, make_files_telling, previews,
+};
 use matchbox_print::pictures::Game;
 
 /// The name a kit's text has in messages: what the CLI shows for `--kit kit.yaml`, so
@@ -62,6 +68,15 @@ pub enum Request {
         /// designer's PDFs need none).
         previews: Option<bool>,
     },
+    /// labels.pdf and, if asked for and the kit has them, the previews: the very bytes
+    /// of [`Request::Kit`]'s, without the figures of kit.pdf, which take minutes for
+    /// some kits (Bachet's game from about a dozen stones).
+    Labels {
+        /// kit.yaml's text.
+        yaml: String,
+        /// Whether to draw the previews.
+        previews: bool,
+    },
     /// The box list, as `matchbox boxes --json` prints it.
     Boxes {
         /// kit.yaml's text.
@@ -77,6 +92,9 @@ pub enum Request {
         name: Option<String>,
         /// Seed of the machine's draws.
         seed: u64,
+        /// Read a state file changed by hand all the same (the teacher said so).
+        #[serde(default)]
+        accept_edited: bool,
     },
     /// One of the classroom page's requests (see [`lesson::request`]).
     Api {
@@ -123,7 +141,8 @@ pub fn answer(request: &[u8]) -> Result<Vec<Part>, Error> {
             let kit = read_kit(&yaml)?;
             // As `matchbox kit` at its default resolution.
             let previews = previews.unwrap_or(kit.previews) && kit.previews;
-            let files = make_files(&kit, previews.then_some(DEFAULT_DPI))?;
+            let files =
+                make_files_telling(&kit, previews.then_some(DEFAULT_DPI), &Telling::default())?;
             let mut parts = vec![
                 ("labels.pdf".to_string(), files.labels_pdf),
                 ("kit.pdf".to_string(), files.kit_pdf),
@@ -135,6 +154,11 @@ pub fn answer(request: &[u8]) -> Result<Vec<Part>, Error> {
                     .map(|(name, png)| (format!("previews/{name}"), png)),
             );
             Ok(parts)
+        }
+        Request::Labels { yaml, previews } => {
+            let kit = read_kit(&yaml)?;
+            let dpi = (previews && kit.previews).then_some(DEFAULT_DPI);
+            matchbox_engine::with_game!(&kit.game, |game| labels(game, &kit, dpi))
         }
         Request::Boxes { yaml } => {
             let kit = read_kit(&yaml)?;
@@ -150,9 +174,11 @@ pub fn answer(request: &[u8]) -> Result<Vec<Part>, Error> {
             state,
             name,
             seed,
+            accept_edited,
         } => {
             let name = name.as_deref().unwrap_or(lesson::STATE_FILE);
-            lesson::open(&yaml, state.as_deref().map(|text| (name, text)), seed)
+            let state = state.as_deref().map(|text| (name, text));
+            lesson::open(&yaml, state, seed, accept_edited)
         }
         Request::Api { method, path, body } => lesson::request(&method, &path, &body),
         Request::Step => lesson::step(),
@@ -193,6 +219,16 @@ fn design<G: Game>(game: &G, kit: &Kit, box_index: usize, dpi: f32) -> Result<Ve
     }
     let set = BoxSet::build(game, kit)?;
     set.check_label_count(kit)?;
+    // Letters too small to read are refused as the kit is made, from every label
+    // drawn; up to a thousand labels that is quick, so the designer says it at once.
+    if set.boxes.len() <= LEGIBLE_AT_ONCE {
+        let labels: Vec<_> = set
+            .boxes
+            .iter()
+            .map(|b| Arc::new(draw_label(game, kit, b)))
+            .collect();
+        legible(kit, &set, &labels)?;
+    }
     let figures = TemplateContext::new(game, kit, &set, &Findings::default());
     let summary = set.summary(kit);
     // The colours in the figures' order, as their beads are printed.
@@ -219,6 +255,62 @@ fn design<G: Game>(game: &G, kit: &Kit, box_index: usize, dpi: f32) -> Result<Ve
         parts.push(("label.png".into(), to_png(&draw_label(game, kit, b), dpi)?));
     }
     Ok(parts)
+}
+
+/// The most labels [`Request::Design`] draws to check that their letters can be read.
+const LEGIBLE_AT_ONCE: usize = 1000;
+
+/// [`Request::Labels`] for the kit's game: the first half of `matchbox kit`.
+fn labels<G: Game>(game: &G, kit: &Kit, dpi: Option<f32>) -> Result<Vec<Part>, Error> {
+    let telling = Telling::default();
+    let set = BoxSet::build(game, kit)?;
+    set.check_label_count(kit)?;
+    telling.boxes_found(set.boxes.len(), dpi.is_some());
+    let sheets = LabelSheets::draw(game, kit, &set, &telling);
+    legible(kit, &set, &sheets.labels)?;
+    let mut parts = vec![("labels.pdf".to_string(), sheets.pdf(kit)?)];
+    parts.extend(
+        previews(&sheets.labels, &set, dpi, &telling)?
+            .into_iter()
+            .map(|(name, png)| (format!("previews/{name}"), png)),
+    );
+    Ok(parts)
+}
+
+/// Tells the page how far a kit is: the labels and previews drawn of all there are
+/// (kit.pdf's figures and pages come after them, untold).
+#[derive(Default)]
+struct Telling {
+    total: AtomicUsize,
+    done: AtomicUsize,
+}
+
+impl Progress for Telling {
+    fn boxes_found(&self, labels: usize, previews: bool) {
+        let total = labels * if previews { 2 } else { 1 };
+        self.total.store(total, Ordering::Relaxed);
+        tell_progress(0, total);
+    }
+
+    fn step(&self) {
+        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        tell_progress(done, self.total.load(Ordering::Relaxed));
+    }
+}
+
+/// Hands the page's worker the progress (`env.matchbox_progress`); natively, nothing.
+fn tell_progress(done: usize, total: usize) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        unsafe extern "C" {
+            /// The worker passes it on to the page.
+            fn matchbox_progress(done: u32, total: u32);
+        }
+        // SAFETY: the import takes two numbers and gives nothing.
+        unsafe { matchbox_progress(done as u32, total as u32) }
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    let _ = (done, total);
 }
 
 /// The parts as one buffer: for each, the length of its name (4 bytes, little-endian),

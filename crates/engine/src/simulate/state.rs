@@ -251,11 +251,13 @@ pub fn settings_for(
     if let Some(rule) = rule
         && rule != settings.rule
     {
-        return Err(Error::Input(format!(
-            "{shown} was made with rule {}, not {}: its beads were learnt under that rule; leave out --rule to go on with the file, or choose another --state file",
-            settings.rule.name(),
-            rule.name()
-        )));
+        return Err(refused(
+            shown,
+            Refusal::Rule {
+                file: settings.rule,
+                asked: rule,
+            },
+        ));
     }
     let own = Settings {
         opponent: settings.opponent,
@@ -511,7 +513,7 @@ fn impossible_count<G: Notation>(
     set: &BoxSet<G>,
     machine: &Machine,
     beads: &Beads,
-) -> Option<String> {
+) -> Option<Impossible> {
     if !matches!(machine.rule, Rule::Gardner | Rule::Relay) {
         return None;
     }
@@ -521,15 +523,12 @@ fn impossible_count<G: Notation>(
             .iter()
             .zip(machine.slots(b as u32))
             .find(|(_, slot)| beads.count(*slot) > fresh.count(*slot))
-            .map(|(m, slot)| {
-                format!(
-                    "box {}, {}: {} beads, but under `{}` a move never holds more than the {} it starts with",
-                    mbox.id,
-                    kit.palette[m.colour].name,
-                    beads.count(slot),
-                    machine.rule.name(),
-                    fresh.count(slot)
-                )
+            .map(|(m, slot)| Impossible {
+                box_id: mbox.id,
+                colour: kit.palette[m.colour].clone(),
+                beads: beads.count(slot),
+                rule: machine.rule,
+                start: fresh.count(slot),
             })
     })
 }
@@ -547,8 +546,176 @@ pub struct Stored {
     shown: String,
 }
 
-/// What every refusal of a state file ends with.
+/// A state file refused: the command line says why with its flags (this type's
+/// `Display`), the static site with its own buttons, from [`Refusal`].
+#[derive(Debug)]
+pub struct Refused {
+    /// The file, as messages name it.
+    pub file: String,
+    /// Why it is refused.
+    pub why: Refusal,
+}
+
+/// Why a state file is refused.
+#[derive(Debug)]
+pub enum Refusal {
+    /// Not UTF-8 text.
+    NotText,
+    /// Not a state file's JSON: the line and column where it breaks, or none when it
+    /// ends too early.
+    Damaged(Option<(usize, usize)>),
+    /// Another format, or a version this program does not read.
+    Version {
+        /// What its `format` says.
+        format: String,
+        /// What its `version` says.
+        version: u32,
+    },
+    /// The beads of another kit.
+    Foreign {
+        /// The name of the kit it was saved with.
+        kit: String,
+        /// What differs, in the command line's words.
+        detail: String,
+    },
+    /// More beads for a move than a box can hold.
+    TooManyBeads,
+    /// A line of the score that is no game (its first 40 characters).
+    ScoreLine(String),
+    /// The games before the score and in it do not add up to the beads' games.
+    ScoreSum {
+        /// Games before the score.
+        from: u64,
+        /// Games in it.
+        listed: usize,
+        /// Games the beads have played.
+        games: u64,
+    },
+    /// Undo steps that fit neither the boxes nor the games.
+    Undo,
+    /// Its own settings cannot make this kit's machine (why, in the command line's
+    /// words).
+    Unfit(String),
+    /// A rule asked for on the command line other than the file's.
+    Rule {
+        /// The file's rule.
+        file: Rule,
+        /// The rule asked for.
+        asked: Rule,
+    },
+    /// Changed by hand since the program saved it: a count the machine's rule never
+    /// leaves, if one is found; otherwise only the checksum tells.
+    Edited(Option<Impossible>),
+}
+
+/// A bead count a machine's rule never leaves in a box.
+#[derive(Clone, Debug)]
+pub struct Impossible {
+    /// The box's number.
+    pub box_id: usize,
+    /// The colour of the move.
+    pub colour: crate::palette::Colour,
+    /// Its beads in the file.
+    pub beads: u32,
+    /// The machine's rule.
+    pub rule: Rule,
+    /// The beads the move starts with, which the rule never adds to.
+    pub start: u32,
+}
+
+impl fmt::Display for Impossible {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(
+            f,
+            "box {}, {}: {} beads, but under `{}` a move never holds more than the {} it starts with",
+            self.box_id,
+            self.colour.name,
+            self.beads,
+            self.rule.name(),
+            self.start
+        )
+    }
+}
+
+/// What most refusals end with on the command line.
 const KEEP: &str = "it was left as it is: move it away or choose another --state file";
+
+impl fmt::Display for Refused {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let file = &self.file;
+        match &self.why {
+            Refusal::NotText => write!(
+                f,
+                "{file} is not a matchbox state file (it is not UTF-8 text); {KEEP}"
+            ),
+            Refusal::Damaged(place) => {
+                let place = match place {
+                    None => "it ends too early".to_string(),
+                    Some((line, column)) => format!("at line {line}, column {column}"),
+                };
+                write!(
+                    f,
+                    "{file} is not a matchbox state file, or it is damaged ({place}); {KEEP}"
+                )
+            }
+            Refusal::Version { format, version } => write!(
+                f,
+                "{file} is not a matchbox state file of version {VERSION} (it says {format} version {version}); {KEEP}"
+            ),
+            Refusal::Foreign { detail, .. } => write!(
+                f,
+                "{file} holds the beads of another kit ({detail}); {KEEP}"
+            ),
+            Refusal::TooManyBeads => write!(
+                f,
+                "{file}: more than {} beads for a move; {KEEP}",
+                crate::machine::MAX_BEADS
+            ),
+            Refusal::ScoreLine(line) => write!(
+                f,
+                "{file}: `{line}` in the score is not a game such as `loss -1`; {KEEP}"
+            ),
+            Refusal::ScoreSum {
+                from,
+                listed,
+                games,
+            } => write!(
+                f,
+                "{file}: the score does not add up: {from} games before it and {listed} in it, but the beads have played {games}; {KEEP}"
+            ),
+            Refusal::Undo => write!(
+                f,
+                "{file}: the undo steps do not fit the boxes or the games; {KEEP}"
+            ),
+            Refusal::Unfit(why) => write!(
+                f,
+                "{file}: its settings cannot make this kit's machine: {why}; {KEEP}"
+            ),
+            Refusal::Rule { file: made, asked } => write!(
+                f,
+                "{file} was made with rule {}, not {}: its beads were learnt under that rule; leave out --rule to go on with the file, or choose another --state file",
+                made.name(),
+                asked.name()
+            ),
+            Refusal::Edited(Some(why)) => write!(
+                f,
+                "{file} was changed by hand: {why}; it was left as it is: pass --accept-edited-state to read it anyway, or choose another --state file"
+            ),
+            Refusal::Edited(None) => write!(
+                f,
+                "{file} was changed since matchbox saved it (its checksum does not match); it was left as it is: pass --accept-edited-state to read it as it is, or choose another --state file"
+            ),
+        }
+    }
+}
+
+/// The error of a state file refused.
+fn refused(file: &str, why: Refusal) -> Error {
+    Error::StateFile(Box::new(Refused {
+        file: file.to_string(),
+        why,
+    }))
+}
 
 /// Reads a state file's text far enough to know its settings, refusing a damaged file
 /// and one of another layout; `path` names it in messages.
@@ -556,20 +723,17 @@ pub fn read(text: &str, path: &Path) -> Result<Stored, Error> {
     let shown = path.display().to_string();
     // serde's own words ("expected struct StateFile") mean nothing to a user: say where.
     let file: StateFile = serde_json::from_str(text).map_err(|e| {
-        let place = if e.is_eof() {
-            "it ends too early".to_string()
-        } else {
-            format!("at line {}, column {}", e.line(), e.column())
-        };
-        Error::Input(format!(
-            "{shown} is not a matchbox state file, or it is damaged ({place}); {KEEP}"
-        ))
+        let place = (!e.is_eof()).then(|| (e.line(), e.column()));
+        refused(&shown, Refusal::Damaged(place))
     })?;
     if file.format != FORMAT || !(1..=VERSION).contains(&file.version) {
-        return Err(Error::Input(format!(
-            "{shown} is not a matchbox state file of version {VERSION} (it says {} version {}); {KEEP}",
-            file.format, file.version
-        )));
+        return Err(refused(
+            &shown,
+            Refusal::Version {
+                format: file.format,
+                version: file.version,
+            },
+        ));
     }
     Ok(Stored { file, shown })
 }
@@ -595,10 +759,14 @@ impl Stored {
             Some(sum) => *sum != file.checksum()?,
             None => file.version >= 3,
         };
-        let foreign = |why: String| {
-            Error::Input(format!(
-                "{shown} holds the beads of another kit ({why}); {KEEP}"
-            ))
+        let foreign = |detail: String| {
+            refused(
+                &shown,
+                Refusal::Foreign {
+                    kit: file.kit.clone(),
+                    detail,
+                },
+            )
         };
         let game_here = serde_json::to_value(&kit.game)?;
         if file.game != game_here || file.machine != kit.machine {
@@ -629,12 +797,8 @@ impl Stored {
             }
             counts.extend(theirs.moves.iter().map(|m| m.beads));
         }
-        let beads = Beads::from_counts(machine, counts).ok_or_else(|| {
-            Error::Input(format!(
-                "{shown}: more than {} beads for a move; {KEEP}",
-                crate::machine::MAX_BEADS
-            ))
-        })?;
+        let beads = Beads::from_counts(machine, counts)
+            .ok_or_else(|| refused(&shown, Refusal::TooManyBeads))?;
         let history = match file.score {
             // A file from before the score was kept: the score starts now.
             None => History {
@@ -647,20 +811,19 @@ impl Stored {
                     .iter()
                     .map(|line| {
                         read_score_line(line).ok_or_else(|| {
-                            Error::Input(format!(
-                                "{shown}: `{}` in the score is not a game such as `loss -1`; {KEEP}",
-                                line.chars().take(40).collect::<String>()
-                            ))
+                            refused(&shown, Refusal::ScoreLine(line.chars().take(40).collect()))
                         })
                     })
                     .collect::<Result<Vec<_>, Error>>()?;
                 if score.from.checked_add(games.len() as u64) != Some(file.games) {
-                    return Err(Error::Input(format!(
-                        "{shown}: the score does not add up: {} games before it and {} in it, but the beads have played {}; {KEEP}",
-                        score.from,
-                        games.len(),
-                        file.games
-                    )));
+                    return Err(refused(
+                        &shown,
+                        Refusal::ScoreSum {
+                            from: score.from,
+                            listed: games.len(),
+                            games: file.games,
+                        },
+                    ));
                 }
                 History {
                     from: score.from,
@@ -668,11 +831,8 @@ impl Stored {
                 }
             }
         };
-        let undo = read_undo(machine, &beads, file.games, &file.undo).ok_or_else(|| {
-            Error::Input(format!(
-                "{shown}: the undo steps do not fit the boxes or the games; {KEEP}"
-            ))
-        })?;
+        let undo = read_undo(machine, &beads, file.games, &file.undo)
+            .ok_or_else(|| refused(&shown, Refusal::Undo))?;
         // The program's own save may hold what another rule did; any other file is held
         // to what this machine's rule can do.
         let vouched = file.checksum.is_some() && !edited;
@@ -683,15 +843,8 @@ impl Stored {
         };
         let warning = match (edited, impossible) {
             (false, None) => None,
-            (_, Some(why)) if !accept_edited => {
-                return Err(Error::Input(format!(
-                    "{shown} was changed by hand: {why}; it was left as it is: pass --accept-edited-state to read it anyway, or choose another --state file"
-                )));
-            }
-            (true, None) if !accept_edited => {
-                return Err(Error::Input(format!(
-                    "{shown} was changed since matchbox saved it (its checksum does not match); it was left as it is: pass --accept-edited-state to read it as it is, or choose another --state file"
-                )));
+            (_, why) if !accept_edited => {
+                return Err(refused(&shown, Refusal::Edited(why)));
             }
             (_, why) => Some(format!(
                 "warning: {shown} was changed by hand since matchbox saved it{}; read as it is (--accept-edited-state)",
@@ -716,11 +869,8 @@ pub fn open(path: &Path, contents: std::io::Result<Vec<u8>>) -> Result<Option<St
     let shown = path.display();
     match contents {
         Ok(bytes) => {
-            let text = String::from_utf8(bytes).map_err(|_| {
-                Error::Input(format!(
-                    "{shown} is not a matchbox state file (it is not UTF-8 text); {KEEP}"
-                ))
-            })?;
+            let text = String::from_utf8(bytes)
+                .map_err(|_| refused(&shown.to_string(), Refusal::NotText))?;
             read(&text, path).map(Some)
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
@@ -763,10 +913,7 @@ pub fn open_machine<G: Notation>(
     let filled = settings.kit(kit);
     // Only a file's own settings can be unfit: the kit's were checked with the kit.
     let unfit = |why: &dyn fmt::Display| match (&stored, &note) {
-        (Some(stored), Some(_)) => Error::Input(format!(
-            "{}: its settings cannot make this kit's machine: {why}; {KEEP}",
-            stored.shown
-        )),
+        (Some(stored), Some(_)) => refused(&stored.shown, Refusal::Unfit(why.to_string())),
         _ => Error::Input(why.to_string()),
     };
     settings.check(kit, &[]).map_err(|why| unfit(&why))?;
@@ -939,7 +1086,7 @@ mod tests {
         let fresh = |setup: &Setup<Pawns>| Saved::fresh(&setup.machine, own(&kit));
         let text = to_json(&game, &kit, &setup, &fresh(&setup)).unwrap();
         let err = |t: &str| match from_json(t, path, &game, &kit, &setup, false) {
-            Err(Error::Input(m)) => m,
+            Err(e @ Error::StateFile(_)) => e.to_string(),
             Err(other) => panic!("{other:?}"),
             Ok(_) => panic!("accepted {t}"),
         };
@@ -989,7 +1136,7 @@ mod tests {
         .unwrap();
         let read = |t: &str, accept: bool| from_json(t, path, &game, &kit, &setup, accept);
         let refusal = |t: &str| match read(t, false) {
-            Err(Error::Input(m)) => m,
+            Err(e @ Error::StateFile(_)) => e.to_string(),
             other => panic!("accepted: {other:?}"),
         };
         // Spaces and line breaks are no edit.
@@ -1087,7 +1234,8 @@ mod tests {
         .unwrap();
         let stored = read(&text, Path::new("s.json")).unwrap();
         match settings_for(Some(&stored), &kit, Some(Rule::Menace)) {
-            Err(Error::Input(m)) => {
+            Err(e @ Error::StateFile(_)) => {
+                let m = e.to_string();
                 assert!(
                     m.starts_with("s.json was made with rule gardner-reward, not menace"),
                     "{m}"

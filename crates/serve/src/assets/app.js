@@ -44,10 +44,26 @@ function element(tag, attrs, ...children) {
 // ---- talking to the machine; errors stay until the next action or a dismiss -----
 
 const api = transport.api;
+// What the page says when no answer came: the transport's own word (the static site's
+// engine), else the server's.
+const NO_ANSWER = transport.noAnswer || 'page.offline';
 
-function showError(text) {
+// An error, with a button that acts on it (`action`: its words and what it does), if any.
+function showError(text, action) {
+  $('error').classList.remove('note');
   $('error-text').textContent = text;
+  $('error-action').hidden = !action;
+  if (action) {
+    $('error-action').textContent = action.words;
+    $('error-action').onclick = () => act(action.run);
+  }
   $('error').hidden = false;
+}
+
+// What the teacher should know, not a refusal, in the same place.
+function showNote(text) {
+  showError(text);
+  $('error').classList.add('note');
 }
 
 // A teacher's action: the last error goes, the action's own error (if any) stays.
@@ -56,7 +72,7 @@ async function act(action) {
   try {
     await action();
   } catch (e) {
-    showError(e.refused ? e.message : say('page.offline'));
+    showError(e.refused ? e.message : say(NO_ANSWER));
   }
   await refresh(true).catch(() => {});
 }
@@ -72,11 +88,18 @@ function dot(colour) {
   return d;
 }
 
-function beadLine(bead, drawn) {
-  return element('li', { class: 'bead-line' + (drawn ? ' drawn' : '') },
-    dot(bead.colour), element('span', { class: 'count', text: '× ' + number(bead.count) }),
-    element('span', { text: bead.colour.name + ': ' + bead.words }));
+// A move's beads: its colour, how many, and (unless `short`) the move it stands for.
+function beadLine(bead, drawn, short) {
+  const line = element('li', { class: 'bead-line' + (drawn ? ' drawn' : ''), title: bead.colour.name + ': ' + bead.words },
+    dot(bead.colour), element('span', { class: 'count', text: '× ' + number(bead.count) }));
+  if (!short) line.append(element('span', { text: bead.colour.name + ': ' + bead.words }));
+  return line;
 }
+
+// Boxes of many moves (Marienbad's first has 14) list their beads without the moves'
+// words, which the label shows, and offer the class's moves as a list rather than a
+// button each, so that the turn stays on one screen.
+const MANY = 6;
 
 async function label(id) {
   if (!labels.has(id)) labels.set(id, (await api('GET', '/api/boxes/' + id)).label);
@@ -163,8 +186,9 @@ function renderGame() {
   const canMove = teacher && !game.end && !busy();
   $('prompt').hidden = !canMove;
   $('prompt').textContent = say('page.your_move.' + kit.game);
-  $('moves').replaceChildren(...(canMove ? game.moves.map((m) =>
-    element('button', { class: 'move', 'data-move': m.move, text: m.words, type: 'button', onclick: () => play(m.move) })) : []));
+  $('moves').replaceChildren(...(!canMove ? [] : game.moves.length <= MANY ? game.moves.map((m) =>
+    element('button', { class: 'move', 'data-move': m.move, text: m.words, type: 'button', onclick: () => play(m.move) }))
+    : [moveList()]));
   $('moves').hidden = !canMove;
   $('typed').hidden = !canMove;
   // While the machine plays on its own, its opponent is not the class.
@@ -177,6 +201,13 @@ function renderGame() {
   renderEnd();
   renderStuck();
   renderMachine();
+}
+
+// The class's moves as one list to choose from, and the button that plays the choice.
+function moveList() {
+  const list = element('select', { id: 'move-list' }, ...game.moves.map((m) => element('option', { value: m.move, text: m.words })));
+  return element('span', { class: 'move-list' }, list,
+    element('button', { type: 'button', id: 'play-listed', text: say('page.send'), onclick: () => play(list.value) }));
 }
 
 function renderEnd() {
@@ -238,7 +269,7 @@ async function renderMachine() {
   steps.replaceChildren(
     step('box', 'page.step_box', element('p', { class: 'count', id: 'machine-box', text: say('page.box', { id: turn.box }) }), labelBox),
     step('turn', 'page.step_turn', element('p', { text: turn.turn })),
-    step('beads-step', 'page.step_beads', element('ul', { class: 'beads' }, ...turn.beads.map((b, i) => beadLine(b, i === turn.drawn)))),
+    step('beads-step', 'page.step_beads', element('ul', { class: 'beads' }, ...turn.beads.map((b, i) => beadLine(b, i === turn.drawn, turn.beads.length > MANY)))),
     step('draw', 'page.step_draw', element('p', { class: 'drawn-text', id: 'drawn', text: drawnText })));
   labelBox.innerHTML = await label(turn.box);
 }
@@ -511,7 +542,7 @@ async function applySettings() {
     await loadSettings();
   } catch (e) {
     if (e.refused && e.field) showFieldError(e.field, e.message);
-    else showError(e.refused ? e.message : say('page.offline'));
+    else showError(e.refused ? e.message : say(NO_ANSWER));
   }
   await refresh(true).catch(() => {});
 }
@@ -583,6 +614,28 @@ async function exportBeads() {
   setTimeout(() => URL.revokeObjectURL(link.href), 60000);
 }
 
+// Opens a state file chosen in the static site in place of the beads on the screen. A
+// refusal says why and that nothing changed; for a file changed by hand, the teacher
+// may open it all the same (what `--accept-edited-state` does on the command line).
+async function openBeads(file, anyway) {
+  try {
+    await transport.load(file, anyway);
+  } catch (e) {
+    if (!e.refused) throw e;
+    if (e.edited) {
+      showError(e.message + ' ' + say('page.file.ask'), { words: say('page.file.open_anyway'), run: () => openBeads(file, true) });
+    } else {
+      showError(e.message + ' ' + say('page.file.kept'));
+    }
+    return;
+  }
+  // Another machine: its labels and settings, not the last one's.
+  labels.clear();
+  editing = false;
+  if (settings !== null) await loadSettings();
+  if (anyway) showNote(say('page.file.opened_edited', { file: file.name }));
+}
+
 // ---- panels ---------------------------------------------------------------------------
 
 const PANELS = ['game', 'memory', 'score', 'train', 'settings'];
@@ -605,21 +658,34 @@ function showPanel(name) {
 
 // ---- keeping up to date -----------------------------------------------------------------
 
+// Whether the static site's browser storage could not keep the last beads.
+let browserFull = false;
+
+// The loud banner while the beads are not kept (the server's file, the browser's
+// storage); it goes when a save succeeds.
+function showUnsaved() {
+  const text = game && game.unsaved ? say('page.save.' + game.unsaved, { file: kit.state || '' })
+    : browserFull ? say('page.save.browser') : '';
+  $('unsaved').textContent = text;
+  $('unsaved').hidden = text === '';
+}
+
 async function refresh(force) {
-  const latest = await api('GET', '/api/game');
-  if (!force && latest.version === version) return;
+  // A look at the game alone tells whether anything changed.
+  if (!force && (await api('GET', '/api/game')).version === version) return;
+  // The game, the boxes, the score and the run of one moment: asked for apart, a run
+  // ending between the answers would mark the boxes of one game beside another's.
+  const now = await api('GET', '/api/now');
   // New settings make a new machine: its labels print other starting beads.
-  const remade = game !== null && latest.machine !== game.machine;
-  game = latest;
+  const remade = game !== null && now.game.machine !== game.machine;
+  ({ game, boxes, score, train: progress } = now);
   version = game.version;
   if (remade) labels.clear();
   // The settings shown follow the server's (a view-only screen's at every change).
   if (settings !== null && (remade || (!teacher && game.panel === 'settings'))) await loadSettings();
-  [boxes, score, progress] = await Promise.all([api('GET', '/api/boxes'), api('GET', '/api/score'), api('GET', '/api/train')]);
   // Every screen shows the teacher's panel.
   panel = PANELS.includes(game.panel) ? game.panel : 'game';
-  $('unsaved').hidden = !game.unsaved;
-  if (game.unsaved) $('unsaved').textContent = say('page.save.' + game.unsaved, { file: kit.state || '' });
+  showUnsaved();
   renderGame();
   renderScore();
   renderTraining();
@@ -715,17 +781,21 @@ function setUp() {
   $('import').addEventListener('change', () => {
     const file = $('import').files[0];
     $('import').value = '';
-    if (!file) return;
-    act(async () => {
-      await transport.load(file);
-      // Another machine: its labels and settings, not the last one's.
-      labels.clear();
-      editing = false;
-      if (settings !== null) await loadSettings();
-    });
+    if (file) act(() => openBeads(file, false));
   });
-  // The static site's storage, when it cannot keep the beads.
-  if (transport.listen) transport.listen((key, why) => showError(say(key, { why })));
+  // The static site's problems, and its storage when it cannot keep the beads.
+  if (transport.listen) {
+    transport.listen((key, why) => showError(say(key, { why })), (full) => {
+      browserFull = full;
+      showUnsaved();
+    });
+  }
+  // The static site's way back to the kit designer.
+  if (transport.designer) {
+    $('designer').href = transport.designer;
+    $('designer').textContent = say('page.designer');
+    $('designer').hidden = false;
+  }
   $('error-close').addEventListener('click', () => { $('error').hidden = true; });
   setUpSettings();
   $('box-view-close').addEventListener('click', closeBox);
