@@ -229,7 +229,7 @@ function renderEnd() {
       onclick: () => act(() => api('POST', '/api/game/new')) }));
   }
   end.replaceChildren(head,
-    element('p', { text: game.changes.length ? say('page.rule', { rule: game.rule }) : say('page.no_change') }),
+    element('p', { text: game.changes.length ? say('page.rule', { rule: say('page.settings.rule_name.' + game.rule) }) : say('page.no_change') }),
     element('ul', { id: 'changes', class: 'changes' }, ...lines));
 }
 
