@@ -15,7 +15,7 @@ pub mod lock;
 use std::fs::File;
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, mpsc};
 
 use matchbox_engine::Error;
@@ -528,6 +528,8 @@ struct Written {
     listed: Mutex<Vec<(String, u32, usize)>>,
     /// Every failed write, by the path it was to have.
     failed: Mutex<Vec<(PathBuf, Error)>>,
+    /// Set when the folder is dropped unfinished: the files still queued are not written.
+    abandoned: AtomicBool,
 }
 
 impl Written {
@@ -597,6 +599,7 @@ impl<'a> NewFolder<'a> {
             folders: Mutex::new(None),
             listed: Mutex::new(Vec::new()),
             failed: Mutex::new(Vec::new()),
+            abandoned: AtomicBool::new(false),
         });
         let (queue, files) = mpsc::channel::<(PathBuf, Vec<u8>)>();
         let files = Arc::new(Mutex::new(files));
@@ -607,6 +610,9 @@ impl<'a> NewFolder<'a> {
                     loop {
                         let next = files.lock().unwrap_or_else(|e| e.into_inner()).recv();
                         let Ok((relative, bytes)) = next else { break };
+                        if written.abandoned.load(Ordering::Relaxed) {
+                            continue;
+                        }
                         if let Err(e) = written.write(&relative, &bytes) {
                             let mut failed =
                                 written.failed.lock().unwrap_or_else(|e| e.into_inner());
@@ -708,8 +714,9 @@ impl<'a> NewFolder<'a> {
 }
 
 impl Drop for NewFolder<'_> {
-    /// Unfinished: the files put in are written, then removed with the new folder.
+    /// Unfinished: the files still queued are dropped, the new folder removed.
     fn drop(&mut self) {
+        self.written.abandoned.store(true, Ordering::Relaxed);
         self.drain();
     }
 }
