@@ -3,13 +3,14 @@
 //! files are made in memory by `matchbox_print::make`.
 
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use matchbox_engine::Error;
 use matchbox_engine::kit::Kit;
 use matchbox_print::make::{Progress, make_files_telling};
 use serde::Serialize;
 
-use matchbox_files::{check_replaceable, replace_dir};
+use matchbox_files::NewFolder;
 
 /// What `matchbox kit` wrote.
 #[derive(Debug, Serialize)]
@@ -72,8 +73,9 @@ fn not_an_old_kit(inside: &[(PathBuf, bool)]) -> Option<PathBuf> {
 }
 
 /// Makes the kit and writes it into `dir`, replacing the folder whole: at every instant
-/// `dir` holds the complete old kit or the complete new one (see [`replace_dir`]).
-/// `progress` is told how far the making is.
+/// `dir` holds the complete old kit or the complete new one (see [`NewFolder`]). The
+/// previews are written as they are made, while the figures and kit.pdf are still being
+/// worked out. `progress` is told how far the making is.
 pub fn write_kit(
     kit: &Kit,
     dir: &Path,
@@ -85,30 +87,59 @@ pub fn write_kit(
             "--dpi must be from 36 to 1200, not {dpi}"
         )));
     }
-    check_replaceable(dir, &not_an_old_kit)?;
-    let files = make_files_telling(kit, kit.previews.then_some(dpi), progress)?;
-    let mut contents = vec![
-        (PathBuf::from("labels.pdf"), files.labels_pdf),
-        (PathBuf::from("kit.pdf"), files.kit_pdf),
-    ];
-    let previews = files.previews.len();
-    contents.extend(
-        files
-            .previews
-            .into_iter()
-            .map(|(name, png)| (Path::new(PREVIEWS).join(name), png)),
-    );
-    replace_dir(dir, &contents, &not_an_old_kit)?;
-    let written = contents
-        .into_iter()
-        .map(|(name, _)| dir.join(name))
-        .collect();
+    let folder = NewFolder::begin(dir, &not_an_old_kit)?;
+    let writing = Writing {
+        progress,
+        folder: &folder,
+        previews: Mutex::new(Vec::new()),
+    };
+    let files = make_files_telling(kit, kit.previews.then_some(dpi), &writing)?;
+    let mut previews = writing
+        .previews
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner());
+    // Box ids are written with leading zeros: in name order is in box order.
+    previews.sort();
+    let mut written = vec![PathBuf::from("labels.pdf"), PathBuf::from("kit.pdf")];
+    folder.put(written[0].clone(), files.labels_pdf);
+    folder.put(written[1].clone(), files.kit_pdf);
+    folder.finish()?;
+    let preview_count = previews.len();
+    written.extend(previews);
     Ok(KitReport {
         dir: dir.to_path_buf(),
-        files: written,
+        files: written.into_iter().map(|name| dir.join(name)).collect(),
         boxes: files.boxes,
         label_pages: files.pages.0,
         kit_pages: files.pages.1,
-        previews,
+        previews: preview_count,
     })
+}
+
+/// The making of a kit told to `progress`, its previews put into the new folder at once.
+struct Writing<'a> {
+    progress: &'a dyn Progress,
+    folder: &'a NewFolder<'a>,
+    /// The previews put in, by their path inside the folder.
+    previews: Mutex<Vec<PathBuf>>,
+}
+
+impl Progress for Writing<'_> {
+    fn boxes_found(&self, labels: usize, previews: bool) {
+        self.progress.boxes_found(labels, previews);
+    }
+
+    fn step(&self) {
+        self.progress.step();
+    }
+
+    fn preview(&self, name: String, png: Vec<u8>) -> Option<(String, Vec<u8>)> {
+        let path = Path::new(PREVIEWS).join(name);
+        self.folder.put(path.clone(), png);
+        self.previews
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(path);
+        None
+    }
 }

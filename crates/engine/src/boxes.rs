@@ -398,18 +398,45 @@ pub fn merged_moves<G: Rules>(
 /// The tag printed under a label: the move numbers, or the machine's own move counts,
 /// joined by en dashes (I–II, as the Bachet article prints them).
 pub fn tag(move_numbers: &[u32], machine: Side, tags: Tags, numerals: Numerals) -> String {
-    move_numbers
-        .iter()
-        .map(|&n| match tags {
+    written_tag(move_numbers, machine, tags, numerals, false)
+}
+
+/// [`tag`] with every run of three or more of the machine's moves in a row written as
+/// its first and last around an ellipsis (CLXVII–…–D): the tag of a box that many
+/// moves reach, short enough to print on a label.
+pub fn short_tag(move_numbers: &[u32], machine: Side, tags: Tags, numerals: Numerals) -> String {
+    written_tag(move_numbers, machine, tags, numerals, true)
+}
+
+/// [`tag`], its runs shortened when `shorten`.
+fn written_tag(
+    move_numbers: &[u32],
+    machine: Side,
+    tags: Tags,
+    numerals: Numerals,
+    shorten: bool,
+) -> String {
+    let written = |&n: &u32| {
+        let n = match tags {
             Tags::GameMove => n,
             Tags::MachineMove => machine_move(n, machine),
-        })
-        .map(|n| match numerals {
+        };
+        match numerals {
             Numerals::Arabic => n.to_string(),
             Numerals::Roman => roman(n),
-        })
-        .collect::<Vec<_>>()
-        .join("–")
+        }
+    };
+    // The machine moves every other move of the game: its next move is two on.
+    let in_a_row =
+        |a: &u32, b: &u32| shorten && machine_move(*b, machine) == machine_move(*a, machine) + 1;
+    let mut parts = Vec::new();
+    for run in move_numbers.chunk_by(in_a_row) {
+        match run {
+            [first, _, .., last] => parts.extend([written(first), "…".to_string(), written(last)]),
+            _ => parts.extend(run.iter().map(written)),
+        }
+    }
+    parts.join("–")
 }
 
 /// Which of the machine's own moves a move number of the game is (1 = its first).
@@ -703,6 +730,23 @@ mod tests {
         );
         assert_eq!(
             tag(&[4, 6], Side::Second, Tags::GameMove, Numerals::Arabic),
+            "4–6"
+        );
+    }
+
+    #[test]
+    fn a_short_tag_writes_three_or_more_moves_in_a_row_as_their_ends() {
+        let many: Vec<u32> = (2..=12).step_by(2).chain([16, 18, 22]).collect();
+        assert_eq!(
+            short_tag(&many, Side::Second, Tags::GameMove, Numerals::Arabic),
+            "2–…–12–16–18–22"
+        );
+        assert_eq!(
+            short_tag(&many, Side::Second, Tags::MachineMove, Numerals::Roman),
+            "I–…–VI–VIII–IX–XI"
+        );
+        assert_eq!(
+            short_tag(&[4, 6], Side::Second, Tags::GameMove, Numerals::Arabic),
             "4–6"
         );
     }

@@ -15,7 +15,8 @@ pub mod lock;
 use std::fs::File;
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, RwLock};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock, mpsc};
 
 use matchbox_engine::Error;
 
@@ -101,17 +102,53 @@ fn remove(path: &Path) {
     };
 }
 
-/// Removes `path` as [`remove`] does, a folder's entries on every core: a kit folder
-/// holds thousands of previews. A symbolic link is removed, never followed. Never from
+/// Removes `path` as [`remove`] does, a folder's entries on [`DISK_THREADS`] threads: a
+/// kit folder holds thousands of previews. A symbolic link is removed, never followed. Never from
 /// the signal handler, whose pool threads may be waiting for it.
-fn remove_on_every_core(path: &Path) {
-    use rayon::prelude::*;
+fn remove_on_disk_threads(path: &Path) {
     let is_dir = std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir());
     if is_dir && let Ok(entries) = std::fs::read_dir(path) {
         let inside: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-        inside.par_iter().for_each(|p| remove_on_every_core(p));
+        on_disk_threads(&inside, |p| remove_on_disk_threads(p));
     }
     remove(path);
+}
+
+/// Threads that write or remove files at once. Each spends nearly all its time waiting
+/// for the disk (a synced write, an unlink), and the file system commits together what
+/// many threads wait for, so more threads than cores are quicker: 1,000 small files
+/// written and synced take half the time on 8 threads as on 2.
+const DISK_THREADS: usize = 8;
+
+/// `each` of every item, on [`DISK_THREADS`] threads of their own (never the pool that
+/// computes), in item order.
+fn on_disk_threads<T: Sync, R: Send>(items: &[T], each: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<Option<R>> = std::iter::repeat_with(|| None).take(items.len()).collect();
+    std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..DISK_THREADS.min(items.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break };
+                        done.push((i, each(item)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        for thread in threads {
+            let done = thread
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            for (i, result) in done {
+                results[i] = Some(result);
+            }
+        }
+    });
+    results.into_iter().flatten().collect()
 }
 
 /// The name, kind and process of a sibling left by a run, if `file` is one.
@@ -307,26 +344,16 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     Ok(())
 }
 
-/// The list of the files that [`replace_dir`] wrote, inside the folder it wrote them
+/// The list of the files that a [`NewFolder`] wrote, inside the folder it wrote them
 /// to: a heading, then one line a file, `CRC32 SIZE PATH`.
 pub const MANIFEST: &str = ".matchbox-files";
 
 /// For a folder written before there were manifests: the first path inside it (with
 /// `true` for a folder) that such a run would not have written, if any.
-pub type OldOutput<'a> = &'a dyn Fn(&[(PathBuf, bool)]) -> Option<PathBuf>;
+pub type OldOutput<'a> = &'a (dyn Fn(&[(PathBuf, bool)]) -> Option<PathBuf> + Sync);
 
 /// The manifest's first line, for a person who opens it.
 const MANIFEST_HEADING: &str = "# Written by matchbox. The next run into this folder replaces it whole, and refuses to if the folder holds anything this list does not name.";
-
-/// The manifest of a folder holding exactly `files`.
-fn manifest(files: &[(PathBuf, Vec<u8>)]) -> Vec<u8> {
-    let mut text = format!("{MANIFEST_HEADING}\n");
-    for (path, bytes) in files {
-        let crc = crc32fast::hash(bytes);
-        text.push_str(&format!("{crc:08x} {} {}\n", bytes.len(), slashed(path)));
-    }
-    text.into_bytes()
-}
 
 /// A relative path with `/` between its parts, as the manifest writes it.
 fn slashed(path: &Path) -> String {
@@ -469,90 +496,229 @@ fn through_link(dir: &Path) -> Result<PathBuf, Error> {
     )))
 }
 
-/// Replaces the folder `dir` by one holding exactly `files` (path inside `dir`, bytes).
+/// A folder made to replace `dir` whole, its files put in from any thread as they are
+/// made: each is written and synced at once on [`DISK_THREADS`] threads of its own, so
+/// the disk works while the files still to come are being made.
 ///
-/// The new folder is written and synced beside `dir`, then swapped in by two renames:
-/// `dir` to `.DIR.matchbox-old-PID`, the new folder to `dir`; then the old one is
-/// removed. Between the two renames `dir` is missing and the complete old folder sits
-/// beside it under the `old` name; the next run puts it back. The folders above `dir`
-/// are created when missing. A symbolic link is followed: the swap happens where it
-/// leads. The folder must pass [`check_replaceable`], and the new one gets a [`MANIFEST`].
-pub fn replace_dir(
-    dir: &Path,
-    files: &[(PathBuf, Vec<u8>)],
-    old_output: OldOutput,
-) -> Result<(), Error> {
-    let dir = &through_link(dir)?;
-    let (parent, name) = split(dir)?;
-    std::fs::create_dir_all(&parent).map_err(|e| write_error(dir, &e))?;
-    folder_exists(&parent, dir)?;
-    repair(&parent, Some(&name));
-    check_replaceable(dir, old_output)?;
-    match std::fs::metadata(dir) {
-        Ok(m) if m.permissions().readonly() => {
-            return Err(Error::Input(format!(
-                "cannot replace {}: the folder is read-only; choose a folder you can write to",
-                dir.display()
-            )));
-        }
-        _ => {}
+/// The new folder is written and synced beside `dir`, then swapped in by
+/// [`NewFolder::finish`] with two renames: `dir` to `.DIR.matchbox-old-PID`, the new
+/// folder to `dir`; then the old one is removed. Between the two renames `dir` is missing
+/// and the complete old folder sits beside it under the `old` name; the next run puts it
+/// back. The folders above `dir` are created when missing. A symbolic link is followed:
+/// the swap happens where it leads. The folder must pass [`check_replaceable`], and the
+/// new one gets a [`MANIFEST`]. Dropped unfinished, it leaves `dir` as it was.
+pub struct NewFolder<'a> {
+    dir: PathBuf,
+    old_output: OldOutput<'a>,
+    /// Files put in and not yet written; `None` once the last is put.
+    queue: Option<mpsc::Sender<(PathBuf, Vec<u8>)>>,
+    disk: Vec<std::thread::JoinHandle<()>>,
+    written: Arc<Written>,
+}
+
+/// What the disk threads of a [`NewFolder`] share.
+struct Written {
+    dir: PathBuf,
+    parent: PathBuf,
+    name: String,
+    /// The new folder beside `dir` and the folders made in it, made with the first file
+    /// (a kit refused before its first file leaves nothing behind).
+    folders: Mutex<Option<(Temporary, Vec<PathBuf>)>>,
+    /// Path, CRC32 and size of every file written, for the manifest.
+    listed: Mutex<Vec<(String, u32, usize)>>,
+    /// Every failed write, by the path it was to have.
+    failed: Mutex<Vec<(PathBuf, Error)>>,
+    /// Set when the folder is dropped unfinished: the files still queued are not written.
+    abandoned: AtomicBool,
+}
+
+impl Written {
+    /// The new folder beside `dir`, empty, with the folders above it made as needed.
+    fn new_folder(&self) -> Result<(Temporary, Vec<PathBuf>), Error> {
+        std::fs::create_dir_all(&self.parent).map_err(|e| write_error(&self.dir, &e))?;
+        let tmp = Temporary::new(sibling(
+            &self.parent,
+            &self.name,
+            Kind::Temporary,
+            std::process::id(),
+        ));
+        locked(|| std::fs::create_dir(&tmp.path)).map_err(|e| write_error(&self.dir, &e))?;
+        let root = tmp.path.clone();
+        Ok((tmp, vec![root]))
     }
-    let pid = std::process::id();
-    let tmp = Temporary::new(sibling(&parent, &name, Kind::Temporary, pid));
-    locked(|| std::fs::create_dir(&tmp.path)).map_err(|e| write_error(dir, &e))?;
-    let listed = (PathBuf::from(MANIFEST), manifest(files));
-    let files: Vec<&(PathBuf, Vec<u8>)> = files.iter().chain([&listed]).collect();
-    let mut folders = vec![tmp.path.clone()];
-    for (relative, _) in &files {
-        let path = tmp.path.join(relative);
-        if let Some(sub) = path.parent().filter(|p| !folders.iter().any(|f| f == p)) {
-            locked(|| std::fs::create_dir_all(sub))
-                .map_err(|e| write_error(&dir.join(relative), &e))?;
-            folders.push(sub.to_path_buf());
-        }
-    }
-    // The files on every core, each written and synced on its own; of several failures
-    // the first in file order is told.
-    let written: Vec<Result<(), Error>> = {
-        use rayon::prelude::*;
-        files
-            .par_iter()
-            .map(|(relative, bytes)| {
-                write_synced(&tmp.path.join(relative), bytes)
-                    .map_err(|e| write_error(&dir.join(relative), &e))
-            })
-            .collect()
-    };
-    written.into_iter().collect::<Result<(), Error>>()?;
-    for folder in folders.iter().rev() {
-        sync_folder(folder);
-    }
-    let old = Temporary::new(sibling(&parent, &name, Kind::Old, pid));
-    let trash = Temporary::new(sibling(&parent, &name, Kind::Trash, pid));
-    {
-        // The swap: a signal waits for it, so it is never left half-way by SIGINT or
-        // SIGTERM; only SIGKILL or a crash can stop it between the renames.
-        let _held = STEPS.read().unwrap_or_else(|e| e.into_inner());
-        let had_old = dir.exists();
-        if had_old {
-            std::fs::rename(dir, &old.path).map_err(|e| write_error(dir, &e))?;
-        }
-        if let Err(e) = std::fs::rename(&tmp.path, dir) {
-            if had_old {
-                let _ = std::fs::rename(&old.path, dir);
+
+    /// Writes and syncs one file, making the new folder and its subfolders as needed.
+    fn write(&self, relative: &Path, bytes: &[u8]) -> Result<(), Error> {
+        let target = self.dir.join(relative);
+        let path = {
+            let mut folders = self.folders.lock().unwrap_or_else(|e| e.into_inner());
+            let (tmp, made) = match folders.take() {
+                Some(made) => folders.insert(made),
+                None => folders.insert(self.new_folder()?),
+            };
+            let path = tmp.path.join(relative);
+            if let Some(sub) = path.parent().filter(|p| !made.iter().any(|f| f == p)) {
+                locked(|| std::fs::create_dir_all(sub)).map_err(|e| write_error(&target, &e))?;
+                made.push(sub.to_path_buf());
             }
-            return Err(write_error(dir, &e));
+            path
+        };
+        write_synced(&path, bytes).map_err(|e| write_error(&target, &e))?;
+        let crc = crc32fast::hash(bytes);
+        let mut listed = self.listed.lock().unwrap_or_else(|e| e.into_inner());
+        listed.push((slashed(relative), crc, bytes.len()));
+        Ok(())
+    }
+}
+
+impl<'a> NewFolder<'a> {
+    /// Begins the folder that replaces `dir`, once `dir` is found replaceable (nothing
+    /// is written yet).
+    pub fn begin(dir: &Path, old_output: OldOutput<'a>) -> Result<NewFolder<'a>, Error> {
+        let dir = through_link(dir)?;
+        let (parent, name) = split(&dir)?;
+        // The folders above are made with the first file; one that is a file is told now.
+        if parent.exists() {
+            folder_exists(&parent, &dir)?;
         }
-        sync_folder(&parent);
-        if had_old {
-            let _ = std::fs::rename(&old.path, &trash.path);
+        repair(&parent, Some(&name));
+        check_replaceable(&dir, old_output)?;
+        match std::fs::metadata(&dir) {
+            Ok(m) if m.permissions().readonly() => {
+                return Err(Error::Input(format!(
+                    "cannot replace {}: the folder is read-only; choose a folder you can write to",
+                    dir.display()
+                )));
+            }
+            _ => {}
+        }
+        let written = Arc::new(Written {
+            dir: dir.clone(),
+            parent,
+            name,
+            folders: Mutex::new(None),
+            listed: Mutex::new(Vec::new()),
+            failed: Mutex::new(Vec::new()),
+            abandoned: AtomicBool::new(false),
+        });
+        let (queue, files) = mpsc::channel::<(PathBuf, Vec<u8>)>();
+        let files = Arc::new(Mutex::new(files));
+        let disk = (0..DISK_THREADS)
+            .map(|_| {
+                let (files, written) = (Arc::clone(&files), Arc::clone(&written));
+                std::thread::spawn(move || {
+                    loop {
+                        let next = files.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                        let Ok((relative, bytes)) = next else { break };
+                        if written.abandoned.load(Ordering::Relaxed) {
+                            continue;
+                        }
+                        if let Err(e) = written.write(&relative, &bytes) {
+                            let mut failed =
+                                written.failed.lock().unwrap_or_else(|e| e.into_inner());
+                            failed.push((relative, e));
+                        }
+                    }
+                })
+            })
+            .collect();
+        Ok(NewFolder {
+            dir,
+            old_output,
+            queue: Some(queue),
+            disk,
+            written,
+        })
+    }
+
+    /// Puts a file in, at `relative` inside the folder: written at once on a disk thread
+    /// while the caller goes on.
+    pub fn put(&self, relative: PathBuf, bytes: Vec<u8>) {
+        if let Some(queue) = &self.queue {
+            // The threads only stop once the queue is dropped.
+            let _ = queue.send((relative, bytes));
         }
     }
-    // Dropping `trash` removes what is left of the old folder; `tmp` and `old` no longer
-    // exist.
-    remove_on_every_core(&trash.path);
-    drop(trash);
-    Ok(())
+
+    /// Waits for the files put in to be written, and for the disk threads to end.
+    fn drain(&mut self) {
+        self.queue = None;
+        for thread in self.disk.drain(..) {
+            if let Err(panic) = thread.join() {
+                std::panic::resume_unwind(panic);
+            }
+        }
+    }
+
+    /// Writes the manifest once every file put in is written, and swaps the new folder
+    /// in for `dir`; of several failed writes, the first in path order is told.
+    pub fn finish(mut self) -> Result<(), Error> {
+        self.drain();
+        let written = &self.written;
+        let mut failed =
+            std::mem::take(&mut *written.failed.lock().unwrap_or_else(|e| e.into_inner()));
+        failed.sort_by(|a, b| a.0.cmp(&b.0));
+        if let Some((_, e)) = failed.into_iter().next() {
+            return Err(e);
+        }
+        let mut listed =
+            std::mem::take(&mut *written.listed.lock().unwrap_or_else(|e| e.into_inner()));
+        // In path order, whichever thread wrote which file first.
+        listed.sort();
+        let mut text = format!("{MANIFEST_HEADING}\n");
+        for (path, crc, size) in &listed {
+            text.push_str(&format!("{crc:08x} {size} {path}\n"));
+        }
+        written.write(Path::new(MANIFEST), text.as_bytes())?;
+        let (tmp, folders) = written
+            .folders
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+            .ok_or_else(|| Error::Internal("the new folder was never made".into()))?;
+        for folder in folders.iter().rev() {
+            sync_folder(folder);
+        }
+        // Checked again just before the swap: a file put into `dir` meanwhile is kept.
+        check_replaceable(&self.dir, self.old_output)?;
+        let (dir, parent, name) = (&written.dir, &written.parent, &written.name);
+        let pid = std::process::id();
+        let old = Temporary::new(sibling(parent, name, Kind::Old, pid));
+        let trash = Temporary::new(sibling(parent, name, Kind::Trash, pid));
+        {
+            // The swap: a signal waits for it, so it is never left half-way by SIGINT or
+            // SIGTERM; only SIGKILL or a crash can stop it between the renames.
+            let _held = STEPS.read().unwrap_or_else(|e| e.into_inner());
+            let had_old = dir.exists();
+            if had_old {
+                std::fs::rename(dir, &old.path).map_err(|e| write_error(dir, &e))?;
+            }
+            if let Err(e) = std::fs::rename(&tmp.path, dir) {
+                if had_old {
+                    let _ = std::fs::rename(&old.path, dir);
+                }
+                return Err(write_error(dir, &e));
+            }
+            sync_folder(parent);
+            if had_old {
+                let _ = std::fs::rename(&old.path, &trash.path);
+            }
+        }
+        // Dropping `trash` removes what is left of the old folder; `tmp` and `old` no
+        // longer exist.
+        remove_on_disk_threads(&trash.path);
+        drop(trash);
+        drop(tmp);
+        Ok(())
+    }
+}
+
+impl Drop for NewFolder<'_> {
+    /// Unfinished: the files still queued are dropped, the new folder removed.
+    fn drop(&mut self) {
+        self.written.abandoned.store(true, Ordering::Relaxed);
+        self.drain();
+    }
 }
 
 /// The longest folder name [`slug`] makes, in characters, well inside every file
@@ -616,12 +782,51 @@ mod tests {
         write_atomic(&path, b"two").unwrap();
         assert_eq!(std::fs::read(&path).unwrap(), b"two");
         assert_eq!(names(&dir), ["b.txt"], "no temporary file left behind");
-        let files = |name: &str| vec![(PathBuf::from(name), vec![1])];
         let none = |_: &[(PathBuf, bool)]| None;
-        replace_dir(&dir.join("p"), &files("sub/x.png"), &none).unwrap();
-        replace_dir(&dir.join("p"), &files("y.png"), &none).unwrap();
+        let replace = |name: &str| {
+            let folder = NewFolder::begin(&dir.join("p"), &none).unwrap();
+            folder.put(PathBuf::from(name), vec![1]);
+            folder.finish().unwrap();
+        };
+        replace("sub/x.png");
+        replace("y.png");
         assert_eq!(names(&dir.join("p")), [MANIFEST, "y.png"]);
         assert_eq!(names(&dir), ["b.txt", "p"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn files_put_from_any_thread_land_whole_or_not_at_all() {
+        let dir = scratch("new-folder");
+        let kit = dir.join("kit");
+        let none = |_: &[(PathBuf, bool)]| None;
+        let folder = NewFolder::begin(&kit, &none).unwrap();
+        folder.put(PathBuf::from("old.txt"), b"old".to_vec());
+        folder.finish().unwrap();
+        // Dropped unfinished: the old folder as it was, nothing beside it.
+        {
+            let folder = NewFolder::begin(&kit, &none).unwrap();
+            folder.put(PathBuf::from("new.txt"), b"new".to_vec());
+        }
+        assert_eq!(names(&dir), ["kit"]);
+        assert_eq!(names(&kit), [MANIFEST, "old.txt"]);
+        // Put from several threads in any order: the manifest lists them in path order.
+        let folder = NewFolder::begin(&kit, &none).unwrap();
+        std::thread::scope(|threads| {
+            for i in (0..20usize).rev() {
+                let folder = &folder;
+                threads.spawn(move || folder.put(format!("sub/{i:02}.txt").into(), vec![7; i]));
+            }
+        });
+        folder.finish().unwrap();
+        assert_eq!(names(&kit), [MANIFEST, "sub"]);
+        assert_eq!(names(&kit.join("sub")).len(), 20);
+        let manifest = std::fs::read_to_string(kit.join(MANIFEST)).unwrap();
+        let listed: Vec<_> = read_manifest(&manifest).unwrap();
+        let paths: Vec<_> = listed.iter().map(|(path, _, _)| path.clone()).collect();
+        let expected: Vec<_> = (0..20).map(|i| format!("sub/{i:02}.txt")).collect();
+        assert_eq!(paths, expected);
+        assert!(listed.iter().zip(0..).all(|((_, _, size), i)| *size == i));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -5,12 +5,14 @@ use crate::draw::fonts::{fit, text_width};
 use crate::draw::scene::{Anchor, CAP_HEIGHT, GREY, Rect, Scene, Shape, TextStyle, Weight, pt};
 use crate::pictures::{DrawnMove, Game};
 use crate::sheet::{label_drawing, move_edge};
-use matchbox_engine::boxes::{MatchBox, tag};
+use matchbox_engine::boxes::{MatchBox, short_tag, tag};
 use matchbox_engine::i18n::{Strings, strings};
 use matchbox_engine::kit::Kit;
 
 /// Labels at least this much wider than high are laid out as a strip: the position on
-/// the left, the words on the right (the small craft boxes of MENACE builds).
+/// the left, the words on the right (the small craft boxes of MENACE builds). So is a
+/// picture taller than wide on any label: beneath the words it would leave most of the
+/// label empty (a board of 8 rows and 3 columns).
 const STRIP_ASPECT: f32 = 1.8;
 
 /// The moves of a box as the game draws them: colour and the colour's letter.
@@ -72,6 +74,45 @@ pub fn smallest_letter(scene: &Scene) -> Option<f32> {
     smallest
 }
 
+/// The tag of box `b` as `words` put it (the label's tag alone, the index's "moves
+/// I–II"), in `style` at most and fitted to `width`, with its size: every move number
+/// where they fit at half that size and at least the smallest text size, else runs of
+/// moves in a row shortened (a box of a long game can be reached at a hundred move
+/// numbers). A pupil finds move VII in a list more easily than between IV and XI, so
+/// the list stays while it can be read.
+pub fn fitted_tag<P, M>(
+    kit: &Kit,
+    b: &MatchBox<P, M>,
+    words: impl Fn(&str) -> String,
+    style: TextStyle,
+    width: f32,
+) -> (String, f32) {
+    let (size, weight) = (style.size, style.weight);
+    let full = tag(&b.move_numbers, kit.machine, kit.tags, kit.numerals);
+    // Measured first number by number, each shaped once per kit: shaping a list of a
+    // hundred numbers on every label would cost more than drawing the labels.
+    let dash = text_width("–", size, weight);
+    let numbers: f32 = full
+        .split('–')
+        .map(|number| text_width(number, size, weight) + dash)
+        .sum();
+    if text_width(&words(""), size, weight) + numbers - dash <= width * 2.0 {
+        let text = words(&full);
+        let full_size = fit(&text, size, weight, width);
+        if full_size >= SMALLEST_TEXT_MM.max(size / 2.0) {
+            return (text, full_size);
+        }
+    }
+    let text = words(&short_tag(
+        &b.move_numbers,
+        kit.machine,
+        kit.tags,
+        kit.numerals,
+    ));
+    let short_size = fit(&text, size, weight, width);
+    (text, short_size)
+}
+
 /// Text fitted to `width` on one line, or on two (broken at its last space) when one
 /// line would set it smaller than `least`; `None` when two lines do not reach it
 /// either. Gives the lines and their size.
@@ -112,7 +153,6 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
     let (w, h) = (size.width_mm, size.height_mm);
     let mut scene = Scene::new(w, h);
     let moves = drawn_moves::<G>(kit, s, b);
-    let tag_text = tag(&b.move_numbers, kit.machine, kit.tags, kit.numerals);
     let id = s.fill("label.box", &[("id", &b.id.to_string())]);
     let frame = Rect {
         x: 0.0,
@@ -146,14 +186,21 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
         w: picture_w,
         h: h - 2.0 * pad,
     };
-    if w / h >= STRIP_ASPECT && scale(beside) > scale(below) {
+    let strip = w / h >= STRIP_ASPECT || unit_h > unit_w;
+    if strip && scale(beside) > scale(below) {
         // Strip: the id at the top of a column at the right, the tag at its foot, and
         // the bead line between them when there is room for it.
         game.draw(&b.position, &moves, beside, &mut scene);
         let left = pad * 2.0 + picture_w;
         let width = w - left - pad;
         let centre = left + width / 2.0;
-        let tag_size = fit(&tag_text, h * 0.3, Weight::Bold, width);
+        let (tag_text, tag_size) = fitted_tag(
+            kit,
+            b,
+            str::to_string,
+            TextStyle::new(h * 0.3).bold(),
+            width,
+        );
         let tag_baseline = h - pad - tag_size * 0.15;
         let tag_style = TextStyle::new(tag_size).bold().anchored(Anchor::Middle);
         scene.styled_text(pt(centre, tag_baseline), tag_text, tag_style);
@@ -197,7 +244,13 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
     // A long tag (Marienbad's 4–6–8–10–12–14–16) takes what the id leaves it.
     let id_w =
         text_width(&id, SMALLEST_TEXT_MM.max(small * 0.8), Weight::Regular) + text_size * 0.5;
-    let tag_size = fit(&tag_text, text_size, Weight::Bold, w - 2.0 * (pad + id_w));
+    let (tag_text, tag_size) = fitted_tag(
+        kit,
+        b,
+        str::to_string,
+        TextStyle::new(text_size).bold(),
+        w - 2.0 * (pad + id_w),
+    );
     let side =
         (w - 2.0 * pad - text_width(&tag_text, tag_size, Weight::Bold)) / 2.0 - text_size * 0.5;
     scene.styled_text(
@@ -233,9 +286,11 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::draw::fonts::text_width;
     use crate::draw::scene::SMALLEST_LETTER_MM;
     use crate::sheet::{LABEL_SIZES, STICKER_SHEETS};
     use matchbox_engine::boxes::BoxSet;
+    use matchbox_engine::game::hexapawn::Hexapawn;
     use std::sync::Arc;
 
     /// The smallest letter on any label of a kit, and whether `matchbox kit` takes the
@@ -253,6 +308,98 @@ mod tests {
             .fold(f32::MAX, f32::min);
         let taken = crate::make::legible(kit, &set, &labels).is_ok();
         (smallest, taken)
+    }
+
+    /// The words of a label, in the order drawn, with where each starts.
+    fn words(label: &Scene) -> Vec<(String, f32)> {
+        let mut words = Vec::new();
+        label.paint(&mut |shape| {
+            if let Shape::Text {
+                at,
+                size,
+                text,
+                anchor,
+                weight,
+                ..
+            } = shape
+            {
+                let start = anchor.start(at.x, text_width(text, *size, *weight));
+                words.push((text.clone(), start));
+            }
+        });
+        words
+    }
+
+    #[test]
+    fn the_largest_kits_are_legible_on_the_matchbox_label() {
+        // A heap of 1,000 stones, whose last box the machine meets at any of its moves
+        // 167 to 500, and a board of 8 rows and 3 columns.
+        for yaml in [
+            "preset: bachet\nstones: 1000\n",
+            "preset: hexapawn\nrows: 8\ncols: 3\n",
+        ] {
+            let kit = Kit::from_yaml(yaml, "kit.yaml").unwrap();
+            let (smallest, taken) =
+                matchbox_engine::with_game!(&kit.game, |game| smallest(game, &kit));
+            assert!(taken, "{yaml}: {smallest:.2} mm");
+        }
+    }
+
+    #[test]
+    fn a_tag_too_long_to_read_gives_its_runs_of_moves_by_their_ends() {
+        let kit = Kit::from_yaml("preset: bachet\nstones: 1000\n", "kit.yaml").unwrap();
+        let game = matchbox_engine::game::nim::Nim::new(vec![1000], vec![1, 2, 3], true);
+        let set = BoxSet::build(&game, &kit).unwrap();
+        let tag_of = |id: usize| {
+            let label = draw_label(&game, &kit, &set.boxes[id - 1]);
+            words(&label)
+                .into_iter()
+                .map(|(text, _)| text)
+                .find(|t| t.contains(['I', 'V', 'X', 'L', 'C', 'D']) && !t.contains(' '))
+                .unwrap()
+        };
+        assert_eq!(tag_of(1), "I");
+        assert_eq!(tag_of(7), "II–III–IV");
+        assert_eq!(tag_of(999), "CLXVII–…–D");
+    }
+
+    #[test]
+    fn a_board_taller_than_wide_stands_beside_the_words() {
+        let kit = Kit::from_yaml("preset: hexapawn\nrows: 8\ncols: 3\n", "kit.yaml").unwrap();
+        let game = Hexapawn::new(8, 3);
+        let set = BoxSet::build(&game, &kit).unwrap();
+        let b = &set.boxes[0];
+        let label = draw_label(&game, &kit, b);
+        let mut board_right = 0.0f32;
+        let mut board_height = 0.0f32;
+        label.paint(&mut |shape| {
+            if let Shape::Polygon { points, .. } = shape {
+                board_right = points.iter().map(|p| p.x).fold(board_right, f32::max);
+                let ys = points.iter().map(|p| p.y);
+                let (top, bottom) = ys.fold((f32::MAX, 0.0f32), |(t, b), y| (t.min(y), b.max(y)));
+                board_height = board_height.max(bottom - top);
+            }
+        });
+        // The bead letters on the board's arrows aside.
+        let codes: Vec<String> = drawn_moves::<Hexapawn>(&kit, strings(kit.language), b)
+            .into_iter()
+            .map(|m| m.code)
+            .collect();
+        let words: Vec<_> = words(&label)
+            .into_iter()
+            .filter(|(text, _)| !codes.contains(text))
+            .collect();
+        assert_eq!(
+            words.len(),
+            3,
+            "the tag, the id and the bead line: {words:?}"
+        );
+        assert!(
+            words.iter().all(|(_, start)| *start > board_right),
+            "{words:?}"
+        );
+        // Beneath the words the board would be at most 36 mm less the words' line.
+        assert!(board_height > 30.0, "{board_height:.1} mm");
     }
 
     #[test]

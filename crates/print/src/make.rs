@@ -37,7 +37,8 @@ pub struct KitFiles {
     pub kit_pdf: Vec<u8>,
     /// Pages of each.
     pub pages: (usize, usize),
-    /// (file name, PNG) per box, empty when previews are off.
+    /// (file name, PNG) per box, empty when previews are off or [`Progress::preview`]
+    /// took them.
     pub previews: Vec<(String, Vec<u8>)>,
     /// Number of boxes.
     pub boxes: usize,
@@ -50,6 +51,11 @@ pub trait Progress: Sync {
     fn boxes_found(&self, _labels: usize, _previews: bool) {}
     /// One more label drawn or preview made.
     fn step(&self) {}
+    /// A preview made, named `name`: kept in [`KitFiles::previews`], unless taken here
+    /// (the binary writes each to disk at once, while the rest of the kit is made).
+    fn preview(&self, name: String, png: Vec<u8>) -> Option<(String, Vec<u8>)> {
+        Some((name, png))
+    }
 }
 
 /// Nothing told.
@@ -193,8 +199,9 @@ fn gives_up<G: Game>(setup: &Setup<G>) -> Result<Option<GivesUp>, Error> {
     Ok(GivesUp::of(&perfect, random.as_ref()))
 }
 
-/// One PNG per label at `dpi` (none when `None`), named by box id, on all cores; the
-/// order, and so every byte, does not depend on the number of threads.
+/// One PNG per label at `dpi` (none when `None`), named by box id, on all cores, each
+/// handed to `progress` as it is made and kept unless taken there; the order, and so
+/// every byte, does not depend on the number of threads.
 pub fn previews<G: Game>(
     labels: &[Arc<Scene>],
     set: &BoxSet<G>,
@@ -211,9 +218,10 @@ pub fn previews<G: Game>(
         .map(|(label, b)| {
             let png = png::to_png(label, dpi)?;
             progress.step();
-            Ok((format!("box-{:0width$}.png", b.id), png))
+            Ok(progress.preview(format!("box-{:0width$}.png", b.id), png))
         })
-        .collect()
+        .collect::<Result<Vec<_>, Error>>()
+        .map(|kept| kept.into_iter().flatten().collect())
 }
 
 /// The labels of a kit on their sheets: the first half of `matchbox kit`.

@@ -289,12 +289,17 @@ impl Machine {
         } else {
             let total = beads.totals[b as usize];
             (total > 0).then(|| {
-                // Walk the slots until the drawn bead's number is passed.
-                let mut r = rng.random_range(0..total);
-                let mut s = self.slot_start[b as usize];
-                while r >= beads.counts[s as usize] {
-                    r -= beads.counts[s as usize];
-                    s += 1;
+                // The slot of the drawn bead: the first whose beads, counted from the
+                // box's first slot, pass the bead's number. Counted without a branch on
+                // the draw, which the processor could only guess wrong half the time.
+                let bead = rng.random_range(0..total);
+                let slots = self.slots(b);
+                let counts = &beads.counts[slots.start as usize..slots.end as usize - 1];
+                let mut passed = 0;
+                let mut s = slots.start;
+                for &count in counts {
+                    passed += count;
+                    s += u32::from(bead >= passed);
                 }
                 s
             })

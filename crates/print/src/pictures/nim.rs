@@ -5,7 +5,10 @@ use matchbox_engine::i18n::Strings;
 
 use super::{CAPTION, CUT};
 use super::{DrawnMove, Picture};
-use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, legible_radius, pt};
+use crate::draw::fonts::fit;
+use crate::draw::scene::{
+    Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, Weight, legible_radius, pt,
+};
 
 /// The row of stones of a single heap as drawn in `area`.
 struct StoneRow {
@@ -140,7 +143,8 @@ impl Picture for Nim {
         let top = pt(centre_x, area.y + circle_r + unit * 0.01);
         scene.circle(top, circle_r, None, Some(Stroke::solid(INK, unit * 0.022)));
         let count = stones.to_string();
-        let size = circle_r * if count.len() > 2 { 0.95 } else { 1.3 };
+        // Two digits fill the circle; more are set smaller to stay inside it.
+        let size = fit(&count, circle_r * 1.3, Weight::Bold, circle_r * 1.85);
         scene.styled_text(
             pt(top.x, top.y + size * 0.36),
             count,
@@ -280,6 +284,74 @@ impl HeapRows for Nim {
                     ),
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draw::fonts::text_width;
+    use crate::draw::scene::{SMALLEST_LETTER_MM, Shape};
+    use crate::label::smallest_letter;
+    use matchbox_engine::game::Side;
+
+    /// One heap of `stones` with the machine's three takes, drawn on a matchbox label's
+    /// picture area.
+    fn heap(stones: u16) -> Scene {
+        let game = Nim::new(vec![1000], vec![1, 2, 3], true);
+        let pile = Pile {
+            heaps: [stones, 0, 0, 0, 0],
+            to_move: Side::Second,
+        };
+        let moves: Vec<DrawnMove<Take>> = [("R", [0xd0, 0x30, 0x30]), ("B", [0x30, 0x60, 0xc0])]
+            .iter()
+            .chain(&[("Y", [0xf0, 0xc0, 0x20])])
+            .zip(1..)
+            .map(|(&(code, colour), count)| DrawnMove {
+                mv: Take { heap: 0, count },
+                colour,
+                code: code.to_string(),
+            })
+            .collect();
+        let area = Rect {
+            x: 0.0,
+            y: 0.0,
+            w: 48.4,
+            h: 27.5,
+        };
+        let mut scene = Scene::new(area.w, area.h);
+        game.draw(&pile, &moves, area, &mut scene);
+        scene
+    }
+
+    #[test]
+    fn a_heap_too_long_for_its_stones_is_its_count_inside_the_circle() {
+        for (stones, stones_drawn) in [(12, 12), (100, 0), (999, 0), (1000, 0)] {
+            let scene = heap(stones);
+            let circles: Vec<f32> = scene
+                .shapes
+                .iter()
+                .filter_map(|s| match s {
+                    Shape::Circle { radius, .. } => Some(*radius),
+                    _ => None,
+                })
+                .collect();
+            // The count's circle, a disc per move, and the stones that fit.
+            assert_eq!(circles.len(), 1 + 3 + stones_drawn, "{stones} stones");
+            let count = scene
+                .shapes
+                .iter()
+                .find_map(|s| match s {
+                    Shape::Text {
+                        text, size, weight, ..
+                    } if *text == stones.to_string() => Some(text_width(text, *size, *weight)),
+                    _ => None,
+                })
+                .unwrap();
+            assert!(count < circles[0] * 1.9, "{stones}: {count:.2} mm wide");
+            let smallest = smallest_letter(&scene).unwrap();
+            assert!(smallest >= SMALLEST_LETTER_MM, "{stones}: {smallest:.2} mm");
         }
     }
 }
