@@ -409,10 +409,18 @@ fn every_language_fits_both_screens() {
             let cut = browser.script(
                 "return [...document.querySelectorAll('.card')].filter((c) => c.scrollWidth > c.clientWidth).map((c) => c.textContent);",
             );
-            assert_eq!(cut, json!([]), "{language} at {width}x{height}: a card's words run out of it");
+            assert_eq!(
+                cut,
+                json!([]),
+                "{language} at {width}x{height}: a card's words run out of it"
+            );
             // HER fits on one sheet: the word agrees with the number.
             let sheets = browser.script("return document.querySelector('#figures').textContent;");
-            let one_sheet = [("en", "1sheet of labels"), ("pl", "1kartka z"), ("ru", "1лист с")];
+            let one_sheet = [
+                ("en", "1sheet of labels"),
+                ("pl", "1kartka z"),
+                ("ru", "1лист с"),
+            ];
             let want = one_sheet.iter().find(|(l, _)| *l == language).unwrap().1;
             assert!(
                 sheets.as_str().unwrap().contains(want),

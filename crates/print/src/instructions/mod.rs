@@ -140,9 +140,6 @@ pub struct ScoreSheet {
     pub games: u32,
     /// The top of the chart's losses axis.
     pub losses: u32,
-    /// Whether the line levels off: every simulated machine stopped losing. Not so for
-    /// a machine that keeps losing now and then however long it plays (MENACE).
-    pub levels_off: bool,
 }
 
 impl ScoreSheet {
@@ -150,8 +147,12 @@ impl ScoreSheet {
     const PLAIN: ScoreSheet = ScoreSheet {
         games: 40,
         losses: 20,
-        levels_off: false,
     };
+
+    /// The most rows a class is given: a hundred games are days of lessons, and a kit
+    /// whose machine needs thousands (nim with 1,000 stones) is trained by `simulate`,
+    /// not by hand; its sheet would otherwise run to 60 pages.
+    const MOST_GAMES: u32 = 100;
 
     /// The sheet for what the kit's pages quote.
     pub fn of(findings: &Findings) -> ScoreSheet {
@@ -164,10 +165,10 @@ impl ScoreSheet {
                 .max(e.games_mean);
             // Losses: no opponent can inflict more than the worst case worked out.
             let losses = exact.map_or(e.max, |x| x.worst_losses.max(e.max));
+            let rows = up(games, 10).clamp(20, Self::MOST_GAMES);
             return ScoreSheet {
-                games: up(games, 10).max(20),
-                losses: up(f64::from(losses), 2).max(10),
-                levels_off: true,
+                games: rows,
+                losses: up(f64::from(losses), 2).clamp(10, rows),
             };
         }
         let Some(w) = &findings.watch else {
@@ -180,7 +181,7 @@ impl ScoreSheet {
             .as_ref()
             .map_or(f64::from(last), |s| s.mean)
             .min(f64::from(last));
-        let games = up(games, 10).clamp(20, 100);
+        let games = up(games, 10).clamp(20, Self::MOST_GAMES);
         // A faultless opponent never loses: every game not drawn is a loss.
         let losses: f64 = w
             .windows
@@ -193,7 +194,6 @@ impl ScoreSheet {
         ScoreSheet {
             games,
             losses: up(losses, 5).max(10),
-            levels_off: false,
         }
     }
 }
@@ -497,4 +497,34 @@ pub fn typeset<G: Game>(
         })?;
     }
     Ok(setter.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expected(games_mean: f64, max: u32) -> Findings {
+        Findings {
+            expected: Some(Expected {
+                opponent: "perfect".into(),
+                runs: 200,
+                min: max,
+                max,
+                mean: f64::from(max),
+                median: f64::from(max),
+                games_mean,
+            }),
+            ..Findings::default()
+        }
+    }
+
+    #[test]
+    fn the_score_sheet_has_rows_for_the_games_a_class_plays_and_no_more() {
+        // Bachet's machine: about 40 games, 12 losses.
+        let bachet = ScoreSheet::of(&expected(37.2, 12));
+        assert_eq!((bachet.games, bachet.losses), (40, 12));
+        // Nim with 1,000 stones: 2,258 games and 2,244 losses would be 60 pages of rows.
+        let long = ScoreSheet::of(&expected(2258.0, 2244));
+        assert_eq!((long.games, long.losses), (100, 100));
+    }
 }
