@@ -160,6 +160,9 @@ fn cases() -> Vec<Case> {
         case("game: nim\npalette: [{name: \"红\", rgb: \"#ff0000\"}]\n", Some((2, 10)), "palette: `红`"),
         case(&format!("game: nim\nname: {}\n", "x".repeat(201)), Some((2, 7)), "at most 200 characters"),
         Case { yaml: b"game: nim\nname: caf\xe9\n".to_vec(), at: Some((2, 10)), says: "not UTF-8".into() },
+        // Labels too small to read: the way out named, shorter move numbers where Roman.
+        case("preset: bachet\nlabel: {width_mm: 24, height_mm: 14}\n", Some((2, 8)), "at 24 x 14 mm the letters of this kit's labels would be too small to read"),
+        case("preset: bachet\nlabel: {width_mm: 24, height_mm: 14}\n", Some((2, 8)), "or `numerals: arabic` for shorter move numbers"),
     ]
 }
 

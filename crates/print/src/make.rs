@@ -14,7 +14,7 @@ use crate::sheet::{self, Page};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::BoxSet;
 use matchbox_engine::i18n::{decimal, strings};
-use matchbox_engine::kit::Kit;
+use matchbox_engine::kit::{Kit, Numerals};
 use matchbox_engine::machine::Tree;
 use matchbox_engine::palette::Colour;
 use matchbox_engine::rule::Rule;
@@ -268,15 +268,29 @@ pub fn legible<G: Game>(kit: &Kit, set: &BoxSet<G>, labels: &[Arc<Scene>]) -> Re
         .filter_map(|(label, b)| Some((smallest_letter(label)?, b.id)))
         .min_by(|a, b| a.0.total_cmp(&b.0));
     match smallest {
-        Some((height, id)) if height < SMALLEST_LETTER_MM - 0.005 => Err(kit.places.error(
-            &["label"],
-            format!(
-                "label: at {} x {} mm the letters of this kit's labels would be too small to read ({height:.2} mm high on box {id}; at least {SMALLEST_LETTER_MM} mm is needed): choose a larger label (`matchbox labels` lists them)",
-                kit.label.width_mm, kit.label.height_mm
-            ),
-        )),
+        Some((height, id)) if height < SMALLEST_LETTER_MM - 0.005 => {
+            // Roman move numbers of a long game take most of a label's foot.
+            let shorter = match kit.numerals {
+                Numerals::Roman => ", or `numerals: arabic` for shorter move numbers",
+                Numerals::Arabic => "",
+            };
+            Err(kit.places.error(
+                &["label"],
+                format!(
+                    "label: at {} x {} mm the letters of this kit's labels would be too small to read ({height:.2} mm high on box {id}; at least {SMALLEST_LETTER_MM} mm is needed): choose a larger label (`matchbox labels` lists them){shorter}",
+                    millimetres(kit.label.width_mm),
+                    millimetres(kit.label.height_mm)
+                ),
+            ))
+        }
         _ => Ok(()),
     }
+}
+
+/// A length as a person writes it: 52, 66.7 (a sticker's 2.625 inches are not 66.674995).
+fn millimetres(mm: f32) -> String {
+    let text = format!("{mm:.1}");
+    text.strip_suffix(".0").map_or(text.clone(), str::to_string)
 }
 
 /// What the foot of the label sheets explains for this set of boxes.
