@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::ScoreSheet;
 use super::layout::wrap;
+use crate::draw::fonts::text_width;
 use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, Weight, pt};
 use crate::label::{draw_label, draw_move_edge, drawn_moves, fitted_tag};
 use crate::pictures::{CAPTION, DrawnMove, Game};
@@ -236,21 +237,41 @@ impl<'a, G: Game> Figures<'a, G> {
         let (unit_w, _) = self.game.picture_size(1.0);
         let per_row = frames.div_ceil(if frames > 12 { 3 } else { 2 }) as f32;
         let cell = largest.min(((self.width + gap) / per_row - gap) / unit_w);
+        let last = line.last().map(|(p, m)| self.game.play(p, *m));
+        // A game cut short (a long nim heap) ends in "…", not in the tick of a game over.
+        let over = last
+            .as_ref()
+            .is_none_or(|end| self.game.outcome(end).is_some());
+        let captions: Vec<String> = (0..frames)
+            .map(|i| match line.get(i) {
+                Some((position, _)) => self.move_caption(position, i as u32 + 1),
+                None if over => "✓".to_string(),
+                None => "…".to_string(),
+            })
+            .collect();
+        // Each frame as wide as its picture, or as its caption at full size where that
+        // is wider (a long game's pictures are small, "opponent" is not); the picture
+        // then grows into the room its caption makes.
+        let widest = captions
+            .iter()
+            .map(|c| text_width(c, CAPTION, Weight::Regular))
+            .fold(0.0, f32::max);
+        let cell = cell.max(largest.min(widest / unit_w));
         let (w, h) = self.game.picture_size(cell);
-        let across = ((self.width + gap) / (w + gap)).floor().max(1.0) as usize;
+        let slot = w.max(widest);
+        let across = ((self.width + gap) / (slot + gap)).floor().max(1.0) as usize;
         let rows = frames.div_ceil(across);
         let row_h = h + CAPTION * 2.4;
         let mut scene = Scene::new(self.width, CAPTION * 2.0 + rows as f32 * row_h);
         let title = TextStyle::new(CAPTION * 1.1).bold();
         scene.styled_text(pt(0.0, CAPTION), s.get("figure.example"), title);
-        let last = line.last().map(|(p, m)| self.game.play(p, *m));
-        for i in 0..frames {
+        for (i, caption) in captions.into_iter().enumerate() {
             let (x, y) = (
-                (i % across) as f32 * (w + gap),
+                (i % across) as f32 * (slot + gap) + (slot - w) / 2.0,
                 CAPTION * 2.0 + (i / across) as f32 * row_h,
             );
             let area = Rect { x, y, w, h };
-            let caption = match line.get(i) {
+            match line.get(i) {
                 Some((position, mv)) => {
                     let arrow = DrawnMove {
                         mv: *mv,
@@ -258,21 +279,19 @@ impl<'a, G: Game> Figures<'a, G> {
                         code: String::new(),
                     };
                     self.game.draw(position, &[arrow], area, &mut scene);
-                    self.move_caption(position, i as u32 + 1)
                 }
                 None => {
                     if let Some(end) = &last {
                         self.game.draw(end, &[], area, &mut scene);
                     }
-                    "✓".to_string()
                 }
-            };
+            }
             let style = TextStyle::new(CAPTION).anchored(Anchor::Middle);
             scene.fitted_text(
                 pt(x + w / 2.0, y + h + CAPTION * 1.4),
                 caption,
                 style,
-                w + gap,
+                slot + gap,
             );
         }
         scene
