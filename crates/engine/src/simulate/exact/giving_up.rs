@@ -9,9 +9,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{
-    Bounds, Lines, Measure, Number, Q, Refusal, States, Transitions, following, one, zero,
-};
+use super::Refusal;
+use super::chain::following;
+use super::lines::{Lines, Transitions};
+use super::numbers::{Bounds, Figure, Measure, Number, Q, one, zero};
+use super::states::States;
 use crate::game::Rules;
 use crate::machine::{Machine, Tree};
 use crate::simulate::{Estimate, OpponentKind, Training};
@@ -114,7 +116,7 @@ fn games<N: Number>(lines: &[Option<Lines>]) -> Vec<(Transitions<N>, N)> {
 fn backwards<N: Number>(
     states: &States,
     lines: &[Option<Lines>],
-) -> (super::Figure, Option<super::Figure>, Option<super::Figure>) {
+) -> (Figure, Option<Figure>, Option<Figure>) {
     let next = games::<N>(lines);
     let n = states.beads.len();
     let mut gives_up: Vec<N> = vec![zero(); n];

@@ -2,7 +2,11 @@
 //! state carried forward game by game. A horizon keeps the states finite under any rule,
 //! also those that add beads (`gardner-reward`), as long as they stay few enough.
 
-use super::{Bounds, Figure, Lines, Mover, Number, Refusal, States, lines_fit, one, zero};
+use super::Refusal;
+use super::chain::finite_rule;
+use super::lines::{Lines, Mover, Transitions, lines_fit};
+use super::numbers::{Bounds, Figure, Number, one, zero};
+use super::states::States;
 use crate::game::Rules;
 use crate::machine::{Machine, Tree};
 use crate::simulate::OpponentKind;
@@ -26,14 +30,14 @@ pub fn losses_in_first<G: Rules>(
     lines_fit(tree, machine, mover)?;
     // A rule that adds beads makes new states game after game (HER under `gardner-reward`
     // meets over 100,000 in its first 20 games): it is given up on early.
-    let most = if super::finite_rule(machine).is_ok() {
+    let most = if finite_rule(machine).is_ok() {
         usize::MAX
     } else {
         REWARD_STATES
     };
     let mut states = States::new(tree, machine, true);
     // Per state met: one game's ends and the chance that it is lost, once walked.
-    let mut walked: Vec<Option<(super::Transitions<Bounds>, Bounds)>> = Vec::new();
+    let mut walked: Vec<Option<(Transitions<Bounds>, Bounds)>> = Vec::new();
     let mut now: Vec<Bounds> = vec![one()];
     let (mut lost, mut found) = (zero::<Bounds>(), Vec::new());
     for game in 1..=games.last().copied().unwrap_or(0) {
