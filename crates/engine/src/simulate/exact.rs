@@ -298,10 +298,10 @@ mod tests {
         assert_eq!(t.worst_losses(), 12);
         let (tree, machine, states) = (&s.tree, &s.machine, &t.states);
         assert_eq!(t.most_expected_losses(tree, machine).unwrap(), exact(12, 1));
-        let lines_of = |i: usize| states.lines(tree, machine, i as u32, 0, &[]);
-        let (rational, _) = decide::<Q>(states, &lines_of).unwrap();
-        let (bounds, _) = decide::<Bounds>(states, &lines_of).unwrap();
-        let most = most_losses::<Bounds>(states, &lines_of).unwrap();
+        let game = (tree, machine);
+        let (rational, _) = decide::<_, Q>(game, states).unwrap();
+        let (bounds, _) = decide::<_, Bounds>(game, states).unwrap();
+        let most = most_losses::<_, Bounds>(game, states).unwrap();
         let games = rational[0].to_f64().unwrap();
         assert!(bounds[0].low <= games && games <= bounds[0].high);
         assert!(most.low <= 12.0 && 12.0 <= most.high);

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::Refusal;
-use super::lines::{Lines, Mover, Transitions, lines_fit};
+use super::lines::{Lines, Mover, Transitions, Walker, lines_fit};
 use super::numbers::{Arithmetic, Bounds, Figure, Number, Q, one, zero};
 use super::states::States;
 use crate::game::Rules;
@@ -168,8 +168,11 @@ pub(super) fn finite_rule(machine: &Machine) -> Result<(), Refusal> {
 
 /// A loss that leaves the beads as they were (an empty box at the machine's first move)
 /// repeats for ever: the losses have no bound, and the exact path does not cover it.
-pub(super) fn shrinking(state: u32, ends: &[(u32, bool)]) -> Result<(), Refusal> {
-    if ends.iter().any(|t| t.0 == state && t.1) {
+pub(super) fn shrinking(
+    state: u32,
+    mut ends: impl Iterator<Item = (u32, bool)>,
+) -> Result<(), Refusal> {
+    if ends.any(|t| t.0 == state && t.1) {
         return Err(Refusal(
             "the machine can lose without a bead being taken (an empty box at its first move)"
                 .into(),
@@ -189,24 +192,17 @@ pub(super) fn following<G: Rules>(
     finite_rule(machine)?;
     lines_fit(tree, machine, Mover::Follows(opponent))?;
     let mut states = States::new(tree, machine, lump);
+    let mut walker = Walker::new(tree, machine, Mover::Follows(opponent));
     let mut lines: Vec<Option<Lines>> = Vec::new();
     let mut s = 0;
     while s < states.beads.len() {
         lines.push(if states.learnt[s] {
             None
         } else {
-            let beads = states.beads[s].clone();
-            Some(Lines::walk(
-                tree,
-                machine,
-                Mover::Follows(opponent),
-                &beads,
-                s as u32,
-                0,
-                &[],
-                &[],
-                &mut |b, emptied| states.intern(tree, machine, b, emptied),
-            )?)
+            let (beads, mut walked) = (states.beads[s].clone(), Lines::default());
+            let mut interning = states.interning(tree, machine);
+            walker.walk(&mut walked, &beads, s as u32, 0, &[], &mut interning)?;
+            Some(walked)
         });
         s += 1;
     }
@@ -246,7 +242,7 @@ pub(super) fn distribution_over<G: Rules>(
     let (states, lines) = following(tree, machine, opponent, lump)?;
     for (s, walk) in lines.iter().enumerate() {
         if let Some(walk) = walk {
-            shrinking(s as u32, &walk.end_steps())?;
+            shrinking(s as u32, walk.end_steps())?;
         }
     }
     pub(super) fn chain<N: Number>(
@@ -255,11 +251,12 @@ pub(super) fn distribution_over<G: Rules>(
         opponent: OpponentKind,
         arithmetic: Arithmetic,
     ) -> Distribution {
+        let mut reach = Vec::new();
         let next: Vec<Transitions<N>> = lines
             .iter()
             .map(|l| {
                 l.as_ref()
-                    .map_or_else(Vec::new, |l| l.ends(&|_| Vec::new()).0)
+                    .map_or_else(Vec::new, |l| l.ends(&mut |_, _| {}, &mut reach).0)
             })
             .collect();
         solve_chain(states, &next, opponent, arithmetic)

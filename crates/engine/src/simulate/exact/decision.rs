@@ -3,42 +3,46 @@
 //! opponent's choices in one game, the states with fewer beads first.
 
 use super::Refusal;
-use super::lines::{Lines, Step, Transitions};
+use super::lines::{Lines, Mover, Step, Transitions, Walker};
 use super::numbers::{Number, one, zero};
 use super::states::States;
-use crate::machine::Node;
+use crate::game::Rules;
+use crate::machine::{Machine, Node, Tree};
 
 impl Lines {
     /// Each step's worth to an opponent pursuing `goal`, as `a + b x` where `x` stands
     /// for the worth of this game's own state `state` and `values` holds every other
-    /// state's. At a free choice the opponent takes the move best for `goal` when `x` is
-    /// `guess` (infinite when `guess` is `None`); the moves taken are returned too.
+    /// state's, into `out`. At a free choice the opponent takes the move best for `goal`
+    /// when `x` is `guess` (infinite when `guess` is `None`); the moves taken go to
+    /// `taken`.
     pub(super) fn affine<N: Number>(
         &self,
-        state: u32,
-        values: &[N],
+        (state, values): (u32, &[N]),
         goal: Goal,
         guess: Option<&N>,
-    ) -> (Vec<Affine<N>>, Vec<u32>) {
-        let mut out: Vec<Affine<N>> = Vec::with_capacity(self.steps.len());
-        let mut taken = Vec::new();
+        out: &mut Vec<Affine<N>>,
+        taken: &mut Vec<u32>,
+    ) {
+        out.clear();
+        taken.clear();
         for step in &self.steps {
-            let value = match step {
+            let value = match *step {
                 Step::End {
                     state: to, loss, ..
-                } if *to == state => Affine {
-                    a: goal.reward(*loss),
+                } if to == state => Affine {
+                    a: goal.reward(loss),
                     b: one::<N>(),
                     leaves: false,
                 },
                 Step::End {
                     state: to, loss, ..
                 } => Affine {
-                    a: goal.reward::<N>(*loss).add(&values[*to as usize]),
+                    a: goal.reward::<N>(loss).add(&values[to as usize]),
                     b: zero::<N>(),
                     leaves: true,
                 },
-                Step::Chance(parts) => {
+                Step::Chance(span) => {
+                    let parts = self.parts(span);
                     let total: u32 = parts.iter().map(|p| p.0).sum();
                     let mut sum = Affine {
                         a: zero::<N>(),
@@ -54,7 +58,8 @@ impl Lines {
                     }
                     sum
                 }
-                Step::Choice(moves) => {
+                Step::Choice(span) => {
+                    let moves = self.parts(span);
                     let mut best = 0;
                     for (k, &(_, s)) in moves.iter().enumerate() {
                         let here = &out[s as usize];
@@ -68,27 +73,29 @@ impl Lines {
             };
             out.push(value);
         }
-        (out, taken)
     }
 
-    /// The steps of a free choice that are best, equally, for the fastest teacher when its
-    /// own state is worth `value`: `steps` from [`Lines::affine`].
+    /// The moves of a free choice that are best, equally, for the fastest teacher when its
+    /// own state is worth `value`, by their place among `moves`, into `picked`: `steps`
+    /// from [`Lines::affine`].
     pub(super) fn fastest<N: Number>(
         steps: &[Affine<N>],
         moves: &[(Node, u32)],
         value: &N,
-    ) -> Vec<usize> {
+        picked: &mut Vec<u32>,
+    ) {
         let at = |step: u32| {
             let s = &steps[step as usize];
             s.a.add(&s.b.mul(value))
         };
-        let worth: Vec<N> = moves.iter().map(|m| at(m.1)).collect();
-        let best = worth
+        let best = moves
             .iter()
-            .reduce(|x, y| if y.order(x).is_lt() { y } else { x });
-        (0..moves.len())
-            .filter(|&k| best.is_some_and(|b| worth[k].order(b).is_eq()))
-            .collect()
+            .map(|m| at(m.1))
+            .reduce(|x, y| if y.order(&x).is_lt() { y } else { x });
+        if let Some(best) = best {
+            let equal = |k: &usize| at(moves[*k].1).order(&best).is_eq();
+            picked.extend((0..moves.len()).filter(equal).map(|k| k as u32));
+        }
     }
 }
 
@@ -140,23 +147,31 @@ impl Goal {
     }
 
     /// The worth of `state` when the opponent plays its best: policy iteration over the
-    /// opponent's choices in this one game until its choices stop changing. Also every
-    /// step's worth (see [`Lines::affine`]) under the choices it settled on.
+    /// opponent's choices in this one game until its choices stop changing. Leaves in
+    /// `work.steps` every step's worth (see [`Lines::affine`]) under the choices it
+    /// settled on.
     pub(super) fn solve<N: Number>(
         self,
         lines: &Lines,
-        state: u32,
-        values: &[N],
-    ) -> (N, Vec<Affine<N>>) {
+        (state, values): (u32, &[N]),
+        work: &mut Work<N>,
+    ) -> N {
         let mut guess = match self {
             // The opponent that leaves soonest first, so the first worth is finite.
             Goal::FewestGames => None,
             Goal::MostLosses => Some(zero::<N>()),
         };
-        let mut before = None;
+        let mut first = true;
         for _ in 0..MAX_ROUNDS {
-            let (steps, taken) = lines.affine(state, values, self, guess.as_ref());
-            let root = steps.last().expect("a game has a first step");
+            let context = (state, values);
+            lines.affine(
+                context,
+                self,
+                guess.as_ref(),
+                &mut work.steps,
+                &mut work.taken,
+            );
+            let root = work.steps.last().expect("a game has a first step");
             // A game that can only stay where it is (no loss, no progress) is worth
             // nothing more to the opponent that wants losses.
             let value = if root.leaves {
@@ -166,44 +181,82 @@ impl Goal {
             };
             // The same choices as the round before give the same worths, so this round's
             // guess was `value` itself: `steps` are those of the settled choices.
-            if before.as_ref() == Some(&taken) {
-                return (value, steps);
+            if !first && work.before == work.taken {
+                return value;
             }
-            before = Some(taken);
+            first = false;
+            std::mem::swap(&mut work.before, &mut work.taken);
             guess = Some(value);
         }
         let value = guess.unwrap_or_else(zero::<N>);
-        let (steps, _) = lines.affine(state, values, self, Some(&value));
-        (value, steps)
+        let context = (state, values);
+        lines.affine(
+            context,
+            self,
+            Some(&value),
+            &mut work.steps,
+            &mut work.taken,
+        );
+        value
     }
 }
 
-/// The lines of play of one game from a state, by its number.
-pub(super) type LinesOf<'a> = dyn Fn(usize) -> Result<Lines, Refusal> + Sync + 'a;
+/// One core's buffers for solving states one after another.
+pub(super) struct Work<N> {
+    /// Every step's worth.
+    pub(super) steps: Vec<Affine<N>>,
+    taken: Vec<u32>,
+    before: Vec<u32>,
+    /// The chance of reaching each step.
+    pub(super) reach: Vec<Option<N>>,
+}
+
+impl<N> Default for Work<N> {
+    fn default() -> Self {
+        Work {
+            steps: Vec::new(),
+            taken: Vec::new(),
+            before: Vec::new(),
+            reach: Vec::new(),
+        }
+    }
+}
 
 /// The fastest teacher's worth of every state and its one-game transitions.
 type Decided<N> = (Vec<N>, Vec<Transitions<N>>);
 
 /// A decision problem solved for every state that has not learnt, in the arithmetic `N`:
-/// `solve` gets a state's number, its lines of play and the worths of the states solved
-/// before, and returns its worth and what else it finds. A state's worth needs only those
-/// of states with fewer beads, so each group of equal beads is solved on every core, with
-/// the same result in any order.
-fn by_levels<N: Number, T: Send>(
+/// `solve` gets a state's number, its lines of play, the worths of the states solved
+/// before and buffers, and returns its worth and what else it finds. A state's worth
+/// needs only those of states with fewer beads, so each group of equal beads is solved
+/// on every core, with the same result in any order.
+fn by_levels<G: Rules, N: Number, T: Send>(
+    (tree, machine): (&Tree<G>, &Machine),
     states: &States,
-    lines_of: &LinesOf,
-    solve: impl Fn(u32, &Lines, &[N]) -> (N, T) + Sync,
+    solve: impl Fn(u32, &Lines, &[N], &mut Work<N>) -> (N, T) + Sync,
 ) -> Result<(Vec<N>, Vec<Option<T>>), Refusal> {
     use crate::parallel::prelude::*;
     let n = states.beads.len();
     let mut worths = vec![zero::<N>(); n];
     let mut found: Vec<Option<T>> = (0..n).map(|_| None).collect();
+    let core = || {
+        let walker = Walker::new(tree, machine, Mover::Free);
+        (
+            walker,
+            states.known(machine),
+            Lines::default(),
+            Work::default(),
+        )
+    };
     for level in states.levels() {
+        let worths_now = &worths;
         let solved = level
             .par_iter()
             .filter(|&&s| !states.learnt[s as usize])
-            .map(|&id| {
-                let (worth, more) = solve(id, &lines_of(id as usize)?, &worths);
+            .map_init(core, |(walker, known, lines, work), &id| {
+                let beads = &states.beads[id as usize];
+                walker.walk(lines, beads, id, 0, &[], known)?;
+                let (worth, more) = solve(id, lines, worths_now, work);
                 Ok((id as usize, worth, more))
             })
             .collect::<Result<Vec<_>, Refusal>>()?;
@@ -217,19 +270,21 @@ fn by_levels<N: Number, T: Send>(
 
 /// The fastest teacher's worth of every state and its one-game transitions, in the
 /// arithmetic `N`.
-pub(super) fn decide<N: Number>(
+pub(super) fn decide<G: Rules, N: Number>(
+    game: (&Tree<G>, &Machine),
     states: &States,
-    lines_of: &LinesOf,
 ) -> Result<Decided<N>, Refusal> {
-    let (games, next) = by_levels(states, lines_of, |id, lines, games: &[N]| {
-        let (value, steps) = Goal::FewestGames.solve(lines, id, games);
+    let (games, next) = by_levels(game, states, |id, lines, games: &[N], work| {
+        let value = Goal::FewestGames.solve(lines, (id, games), work);
         // The fastest teacher picks uniformly among its equally good moves.
-        let (next, _) = lines.ends(&|moves| {
-            Lines::fastest(&steps, moves, &value)
-                .into_iter()
-                .map(|k| moves[k].1)
-                .collect()
-        });
+        let steps = &work.steps;
+        let (next, _) = lines.ends(
+            &mut |moves, picked| {
+                Lines::fastest(steps, moves, &value, picked);
+                picked.iter_mut().for_each(|k| *k = moves[*k as usize].1);
+            },
+            &mut work.reach,
+        );
         (value, next)
     })?;
     Ok((
@@ -240,9 +295,12 @@ pub(super) fn decide<N: Number>(
 
 /// The most expected losses from the fresh beads, the opponent maximising them, in the
 /// arithmetic `N`.
-pub(super) fn most_losses<N: Number>(states: &States, lines_of: &LinesOf) -> Result<N, Refusal> {
-    let (mut most, _) = by_levels(states, lines_of, |id, lines, most: &[N]| {
-        (Goal::MostLosses.solve(lines, id, most).0, ())
+pub(super) fn most_losses<G: Rules, N: Number>(
+    game: (&Tree<G>, &Machine),
+    states: &States,
+) -> Result<N, Refusal> {
+    let (mut most, _) = by_levels(game, states, |id, lines, most: &[N], work| {
+        (Goal::MostLosses.solve(lines, (id, most), work), ())
     })?;
     Ok(most.swap_remove(0))
 }

@@ -102,11 +102,14 @@ fn given_up(state: usize, next: &Transitions<impl Number>) -> bool {
 
 /// One game from each state in the arithmetic `N`: its ends, and the chance of a win.
 fn games<N: Number>(lines: &[Option<Lines>]) -> Vec<(Transitions<N>, N)> {
+    let mut reach = Vec::new();
     lines
         .iter()
         .map(|l| {
-            l.as_ref()
-                .map_or_else(|| (Vec::new(), zero()), |l| l.ends(&|_| Vec::new()))
+            l.as_ref().map_or_else(
+                || (Vec::new(), zero()),
+                |l| l.ends(&mut |_, _| {}, &mut reach),
+            )
         })
         .collect()
 }

@@ -4,7 +4,7 @@
 
 use super::Refusal;
 use super::chain::finite_rule;
-use super::lines::{Lines, Mover, Transitions, lines_fit};
+use super::lines::{Lines, Mover, Transitions, Walker, lines_fit};
 use super::numbers::{Bounds, Figure, Number, one, zero};
 use super::states::States;
 use crate::game::Rules;
@@ -36,6 +36,11 @@ pub fn losses_in_first<G: Rules>(
         REWARD_STATES
     };
     let mut states = States::new(tree, machine, true);
+    let (mut walker, mut lines, mut reach) = (
+        Walker::new(tree, machine, mover),
+        Lines::default(),
+        Vec::new(),
+    );
     // Per state met: one game's ends and the chance that it is lost, once walked.
     let mut walked: Vec<Option<(Transitions<Bounds>, Bounds)>> = Vec::new();
     let mut now: Vec<Bounds> = vec![one()];
@@ -52,22 +57,14 @@ pub fn losses_in_first<G: Rules>(
             walked.resize_with(states.beads.len(), || None);
             if walked[s].is_none() {
                 let beads = states.beads[s].clone();
-                let walk = Lines::walk(
-                    tree,
-                    machine,
-                    mover,
-                    &beads,
-                    s as u32,
-                    0,
-                    &[],
-                    &[],
-                    &mut |b, emptied| states.intern(tree, machine, b, emptied),
-                );
-                let lines = match walk {
-                    Ok(lines) => lines,
-                    Err(_) => return Ok(found),
-                };
-                let (ends, _) = lines.ends::<Bounds>(&|_| Vec::new());
+                let mut interning = states.interning(tree, machine);
+                if walker
+                    .walk(&mut lines, &beads, s as u32, 0, &[], &mut interning)
+                    .is_err()
+                {
+                    return Ok(found);
+                }
+                let (ends, _) = lines.ends::<Bounds>(&mut |_, _| {}, &mut reach);
                 let loss = ends
                     .iter()
                     .filter(|t| t.1)

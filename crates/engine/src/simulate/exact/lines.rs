@@ -1,6 +1,12 @@
 //! The lines of play of one game from one bead state: the machine's draws with their
 //! chances, the opponent's moves (as a rule-following opponent plays them, or free to
 //! choose), and the bead state each end of the game leads to.
+//!
+//! A walk is done for every state, often several times, so its steps go to flat arrays
+//! that are cleared and refilled ([`Lines`], [`Walker`]): a walk allocates nothing once
+//! its buffers have grown to the largest game.
+
+use std::borrow::Cow;
 
 use rustc_hash::FxHashMap;
 
@@ -14,11 +20,15 @@ use crate::simulate::{OpponentKind, teacher_moves};
 /// of noughts and crosses from fresh beads has some 550,000).
 pub const MAX_STEPS: usize = 5_000_000;
 
-/// The beads a game left, given to a walk's `intern`, and whether it took some move's last
-/// bead (only then can a box fall out of reach: see [`States::lump`]).
-type Intern<'a> = dyn FnMut(Beads, bool) -> Result<u32, Refusal> + 'a;
+/// Where a step's parts are in [`Lines::parts`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Span {
+    start: u32,
+    len: u32,
+}
 
 /// One step of the lines of play of a single game from one bead state.
+#[derive(Clone, Copy, Debug)]
 pub(super) enum Step {
     /// The game is over; the machine's beads are now those of `state`.
     End {
@@ -29,17 +39,36 @@ pub(super) enum Step {
         /// Whether it won.
         won: bool,
     },
-    /// A random choice: a bead drawn, or a rule-following opponent's move among equals.
-    Chance(Vec<(u32, u32)>),
-    /// An opponent free to choose, with each move and the step it leads to.
-    Choice(Vec<(Node, u32)>),
+    /// A random choice: a bead drawn, or a rule-following opponent's move among equals,
+    /// as `(weight, step)` parts.
+    Chance(Span),
+    /// An opponent free to choose, as `(move, step)` parts.
+    Choice(Span),
 }
 
 /// Every line of play of one game: steps stored children first, so the root is the last.
+#[derive(Default)]
 pub(super) struct Lines {
     pub(super) steps: Vec<Step>,
-    /// The state a lost game leads to by its last move, for each last move met.
-    pub(super) after_loss: Vec<(u32, u32)>,
+    /// The parts of every chance and choice, each step's together.
+    parts: Vec<(u32, u32)>,
+}
+
+impl Lines {
+    /// The parts of a chance or a choice.
+    pub(super) fn parts(&self, span: Span) -> &[(u32, u32)] {
+        &self.parts[span.start as usize..(span.start + span.len) as usize]
+    }
+
+    fn clear(&mut self) {
+        self.steps.clear();
+        self.parts.clear();
+    }
+
+    fn push(&mut self, step: Step) -> u32 {
+        self.steps.push(step);
+        self.steps.len() as u32 - 1
+    }
 }
 
 /// How the opponent moves on a walk: as a rule-following opponent, or free.
@@ -49,47 +78,103 @@ pub(super) enum Mover {
     Free,
 }
 
-/// Walks the game from `node` with the machine's beads as in `state`, the slots `used`
-/// played so far, and the opponent as `mover`; `intern` numbers the beads after a game.
-struct Walk<'a, G: Rules> {
+/// Numbers the bead states the games end in: the states met so far, and what a walk
+/// learns about them on the way.
+pub(super) trait Resolve {
+    /// The state a game lost from `state` by the last move `last` leads to, if known.
+    fn known(&self, state: u32, last: u32) -> Option<u32>;
+    /// The number of the state standing for `beads` after a game (`emptied`: some move
+    /// lost its last bead in it); the beads may be changed on the way.
+    fn intern(&mut self, beads: &mut Beads, emptied: bool) -> Result<u32, Refusal>;
+    /// Keeps that a game lost from `state` by `last` leads to `to`.
+    fn remember(&mut self, state: u32, last: u32, to: u32);
+}
+
+/// Walks games: the lines of play of one game at a time into a [`Lines`], with the
+/// buffers kept from one walk to the next.
+pub(super) struct Walker<'a, G: Rules> {
     tree: &'a Tree<G>,
     machine: &'a Machine,
     mover: Mover,
-    beads: &'a Beads,
-    state: u32,
+    /// The slots played so far in the game walked.
     used: Vec<u32>,
-    steps: Vec<Step>,
+    /// The parts of the chances and choices being walked, innermost last.
+    stack: Vec<(u32, u32)>,
+    /// Each end of the game met, as `(state, loss, won)`, with its step.
     ends: FxHashMap<(u32, bool, bool), u32>,
-    /// The state after a lost game, by its last move, for a rule that looks at no other
-    /// (see [`Rule::learns_from_last_move`]): a kit of many boxes meets the same few
-    /// bead changes at millions of ends, and builds and numbers each only once.
-    after_loss: FxHashMap<u32, u32>,
+    /// The beads after a game, worked out in place.
+    after: Beads,
+    emptied: Vec<u32>,
 }
 
-impl<G: Rules> Walk<'_, G> {
-    fn push(&mut self, step: Step) -> u32 {
-        self.steps.push(step);
-        self.steps.len() as u32 - 1
+/// One walk's fixed inputs.
+struct Game<'b> {
+    beads: &'b Beads,
+    state: u32,
+}
+
+impl<'a, G: Rules> Walker<'a, G> {
+    /// A walker of `machine`'s games against `mover`.
+    pub(super) fn new(tree: &'a Tree<G>, machine: &'a Machine, mover: Mover) -> Self {
+        Walker {
+            tree,
+            machine,
+            mover,
+            used: Vec::new(),
+            stack: Vec::new(),
+            ends: FxHashMap::default(),
+            after: machine.fresh_beads(),
+            emptied: Vec::new(),
+        }
     }
 
-    fn end(&mut self, end: End, intern: &mut Intern) -> Result<u32, Refusal> {
-        let rule = self.machine.rule;
+    /// The lines of one game into `lines`, with the machine's beads `beads` (of state
+    /// `state`), from `node` with the slots `used` played so far; `resolve` numbers the
+    /// states the game ends in.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn walk(
+        &mut self,
+        lines: &mut Lines,
+        beads: &Beads,
+        state: u32,
+        node: Node,
+        used: &[u32],
+        resolve: &mut dyn Resolve,
+    ) -> Result<(), Refusal> {
+        lines.clear();
+        self.ends.clear();
+        self.used.clear();
+        self.used.extend_from_slice(used);
+        self.stack.clear();
+        let game = Game { beads, state };
+        self.step(&game, node, lines, resolve).map(|_| ())
+    }
+
+    fn end(
+        &mut self,
+        game: &Game,
+        end: End,
+        lines: &mut Lines,
+        resolve: &mut dyn Resolve,
+    ) -> Result<u32, Refusal> {
+        let (machine, rule) = (self.machine, self.machine.rule);
         let last = self.used.last().copied();
         let known = last.filter(|_| rule.learns_from_last_move() && end.is_loss());
-        let state = if !rule.may_change(self.machine, &self.used, end) {
-            self.state
-        } else if let Some(&state) = known.and_then(|last| self.after_loss.get(&last)) {
+        let state = if !rule.may_change(machine, &self.used, end) {
+            game.state
+        } else if let Some(state) = known.and_then(|last| resolve.known(game.state, last)) {
             state
         } else {
-            let (mut after, mut emptied) = (self.beads.clone(), Vec::new());
-            rule.apply(self.machine, &mut after, &self.used, end, &mut emptied);
-            let state = if after == *self.beads {
-                self.state
+            self.after.clone_from(game.beads);
+            self.emptied.clear();
+            rule.apply(machine, &mut self.after, &self.used, end, &mut self.emptied);
+            let state = if self.after == *game.beads {
+                game.state
             } else {
-                intern(after, !emptied.is_empty())?
+                resolve.intern(&mut self.after, !self.emptied.is_empty())?
             };
             if let Some(last) = known {
-                self.after_loss.insert(last, state);
+                resolve.remember(game.state, last, state);
             }
             state
         };
@@ -97,59 +182,85 @@ impl<G: Rules> Walk<'_, G> {
         if let Some(&step) = self.ends.get(&(state, loss, won)) {
             return Ok(step);
         }
-        let step = self.push(Step::End { state, loss, won });
+        let step = lines.push(Step::End { state, loss, won });
         self.ends.insert((state, loss, won), step);
         Ok(step)
     }
 
-    fn walk(&mut self, node: Node, intern: &mut Intern) -> Result<u32, Refusal> {
+    /// The step at `node`: its parts walked first, then stored.
+    fn step(
+        &mut self,
+        game: &Game,
+        node: Node,
+        lines: &mut Lines,
+        resolve: &mut dyn Resolve,
+    ) -> Result<u32, Refusal> {
         let (tree, machine) = (self.tree, self.machine);
         if let Some(outcome) = tree.outcome(node) {
-            return self.end(End::of(outcome, machine.side), intern);
+            return self.end(game, End::of(outcome, machine.side), lines, resolve);
         }
-        if self.steps.len() > MAX_STEPS {
+        if lines.steps.len() > MAX_STEPS {
             return Err(Refusal(format!(
                 "a game from one bead state has more than {MAX_STEPS} lines of play"
             )));
         }
-        let mut parts = Vec::new();
+        let mark = self.stack.len();
+        let mut free = false;
         if tree.to_move(node) == machine.side {
-            let mut draws = Vec::new();
-            machine.draws(self.beads, node, |draw, weight, _| {
-                draws.push((draw, weight))
-            });
-            for (draw, weight) in draws {
+            let mut failed = None;
+            machine.draws(game.beads, node, |draw, weight, _| {
+                if failed.is_some() {
+                    return;
+                }
                 let step = match draw {
                     Draw::Bead { slot, child, .. } => {
                         self.used.push(slot);
-                        let step = self.walk(child, intern);
+                        let step = self.step(game, child, lines, resolve);
                         self.used.pop();
-                        step?
+                        step
                     }
-                    Draw::Forced { child } => self.walk(child, intern)?,
-                    Draw::Resign { .. } => self.end(End::Resigned, intern)?,
+                    Draw::Forced { child } => self.step(game, child, lines, resolve),
+                    Draw::Resign { .. } => self.end(game, End::Resigned, lines, resolve),
                 };
-                parts.push((weight, step));
+                match step {
+                    Ok(step) => self.stack.push((weight, step)),
+                    Err(refusal) => failed = Some(refusal),
+                }
+            });
+            if let Some(refusal) = failed {
+                return Err(refusal);
             }
         } else {
             let moves = match self.mover {
-                Mover::Follows(kind) => opponent_moves(kind, tree, node, machine, self.beads),
-                Mover::Free => {
-                    let mut choice = Vec::new();
-                    for &child in tree.children(node) {
-                        choice.push((child, self.walk(child, intern)?));
-                    }
-                    return Ok(self.push(Step::Choice(choice)));
-                }
+                Mover::Follows(kind) => opponent_moves(kind, tree, node, machine, game.beads),
+                Mover::Free => Cow::Borrowed(tree.children(node)),
             };
-            for child in moves {
-                parts.push((1, self.walk(child, intern)?));
+            free = matches!(self.mover, Mover::Free);
+            for &child in moves.iter() {
+                let step = self.step(game, child, lines, resolve)?;
+                // A free opponent's part is its move, a rule-following one's a weight.
+                self.stack.push((if free { child } else { 1 }, step));
             }
         }
-        Ok(match parts[..] {
-            [(_, only)] => only,
-            _ => self.push(Step::Chance(parts)),
-        })
+        let parts = &self.stack[mark..];
+        // A chance of one part is no chance: the step is that part's.
+        let step = match (free, parts) {
+            (false, [(_, only)]) => *only,
+            _ => {
+                let span = Span {
+                    start: lines.parts.len() as u32,
+                    len: parts.len() as u32,
+                };
+                lines.parts.extend_from_slice(parts);
+                lines.push(if free {
+                    Step::Choice(span)
+                } else {
+                    Step::Chance(span)
+                })
+            }
+        };
+        self.stack.truncate(mark);
+        Ok(step)
     }
 }
 
@@ -185,7 +296,7 @@ pub(super) fn lines_fit<G: Rules>(
         } else {
             let moves = match mover {
                 Mover::Follows(kind) => opponent_moves(kind, tree, node, machine, &beads),
-                Mover::Free => tree.children(node).to_vec(),
+                Mover::Free => Cow::Borrowed(tree.children(node)),
             };
             ways = moves.len() as u64;
             sum = moves.iter().fold(0u64, |s, &c| s.saturating_add(below(c)));
@@ -205,74 +316,47 @@ pub(super) fn lines_fit<G: Rules>(
 }
 
 /// The moves a rule-following opponent picks from uniformly: the same sets as the
-/// simulation's [`super::Automatic`] opponents.
-fn opponent_moves<G: Rules>(
+/// simulation's [`crate::simulate::Automatic`] opponents.
+fn opponent_moves<'t, G: Rules>(
     kind: OpponentKind,
-    tree: &Tree<G>,
+    tree: &'t Tree<G>,
     node: Node,
     machine: &Machine,
     beads: &Beads,
-) -> Vec<Node> {
+) -> Cow<'t, [Node]> {
     match kind {
-        OpponentKind::Perfect => tree.best_children(node).to_vec(),
-        OpponentKind::Teacher => teacher_moves(tree, node, machine, beads).into_owned(),
-        _ => tree.children(node).to_vec(),
+        OpponentKind::Perfect => Cow::Borrowed(tree.best_children(node)),
+        OpponentKind::Teacher => teacher_moves(tree, node, machine, beads),
+        _ => Cow::Borrowed(tree.children(node)),
     }
 }
 
+/// One game from a state: every way it can end, `(state, loss, chance)`.
+pub(super) type Transitions<N> = Vec<(u32, bool, N)>;
+
+/// How an opponent free to choose picks among `(move, step)`: the steps it picks from
+/// uniformly, written to the buffer given.
+pub(super) type Picker<'a> = dyn FnMut(&[(Node, u32)], &mut Vec<u32>) + 'a;
+
 impl Lines {
-    /// The lines of one game from `node`, with `used` played so far in it.
-    /// `after_loss` holds the states lost games lead to, by their last move, already
-    /// known (see [`Walk::after_loss`]).
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn walk<G: Rules>(
-        tree: &Tree<G>,
-        machine: &Machine,
-        mover: Mover,
-        beads: &Beads,
-        state: u32,
-        node: Node,
-        used: &[u32],
-        after_loss: &[(u32, u32)],
-        intern: &mut Intern,
-    ) -> Result<Lines, Refusal> {
-        let mut walk = Walk {
-            tree,
-            machine,
-            mover,
-            beads,
-            state,
-            used: used.to_vec(),
-            steps: Vec::new(),
-            ends: FxHashMap::default(),
-            after_loss: after_loss.iter().copied().collect(),
-        };
-        walk.walk(node, intern)?;
-        let mut after_loss: Vec<(u32, u32)> = walk.after_loss.into_iter().collect();
-        after_loss.sort_unstable();
-        Ok(Lines {
-            steps: walk.steps,
-            after_loss,
+    /// Every end of the game as `(state, loss)`: each can happen, since the machine draws
+    /// only beads it has.
+    pub(super) fn end_steps(&self) -> impl Iterator<Item = (u32, bool)> + '_ {
+        self.steps.iter().filter_map(|step| match *step {
+            Step::End { state, loss, .. } => Some((state, loss)),
+            _ => None,
         })
     }
 
-    /// Every end of the game as `(state, loss)`: each can happen, since the machine draws
-    /// only beads it has.
-    pub(super) fn end_steps(&self) -> Vec<(u32, bool)> {
-        self.steps
-            .iter()
-            .filter_map(|step| match *step {
-                Step::End { state, loss, .. } => Some((state, loss)),
-                _ => None,
-            })
-            .collect()
-    }
-
-    /// The chance of each end of the game, the opponent's free choices made by `choose`
-    /// (which returns the steps it picks from uniformly): `(state, loss, chance)`; and
-    /// the chance that the machine wins.
-    pub(super) fn ends<N: Number>(&self, choose: &Picker<'_>) -> (Transitions<N>, N) {
-        let mut reach: Vec<Option<N>> = vec![None; self.steps.len()];
+    /// The chance of each end of the game, the opponent's free choices made by `choose`:
+    /// `(state, loss, chance)`; and the chance that the machine wins. `reach` is a buffer.
+    pub(super) fn ends<N: Number>(
+        &self,
+        choose: &mut Picker<'_>,
+        reach: &mut Vec<Option<N>>,
+    ) -> (Transitions<N>, N) {
+        reach.clear();
+        reach.resize(self.steps.len(), None);
         let root = self.steps.len() - 1;
         reach[root] = Some(one());
         let (mut ends, mut wins) = (Vec::new(), zero::<N>());
@@ -283,30 +367,33 @@ impl Lines {
                 None => p,
             });
         };
+        let mut picked = Vec::new();
         // Children come before their parents, so walking backwards meets every step after
         // all the ways into it.
         for i in (0..=root).rev() {
             let Some(here) = reach[i].take() else {
                 continue;
             };
-            match &self.steps[i] {
+            match self.steps[i] {
                 Step::End { state, loss, won } => {
-                    if *won {
+                    if won {
                         wins = wins.add(&here);
                     }
-                    ends.push((*state, *loss, here));
+                    ends.push((state, loss, here));
                 }
-                Step::Chance(parts) => {
+                Step::Chance(span) => {
+                    let parts = self.parts(span);
                     let total: u32 = parts.iter().map(|p| p.0).sum();
                     for &(weight, step) in parts {
-                        add(&mut reach, step, here.mul(&N::ratio(weight, total)));
+                        add(reach, step, here.mul(&N::ratio(weight, total)));
                     }
                 }
-                Step::Choice(moves) => {
-                    let picked = choose(moves);
+                Step::Choice(span) => {
+                    picked.clear();
+                    choose(self.parts(span), &mut picked);
                     let share = here.mul(&N::ratio(1, picked.len() as u32));
-                    for step in picked {
-                        add(&mut reach, step, share.clone());
+                    for &step in &picked {
+                        add(reach, step, share.clone());
                     }
                 }
             }
@@ -314,10 +401,3 @@ impl Lines {
         (ends, wins)
     }
 }
-
-/// One game from a state: every way it can end, `(state, loss, chance)`.
-pub(super) type Transitions<N> = Vec<(u32, bool, N)>;
-
-/// How an opponent free to choose picks among `(move, step)`: the steps it picks from
-/// uniformly.
-type Picker<'a> = dyn Fn(&[(Node, u32)]) -> Vec<u32> + 'a;

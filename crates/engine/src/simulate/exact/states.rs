@@ -4,7 +4,7 @@
 use rustc_hash::FxHashMap;
 
 use super::Refusal;
-use super::lines::{Lines, Mover};
+use super::lines::{Lines, Mover, Resolve, Walker};
 use crate::game::Rules;
 use crate::machine::{Beads, Draw, Machine, Node, Tree};
 
@@ -21,119 +21,202 @@ pub const MAX_COUNTS: usize = 5_000_000;
 /// numerators and denominators run to thousands of digits, and [`Bounds`] take over.
 pub const RATIONAL_STATES: usize = 4096;
 
-/// Sets to 0 the beads of every box that no line of play can reach any more: the opponent
-/// making any move, the machine any move that still has a bead (a relay's later wiring
-/// too). They can never matter: a move without beads never gets one back (a rule adds beads
-/// only to moves played), so those boxes stay out of reach, and the machine's play, its
-/// losses and the "can no longer lose" test never look at them.
-fn drop_unreachable<G: Rules>(tree: &Tree<G>, machine: &Machine, beads: &mut Beads) {
-    let mut seen = vec![false; tree.len()];
-    let mut reached = vec![false; machine.box_count()];
-    let mut stack: Vec<Node> = vec![0];
-    while let Some(node) = stack.pop() {
-        if std::mem::replace(&mut seen[node as usize], true) || tree.outcome(node).is_some() {
-            continue;
+/// Which boxes the machine can still reach, worked out once for the positions: from the
+/// start and after each move of a box, the positions where it next uses a box, whatever
+/// the opponent plays and with its forced moves played.
+struct Reach {
+    /// The positions with a box met first from the start.
+    starts: Vec<Node>,
+    /// Per position with a box: where its first slot's entry is in `next_start`.
+    first: Vec<u32>,
+    /// The positions with a box after slot `k` of position `n`:
+    /// `next[next_start[first[n] + k]..next_start[first[n] + k + 1]]`.
+    next_start: Vec<u32>,
+    next: Vec<Node>,
+}
+
+/// A walk over [`Reach`]: positions and boxes marked with the walk's number.
+#[derive(Clone, Default)]
+pub(super) struct ReachScratch {
+    walk: u32,
+    seen: Vec<u32>,
+    reached: Vec<u32>,
+    stack: Vec<Node>,
+}
+
+impl Reach {
+    fn new<G: Rules>(tree: &Tree<G>, machine: &Machine) -> Reach {
+        let fresh = machine.fresh_beads();
+        let mut memo: Vec<Option<Vec<Node>>> = vec![None; tree.len()];
+        let starts = Reach::frontier(tree, machine, &fresh, 0, &mut memo);
+        let mut reach = Reach {
+            starts,
+            first: vec![u32::MAX; tree.len()],
+            next_start: vec![0],
+            next: Vec::new(),
+        };
+        for node in 0..tree.len() as Node {
+            let Some(b) = machine.box_at(node) else {
+                continue;
+            };
+            reach.first[node as usize] = reach.next_start.len() as u32 - 1;
+            for slot in machine.slots(b) {
+                let child = machine.child(node, slot);
+                let after = Reach::frontier(tree, machine, &fresh, child, &mut memo);
+                reach.next.extend_from_slice(&after);
+                reach.next_start.push(reach.next.len() as u32);
+            }
         }
-        if tree.to_move(node) != machine.side {
-            stack.extend_from_slice(tree.children(node));
-            continue;
+        reach
+    }
+
+    /// The positions with a box where the machine moves next from `node`, whatever the
+    /// opponent plays: `node` itself when it has a box.
+    fn frontier<G: Rules>(
+        tree: &Tree<G>,
+        machine: &Machine,
+        fresh: &Beads,
+        node: Node,
+        memo: &mut Vec<Option<Vec<Node>>>,
+    ) -> Vec<Node> {
+        if let Some(known) = &memo[node as usize] {
+            return known.clone();
         }
-        match machine.box_at(node) {
-            Some(b) => {
-                reached[b as usize] = true;
-                for slot in machine.slots(b).filter(|&s| beads.count(s) > 0) {
-                    stack.push(machine.child(node, slot));
+        let mut found = Vec::new();
+        if tree.outcome(node).is_some() {
+        } else if tree.to_move(node) != machine.side {
+            for &child in tree.children(node) {
+                found.extend(Reach::frontier(tree, machine, fresh, child, memo));
+            }
+            found.sort_unstable();
+            found.dedup();
+        } else if machine.box_at(node).is_some() {
+            found.push(node);
+        } else {
+            let mut forced = Vec::new();
+            machine.draws(fresh, node, |draw, _, _| {
+                if let Draw::Forced { child } = draw {
+                    forced.push(child);
+                }
+            });
+            for child in forced {
+                found.extend(Reach::frontier(tree, machine, fresh, child, memo));
+            }
+        }
+        memo[node as usize] = Some(found.clone());
+        found
+    }
+
+    /// Sets to 0 the beads of every box that no line of play can reach any more: the
+    /// opponent making any move, the machine any move that still has a bead (a relay's
+    /// later wiring too). They can never matter: a move without beads never gets one back
+    /// (a rule adds beads only to moves played), so those boxes stay out of reach, and the
+    /// machine's play, its losses and the "can no longer lose" test never look at them.
+    fn drop_unreachable(&self, machine: &Machine, beads: &mut Beads, scratch: &mut ReachScratch) {
+        scratch.walk += 1;
+        let walk = scratch.walk;
+        scratch.seen.resize(self.first.len(), 0);
+        scratch.reached.resize(machine.box_count(), 0);
+        scratch.stack.clear();
+        scratch.stack.extend_from_slice(&self.starts);
+        while let Some(node) = scratch.stack.pop() {
+            if std::mem::replace(&mut scratch.seen[node as usize], walk) == walk {
+                continue;
+            }
+            let b = machine.box_at(node).expect("a position with a box");
+            scratch.reached[b as usize] = walk;
+            let first = self.first[node as usize] as usize;
+            for (k, slot) in machine.slots(b).enumerate() {
+                if beads.count(slot) > 0 {
+                    let (from, to) = (self.next_start[first + k], self.next_start[first + k + 1]);
+                    scratch
+                        .stack
+                        .extend_from_slice(&self.next[from as usize..to as usize]);
                 }
             }
-            None => machine.draws(beads, node, |draw, _, _| {
-                if let Draw::Forced { child } = draw {
-                    stack.push(child);
-                }
-            }),
         }
-    }
-    for b in (0..machine.box_count() as u32).filter(|&b| !reached[b as usize]) {
-        for slot in machine.slots(b) {
-            beads.set(machine, slot, 0);
+        for b in (0..machine.box_count() as u32).filter(|&b| scratch.reached[b as usize] != walk) {
+            for slot in machine.slots(b) {
+                beads.set(machine, slot, 0);
+            }
         }
     }
 }
+
+/// No state known yet, in [`States::after_loss`].
+const UNKNOWN: u32 = u32::MAX;
 
 /// The machine's bead states met so far, numbered from 0 (the kit's fresh beads).
 pub(super) struct States {
     /// Whether states with the same future are one: beads out of reach dropped (see
-    /// [`drop_unreachable`]). Off only to test that lumping changes no figure.
-    pub(super) lump: bool,
+    /// [`Reach::drop_unreachable`]). Off only to test that lumping changes no figure.
+    lump: bool,
+    reach: Reach,
+    scratch: ReachScratch,
     pub(super) beads: Vec<Beads>,
-    pub(super) index: FxHashMap<Beads, u32>,
+    index: FxHashMap<Beads, u32>,
     /// Whether the machine can no longer lose in that state (the simulator's test).
     pub(super) learnt: Vec<bool>,
-    /// Per state, the state a lost game leads to by its last move, as far as the walks
-    /// met them (see [`super::lines`]): later walks of the state need not build and
-    /// look up those beads again.
-    pub(super) after_loss: Vec<Vec<(u32, u32)>>,
+    /// Per state and slot, the state a game lost by that last move leads to, as far as
+    /// the walks met them ([`UNKNOWN`] otherwise): later walks of the state need not
+    /// build and look up those beads again.
+    after_loss: Vec<u32>,
+    /// Slots per state in `after_loss`.
+    slots: usize,
 }
 
 impl States {
     pub(super) fn new<G: Rules>(tree: &Tree<G>, machine: &Machine, lump: bool) -> States {
+        let mut fresh = machine.fresh_beads();
         let mut states = States {
             lump,
+            reach: Reach::new(tree, machine),
+            scratch: ReachScratch::default(),
             beads: Vec::new(),
             index: FxHashMap::default(),
             learnt: Vec::new(),
             after_loss: Vec::new(),
+            slots: fresh.counts().len(),
         };
-        let fresh = states.lumped(tree, machine, machine.fresh_beads(), true);
+        if lump {
+            states
+                .reach
+                .drop_unreachable(machine, &mut fresh, &mut states.scratch);
+        }
         states.add(tree, machine, fresh);
         states
     }
 
-    /// `beads` as the state that stands for them: with the beads out of reach dropped
-    /// when lumping and some move lost its last bead (`emptied`), or as they are.
-    pub(super) fn lumped<G: Rules>(
-        &self,
-        tree: &Tree<G>,
-        machine: &Machine,
-        mut beads: Beads,
-        emptied: bool,
-    ) -> Beads {
-        if self.lump && emptied {
-            drop_unreachable(tree, machine, &mut beads);
-        }
-        beads
-    }
-
-    pub(super) fn add<G: Rules>(&mut self, tree: &Tree<G>, machine: &Machine, beads: Beads) -> u32 {
+    fn add<G: Rules>(&mut self, tree: &Tree<G>, machine: &Machine, beads: Beads) -> u32 {
         let id = self.beads.len() as u32;
         self.learnt.push(machine.cannot_lose(tree, &beads));
-        self.after_loss.push(Vec::new());
+        self.after_loss
+            .extend(std::iter::repeat_n(UNKNOWN, self.slots));
         self.index.insert(beads.clone(), id);
         self.beads.push(beads);
         id
     }
 
-    /// The number of the state standing for `beads` (see [`States::lumped`]), added if
-    /// it is new.
-    pub(super) fn intern<G: Rules>(
-        &mut self,
-        tree: &Tree<G>,
-        machine: &Machine,
-        beads: Beads,
-        emptied: bool,
-    ) -> Result<u32, Refusal> {
-        let beads = self.lumped(tree, machine, beads, emptied);
-        if let Some(&id) = self.index.get(&beads) {
-            return Ok(id);
+    /// The states numbered as the walks meet them, new ones added.
+    pub(super) fn interning<'s, G: Rules>(
+        &'s mut self,
+        tree: &'s Tree<G>,
+        machine: &'s Machine,
+    ) -> Interning<'s, G> {
+        Interning {
+            states: self,
+            tree,
+            machine,
         }
-        // A state holds a count per move: a kit of many moves reaches the memory bound
-        // long before the state bound.
-        let most = MAX_STATES.min(MAX_COUNTS / beads.counts().len().max(1));
-        if self.beads.len() >= most {
-            return Err(Refusal(format!(
-                "the machine has more than {most} bead states"
-            )));
+    }
+
+    /// The states as they are: a walk that ends in another is refused.
+    pub(super) fn known<'s>(&'s self, machine: &'s Machine) -> Known<'s> {
+        Known {
+            states: self,
+            machine,
+            scratch: ReachScratch::default(),
         }
-        Ok(self.add(tree, machine, beads))
     }
 
     /// Whether the figures over these states are worked out in rationals (see
@@ -152,32 +235,36 @@ impl States {
         node: Node,
         used: &[u32],
     ) -> Result<Lines, Refusal> {
-        let outside = || Refusal("the machine's beads left the solved states".into());
-        Lines::walk(
-            tree,
-            machine,
-            Mover::Free,
+        let mut lines = Lines::default();
+        Walker::new(tree, machine, Mover::Free).walk(
+            &mut lines,
             &self.beads[state as usize],
             state,
             node,
             used,
-            &self.after_loss[state as usize],
-            &mut |b, emptied| self.find(tree, machine, b, emptied).ok_or_else(outside),
-        )
+            &mut self.known(machine),
+        )?;
+        Ok(lines)
     }
 
-    /// The number of the state standing for `beads`, if it is known.
-    pub(super) fn find<G: Rules>(
+    /// The number of the state standing for `beads` (some move of which may have lost
+    /// its last bead), if it is known.
+    pub(super) fn find(
         &self,
-        tree: &Tree<G>,
         machine: &Machine,
-        beads: Beads,
-        emptied: bool,
+        mut beads: Beads,
+        scratch: &mut ReachScratch,
     ) -> Option<u32> {
-        let beads = self.lumped(tree, machine, beads, emptied);
+        if self.lump {
+            self.reach.drop_unreachable(machine, &mut beads, scratch);
+        }
         self.index.get(&beads).copied()
     }
 
+    fn known_after(&self, state: u32, last: u32) -> Option<u32> {
+        let to = self.after_loss[state as usize * self.slots + last as usize];
+        (to != UNKNOWN).then_some(to)
+    }
     /// The states in [`States::backwards`] order, in groups of equal beads: no game
     /// leads from a state to another of its group, so a group's states can be solved
     /// side by side once the groups before it are.
@@ -203,4 +290,72 @@ impl States {
         order.sort_by_cached_key(|&s| total(&self.beads[s as usize]));
         order
     }
+}
+
+/// The states, new ones added as the walks meet them.
+pub(super) struct Interning<'s, G: Rules> {
+    states: &'s mut States,
+    tree: &'s Tree<G>,
+    machine: &'s Machine,
+}
+
+impl<G: Rules> Resolve for Interning<'_, G> {
+    fn known(&self, state: u32, last: u32) -> Option<u32> {
+        self.states.known_after(state, last)
+    }
+
+    fn intern(&mut self, beads: &mut Beads, emptied: bool) -> Result<u32, Refusal> {
+        let states = &mut *self.states;
+        if states.lump && emptied {
+            states
+                .reach
+                .drop_unreachable(self.machine, beads, &mut states.scratch);
+        }
+        if let Some(&id) = states.index.get(beads) {
+            return Ok(id);
+        }
+        // A state holds a count per move: a kit of many moves reaches the memory bound
+        // long before the state bound.
+        let most = MAX_STATES.min(MAX_COUNTS / beads.counts().len().max(1));
+        if states.beads.len() >= most {
+            return Err(Refusal(format!(
+                "the machine has more than {most} bead states"
+            )));
+        }
+        Ok(states.add(self.tree, self.machine, beads.clone()))
+    }
+
+    fn remember(&mut self, state: u32, last: u32, to: u32) {
+        let slots = self.states.slots;
+        self.states.after_loss[state as usize * slots + last as usize] = to;
+    }
+}
+
+/// The states as they are, for walks of states already met (on any core).
+pub(super) struct Known<'s> {
+    states: &'s States,
+    machine: &'s Machine,
+    scratch: ReachScratch,
+}
+
+impl Resolve for Known<'_> {
+    fn known(&self, state: u32, last: u32) -> Option<u32> {
+        self.states.known_after(state, last)
+    }
+
+    fn intern(&mut self, beads: &mut Beads, emptied: bool) -> Result<u32, Refusal> {
+        let states = self.states;
+        if states.lump && emptied {
+            states
+                .reach
+                .drop_unreachable(self.machine, beads, &mut self.scratch);
+        }
+        states
+            .index
+            .get(beads)
+            .copied()
+            .ok_or_else(|| Refusal("the machine's beads left the solved states".into()))
+    }
+
+    fn remember(&mut self, _: u32, _: u32, _: u32) {}
 }

@@ -5,8 +5,8 @@ use serde::Serialize;
 
 use super::Refusal;
 use super::chain::{Distribution, finite_rule, shrinking, solve_chain};
-use super::decision::{Goal, LinesOf, decide, most_losses};
-use super::lines::{Lines, Mover, Step, lines_fit};
+use super::decision::{Goal, decide, most_losses};
+use super::lines::{Lines, Mover, Step, Walker, lines_fit};
 use super::numbers::{Arithmetic, Bounds, Figure, Number, Q};
 use super::states::States;
 use crate::Error;
@@ -48,25 +48,16 @@ impl Teaching {
         lines_fit(tree, machine, Mover::Free)?;
         let mut states = States::new(tree, machine, lump);
         let mut worst_ends: Vec<Vec<(u32, bool)>> = Vec::new();
+        let (mut walker, mut lines) = (Walker::new(tree, machine, Mover::Free), Lines::default());
         let mut s = 0;
         while s < states.beads.len() {
             let mut ends = Vec::new();
             if !states.learnt[s] {
                 let beads = states.beads[s].clone();
-                let lines = Lines::walk(
-                    tree,
-                    machine,
-                    Mover::Free,
-                    &beads,
-                    s as u32,
-                    0,
-                    &[],
-                    &[],
-                    &mut |b, emptied| states.intern(tree, machine, b, emptied),
-                )?;
-                ends = lines.end_steps();
-                shrinking(s as u32, &ends)?;
-                states.after_loss[s] = lines.after_loss;
+                let mut interning = states.interning(tree, machine);
+                walker.walk(&mut lines, &beads, s as u32, 0, &[], &mut interning)?;
+                ends.extend(lines.end_steps());
+                shrinking(s as u32, ends.iter().copied())?;
             }
             worst_ends.push(ends);
             s += 1;
@@ -82,22 +73,22 @@ impl Teaching {
             }
         }
         drop(worst_ends);
-        let lines_of = |s: usize| states.lines(tree, machine, s as u32, 0, &[]);
         /// The decision problems and the fastest teacher's chain, in the arithmetic `N`.
-        fn solved<N: Number>(
+        fn solved<G: Rules, N: Number>(
+            game: (&Tree<G>, &Machine),
             states: &States,
-            lines_of: &LinesOf,
             arithmetic: Arithmetic,
             keep: fn(Vec<N>) -> Worths,
         ) -> Result<(Worths, Distribution), Refusal> {
-            let (games, next) = decide::<N>(states, lines_of)?;
+            let (games, next) = decide::<G, N>(game, states)?;
             let fastest = solve_chain(states, &next, OpponentKind::OptimalTeacher, arithmetic);
             Ok((keep(games), fastest))
         }
+        let game = (tree, machine);
         let (games, fastest) = if states.rational() {
-            solved::<Q>(&states, &lines_of, Arithmetic::Rational, Worths::Rational)?
+            solved::<G, Q>(game, &states, Arithmetic::Rational, Worths::Rational)?
         } else {
-            solved::<Bounds>(&states, &lines_of, Arithmetic::Interval, Worths::Interval)?
+            solved::<G, Bounds>(game, &states, Arithmetic::Interval, Worths::Interval)?
         };
         Ok(Teaching {
             worst: worst[0],
@@ -127,11 +118,10 @@ impl Teaching {
         machine: &Machine,
     ) -> Result<Figure, Refusal> {
         let states = &self.states;
-        let lines_of = |s: usize| states.lines(tree, machine, s as u32, 0, &[]);
         Ok(if states.rational() {
-            most_losses::<Q>(states, &lines_of)?.figure()
+            most_losses::<G, Q>((tree, machine), states)?.figure()
         } else {
-            most_losses::<Bounds>(states, &lines_of)?.figure()
+            most_losses::<G, Bounds>((tree, machine), states)?.figure()
         })
     }
 
@@ -151,13 +141,13 @@ impl Teaching {
         let beads = learner.beads.clone();
         let state = self
             .states
-            .find(tree, learner.machine, beads, true)
+            .find(learner.machine, beads, &mut Default::default())
             .ok_or_else(|| Error::Internal("the machine's beads left the solved states".into()))?;
         let lines = self
             .states
             .lines(tree, learner.machine, state, node, learner.used())
             .map_err(|r| Error::Internal(r.0))?;
-        let Some(Step::Choice(moves)) = lines.steps.last() else {
+        let Some(&Step::Choice(span)) = lines.steps.last() else {
             return Err(Error::Internal(
                 "the teacher was asked at the machine's turn".into(),
             ));
@@ -167,7 +157,8 @@ impl Teaching {
             Worths::Interval(games) => fastest_picks(&lines, state, games),
         };
         let best = picks.pop().unwrap_or_default();
-        Ok(best.into_iter().map(|k| moves[k].0).collect())
+        let moves = lines.parts(span);
+        Ok(best.into_iter().map(|k| moves[k as usize].0).collect())
     }
 }
 
@@ -213,10 +204,11 @@ impl Teaching {
             // Whether the machine can still lose from each step (children come first).
             let mut can_lose: Vec<bool> = Vec::with_capacity(lines.steps.len());
             for step in &lines.steps {
-                let here = match step {
-                    Step::End { loss, .. } => *loss,
-                    Step::Chance(parts) => parts.iter().any(|p| can_lose[p.1 as usize]),
-                    Step::Choice(moves) => moves.iter().any(|m| can_lose[m.1 as usize]),
+                let here = match *step {
+                    Step::End { loss, .. } => loss,
+                    Step::Chance(span) | Step::Choice(span) => {
+                        lines.parts(span).iter().any(|p| can_lose[p.1 as usize])
+                    }
                 };
                 can_lose.push(here);
             }
@@ -226,19 +218,24 @@ impl Teaching {
                 if !reached[i] {
                     continue;
                 }
-                match &lines.steps[i] {
+                match lines.steps[i] {
                     Step::End { state: next, .. } => {
-                        if !seen[*next as usize] {
-                            seen[*next as usize] = true;
-                            queue.push(*next);
+                        if !seen[next as usize] {
+                            seen[next as usize] = true;
+                            queue.push(next);
                         }
                     }
-                    Step::Chance(parts) => parts.iter().for_each(|p| reached[p.1 as usize] = true),
-                    Step::Choice(moves) => {
+                    Step::Chance(span) => lines
+                        .parts(span)
+                        .iter()
+                        .for_each(|p| reached[p.1 as usize] = true),
+                    Step::Choice(span) => {
+                        let moves = lines.parts(span);
                         let picked = &picks[i];
                         let best = moves.iter().map(|m| -tree.value(m.0)).max();
-                        let all =
-                            |f: &dyn Fn(&(Node, u32)) -> bool| picked.iter().all(|&k| f(&moves[k]));
+                        let all = |f: &dyn Fn(&(Node, u32)) -> bool| {
+                            picked.iter().all(|&k| f(&moves[k as usize]))
+                        };
                         if best.is_some_and(|b| b > 0) {
                             principle.chances_to_win += 1;
                             let wins = all(&|m| Some(-tree.value(m.0)) == best);
@@ -251,7 +248,7 @@ impl Teaching {
                         }
                         picked
                             .iter()
-                            .for_each(|&k| reached[moves[k].1 as usize] = true);
+                            .for_each(|&k| reached[moves[k as usize].1 as usize] = true);
                     }
                 }
             }
@@ -261,16 +258,27 @@ impl Teaching {
 }
 
 /// The fastest teacher's equally good moves at every free choice of `lines` (empty at the
-/// other steps), the game played from `state`.
-fn fastest_picks<N: Number>(lines: &Lines, state: u32, games: &[N]) -> Vec<Vec<usize>> {
+/// other steps), by their place among the choice's moves, the game played from `state`.
+fn fastest_picks<N: Number>(lines: &Lines, state: u32, games: &[N]) -> Vec<Vec<u32>> {
     let value = &games[state as usize];
-    let (steps, _) = lines.affine(state, games, Goal::FewestGames, Some(value));
+    let (mut steps, mut taken) = (Vec::new(), Vec::new());
+    let context = (state, games);
+    lines.affine(
+        context,
+        Goal::FewestGames,
+        Some(value),
+        &mut steps,
+        &mut taken,
+    );
     lines
         .steps
         .iter()
-        .map(|step| match step {
-            Step::Choice(moves) => Lines::fastest(&steps, moves, value),
-            _ => Vec::new(),
+        .map(|step| {
+            let mut picked = Vec::new();
+            if let Step::Choice(span) = *step {
+                Lines::fastest(&steps, lines.parts(span), value, &mut picked);
+            }
+            picked
         })
         .collect()
 }
