@@ -3,7 +3,7 @@
 //! opponent's choices in one game, the states with fewer beads first.
 
 use super::Refusal;
-use super::lines::{Lines, Mover, Step, Transitions, Walker};
+use super::lines::{Lines, Mover, Span, Step, Transitions, Walker};
 use super::numbers::{Number, one, zero};
 use super::states::States;
 use crate::game::Rules;
@@ -12,19 +12,20 @@ use crate::machine::{Machine, Node, Tree};
 impl Lines {
     /// Each step's worth to an opponent pursuing `goal`, as `a + b x` where `x` stands
     /// for the worth of this game's own state `state` and `values` holds every other
-    /// state's, into `out`. At a free choice the opponent takes the move best for `goal`
-    /// when `x` is `guess` (infinite when `guess` is `None`); the moves taken go to
-    /// `taken`.
+    /// state's, into `work.steps`. At a free choice the opponent takes the move best for
+    /// `goal` when `x` is `guess` (infinite when `guess` is `None`); the moves taken go
+    /// to `work.taken`.
     pub(super) fn affine<N: Number>(
         &self,
         (state, values): (u32, &[N]),
         goal: Goal,
         guess: Option<&N>,
-        out: &mut Vec<Affine<N>>,
-        taken: &mut Vec<u32>,
+        work: &mut Work<N>,
     ) {
-        out.clear();
-        taken.clear();
+        work.steps.clear();
+        work.taken.clear();
+        work.ratios.clear();
+        work.ratios.resize(self.parts.len(), zero::<N>());
         for step in &self.steps {
             let value = match *step {
                 Step::End {
@@ -44,56 +45,91 @@ impl Lines {
                 Step::Chance(span) => {
                     let parts = self.parts(span);
                     let total: u32 = parts.iter().map(|p| p.0).sum();
-                    let mut sum = Affine {
-                        a: zero::<N>(),
-                        b: zero::<N>(),
-                        leaves: false,
-                    };
-                    for &(weight, s) in parts {
-                        let w = N::ratio(weight, total);
-                        let part = &out[s as usize];
-                        sum.a = sum.a.add(&w.mul(&part.a));
-                        sum.b = sum.b.add(&w.mul(&part.b));
-                        sum.leaves |= part.leaves;
+                    for (k, &(weight, _)) in parts.iter().enumerate() {
+                        work.ratios[span.start as usize + k] = N::ratio(weight, total);
                     }
-                    sum
+                    self.chance(span, &work.steps, &work.ratios)
+                }
+                Step::Choice(span) => {
+                    let best = goal.best(self.parts(span), &work.steps, guess);
+                    work.taken.push(best as u32);
+                    work.steps[self.parts(span)[best].1 as usize].clone()
+                }
+            };
+            work.steps.push(value);
+        }
+    }
+
+    /// [`Lines::affine`] again under a new `guess`, `work` holding the last round: only
+    /// the choices are looked at again, and the worths above a choice that changed
+    /// worked out anew (the same operations on the same numbers give the same worths, so
+    /// the others stay as they are). Returns whether any choice changed.
+    fn affine_again<N: Number>(&self, goal: Goal, guess: &N, work: &mut Work<N>) -> bool {
+        work.changed.clear();
+        work.changed.resize(self.steps.len(), false);
+        let (mut choice, mut any) = (0, false);
+        for (i, step) in self.steps.iter().enumerate() {
+            match *step {
+                Step::End { .. } => {}
+                Step::Chance(span) => {
+                    if self.parts(span).iter().any(|p| work.changed[p.1 as usize]) {
+                        work.steps[i] = self.chance(span, &work.steps, &work.ratios);
+                        work.changed[i] = true;
+                    }
                 }
                 Step::Choice(span) => {
                     let moves = self.parts(span);
-                    let mut best = 0;
-                    for (k, &(_, s)) in moves.iter().enumerate() {
-                        let here = &out[s as usize];
-                        if goal.prefers(here, &out[moves[best].1 as usize], guess) {
-                            best = k;
-                        }
+                    let best = goal.best(moves, &work.steps, Some(guess));
+                    let was = std::mem::replace(&mut work.taken[choice], best as u32);
+                    choice += 1;
+                    let to = moves[best].1 as usize;
+                    if was != best as u32 || work.changed[to] {
+                        any |= was != best as u32;
+                        work.steps[i] = work.steps[to].clone();
+                        work.changed[i] = true;
                     }
-                    taken.push(best as u32);
-                    out[moves[best].1 as usize].clone()
                 }
-            };
-            out.push(value);
+            }
         }
+        any
+    }
+
+    /// The worth of a chance: its parts' worths weighted by `ratios`.
+    fn chance<N: Number>(&self, span: Span, steps: &[Affine<N>], ratios: &[N]) -> Affine<N> {
+        let mut sum = Affine {
+            a: zero::<N>(),
+            b: zero::<N>(),
+            leaves: false,
+        };
+        for (k, &(_, s)) in self.parts(span).iter().enumerate() {
+            let w = &ratios[span.start as usize + k];
+            let part = &steps[s as usize];
+            sum.a = sum.a.add(&w.mul(&part.a));
+            sum.b = sum.b.add(&w.mul(&part.b));
+            sum.leaves |= part.leaves;
+        }
+        sum
     }
 
     /// The moves of a free choice that are best, equally, for the fastest teacher when its
     /// own state is worth `value`, by their place among `moves`, into `picked`: `steps`
-    /// from [`Lines::affine`].
+    /// from [`Lines::affine`], `worth` a buffer.
     pub(super) fn fastest<N: Number>(
         steps: &[Affine<N>],
         moves: &[(Node, u32)],
         value: &N,
-        picked: &mut Vec<u32>,
+        (picked, worth): (&mut Vec<u32>, &mut Vec<N>),
     ) {
-        let at = |step: u32| {
-            let s = &steps[step as usize];
+        worth.clear();
+        worth.extend(moves.iter().map(|m| {
+            let s = &steps[m.1 as usize];
             s.a.add(&s.b.mul(value))
-        };
-        let best = moves
+        }));
+        let best = worth
             .iter()
-            .map(|m| at(m.1))
-            .reduce(|x, y| if y.order(&x).is_lt() { y } else { x });
+            .reduce(|x, y| if y.order(x).is_lt() { y } else { x });
         if let Some(best) = best {
-            let equal = |k: &usize| at(moves[*k].1).order(&best).is_eq();
+            let equal = |k: &usize| worth[*k].order(best).is_eq();
             picked.extend((0..moves.len()).filter(equal).map(|k| k as u32));
         }
     }
@@ -105,6 +141,13 @@ pub(super) struct Affine<N> {
     a: N,
     b: N,
     leaves: bool,
+}
+
+impl<N: Number> Affine<N> {
+    /// The worth when the unknown is `x`.
+    fn at(&self, x: &N) -> N {
+        self.a.add(&self.b.mul(x))
+    }
 }
 
 /// What the opponent of a decision problem wants.
@@ -121,17 +164,47 @@ pub(super) enum Goal {
 const MAX_ROUNDS: usize = 64;
 
 impl Goal {
-    /// Whether `y` is strictly better than `x` when the unknown is `guess`.
-    fn prefers<N: Number>(self, y: &Affine<N>, x: &Affine<N>, guess: Option<&N>) -> bool {
-        let order = match guess {
-            Some(v) => y.a.add(&y.b.mul(v)).order(&x.a.add(&x.b.mul(v))),
-            // An infinite unknown: leaving the state at all, then its chance, decide.
-            None => x
-                .leaves
-                .cmp(&y.leaves)
-                .then_with(|| y.b.order(&x.b))
-                .then_with(|| y.a.order(&x.a)),
-        };
+    /// The move of `moves` best for the goal when the unknown is `guess`: the first of the
+    /// best, as [`Goal::prefers`] compares them one after the other.
+    fn best<N: Number>(
+        self,
+        moves: &[(Node, u32)],
+        steps: &[Affine<N>],
+        guess: Option<&N>,
+    ) -> usize {
+        let step = |k: usize| &steps[moves[k].1 as usize];
+        let mut best = 0;
+        match guess {
+            Some(v) => {
+                let mut top = step(0).at(v);
+                for k in 1..moves.len() {
+                    let here = step(k).at(v);
+                    if self.prefers(here.order(&top), step(k), step(best)) {
+                        (best, top) = (k, here);
+                    }
+                }
+            }
+            None => {
+                for k in 1..moves.len() {
+                    let (y, x) = (step(k), step(best));
+                    // An infinite unknown: leaving the state at all, then its chance, decide.
+                    let order = x
+                        .leaves
+                        .cmp(&y.leaves)
+                        .then_with(|| y.b.order(&x.b))
+                        .then_with(|| y.a.order(&x.a));
+                    if self.prefers(order, y, x) {
+                        best = k;
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Whether `y` is strictly better than `x`, `order` being how `y`'s worth compares to
+    /// `x`'s.
+    fn prefers<N>(self, order: std::cmp::Ordering, y: &Affine<N>, x: &Affine<N>) -> bool {
         match (self, order) {
             // Between equals, the one that leaves the state: an opponent that only stays
             // would make no progress, and its worth is no ratio at all.
@@ -142,7 +215,7 @@ impl Goal {
     }
 
     /// What one game ending with or without a loss is worth.
-    pub(super) fn reward<N: Number>(self, loss: bool) -> N {
+    fn reward<N: Number>(self, loss: bool) -> N {
         N::ratio(u32::from(self == Goal::FewestGames || loss), 1)
     }
 
@@ -153,50 +226,25 @@ impl Goal {
     pub(super) fn solve<N: Number>(
         self,
         lines: &Lines,
-        (state, values): (u32, &[N]),
+        context: (u32, &[N]),
         work: &mut Work<N>,
     ) -> N {
-        let mut guess = match self {
-            // The opponent that leaves soonest first, so the first worth is finite.
+        // The opponent that leaves soonest first, so the first worth is finite.
+        let first = match self {
             Goal::FewestGames => None,
             Goal::MostLosses => Some(zero::<N>()),
         };
-        let mut first = true;
-        for _ in 0..MAX_ROUNDS {
-            let context = (state, values);
-            lines.affine(
-                context,
-                self,
-                guess.as_ref(),
-                &mut work.steps,
-                &mut work.taken,
-            );
-            let root = work.steps.last().expect("a game has a first step");
-            // A game that can only stay where it is (no loss, no progress) is worth
-            // nothing more to the opponent that wants losses.
-            let value = if root.leaves {
-                root.a.div(&one::<N>().sub(&root.b))
-            } else {
-                zero::<N>()
-            };
+        lines.affine(context, self, first.as_ref(), work);
+        let mut value = work.worth();
+        for _ in 1..MAX_ROUNDS {
             // The same choices as the round before give the same worths, so this round's
-            // guess was `value` itself: `steps` are those of the settled choices.
-            if !first && work.before == work.taken {
+            // guess was `value` itself: the steps are those of the settled choices.
+            if !lines.affine_again(self, &value, work) {
                 return value;
             }
-            first = false;
-            std::mem::swap(&mut work.before, &mut work.taken);
-            guess = Some(value);
+            value = work.worth();
         }
-        let value = guess.unwrap_or_else(zero::<N>);
-        let context = (state, values);
-        lines.affine(
-            context,
-            self,
-            Some(&value),
-            &mut work.steps,
-            &mut work.taken,
-        );
+        lines.affine_again(self, &value, work);
         value
     }
 }
@@ -205,10 +253,29 @@ impl Goal {
 pub(super) struct Work<N> {
     /// Every step's worth.
     pub(super) steps: Vec<Affine<N>>,
+    /// The move taken at each choice, in step order.
     taken: Vec<u32>,
-    before: Vec<u32>,
+    /// Each part's weight among its chance's.
+    ratios: Vec<N>,
+    /// Whether a step's worth changed in the round.
+    changed: Vec<bool>,
     /// The chance of reaching each step.
     pub(super) reach: Vec<Option<N>>,
+    /// The worths of a choice's moves.
+    pub(super) worth: Vec<N>,
+}
+
+impl<N: Number> Work<N> {
+    /// The state's worth from its game's first step, `a / (1 - b)`: a game that can only
+    /// stay where it is (no loss, no progress) is worth nothing more to the opponent.
+    fn worth(&self) -> N {
+        let root = self.steps.last().expect("a game has a first step");
+        if root.leaves {
+            root.a.div(&one::<N>().sub(&root.b))
+        } else {
+            zero::<N>()
+        }
+    }
 }
 
 impl<N> Default for Work<N> {
@@ -216,8 +283,10 @@ impl<N> Default for Work<N> {
         Work {
             steps: Vec::new(),
             taken: Vec::new(),
-            before: Vec::new(),
+            ratios: Vec::new(),
+            changed: Vec::new(),
             reach: Vec::new(),
+            worth: Vec::new(),
         }
     }
 }
@@ -253,9 +322,15 @@ fn by_levels<G: Rules, N: Number, T: Send>(
         let solved = level
             .par_iter()
             .filter(|&&s| !states.learnt[s as usize])
-            .map_init(core, |(walker, known, lines, work), &id| {
-                let beads = &states.beads[id as usize];
-                walker.walk(lines, beads, id, 0, &[], known)?;
+            .map_init(core, |(walker, known, walked, work), &id| {
+                let lines = match states.kept(id) {
+                    Some(kept) => kept,
+                    None => {
+                        let beads = &states.beads[id as usize];
+                        walker.walk(walked, beads, id, 0, &[], known)?;
+                        walked
+                    }
+                };
                 let (worth, more) = solve(id, lines, worths_now, work);
                 Ok((id as usize, worth, more))
             })
@@ -277,13 +352,14 @@ pub(super) fn decide<G: Rules, N: Number>(
     let (games, next) = by_levels(game, states, |id, lines, games: &[N], work| {
         let value = Goal::FewestGames.solve(lines, (id, games), work);
         // The fastest teacher picks uniformly among its equally good moves.
-        let steps = &work.steps;
+        let (steps, worth) = (&work.steps, &mut work.worth);
         let (next, _) = lines.ends(
             &mut |moves, picked| {
-                Lines::fastest(steps, moves, &value, picked);
+                Lines::fastest(steps, moves, &value, (&mut *picked, &mut *worth));
                 picked.iter_mut().for_each(|k| *k = moves[*k as usize].1);
             },
             &mut work.reach,
+            Some(&work.ratios),
         );
         (value, next)
     })?;

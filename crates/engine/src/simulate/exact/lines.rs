@@ -23,7 +23,7 @@ pub const MAX_STEPS: usize = 5_000_000;
 /// Where a step's parts are in [`Lines::parts`].
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Span {
-    start: u32,
+    pub(super) start: u32,
     len: u32,
 }
 
@@ -47,11 +47,11 @@ pub(super) enum Step {
 }
 
 /// Every line of play of one game: steps stored children first, so the root is the last.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct Lines {
     pub(super) steps: Vec<Step>,
     /// The parts of every chance and choice, each step's together.
-    parts: Vec<(u32, u32)>,
+    pub(super) parts: Vec<(u32, u32)>,
 }
 
 impl Lines {
@@ -349,11 +349,13 @@ impl Lines {
     }
 
     /// The chance of each end of the game, the opponent's free choices made by `choose`:
-    /// `(state, loss, chance)`; and the chance that the machine wins. `reach` is a buffer.
+    /// `(state, loss, chance)`; and the chance that the machine wins. `reach` is a buffer;
+    /// `ratios`, if given, holds each chance's part's weight among its chance's.
     pub(super) fn ends<N: Number>(
         &self,
         choose: &mut Picker<'_>,
         reach: &mut Vec<Option<N>>,
+        ratios: Option<&[N]>,
     ) -> (Transitions<N>, N) {
         reach.clear();
         reach.resize(self.steps.len(), None);
@@ -383,9 +385,19 @@ impl Lines {
                 }
                 Step::Chance(span) => {
                     let parts = self.parts(span);
-                    let total: u32 = parts.iter().map(|p| p.0).sum();
-                    for &(weight, step) in parts {
-                        add(reach, step, here.mul(&N::ratio(weight, total)));
+                    match ratios {
+                        Some(ratios) => {
+                            let ratios = &ratios[span.start as usize..];
+                            for (&(_, step), ratio) in parts.iter().zip(ratios) {
+                                add(reach, step, here.mul(ratio));
+                            }
+                        }
+                        None => {
+                            let total: u32 = parts.iter().map(|p| p.0).sum();
+                            for &(weight, step) in parts {
+                                add(reach, step, here.mul(&N::ratio(weight, total)));
+                            }
+                        }
                     }
                 }
                 Step::Choice(span) => {

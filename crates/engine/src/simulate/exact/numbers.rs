@@ -103,12 +103,37 @@ pub struct Bounds {
 }
 
 impl Bounds {
+    /// `low..=high` widened by one unit in the last place at each end.
+    #[inline]
     fn outwards(low: f64, high: f64) -> Bounds {
-        // A result of exactly 0 from values that are never negative is exact.
         Bounds {
-            low: low.next_down().max(0.0),
-            high: if high == 0.0 { 0.0 } else { high.next_up() },
+            low: below(low),
+            high: above(high),
         }
+    }
+}
+
+/// `x.next_down().max(0.0)`: the number below `x`, never below 0. Spelled out for the
+/// common case, since the exact figures do little else.
+#[inline(always)]
+fn below(x: f64) -> f64 {
+    if x > 0.0 {
+        f64::from_bits(x.to_bits() - 1)
+    } else {
+        0.0
+    }
+}
+
+/// The number above `x`, where a result of exactly 0 from values that are never
+/// negative is exact: `x.next_up()`, spelled out for a finite `x` above 0.
+#[inline(always)]
+fn above(x: f64) -> f64 {
+    if x > 0.0 && x < f64::INFINITY {
+        f64::from_bits(x.to_bits() + 1)
+    } else if x == 0.0 {
+        0.0
+    } else {
+        x.next_up()
     }
 }
 
@@ -124,6 +149,7 @@ impl Number for Bounds {
             Bounds::outwards(x, x)
         }
     }
+    #[inline]
     fn ratio(num: u32, den: u32) -> Self {
         let x = f64::from(num) / f64::from(den);
         if num.is_multiple_of(den) {
@@ -132,18 +158,23 @@ impl Number for Bounds {
             Bounds::outwards(x, x)
         }
     }
+    #[inline]
     fn add(&self, other: &Self) -> Self {
         Bounds::outwards(self.low + other.low, self.high + other.high)
     }
+    #[inline]
     fn sub(&self, other: &Self) -> Self {
         Bounds::outwards(self.low - other.high, self.high - other.low)
     }
+    #[inline]
     fn mul(&self, other: &Self) -> Self {
         Bounds::outwards(self.low * other.low, self.high * other.high)
     }
+    #[inline]
     fn div(&self, other: &Self) -> Self {
         Bounds::outwards(self.low / other.high, self.high / other.low)
     }
+    #[inline]
     fn order(&self, other: &Self) -> std::cmp::Ordering {
         // Overlapping bounds may hold the same number: they count as equal.
         if self.high < other.low {

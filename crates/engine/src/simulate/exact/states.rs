@@ -163,7 +163,15 @@ pub(super) struct States {
     after_loss: Vec<u32>,
     /// Slots per state in `after_loss`.
     slots: usize,
+    /// The lines of play of a state's game, kept from the walk that found the states
+    /// after it while they fit in [`MAX_KEPT_STEPS`], for the problems solved over them.
+    kept: Vec<Option<Lines>>,
+    kept_steps: usize,
 }
+
+/// Most steps of lines of play kept over all states (some 20 bytes each): HER's 19,648
+/// states take 1.3 million.
+const MAX_KEPT_STEPS: usize = 2_000_000;
 
 impl States {
     pub(super) fn new<G: Rules>(tree: &Tree<G>, machine: &Machine, lump: bool) -> States {
@@ -177,6 +185,8 @@ impl States {
             learnt: Vec::new(),
             after_loss: Vec::new(),
             slots: fresh.counts().len(),
+            kept: Vec::new(),
+            kept_steps: 0,
         };
         if lump {
             states
@@ -259,6 +269,20 @@ impl States {
             self.reach.drop_unreachable(machine, &mut beads, scratch);
         }
         self.index.get(&beads).copied()
+    }
+
+    /// Keeps the lines of `state`'s game, if they fit.
+    pub(super) fn keep(&mut self, state: u32, lines: &Lines) {
+        self.kept_steps += lines.steps.len();
+        if self.kept_steps <= MAX_KEPT_STEPS {
+            self.kept.resize_with(self.beads.len(), || None);
+            self.kept[state as usize] = Some(lines.clone());
+        }
+    }
+
+    /// The lines of `state`'s game, if kept.
+    pub(super) fn kept(&self, state: u32) -> Option<&Lines> {
+        self.kept.get(state as usize)?.as_ref()
     }
 
     fn known_after(&self, state: u32, last: u32) -> Option<u32> {

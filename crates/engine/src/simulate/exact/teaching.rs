@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::Refusal;
 use super::chain::{Distribution, finite_rule, shrinking, solve_chain};
-use super::decision::{Goal, decide, most_losses};
+use super::decision::{Goal, Work, decide, most_losses};
 use super::lines::{Lines, Mover, Step, Walker, lines_fit};
 use super::numbers::{Arithmetic, Bounds, Figure, Number, Q};
 use super::states::States;
@@ -58,6 +58,7 @@ impl Teaching {
                 walker.walk(&mut lines, &beads, s as u32, 0, &[], &mut interning)?;
                 ends.extend(lines.end_steps());
                 shrinking(s as u32, ends.iter().copied())?;
+                states.keep(s as u32, &lines);
             }
             worst_ends.push(ends);
             s += 1;
@@ -261,22 +262,16 @@ impl Teaching {
 /// other steps), by their place among the choice's moves, the game played from `state`.
 fn fastest_picks<N: Number>(lines: &Lines, state: u32, games: &[N]) -> Vec<Vec<u32>> {
     let value = &games[state as usize];
-    let (mut steps, mut taken) = (Vec::new(), Vec::new());
-    let context = (state, games);
-    lines.affine(
-        context,
-        Goal::FewestGames,
-        Some(value),
-        &mut steps,
-        &mut taken,
-    );
+    let mut work = Work::default();
+    lines.affine((state, games), Goal::FewestGames, Some(value), &mut work);
     lines
         .steps
         .iter()
         .map(|step| {
             let mut picked = Vec::new();
             if let Step::Choice(span) = *step {
-                Lines::fastest(&steps, lines.parts(span), value, &mut picked);
+                let moves = lines.parts(span);
+                Lines::fastest(&work.steps, moves, value, (&mut picked, &mut work.worth));
             }
             picked
         })
