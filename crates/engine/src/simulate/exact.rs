@@ -36,7 +36,7 @@ use std::fmt;
 pub use chain::{Distribution, distribution, distribution_bounded};
 pub use giving_up::{GIVE_UP_BY, GivingUp, giving_up};
 pub use horizon::losses_in_first;
-pub use lines::MAX_STEPS;
+pub use lines::{MAX_STEPS, MAX_WALKED};
 pub use numbers::{Arithmetic, Bounds, Figure, Fraction, Measure, Number, Q};
 pub use sheet::{SheetFigures, Solved};
 pub use states::{MAX_COUNTS, MAX_STATES, RATIONAL_STATES};

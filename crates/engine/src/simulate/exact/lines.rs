@@ -20,6 +20,13 @@ use crate::simulate::{OpponentKind, teacher_moves};
 /// of noughts and crosses from fresh beads has some 550,000).
 pub const MAX_STEPS: usize = 5_000_000;
 
+/// Most steps of lines of play walked over all the bead states of one problem: the games
+/// of some kits grow with every state (Bachet's game of 12 stones has 61,888 states and
+/// 12 million steps), and past this the exact path gives way to sampling within a moment
+/// instead of seconds. HER's states take 1.3 million; Marienbad's first 4,752 states,
+/// where [`super::MAX_COUNTS`] stops them, 4.8 million.
+pub const MAX_WALKED: usize = 5_000_000;
+
 /// Where a step's parts are in [`Lines::parts`].
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Span {
@@ -105,6 +112,8 @@ pub(super) struct Walker<'a, G: Rules> {
     /// The beads after a game, worked out in place.
     after: Beads,
     emptied: Vec<u32>,
+    /// Steps walked so far, over all walks (see [`MAX_WALKED`]).
+    walked: usize,
 }
 
 /// One walk's fixed inputs.
@@ -125,6 +134,7 @@ impl<'a, G: Rules> Walker<'a, G> {
             ends: FxHashMap::default(),
             after: machine.fresh_beads(),
             emptied: Vec::new(),
+            walked: 0,
         }
     }
 
@@ -147,7 +157,14 @@ impl<'a, G: Rules> Walker<'a, G> {
         self.used.extend_from_slice(used);
         self.stack.clear();
         let game = Game { beads, state };
-        self.step(&game, node, lines, resolve).map(|_| ())
+        self.step(&game, node, lines, resolve)?;
+        self.walked += lines.steps.len();
+        if self.walked > MAX_WALKED {
+            return Err(Refusal(format!(
+                "the games from all its bead states have more than {MAX_WALKED} lines of play"
+            )));
+        }
+        Ok(())
     }
 
     fn end(
