@@ -25,49 +25,71 @@ pub const RATIONAL_STATES: usize = 4096;
 /// start and after each move of a box, the positions where it next uses a box, whatever
 /// the opponent plays and with its forced moves played.
 struct Reach {
-    /// The positions with a box met first from the start.
-    starts: Vec<Node>,
-    /// Per position with a box: where its first slot's entry is in `next_start`.
-    first: Vec<u32>,
-    /// The positions with a box after slot `k` of position `n`:
-    /// `next[next_start[first[n] + k]..next_start[first[n] + k + 1]]`.
+    /// The positions with a box, as `(box, entry of its first slot)`.
+    places: Vec<(u32, u32)>,
+    /// The places met first from the start.
+    starts: Vec<u32>,
+    /// The places after slot `k` of place `p`:
+    /// `next[next_start[entry]..next_start[entry + 1]]`, `entry` being `p`'s first + `k`.
     next_start: Vec<u32>,
-    next: Vec<Node>,
+    next: Vec<u32>,
+    /// The same as bit masks of places, when there are at most 64: the start's, and each
+    /// entry's. A walk over them is a few operations per place.
+    masks: Option<(u64, Vec<u64>)>,
 }
 
-/// A walk over [`Reach`]: positions and boxes marked with the walk's number.
+/// A walk over [`Reach`]: places and boxes marked with the walk's number.
 #[derive(Clone, Default)]
 pub(super) struct ReachScratch {
     walk: u32,
     seen: Vec<u32>,
     reached: Vec<u32>,
-    stack: Vec<Node>,
+    stack: Vec<u32>,
 }
 
 impl Reach {
     fn new<G: Rules>(tree: &Tree<G>, machine: &Machine) -> Reach {
         let fresh = machine.fresh_beads();
-        let mut memo: Vec<Option<Vec<Node>>> = vec![None; tree.len()];
-        let starts = Reach::frontier(tree, machine, &fresh, 0, &mut memo);
-        let mut reach = Reach {
-            starts,
-            first: vec![u32::MAX; tree.len()],
-            next_start: vec![0],
-            next: Vec::new(),
-        };
+        let mut place_of = vec![u32::MAX; tree.len()];
+        let mut places = Vec::new();
+        let mut entries = 0;
         for node in 0..tree.len() as Node {
-            let Some(b) = machine.box_at(node) else {
-                continue;
-            };
-            reach.first[node as usize] = reach.next_start.len() as u32 - 1;
+            if let Some(b) = machine.box_at(node) {
+                place_of[node as usize] = places.len() as u32;
+                places.push((b, entries));
+                entries += machine.slots(b).len() as u32;
+            }
+        }
+        let mut memo: Vec<Option<Vec<Node>>> = vec![None; tree.len()];
+        let places_at = |nodes: Vec<Node>| -> Vec<u32> {
+            nodes.iter().map(|&n| place_of[n as usize]).collect()
+        };
+        let starts = places_at(Reach::frontier(tree, machine, &fresh, 0, &mut memo));
+        let (mut next_start, mut next) = (vec![0], Vec::new());
+        for node in (0..tree.len() as Node).filter(|&n| place_of[n as usize] != u32::MAX) {
+            let b = machine.box_at(node).expect("a place has a box");
             for slot in machine.slots(b) {
                 let child = machine.child(node, slot);
                 let after = Reach::frontier(tree, machine, &fresh, child, &mut memo);
-                reach.next.extend_from_slice(&after);
-                reach.next_start.push(reach.next.len() as u32);
+                next.extend(places_at(after));
+                next_start.push(next.len() as u32);
             }
         }
-        reach
+        let mask = |places: &[u32]| places.iter().fold(0u64, |m, &p| m | 1 << p);
+        let masks = (places.len() <= 64).then(|| {
+            let each = next_start
+                .windows(2)
+                .map(|w| mask(&next[w[0] as usize..w[1] as usize]))
+                .collect();
+            (mask(&starts), each)
+        });
+        Reach {
+            places,
+            starts,
+            next_start,
+            next,
+            masks,
+        }
     }
 
     /// The positions with a box where the machine moves next from `node`, whatever the
@@ -115,23 +137,37 @@ impl Reach {
     fn drop_unreachable(&self, machine: &Machine, beads: &mut Beads, scratch: &mut ReachScratch) {
         scratch.walk += 1;
         let walk = scratch.walk;
-        scratch.seen.resize(self.first.len(), 0);
         scratch.reached.resize(machine.box_count(), 0);
-        scratch.stack.clear();
-        scratch.stack.extend_from_slice(&self.starts);
-        while let Some(node) = scratch.stack.pop() {
-            if std::mem::replace(&mut scratch.seen[node as usize], walk) == walk {
-                continue;
+        // The slots with beads of a place, and where their entries are.
+        let ways = |p: u32| {
+            let (b, first) = self.places[p as usize];
+            let live = machine
+                .slots(b)
+                .enumerate()
+                .filter(|&(_, s)| beads.count(s) > 0);
+            live.map(move |(k, _)| first as usize + k)
+        };
+        if let Some((start, each)) = &self.masks {
+            let (mut seen, mut todo) = (0u64, *start);
+            while todo != 0 {
+                let p = todo.trailing_zeros();
+                seen |= 1 << p;
+                scratch.reached[self.places[p as usize].0 as usize] = walk;
+                todo = ways(p).fold(todo, |todo, entry| todo | each[entry]) & !seen;
             }
-            let b = machine.box_at(node).expect("a position with a box");
-            scratch.reached[b as usize] = walk;
-            let first = self.first[node as usize] as usize;
-            for (k, slot) in machine.slots(b).enumerate() {
-                if beads.count(slot) > 0 {
-                    let (from, to) = (self.next_start[first + k], self.next_start[first + k + 1]);
-                    scratch
-                        .stack
-                        .extend_from_slice(&self.next[from as usize..to as usize]);
+        } else {
+            scratch.seen.resize(self.places.len(), 0);
+            scratch.stack.clear();
+            scratch.stack.extend_from_slice(&self.starts);
+            while let Some(p) = scratch.stack.pop() {
+                if std::mem::replace(&mut scratch.seen[p as usize], walk) == walk {
+                    continue;
+                }
+                scratch.reached[self.places[p as usize].0 as usize] = walk;
+                for entry in ways(p) {
+                    let (from, to) = (self.next_start[entry], self.next_start[entry + 1]);
+                    let next = &self.next[from as usize..to as usize];
+                    scratch.stack.extend_from_slice(next);
                 }
             }
         }
