@@ -37,7 +37,7 @@ pub use chain::{Distribution, distribution, distribution_bounded};
 pub use giving_up::{GIVE_UP_BY, GivingUp, giving_up};
 pub use horizon::losses_in_first;
 pub use lines::{MAX_STEPS, MAX_WALKED};
-pub use numbers::{Arithmetic, Bounds, Figure, Fraction, Measure, Number, Q};
+pub use numbers::{Arithmetic, Bounds, Figure, Fraction, Measure, Number, Q, Rational};
 pub use sheet::{SheetFigures, Solved};
 pub use states::{MAX_COUNTS, MAX_STATES, RATIONAL_STATES};
 pub use teaching::{Principle, Teaching};
@@ -55,8 +55,6 @@ impl fmt::Display for Refusal {
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
-
-    use num_traits::ToPrimitive;
 
     use super::chain::distribution_over;
     use super::decision::{decide, most_losses};
@@ -77,7 +75,7 @@ mod tests {
     }
 
     fn exact(n: u32, d: u32) -> Figure {
-        Q::new(n.into(), d.into()).figure()
+        Figure::Exact(Fraction(Q::new(n.into(), d.into())))
     }
 
     #[test]
@@ -299,10 +297,10 @@ mod tests {
         let (tree, machine, states) = (&s.tree, &s.machine, &t.states);
         assert_eq!(t.most_expected_losses(tree, machine).unwrap(), exact(12, 1));
         let game = (tree, machine);
-        let (rational, _) = decide::<_, Q>(game, states).unwrap();
+        let (rational, _) = decide::<_, Rational>(game, states).unwrap();
         let (bounds, _) = decide::<_, Bounds>(game, states).unwrap();
         let most = most_losses::<_, Bounds>(game, states).unwrap();
-        let games = rational[0].to_f64().unwrap();
+        let games = rational[0].figure().to_f64();
         assert!(bounds[0].low <= games && games <= bounds[0].high);
         assert!(most.low <= 12.0 && 12.0 <= most.high);
         assert_eq!(t.fastest().mean_games, Some(rational[0].figure()));

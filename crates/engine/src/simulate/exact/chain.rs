@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::Refusal;
 use super::lines::{Lines, Mover, Transitions, Walker, lines_fit};
-use super::numbers::{Arithmetic, Bounds, Figure, Number, Q, one, zero};
+use super::numbers::{Arithmetic, Bounds, Figure, Number, Rational, one, zero};
 use super::states::States;
 use crate::game::Rules;
 use crate::machine::{Machine, Tree};
@@ -262,7 +262,7 @@ pub(super) fn distribution_over<G: Rules>(
         solve_chain(states, &next, opponent, arithmetic)
     }
     Ok(if rationals && states.rational() {
-        chain::<Q>(&states, &lines, opponent, Arithmetic::Rational)
+        chain::<Rational>(&states, &lines, opponent, Arithmetic::Rational)
     } else {
         chain::<Bounds>(&states, &lines, opponent, Arithmetic::Interval)
     })

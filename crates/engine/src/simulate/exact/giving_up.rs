@@ -12,7 +12,7 @@ use serde::Serialize;
 use super::Refusal;
 use super::chain::following;
 use super::lines::{Lines, Transitions};
-use super::numbers::{Bounds, Figure, Measure, Number, Q, one, zero};
+use super::numbers::{Bounds, Figure, Measure, Number, Rational, one, zero};
 use super::states::States;
 use crate::game::Rules;
 use crate::machine::{Machine, Tree};
@@ -80,7 +80,7 @@ pub fn giving_up<G: Rules>(
 ) -> Result<GivingUp, Refusal> {
     let (states, lines) = following(tree, machine, opponent, true)?;
     let (never, mean_games, mean_wins) = if states.rational() {
-        backwards::<Q>(&states, &lines)
+        backwards::<Rational>(&states, &lines)
     } else {
         backwards::<Bounds>(&states, &lines)
     };

@@ -7,7 +7,7 @@ use super::Refusal;
 use super::chain::{Distribution, finite_rule, shrinking, solve_chain};
 use super::decision::{Goal, Work, decide, most_losses};
 use super::lines::{Lines, Mover, Step, Walker, lines_fit};
-use super::numbers::{Arithmetic, Bounds, Figure, Number, Q};
+use super::numbers::{Arithmetic, Bounds, Figure, Number, Rational};
 use super::states::States;
 use crate::Error;
 use crate::game::Rules;
@@ -16,7 +16,7 @@ use crate::simulate::OpponentKind;
 
 /// Every state's worth to the fastest teacher, in the arithmetic it was solved in.
 enum Worths {
-    Rational(Vec<Q>),
+    Rational(Vec<Rational>),
     Interval(Vec<Bounds>),
 }
 
@@ -87,7 +87,7 @@ impl Teaching {
         }
         let game = (tree, machine);
         let (games, fastest) = if states.rational() {
-            solved::<G, Q>(game, &states, Arithmetic::Rational, Worths::Rational)?
+            solved::<G, Rational>(game, &states, Arithmetic::Rational, Worths::Rational)?
         } else {
             solved::<G, Bounds>(game, &states, Arithmetic::Interval, Worths::Interval)?
         };
@@ -120,7 +120,7 @@ impl Teaching {
     ) -> Result<Figure, Refusal> {
         let states = &self.states;
         Ok(if states.rational() {
-            most_losses::<G, Q>((tree, machine), states)?.figure()
+            most_losses::<G, Rational>((tree, machine), states)?.figure()
         } else {
             most_losses::<G, Bounds>((tree, machine), states)?.figure()
         })
