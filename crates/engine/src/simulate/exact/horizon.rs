@@ -67,7 +67,7 @@ impl Met {
             Lines::default(),
             Vec::new(),
         );
-        let mut now = vec![true];
+        let (mut now, mut beads) = (vec![true], machine.fresh_beads());
         for game in 1..=last {
             // Once every state met has been walked, the games meet no other.
             let walked = met.walked.iter().filter(|w| w.is_some()).count();
@@ -86,7 +86,7 @@ impl Met {
                 }
                 met.walked.resize_with(met.states.beads.len(), || None);
                 if met.walked[s].is_none() {
-                    let beads = met.states.beads[s].clone();
+                    beads.clone_from(&met.states.beads[s]);
                     let mut interning = met.states.interning(tree, machine);
                     if walker
                         .walk(&mut lines, &beads, s as u32, 0, &[], &mut interning)

@@ -6,7 +6,7 @@ use rustc_hash::FxHashMap;
 use super::Refusal;
 use super::lines::{Lines, Mover, Resolve, Walker};
 use crate::game::Rules;
-use crate::machine::{Beads, Draw, Machine, Node, Tree};
+use crate::machine::{Beads, Draw, LossMemo, Machine, Node, Tree};
 
 /// Most bead states the exact path enumerates before it gives way to sampling.
 pub const MAX_STATES: usize = 1_000_000;
@@ -203,6 +203,7 @@ pub(super) struct States {
     /// after it while they fit in [`MAX_KEPT_STEPS`], for the problems solved over them.
     kept: Vec<Option<Lines>>,
     kept_steps: usize,
+    memo: LossMemo,
 }
 
 /// Most steps of lines of play kept over all states (some 20 bytes each): HER's 19,648
@@ -223,6 +224,7 @@ impl States {
             slots: fresh.counts().len(),
             kept: Vec::new(),
             kept_steps: 0,
+            memo: LossMemo::default(),
         };
         if lump {
             states
@@ -235,7 +237,8 @@ impl States {
 
     fn add<G: Rules>(&mut self, tree: &Tree<G>, machine: &Machine, beads: Beads) -> u32 {
         let id = self.beads.len() as u32;
-        self.learnt.push(machine.cannot_lose(tree, &beads));
+        self.learnt
+            .push(machine.cannot_lose_with(tree, &beads, &mut self.memo));
         self.after_loss
             .extend(std::iter::repeat_n(UNKNOWN, self.slots));
         self.index.insert(beads.clone(), id);

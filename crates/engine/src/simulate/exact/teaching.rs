@@ -49,11 +49,12 @@ impl Teaching {
         let mut states = States::new(tree, machine, lump);
         let mut worst_ends: Vec<Vec<(u32, bool)>> = Vec::new();
         let (mut walker, mut lines) = (Walker::new(tree, machine, Mover::Free), Lines::default());
+        let mut beads = machine.fresh_beads();
         let mut s = 0;
         while s < states.beads.len() {
             let mut ends = Vec::new();
             if !states.learnt[s] {
-                let beads = states.beads[s].clone();
+                beads.clone_from(&states.beads[s]);
                 let mut interning = states.interning(tree, machine);
                 walker.walk(&mut lines, &beads, s as u32, 0, &[], &mut interning)?;
                 ends.extend(lines.end_steps());
