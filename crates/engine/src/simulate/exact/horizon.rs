@@ -69,10 +69,12 @@ impl Met {
         );
         let (mut now, mut beads) = (vec![true], machine.fresh_beads());
         for game in 1..=last {
-            // Once every state met has been walked, the games meet no other.
+            // Once every state met has been walked, the games meet no other (nor, the
+            // states being few enough, give up on them).
             let walked = met.walked.iter().filter(|w| w.is_some()).count();
             let learnt = met.states.learnt.iter().filter(|&&l| l).count();
-            if game > 1 && walked + learnt == met.states.beads.len() {
+            let all = walked + learnt == met.states.beads.len();
+            if game > 1 && all && met.states.beads.len() <= most {
                 break;
             }
             let mut next = vec![false; now.len()];
