@@ -53,4 +53,19 @@ pub mod prelude {
             self.into_iter()
         }
     }
+
+    /// rayon's `map_init` on one core: one value made by `init`, handed to every call.
+    pub trait MapInit: Iterator + Sized {
+        /// The values mapped by `op`, which gets the value made by `init` too.
+        fn map_init<T, R>(
+            self,
+            init: impl Fn() -> T,
+            op: impl Fn(&mut T, Self::Item) -> R,
+        ) -> impl Iterator<Item = R> {
+            let mut made = init();
+            self.map(move |item| op(&mut made, item))
+        }
+    }
+
+    impl<I: Iterator> MapInit for I {}
 }

@@ -111,20 +111,26 @@ fn build<G: Game>(
 pub fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findings, Error> {
     // A machine whose side loses never learns: what it does instead.
     let loses = side_loses(&setup.tree, kit.machine);
-    let (expected, exact, gives_up) = if loses {
-        (None, None, gives_up(setup)?)
-    } else {
-        let (expected, exact) = matchbox_engine::parallel::join(
-            // Quoted only when every simulated machine learnt.
-            || expected_losses(kit, setup, EXPECTATION_RUNS),
-            || SheetFigures::of(game, &setup.tree, &setup.machine, strings(kit.language)),
-        );
-        (
-            expected?.as_ref().and_then(Expected::from_training),
-            exact,
-            None,
-        )
-    };
+    // The reward claim's figures side by side with the others.
+    let (found, reward_losses) = matchbox_engine::parallel::join(
+        || -> Result<_, Error> {
+            if loses {
+                return Ok((None, None, gives_up(setup)?));
+            }
+            let (expected, exact) = matchbox_engine::parallel::join(
+                // Quoted only when every simulated machine learnt.
+                || expected_losses(kit, setup, EXPECTATION_RUNS),
+                || SheetFigures::of(game, &setup.tree, &setup.machine, strings(kit.language)),
+            );
+            Ok((
+                expected?.as_ref().and_then(Expected::from_training),
+                exact,
+                None,
+            ))
+        },
+        || reward_losses(game, kit),
+    );
+    let (expected, exact, gives_up) = found?;
     // A machine that never stops losing gets figures to watch instead.
     let watch = if expected.is_none() && kit.rule == Rule::Menace {
         Some(watch(
@@ -142,7 +148,7 @@ pub fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findin
         watch,
         loses,
         gives_up,
-        reward_losses: reward_losses(game, kit)?,
+        reward_losses: reward_losses?,
     })
 }
 

@@ -5,6 +5,10 @@ use super::{Beads, End, Machine, Node, Tree};
 use crate::game::Rules;
 use crate::rule::Rule;
 
+/// What [`Machine::cannot_lose_with`] knows of each position while it looks.
+#[derive(Clone, Default)]
+pub struct LossMemo(Vec<Safety>);
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Safety {
     Unknown,
@@ -18,8 +22,20 @@ impl Machine {
     /// still has a bead (a relay: the move it would play), it never loses and never meets
     /// an empty box.
     pub fn cannot_lose<G: Rules>(&self, tree: &Tree<G>, beads: &Beads) -> bool {
-        let mut memo = vec![Safety::Unknown; tree.len()];
-        self.safe(tree, beads, 0, &mut memo)
+        self.cannot_lose_with(tree, beads, &mut LossMemo::default())
+    }
+
+    /// [`Machine::cannot_lose`] with a buffer kept from one call to the next, for a
+    /// caller that asks of many bead states.
+    pub fn cannot_lose_with<G: Rules>(
+        &self,
+        tree: &Tree<G>,
+        beads: &Beads,
+        memo: &mut LossMemo,
+    ) -> bool {
+        memo.0.clear();
+        memo.0.resize(tree.len(), Safety::Unknown);
+        self.safe(tree, beads, 0, &mut memo.0)
     }
 
     fn safe<G: Rules>(

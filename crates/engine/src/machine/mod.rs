@@ -19,7 +19,7 @@ use rand_chacha::rand_core::SeedableRng;
 use crate::game::{Outcome, Side};
 pub use compiled::{Beads, Draw, MAX_BEADS, Machine};
 pub use learner::{Learner, Suspended};
-pub use loss::LossCheck;
+pub use loss::{LossCheck, LossMemo};
 pub use tree::{Node, TREE_BUDGET, Tree};
 
 /// The random number generator of the simulation.

@@ -253,24 +253,24 @@ pub fn reward_check<G: Notation + Descriptor>(
     else {
         return Ok(None);
     };
+    // Each opponent's rows under each rule, all four side by side.
+    let early =
+        |opponent, rule| losses_early(game, kit, rule, opponent, &REWARD_GAMES, (runs, seed));
+    let both = |opponent| {
+        crate::parallel::join(
+            || early(opponent, Rule::Gardner),
+            || early(opponent, Rule::GardnerReward),
+        )
+    };
+    let (perfect, random) = crate::parallel::join(
+        || both(OpponentKind::Perfect),
+        || both(OpponentKind::Random),
+    );
     let mut rows = Vec::new();
-    for opponent in [OpponentKind::Perfect, OpponentKind::Random] {
-        let (punished, rewarded) = crate::parallel::join(
-            || {
-                losses_early(
-                    game,
-                    kit,
-                    Rule::Gardner,
-                    opponent,
-                    &REWARD_GAMES,
-                    (runs, seed),
-                )
-            },
-            || {
-                let rule = Rule::GardnerReward;
-                losses_early(game, kit, rule, opponent, &REWARD_GAMES, (runs, seed))
-            },
-        );
+    for (opponent, (punished, rewarded)) in [
+        (OpponentKind::Perfect, perfect),
+        (OpponentKind::Random, random),
+    ] {
         for ((games, gardner), gardner_reward) in REWARD_GAMES.iter().zip(punished?).zip(rewarded?)
         {
             rows.push(RewardRow {
@@ -431,7 +431,7 @@ pub fn verify<G: Notation + Descriptor>(
     let tree = Tree::build(game)?;
     let checks = checks(game, kit, &set, &tree);
     let (mut proof, mut measured, mut not_exact, mut watched) = (None, None, None, None);
-    let mut cannot_learn = None;
+    let (mut cannot_learn, mut reward) = (None, None);
     if checks.iter().all(|c| c.ok) {
         let setup = Setup::compile(game, kit, kit.rule, set, tree, false)?;
         let cannot = side_loses(&setup.tree, kit.machine).then(|| {
@@ -441,19 +441,27 @@ pub fn verify<G: Notation + Descriptor>(
                 kit.game.name()
             )
         });
-        let exactly = match &cannot {
-            // Nothing the fastest teacher could teach: it has no strategy.
-            Some(why) if opponent == OpponentKind::OptimalTeacher => {
-                return Err(Error::Input(format!("--opponent optimal-teacher: {why}")));
-            }
-            Some(why) => exact::giving_up(&setup.tree, &setup.machine, opponent).map(|g| {
-                cannot_learn = Some(CannotLearn {
-                    why: why.clone(),
-                    instead: g,
-                });
-            }),
-            None => prove(&setup.tree, &setup.machine, opponent).map(|p| proof = Some(p)),
-        };
+        // Nothing the fastest teacher could teach: it has no strategy.
+        if let Some(why) = cannot
+            .as_ref()
+            .filter(|_| opponent == OpponentKind::OptimalTeacher)
+        {
+            return Err(Error::Input(format!("--opponent optimal-teacher: {why}")));
+        }
+        // The articles' reward claim is worked out side by side with the figures.
+        let (exactly, rewarded) = crate::parallel::join(
+            || match &cannot {
+                Some(why) => exact::giving_up(&setup.tree, &setup.machine, opponent).map(|g| {
+                    cannot_learn = Some(CannotLearn {
+                        why: why.clone(),
+                        instead: g,
+                    });
+                }),
+                None => prove(&setup.tree, &setup.machine, opponent).map(|p| proof = Some(p)),
+            },
+            || reward_check(game, kit, runs, seed),
+        );
+        reward = rewarded?;
         match exactly {
             Ok(()) => {}
             // The fastest teacher's strategy is the exact path's: without it there is
@@ -486,11 +494,6 @@ pub fn verify<G: Notation + Descriptor>(
         }),
         claim,
     });
-    let reward = if checks.iter().all(|c| c.ok) {
-        reward_check(game, kit, runs, seed)?
-    } else {
-        None
-    };
     Ok(Verdict {
         checks,
         claim,

@@ -9,9 +9,11 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{
-    Bounds, Lines, Measure, Number, Q, Refusal, States, Transitions, following, one, zero,
-};
+use super::Refusal;
+use super::chain::following;
+use super::lines::{Lines, Transitions};
+use super::numbers::{Bounds, Figure, Measure, Number, Rational, one, zero};
+use super::states::States;
 use crate::game::Rules;
 use crate::machine::{Machine, Tree};
 use crate::simulate::{Estimate, OpponentKind, Training};
@@ -78,7 +80,7 @@ pub fn giving_up<G: Rules>(
 ) -> Result<GivingUp, Refusal> {
     let (states, lines) = following(tree, machine, opponent, true)?;
     let (never, mean_games, mean_wins) = if states.rational() {
-        backwards::<Q>(&states, &lines)
+        backwards::<Rational>(&states, &lines)
     } else {
         backwards::<Bounds>(&states, &lines)
     };
@@ -100,11 +102,14 @@ fn given_up(state: usize, next: &Transitions<impl Number>) -> bool {
 
 /// One game from each state in the arithmetic `N`: its ends, and the chance of a win.
 fn games<N: Number>(lines: &[Option<Lines>]) -> Vec<(Transitions<N>, N)> {
+    let mut reach = Vec::new();
     lines
         .iter()
         .map(|l| {
-            l.as_ref()
-                .map_or_else(|| (Vec::new(), zero()), |l| l.ends(&|_| Vec::new()))
+            l.as_ref().map_or_else(
+                || (Vec::new(), zero()),
+                |l| l.ends(&mut |_, _| {}, &mut reach, None),
+            )
         })
         .collect()
 }
@@ -114,7 +119,7 @@ fn games<N: Number>(lines: &[Option<Lines>]) -> Vec<(Transitions<N>, N)> {
 fn backwards<N: Number>(
     states: &States,
     lines: &[Option<Lines>],
-) -> (super::Figure, Option<super::Figure>, Option<super::Figure>) {
+) -> (Figure, Option<Figure>, Option<Figure>) {
     let next = games::<N>(lines);
     let n = states.beads.len();
     let mut gives_up: Vec<N> = vec![zero(); n];

@@ -2,7 +2,11 @@
 //! state carried forward game by game. A horizon keeps the states finite under any rule,
 //! also those that add beads (`gardner-reward`), as long as they stay few enough.
 
-use super::{Bounds, Figure, Lines, Mover, Number, Refusal, States, lines_fit, one, zero};
+use super::Refusal;
+use super::chain::finite_rule;
+use super::lines::{Lines, Mover, Transitions, Walker, lines_fit};
+use super::numbers::{Bounds, Figure, Number, one, zero};
+use super::states::States;
 use crate::game::Rules;
 use crate::machine::{Machine, Tree};
 use crate::simulate::OpponentKind;
@@ -22,70 +26,142 @@ pub fn losses_in_first<G: Rules>(
     opponent: OpponentKind,
     games: &[u32],
 ) -> Result<Vec<Figure>, Refusal> {
-    let mover = Mover::Follows(opponent);
-    lines_fit(tree, machine, mover)?;
-    // A rule that adds beads makes new states game after game (HER under `gardner-reward`
-    // meets over 100,000 in its first 20 games): it is given up on early.
-    let most = if super::finite_rule(machine).is_ok() {
-        usize::MAX
-    } else {
-        REWARD_STATES
-    };
-    let mut states = States::new(tree, machine, true);
-    // Per state met: one game's ends and the chance that it is lost, once walked.
-    let mut walked: Vec<Option<(super::Transitions<Bounds>, Bounds)>> = Vec::new();
-    let mut now: Vec<Bounds> = vec![one()];
-    let (mut lost, mut found) = (zero::<Bounds>(), Vec::new());
-    for game in 1..=games.last().copied().unwrap_or(0) {
-        let mut next: Vec<Bounds> = Vec::new();
-        for s in 0..now.len() {
-            if now[s].high == 0.0 || states.learnt[s] {
-                continue;
+    lines_fit(tree, machine, Mover::Follows(opponent))?;
+    let last = games.last().copied().unwrap_or(0);
+    let met = Met::find(tree, machine, opponent, last);
+    Ok(met.carry(games))
+}
+
+/// The states met in the first games, numbered as the games meet them, each with one
+/// game's ends and the chance that it is lost.
+struct Met {
+    states: States,
+    /// Per state met and walked: one game's ends and the chance that it is lost.
+    walked: Vec<Option<(Transitions<Bounds>, Bounds)>>,
+    /// The games carried forward in full: all asked for, or those before the states grew
+    /// too many.
+    games: u32,
+}
+
+impl Met {
+    /// The states the machine can be in during its first `last` games, met game by game
+    /// in the order of their numbers: the numbers, and so the order in which the chances
+    /// are summed, are those of a pass that carries the chances along (see
+    /// [`Met::carry`]), since a state can be in a game exactly when some chance reaches it.
+    fn find<G: Rules>(tree: &Tree<G>, machine: &Machine, opponent: OpponentKind, last: u32) -> Met {
+        // A rule that adds beads makes new states game after game (HER under
+        // `gardner-reward` meets over 100,000 in its first 20 games): it is given up on
+        // early.
+        let most = if finite_rule(machine).is_ok() {
+            usize::MAX
+        } else {
+            REWARD_STATES
+        };
+        let mut met = Met {
+            states: States::new(tree, machine, true),
+            walked: Vec::new(),
+            games: last,
+        };
+        let (mut walker, mut lines, mut reach) = (
+            Walker::new(tree, machine, Mover::Follows(opponent)),
+            Lines::default(),
+            Vec::new(),
+        );
+        let (mut now, mut beads) = (vec![true], machine.fresh_beads());
+        for game in 1..=last {
+            // Once every state met has been walked, the games meet no other (nor, the
+            // states being few enough, give up on them).
+            let walked = met.walked.iter().filter(|w| w.is_some()).count();
+            let learnt = met.states.learnt.iter().filter(|&&l| l).count();
+            let all = walked + learnt == met.states.beads.len();
+            if game > 1 && all && met.states.beads.len() <= most {
+                break;
             }
-            if states.beads.len() > most {
-                return Ok(found);
+            let mut next = vec![false; now.len()];
+            for (s, &here) in now.iter().enumerate() {
+                if !here || met.states.learnt[s] {
+                    continue;
+                }
+                if met.states.beads.len() > most {
+                    met.games = game - 1;
+                    return met;
+                }
+                met.walked.resize_with(met.states.beads.len(), || None);
+                if met.walked[s].is_none() {
+                    beads.clone_from(&met.states.beads[s]);
+                    let mut interning = met.states.interning(tree, machine);
+                    if walker
+                        .walk(&mut lines, &beads, s as u32, 0, &[], &mut interning)
+                        .is_err()
+                    {
+                        met.games = game - 1;
+                        return met;
+                    }
+                    let (ends, _) = lines.ends::<Bounds>(&mut |_, _| {}, &mut reach, None);
+                    let loss = ends
+                        .iter()
+                        .filter(|t| t.1)
+                        .fold(zero::<Bounds>(), |sum, t| sum.add(&t.2));
+                    met.walked[s] = Some((ends, loss));
+                }
+                next.resize(met.states.beads.len(), false);
+                for &(t, _, _) in met.walked[s].iter().flat_map(|w| &w.0) {
+                    next[t as usize] = true;
+                }
             }
-            walked.resize_with(states.beads.len(), || None);
-            if walked[s].is_none() {
-                let beads = states.beads[s].clone();
-                let walk = Lines::walk(
-                    tree,
-                    machine,
-                    mover,
-                    &beads,
-                    s as u32,
-                    0,
-                    &[],
-                    &[],
-                    &mut |b, emptied| states.intern(tree, machine, b, emptied),
-                );
-                let lines = match walk {
-                    Ok(lines) => lines,
-                    Err(_) => return Ok(found),
-                };
-                let (ends, _) = lines.ends::<Bounds>(&|_| Vec::new());
-                let loss = ends
-                    .iter()
-                    .filter(|t| t.1)
-                    .fold(zero::<Bounds>(), |sum, t| sum.add(&t.2));
-                walked[s] = Some((ends, loss));
-            }
-            let Some((ends, loss)) = &walked[s] else {
-                continue;
-            };
-            lost = lost.add(&now[s].mul(loss));
-            next.resize(states.beads.len(), zero());
-            for (t, _, p) in ends {
-                let t = *t as usize;
-                next[t] = next[t].add(&now[s].mul(p));
-            }
+            now = next;
         }
-        now = next;
-        if games.contains(&game) {
-            found.push(lost.figure().within(0.0, f64::from(game)));
-        }
+        met
     }
-    Ok(found)
+
+    /// The chance of each state carried forward game by game and the losses summed, for
+    /// the `games` asked for that [`Met::find`] reached. A state's chance after a game is
+    /// summed over the states before it in the order of their numbers, so each state's
+    /// sum can be worked out on its own, on any core.
+    fn carry(&self, games: &[u32]) -> Vec<Figure> {
+        use crate::parallel::prelude::*;
+        let n = self.states.beads.len();
+        // Per state: the states whose games end in it, with the chance, in the order of
+        // their numbers and of their ends.
+        let mut into: Vec<Vec<(u32, Bounds)>> = vec![Vec::new(); n];
+        for (s, walked) in self.walked.iter().enumerate() {
+            for &(t, _, p) in walked.iter().flat_map(|w| &w.0) {
+                into[t as usize].push((s as u32, p));
+            }
+        }
+        let mut now: Vec<Bounds> = vec![zero(); n];
+        now[0] = one();
+        // Whether a state's chance counts: some chance reaches it and it has not learnt.
+        let mut live: Vec<bool> = (0..n).map(|s| s == 0 && !self.states.learnt[0]).collect();
+        let (mut lost, mut found) = (zero::<Bounds>(), Vec::new());
+        for game in 1..=self.games {
+            for s in (0..n).filter(|&s| live[s]) {
+                if let Some((_, loss)) = &self.walked[s] {
+                    lost = lost.add(&now[s].mul(loss));
+                }
+            }
+            let (before, was) = (&now, &live);
+            let next: Vec<(Bounds, bool)> = into
+                .par_iter()
+                .map(|from| {
+                    let mut sum: Option<Bounds> = None;
+                    for &(s, p) in from.iter().filter(|(s, _)| was[*s as usize]) {
+                        let part = before[s as usize].mul(&p);
+                        sum = Some(sum.unwrap_or_else(zero).add(&part));
+                    }
+                    (sum.unwrap_or_else(zero), sum.is_some())
+                })
+                .collect();
+            for (t, (p, reached)) in next.into_iter().enumerate() {
+                now[t] = p;
+                live[t] = reached && !self.states.learnt[t];
+            }
+            if games.contains(&game) {
+                found.push(lost.figure().within(0.0, f64::from(game)));
+            }
+        }
+        found
+    }
 }
 
 #[cfg(test)]

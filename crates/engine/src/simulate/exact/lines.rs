@@ -1,0 +1,432 @@
+//! The lines of play of one game from one bead state: the machine's draws with their
+//! chances, the opponent's moves (as a rule-following opponent plays them, or free to
+//! choose), and the bead state each end of the game leads to.
+//!
+//! A walk is done for every state, often several times, so its steps go to flat arrays
+//! that are cleared and refilled ([`Lines`], [`Walker`]): a walk allocates nothing once
+//! its buffers have grown to the largest game.
+
+use std::borrow::Cow;
+
+use rustc_hash::FxHashMap;
+
+use super::Refusal;
+use super::numbers::{Number, one, zero};
+use crate::game::Rules;
+use crate::machine::{Beads, Draw, End, Machine, Node, Tree};
+use crate::simulate::{OpponentKind, teacher_moves};
+
+/// Most steps in the lines of play of one game from one state, a bound on memory (a game
+/// of noughts and crosses from fresh beads has some 550,000).
+pub const MAX_STEPS: usize = 5_000_000;
+
+/// Most steps of lines of play walked over all the bead states of one problem: the games
+/// of some kits grow with every state (Bachet's game of 12 stones has 61,888 states and
+/// 12 million steps), and past this the exact path gives way to sampling within a moment
+/// instead of seconds. HER's states take 1.3 million; Marienbad's first 4,752 states,
+/// where [`super::MAX_COUNTS`] stops them, 4.8 million.
+pub const MAX_WALKED: usize = 5_000_000;
+
+/// Where a step's parts are in [`Lines::parts`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Span {
+    pub(super) start: u32,
+    len: u32,
+}
+
+/// One step of the lines of play of a single game from one bead state.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Step {
+    /// The game is over; the machine's beads are now those of `state`.
+    End {
+        /// The state after the rule was applied.
+        state: u32,
+        /// Whether the machine lost (or resigned).
+        loss: bool,
+        /// Whether it won.
+        won: bool,
+    },
+    /// A random choice: a bead drawn, or a rule-following opponent's move among equals,
+    /// as `(weight, step)` parts.
+    Chance(Span),
+    /// An opponent free to choose, as `(move, step)` parts.
+    Choice(Span),
+}
+
+/// Every line of play of one game: steps stored children first, so the root is the last.
+#[derive(Clone, Default)]
+pub(super) struct Lines {
+    pub(super) steps: Vec<Step>,
+    /// The parts of every chance and choice, each step's together.
+    pub(super) parts: Vec<(u32, u32)>,
+}
+
+impl Lines {
+    /// The parts of a chance or a choice.
+    pub(super) fn parts(&self, span: Span) -> &[(u32, u32)] {
+        &self.parts[span.start as usize..(span.start + span.len) as usize]
+    }
+
+    fn clear(&mut self) {
+        self.steps.clear();
+        self.parts.clear();
+    }
+
+    fn push(&mut self, step: Step) -> u32 {
+        self.steps.push(step);
+        self.steps.len() as u32 - 1
+    }
+}
+
+/// How the opponent moves on a walk: as a rule-following opponent, or free.
+#[derive(Clone, Copy)]
+pub(super) enum Mover {
+    Follows(OpponentKind),
+    Free,
+}
+
+/// Numbers the bead states the games end in: the states met so far, and what a walk
+/// learns about them on the way.
+pub(super) trait Resolve {
+    /// The state a game lost from `state` by the last move `last` leads to, if known.
+    fn known(&self, state: u32, last: u32) -> Option<u32>;
+    /// The number of the state standing for `beads` after a game (`emptied`: some move
+    /// lost its last bead in it); the beads may be changed on the way.
+    fn intern(&mut self, beads: &mut Beads, emptied: bool) -> Result<u32, Refusal>;
+    /// Keeps that a game lost from `state` by `last` leads to `to`.
+    fn remember(&mut self, state: u32, last: u32, to: u32);
+}
+
+/// Walks games: the lines of play of one game at a time into a [`Lines`], with the
+/// buffers kept from one walk to the next.
+pub(super) struct Walker<'a, G: Rules> {
+    tree: &'a Tree<G>,
+    machine: &'a Machine,
+    mover: Mover,
+    /// The slots played so far in the game walked.
+    used: Vec<u32>,
+    /// The parts of the chances and choices being walked, innermost last.
+    stack: Vec<(u32, u32)>,
+    /// Each end of the game met, as `(state, loss, won)`, with its step.
+    ends: FxHashMap<(u32, bool, bool), u32>,
+    /// The beads after a game, worked out in place.
+    after: Beads,
+    emptied: Vec<u32>,
+    /// Steps walked so far, over all walks (see [`MAX_WALKED`]).
+    walked: usize,
+}
+
+/// One walk's fixed inputs.
+struct Game<'b> {
+    beads: &'b Beads,
+    state: u32,
+}
+
+impl<'a, G: Rules> Walker<'a, G> {
+    /// A walker of `machine`'s games against `mover`.
+    pub(super) fn new(tree: &'a Tree<G>, machine: &'a Machine, mover: Mover) -> Self {
+        Walker {
+            tree,
+            machine,
+            mover,
+            used: Vec::new(),
+            stack: Vec::new(),
+            ends: FxHashMap::default(),
+            after: machine.fresh_beads(),
+            emptied: Vec::new(),
+            walked: 0,
+        }
+    }
+
+    /// The lines of one game into `lines`, with the machine's beads `beads` (of state
+    /// `state`), from `node` with the slots `used` played so far; `resolve` numbers the
+    /// states the game ends in.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn walk(
+        &mut self,
+        lines: &mut Lines,
+        beads: &Beads,
+        state: u32,
+        node: Node,
+        used: &[u32],
+        resolve: &mut dyn Resolve,
+    ) -> Result<(), Refusal> {
+        lines.clear();
+        self.ends.clear();
+        self.used.clear();
+        self.used.extend_from_slice(used);
+        self.stack.clear();
+        let game = Game { beads, state };
+        self.step(&game, node, lines, resolve)?;
+        self.walked += lines.steps.len();
+        if self.walked > MAX_WALKED {
+            return Err(Refusal(format!(
+                "the games from all its bead states have more than {MAX_WALKED} lines of play"
+            )));
+        }
+        Ok(())
+    }
+
+    fn end(
+        &mut self,
+        game: &Game,
+        end: End,
+        lines: &mut Lines,
+        resolve: &mut dyn Resolve,
+    ) -> Result<u32, Refusal> {
+        let (machine, rule) = (self.machine, self.machine.rule);
+        let last = self.used.last().copied();
+        let known = last.filter(|_| rule.learns_from_last_move() && end.is_loss());
+        let state = if !rule.may_change(machine, &self.used, end) {
+            game.state
+        } else if let Some(state) = known.and_then(|last| resolve.known(game.state, last)) {
+            state
+        } else {
+            self.after.clone_from(game.beads);
+            self.emptied.clear();
+            rule.apply(machine, &mut self.after, &self.used, end, &mut self.emptied);
+            let state = if self.after == *game.beads {
+                game.state
+            } else {
+                resolve.intern(&mut self.after, !self.emptied.is_empty())?
+            };
+            if let Some(last) = known {
+                resolve.remember(game.state, last, state);
+            }
+            state
+        };
+        let (loss, won) = (end.is_loss(), end == End::Won);
+        if let Some(&step) = self.ends.get(&(state, loss, won)) {
+            return Ok(step);
+        }
+        let step = lines.push(Step::End { state, loss, won });
+        self.ends.insert((state, loss, won), step);
+        Ok(step)
+    }
+
+    /// The step at `node`: its parts walked first, then stored.
+    fn step(
+        &mut self,
+        game: &Game,
+        node: Node,
+        lines: &mut Lines,
+        resolve: &mut dyn Resolve,
+    ) -> Result<u32, Refusal> {
+        let (tree, machine) = (self.tree, self.machine);
+        if let Some(outcome) = tree.outcome(node) {
+            return self.end(game, End::of(outcome, machine.side), lines, resolve);
+        }
+        if lines.steps.len() > MAX_STEPS {
+            return Err(Refusal(format!(
+                "a game from one bead state has more than {MAX_STEPS} lines of play"
+            )));
+        }
+        let mark = self.stack.len();
+        let mut free = false;
+        if tree.to_move(node) == machine.side {
+            let mut failed = None;
+            machine.draws(game.beads, node, |draw, weight, _| {
+                if failed.is_some() {
+                    return;
+                }
+                let step = match draw {
+                    Draw::Bead { slot, child, .. } => {
+                        self.used.push(slot);
+                        let step = self.step(game, child, lines, resolve);
+                        self.used.pop();
+                        step
+                    }
+                    Draw::Forced { child } => self.step(game, child, lines, resolve),
+                    Draw::Resign { .. } => self.end(game, End::Resigned, lines, resolve),
+                };
+                match step {
+                    Ok(step) => self.stack.push((weight, step)),
+                    Err(refusal) => failed = Some(refusal),
+                }
+            });
+            if let Some(refusal) = failed {
+                return Err(refusal);
+            }
+        } else {
+            let moves = match self.mover {
+                Mover::Follows(kind) => opponent_moves(kind, tree, node, machine, game.beads),
+                Mover::Free => Cow::Borrowed(tree.children(node)),
+            };
+            free = matches!(self.mover, Mover::Free);
+            for &child in moves.iter() {
+                let step = self.step(game, child, lines, resolve)?;
+                // A free opponent's part is its move, a rule-following one's a weight.
+                self.stack.push((if free { child } else { 1 }, step));
+            }
+        }
+        let parts = &self.stack[mark..];
+        // A chance of one part is no chance: the step is that part's.
+        let step = match (free, parts) {
+            (false, [(_, only)]) => *only,
+            _ => {
+                let span = Span {
+                    start: lines.parts.len() as u32,
+                    len: parts.len() as u32,
+                };
+                lines.parts.extend_from_slice(parts);
+                lines.push(if free {
+                    Step::Choice(span)
+                } else {
+                    Step::Chance(span)
+                })
+            }
+        };
+        self.stack.truncate(mark);
+        Ok(step)
+    }
+}
+
+/// Refuses at once a kit whose first game, from the fresh beads, has more lines of play
+/// than a walk may hold: counting them over the positions costs a moment, where the walk
+/// would take seconds to fill [`MAX_STEPS`] and give up.
+pub(super) fn lines_fit<G: Rules>(
+    tree: &Tree<G>,
+    machine: &Machine,
+    mover: Mover,
+) -> Result<(), Refusal> {
+    let beads = machine.fresh_beads();
+    // Per node: a lower bound on the steps a walk from it stores (its choices and random
+    // draws; the game ends, which it stores once each, are left out).
+    let mut steps = vec![0u64; tree.len()];
+    let order = crate::boxes::topological_order(tree.len(), tree.all_children(), |i| {
+        tree.children(i as Node)
+    });
+    for &node in order.iter().rev() {
+        let node = node as Node;
+        if tree.outcome(node).is_some() {
+            continue;
+        }
+        let below = |child: Node| steps[child as usize];
+        let (mut sum, mut ways) = (0u64, 0u64);
+        if tree.to_move(node) == machine.side {
+            machine.draws(&beads, node, |draw, _, _| {
+                ways += 1;
+                if let Draw::Bead { child, .. } | Draw::Forced { child } = draw {
+                    sum = sum.saturating_add(below(child));
+                }
+            });
+        } else {
+            let moves = match mover {
+                Mover::Follows(kind) => opponent_moves(kind, tree, node, machine, &beads),
+                Mover::Free => Cow::Borrowed(tree.children(node)),
+            };
+            ways = moves.len() as u64;
+            sum = moves.iter().fold(0u64, |s, &c| s.saturating_add(below(c)));
+            // A free opponent's choice is stored even when it has one move.
+            ways += u64::from(matches!(mover, Mover::Free));
+        }
+        steps[node as usize] = sum.saturating_add(u64::from(ways >= 2));
+    }
+    // A walk gives up on entering a position with more than MAX_STEPS steps stored; at the
+    // last position it enters, all but its own and its ancestors' are.
+    if steps[0] > (MAX_STEPS + tree.len()) as u64 {
+        return Err(Refusal(format!(
+            "a game from one bead state has more than {MAX_STEPS} lines of play"
+        )));
+    }
+    Ok(())
+}
+
+/// The moves a rule-following opponent picks from uniformly: the same sets as the
+/// simulation's [`crate::simulate::Automatic`] opponents.
+fn opponent_moves<'t, G: Rules>(
+    kind: OpponentKind,
+    tree: &'t Tree<G>,
+    node: Node,
+    machine: &Machine,
+    beads: &Beads,
+) -> Cow<'t, [Node]> {
+    match kind {
+        OpponentKind::Perfect => Cow::Borrowed(tree.best_children(node)),
+        OpponentKind::Teacher => teacher_moves(tree, node, machine, beads),
+        _ => Cow::Borrowed(tree.children(node)),
+    }
+}
+
+/// One game from a state: every way it can end, `(state, loss, chance)`.
+pub(super) type Transitions<N> = Vec<(u32, bool, N)>;
+
+/// How an opponent free to choose picks among `(move, step)`: the steps it picks from
+/// uniformly, written to the buffer given.
+pub(super) type Picker<'a> = dyn FnMut(&[(Node, u32)], &mut Vec<u32>) + 'a;
+
+impl Lines {
+    /// Every end of the game as `(state, loss)`: each can happen, since the machine draws
+    /// only beads it has.
+    pub(super) fn end_steps(&self) -> impl Iterator<Item = (u32, bool)> + '_ {
+        self.steps.iter().filter_map(|step| match *step {
+            Step::End { state, loss, .. } => Some((state, loss)),
+            _ => None,
+        })
+    }
+
+    /// The chance of each end of the game, the opponent's free choices made by `choose`:
+    /// `(state, loss, chance)`; and the chance that the machine wins. `reach` is a buffer;
+    /// `ratios`, if given, holds each chance's part's weight among its chance's.
+    pub(super) fn ends<N: Number>(
+        &self,
+        choose: &mut Picker<'_>,
+        reach: &mut Vec<Option<N>>,
+        ratios: Option<&[N]>,
+    ) -> (Transitions<N>, N) {
+        reach.clear();
+        reach.resize(self.steps.len(), None);
+        let root = self.steps.len() - 1;
+        reach[root] = Some(one());
+        let (mut ends, mut wins) = (Vec::new(), zero::<N>());
+        let add = |reach: &mut Vec<Option<N>>, step: u32, p: N| {
+            let at = &mut reach[step as usize];
+            *at = Some(match at.take() {
+                Some(q) => q.add(&p),
+                None => p,
+            });
+        };
+        let mut picked = Vec::new();
+        // Children come before their parents, so walking backwards meets every step after
+        // all the ways into it.
+        for i in (0..=root).rev() {
+            let Some(here) = reach[i].take() else {
+                continue;
+            };
+            match self.steps[i] {
+                Step::End { state, loss, won } => {
+                    if won {
+                        wins = wins.add(&here);
+                    }
+                    ends.push((state, loss, here));
+                }
+                Step::Chance(span) => {
+                    let parts = self.parts(span);
+                    match ratios {
+                        Some(ratios) => {
+                            let ratios = &ratios[span.start as usize..];
+                            for (&(_, step), ratio) in parts.iter().zip(ratios) {
+                                add(reach, step, here.mul(ratio));
+                            }
+                        }
+                        None => {
+                            let total: u32 = parts.iter().map(|p| p.0).sum();
+                            for &(weight, step) in parts {
+                                add(reach, step, here.mul(&N::ratio(weight, total)));
+                            }
+                        }
+                    }
+                }
+                Step::Choice(span) => {
+                    picked.clear();
+                    choose(self.parts(span), &mut picked);
+                    let share = here.mul(&N::ratio(1, picked.len() as u32));
+                    for &step in &picked {
+                        add(reach, step, share.clone());
+                    }
+                }
+            }
+        }
+        (ends, wins)
+    }
+}

@@ -1,0 +1,424 @@
+//! The machine's bead states, numbered as they are met, with the beads that can no
+//! longer matter dropped (states with the same future lumped into one).
+
+use rustc_hash::FxHashMap;
+
+use super::Refusal;
+use super::lines::{Lines, Mover, Resolve, Walker};
+use crate::game::Rules;
+use crate::machine::{Beads, Draw, LossMemo, Machine, Node, Tree};
+
+/// Most bead states the exact path enumerates before it gives way to sampling.
+pub const MAX_STATES: usize = 1_000_000;
+
+/// Most bead counts held over all states (a count per move per state): 20 MB. It also
+/// bounds the time spent finding out that a machine of many moves has too many states:
+/// every state found costs a walk through one game, so Marienbad's 1,052 beads give up
+/// after some 4,750 states (HER needs 65,536 states of 45 beads, under 3 million).
+pub const MAX_COUNTS: usize = 5_000_000;
+
+/// Most bead states whose figures are worked out in rationals; past it, the rationals'
+/// numerators and denominators run to thousands of digits, and [`Bounds`] take over.
+pub const RATIONAL_STATES: usize = 4096;
+
+/// Which boxes the machine can still reach, worked out once for the positions: from the
+/// start and after each move of a box, the positions where it next uses a box, whatever
+/// the opponent plays and with its forced moves played.
+struct Reach {
+    /// The positions with a box, as `(box, entry of its first slot)`.
+    places: Vec<(u32, u32)>,
+    /// The places met first from the start.
+    starts: Vec<u32>,
+    /// The places after slot `k` of place `p`:
+    /// `next[next_start[entry]..next_start[entry + 1]]`, `entry` being `p`'s first + `k`.
+    next_start: Vec<u32>,
+    next: Vec<u32>,
+    /// The same as bit masks of places, when there are at most 64: the start's, and each
+    /// entry's. A walk over them is a few operations per place.
+    masks: Option<(u64, Vec<u64>)>,
+}
+
+/// A walk over [`Reach`]: places and boxes marked with the walk's number.
+#[derive(Clone, Default)]
+pub(super) struct ReachScratch {
+    walk: u32,
+    seen: Vec<u32>,
+    reached: Vec<u32>,
+    stack: Vec<u32>,
+}
+
+impl Reach {
+    fn new<G: Rules>(tree: &Tree<G>, machine: &Machine) -> Reach {
+        let fresh = machine.fresh_beads();
+        let mut place_of = vec![u32::MAX; tree.len()];
+        let mut places = Vec::new();
+        let mut entries = 0;
+        for node in 0..tree.len() as Node {
+            if let Some(b) = machine.box_at(node) {
+                place_of[node as usize] = places.len() as u32;
+                places.push((b, entries));
+                entries += machine.slots(b).len() as u32;
+            }
+        }
+        let mut memo: Vec<Option<Vec<Node>>> = vec![None; tree.len()];
+        let places_at = |nodes: Vec<Node>| -> Vec<u32> {
+            nodes.iter().map(|&n| place_of[n as usize]).collect()
+        };
+        let starts = places_at(Reach::frontier(tree, machine, &fresh, 0, &mut memo));
+        let (mut next_start, mut next) = (vec![0], Vec::new());
+        for node in (0..tree.len() as Node).filter(|&n| place_of[n as usize] != u32::MAX) {
+            let b = machine.box_at(node).expect("a place has a box");
+            for slot in machine.slots(b) {
+                let child = machine.child(node, slot);
+                let after = Reach::frontier(tree, machine, &fresh, child, &mut memo);
+                next.extend(places_at(after));
+                next_start.push(next.len() as u32);
+            }
+        }
+        let mask = |places: &[u32]| places.iter().fold(0u64, |m, &p| m | 1 << p);
+        let masks = (places.len() <= 64).then(|| {
+            let each = next_start
+                .windows(2)
+                .map(|w| mask(&next[w[0] as usize..w[1] as usize]))
+                .collect();
+            (mask(&starts), each)
+        });
+        Reach {
+            places,
+            starts,
+            next_start,
+            next,
+            masks,
+        }
+    }
+
+    /// The positions with a box where the machine moves next from `node`, whatever the
+    /// opponent plays: `node` itself when it has a box.
+    fn frontier<G: Rules>(
+        tree: &Tree<G>,
+        machine: &Machine,
+        fresh: &Beads,
+        node: Node,
+        memo: &mut Vec<Option<Vec<Node>>>,
+    ) -> Vec<Node> {
+        if let Some(known) = &memo[node as usize] {
+            return known.clone();
+        }
+        let mut found = Vec::new();
+        if tree.outcome(node).is_some() {
+        } else if tree.to_move(node) != machine.side {
+            for &child in tree.children(node) {
+                found.extend(Reach::frontier(tree, machine, fresh, child, memo));
+            }
+            found.sort_unstable();
+            found.dedup();
+        } else if machine.box_at(node).is_some() {
+            found.push(node);
+        } else {
+            let mut forced = Vec::new();
+            machine.draws(fresh, node, |draw, _, _| {
+                if let Draw::Forced { child } = draw {
+                    forced.push(child);
+                }
+            });
+            for child in forced {
+                found.extend(Reach::frontier(tree, machine, fresh, child, memo));
+            }
+        }
+        memo[node as usize] = Some(found.clone());
+        found
+    }
+
+    /// Sets to 0 the beads of every box that no line of play can reach any more: the
+    /// opponent making any move, the machine any move that still has a bead (a relay's
+    /// later wiring too). They can never matter: a move without beads never gets one back
+    /// (a rule adds beads only to moves played), so those boxes stay out of reach, and the
+    /// machine's play, its losses and the "can no longer lose" test never look at them.
+    fn drop_unreachable(&self, machine: &Machine, beads: &mut Beads, scratch: &mut ReachScratch) {
+        scratch.walk += 1;
+        let walk = scratch.walk;
+        scratch.reached.resize(machine.box_count(), 0);
+        // The slots with beads of a place, and where their entries are.
+        let ways = |p: u32| {
+            let (b, first) = self.places[p as usize];
+            let live = machine
+                .slots(b)
+                .enumerate()
+                .filter(|&(_, s)| beads.count(s) > 0);
+            live.map(move |(k, _)| first as usize + k)
+        };
+        if let Some((start, each)) = &self.masks {
+            let (mut seen, mut todo) = (0u64, *start);
+            while todo != 0 {
+                let p = todo.trailing_zeros();
+                seen |= 1 << p;
+                scratch.reached[self.places[p as usize].0 as usize] = walk;
+                todo = ways(p).fold(todo, |todo, entry| todo | each[entry]) & !seen;
+            }
+        } else {
+            scratch.seen.resize(self.places.len(), 0);
+            scratch.stack.clear();
+            scratch.stack.extend_from_slice(&self.starts);
+            while let Some(p) = scratch.stack.pop() {
+                if std::mem::replace(&mut scratch.seen[p as usize], walk) == walk {
+                    continue;
+                }
+                scratch.reached[self.places[p as usize].0 as usize] = walk;
+                for entry in ways(p) {
+                    let (from, to) = (self.next_start[entry], self.next_start[entry + 1]);
+                    let next = &self.next[from as usize..to as usize];
+                    scratch.stack.extend_from_slice(next);
+                }
+            }
+        }
+        for b in (0..machine.box_count() as u32).filter(|&b| scratch.reached[b as usize] != walk) {
+            for slot in machine.slots(b) {
+                beads.set(machine, slot, 0);
+            }
+        }
+    }
+}
+
+/// No state known yet, in [`States::after_loss`].
+const UNKNOWN: u32 = u32::MAX;
+
+/// The machine's bead states met so far, numbered from 0 (the kit's fresh beads).
+pub(super) struct States {
+    /// Whether states with the same future are one: beads out of reach dropped (see
+    /// [`Reach::drop_unreachable`]). Off only to test that lumping changes no figure.
+    lump: bool,
+    reach: Reach,
+    scratch: ReachScratch,
+    pub(super) beads: Vec<Beads>,
+    index: FxHashMap<Beads, u32>,
+    /// Whether the machine can no longer lose in that state (the simulator's test).
+    pub(super) learnt: Vec<bool>,
+    /// Per state and slot, the state a game lost by that last move leads to, as far as
+    /// the walks met them ([`UNKNOWN`] otherwise): later walks of the state need not
+    /// build and look up those beads again.
+    after_loss: Vec<u32>,
+    /// Slots per state in `after_loss`.
+    slots: usize,
+    /// The lines of play of a state's game, kept from the walk that found the states
+    /// after it while they fit in [`MAX_KEPT_STEPS`], for the problems solved over them.
+    kept: Vec<Option<Lines>>,
+    kept_steps: usize,
+    memo: LossMemo,
+}
+
+/// Most steps of lines of play kept over all states (some 20 bytes each): HER's 19,648
+/// states take 1.3 million.
+const MAX_KEPT_STEPS: usize = 2_000_000;
+
+impl States {
+    pub(super) fn new<G: Rules>(tree: &Tree<G>, machine: &Machine, lump: bool) -> States {
+        let mut fresh = machine.fresh_beads();
+        let mut states = States {
+            lump,
+            reach: Reach::new(tree, machine),
+            scratch: ReachScratch::default(),
+            beads: Vec::new(),
+            index: FxHashMap::default(),
+            learnt: Vec::new(),
+            after_loss: Vec::new(),
+            slots: fresh.counts().len(),
+            kept: Vec::new(),
+            kept_steps: 0,
+            memo: LossMemo::default(),
+        };
+        if lump {
+            states
+                .reach
+                .drop_unreachable(machine, &mut fresh, &mut states.scratch);
+        }
+        states.add(tree, machine, fresh);
+        states
+    }
+
+    fn add<G: Rules>(&mut self, tree: &Tree<G>, machine: &Machine, beads: Beads) -> u32 {
+        let id = self.beads.len() as u32;
+        self.learnt
+            .push(machine.cannot_lose_with(tree, &beads, &mut self.memo));
+        self.after_loss
+            .extend(std::iter::repeat_n(UNKNOWN, self.slots));
+        self.index.insert(beads.clone(), id);
+        self.beads.push(beads);
+        id
+    }
+
+    /// The states numbered as the walks meet them, new ones added.
+    pub(super) fn interning<'s, G: Rules>(
+        &'s mut self,
+        tree: &'s Tree<G>,
+        machine: &'s Machine,
+    ) -> Interning<'s, G> {
+        Interning {
+            states: self,
+            tree,
+            machine,
+        }
+    }
+
+    /// The states as they are: a walk that ends in another is refused.
+    pub(super) fn known<'s>(&'s self, machine: &'s Machine) -> Known<'s> {
+        Known {
+            states: self,
+            machine,
+            scratch: ReachScratch::default(),
+        }
+    }
+
+    /// Whether the figures over these states are worked out in rationals (see
+    /// [`RATIONAL_STATES`]).
+    pub(super) fn rational(&self) -> bool {
+        self.beads.len() <= RATIONAL_STATES
+    }
+
+    /// The lines of one game with the beads of `state`, from `node` with the slots `used`
+    /// played so far; every state the game can end in must be known.
+    pub(super) fn lines<G: Rules>(
+        &self,
+        tree: &Tree<G>,
+        machine: &Machine,
+        state: u32,
+        node: Node,
+        used: &[u32],
+    ) -> Result<Lines, Refusal> {
+        let mut lines = Lines::default();
+        Walker::new(tree, machine, Mover::Free).walk(
+            &mut lines,
+            &self.beads[state as usize],
+            state,
+            node,
+            used,
+            &mut self.known(machine),
+        )?;
+        Ok(lines)
+    }
+
+    /// The number of the state standing for `beads` (some move of which may have lost
+    /// its last bead), if it is known.
+    pub(super) fn find(
+        &self,
+        machine: &Machine,
+        mut beads: Beads,
+        scratch: &mut ReachScratch,
+    ) -> Option<u32> {
+        if self.lump {
+            self.reach.drop_unreachable(machine, &mut beads, scratch);
+        }
+        self.index.get(&beads).copied()
+    }
+
+    /// Keeps the lines of `state`'s game, if they fit.
+    pub(super) fn keep(&mut self, state: u32, lines: &Lines) {
+        self.kept_steps += lines.steps.len();
+        if self.kept_steps <= MAX_KEPT_STEPS {
+            self.kept.resize_with(self.beads.len(), || None);
+            self.kept[state as usize] = Some(lines.clone());
+        }
+    }
+
+    /// The lines of `state`'s game, if kept.
+    pub(super) fn kept(&self, state: u32) -> Option<&Lines> {
+        self.kept.get(state as usize)?.as_ref()
+    }
+
+    fn known_after(&self, state: u32, last: u32) -> Option<u32> {
+        let to = self.after_loss[state as usize * self.slots + last as usize];
+        (to != UNKNOWN).then_some(to)
+    }
+    /// The states in [`States::backwards`] order, in groups of equal beads: no game
+    /// leads from a state to another of its group, so a group's states can be solved
+    /// side by side once the groups before it are.
+    pub(super) fn levels(&self) -> Vec<Vec<u32>> {
+        let total = |s: u32| {
+            self.beads[s as usize]
+                .counts()
+                .iter()
+                .map(|&n| u64::from(n))
+                .sum::<u64>()
+        };
+        self.backwards()
+            .chunk_by(|&a, &b| total(a) == total(b))
+            .map(<[u32]>::to_vec)
+            .collect()
+    }
+
+    /// State numbers with fewer beads first: every game that changes the beads leads to a
+    /// state earlier in this order.
+    pub(super) fn backwards(&self) -> Vec<u32> {
+        let total = |b: &Beads| b.counts().iter().map(|&n| u64::from(n)).sum::<u64>();
+        let mut order: Vec<u32> = (0..self.beads.len() as u32).collect();
+        order.sort_by_cached_key(|&s| total(&self.beads[s as usize]));
+        order
+    }
+}
+
+/// The states, new ones added as the walks meet them.
+pub(super) struct Interning<'s, G: Rules> {
+    states: &'s mut States,
+    tree: &'s Tree<G>,
+    machine: &'s Machine,
+}
+
+impl<G: Rules> Resolve for Interning<'_, G> {
+    fn known(&self, state: u32, last: u32) -> Option<u32> {
+        self.states.known_after(state, last)
+    }
+
+    fn intern(&mut self, beads: &mut Beads, emptied: bool) -> Result<u32, Refusal> {
+        let states = &mut *self.states;
+        if states.lump && emptied {
+            states
+                .reach
+                .drop_unreachable(self.machine, beads, &mut states.scratch);
+        }
+        if let Some(&id) = states.index.get(beads) {
+            return Ok(id);
+        }
+        // A state holds a count per move: a kit of many moves reaches the memory bound
+        // long before the state bound.
+        let most = MAX_STATES.min(MAX_COUNTS / beads.counts().len().max(1));
+        if states.beads.len() >= most {
+            return Err(Refusal(format!(
+                "the machine has more than {most} bead states"
+            )));
+        }
+        Ok(states.add(self.tree, self.machine, beads.clone()))
+    }
+
+    fn remember(&mut self, state: u32, last: u32, to: u32) {
+        let slots = self.states.slots;
+        self.states.after_loss[state as usize * slots + last as usize] = to;
+    }
+}
+
+/// The states as they are, for walks of states already met (on any core).
+pub(super) struct Known<'s> {
+    states: &'s States,
+    machine: &'s Machine,
+    scratch: ReachScratch,
+}
+
+impl Resolve for Known<'_> {
+    fn known(&self, state: u32, last: u32) -> Option<u32> {
+        self.states.known_after(state, last)
+    }
+
+    fn intern(&mut self, beads: &mut Beads, emptied: bool) -> Result<u32, Refusal> {
+        let states = self.states;
+        if states.lump && emptied {
+            states
+                .reach
+                .drop_unreachable(self.machine, beads, &mut self.scratch);
+        }
+        states
+            .index
+            .get(beads)
+            .copied()
+            .ok_or_else(|| Refusal("the machine's beads left the solved states".into()))
+    }
+
+    fn remember(&mut self, _: u32, _: u32, _: u32) {}
+}

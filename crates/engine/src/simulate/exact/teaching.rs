@@ -1,0 +1,280 @@
+//! What every opponent can do: the worst case, the most expected losses and the fastest
+//! teacher's strategy, with the principle of that strategy.
+
+use serde::Serialize;
+
+use super::Refusal;
+use super::chain::{Distribution, finite_rule, shrinking, solve_chain};
+use super::decision::{Goal, Work, decide, most_losses};
+use super::lines::{Lines, Mover, Step, Walker, lines_fit};
+use super::numbers::{Arithmetic, Bounds, Figure, Number, Rational};
+use super::states::States;
+use crate::Error;
+use crate::game::Rules;
+use crate::machine::{Learner, Machine, Node, Tree};
+use crate::simulate::OpponentKind;
+
+/// Every state's worth to the fastest teacher, in the arithmetic it was solved in.
+enum Worths {
+    Rational(Vec<Rational>),
+    Interval(Vec<Bounds>),
+}
+
+/// What every opponent can do: the worst cases, and the fastest teacher's strategy.
+pub struct Teaching {
+    pub(super) states: States,
+    /// Expected games to learn from each state under the fastest teacher.
+    games: Worths,
+    /// The most losses from the fresh beads, draws and opponent both against the machine.
+    pub(super) worst: u32,
+    /// The fastest teacher's figures from the fresh beads.
+    pub(super) fastest: Distribution,
+}
+
+impl Teaching {
+    /// Enumerates every bead state any opponent can bring the machine to and solves the
+    /// decision problems over them.
+    pub fn solve<G: Rules>(tree: &Tree<G>, machine: &Machine) -> Result<Teaching, Refusal> {
+        Teaching::solve_over(tree, machine, true)
+    }
+
+    /// [`Teaching::solve`] over lumped states or, with `lump` off, over all of them.
+    pub(super) fn solve_over<G: Rules>(
+        tree: &Tree<G>,
+        machine: &Machine,
+        lump: bool,
+    ) -> Result<Teaching, Refusal> {
+        finite_rule(machine)?;
+        lines_fit(tree, machine, Mover::Free)?;
+        let mut states = States::new(tree, machine, lump);
+        let mut worst_ends: Vec<Vec<(u32, bool)>> = Vec::new();
+        let (mut walker, mut lines) = (Walker::new(tree, machine, Mover::Free), Lines::default());
+        let mut beads = machine.fresh_beads();
+        let mut s = 0;
+        while s < states.beads.len() {
+            let mut ends = Vec::new();
+            if !states.learnt[s] {
+                beads.clone_from(&states.beads[s]);
+                let mut interning = states.interning(tree, machine);
+                walker.walk(&mut lines, &beads, s as u32, 0, &[], &mut interning)?;
+                ends.extend(lines.end_steps());
+                shrinking(s as u32, ends.iter().copied())?;
+                states.keep(s as u32, &lines);
+            }
+            worst_ends.push(ends);
+            s += 1;
+        }
+        let order = states.backwards();
+        let mut worst = vec![0u32; states.beads.len()];
+        for &s in &order {
+            let s = s as usize;
+            for &(t, loss) in &worst_ends[s] {
+                if t as usize != s {
+                    worst[s] = worst[s].max(u32::from(loss) + worst[t as usize]);
+                }
+            }
+        }
+        drop(worst_ends);
+        /// The decision problems and the fastest teacher's chain, in the arithmetic `N`.
+        fn solved<G: Rules, N: Number>(
+            game: (&Tree<G>, &Machine),
+            states: &States,
+            arithmetic: Arithmetic,
+            keep: fn(Vec<N>) -> Worths,
+        ) -> Result<(Worths, Distribution), Refusal> {
+            let (games, next) = decide::<G, N>(game, states)?;
+            let fastest = solve_chain(states, &next, OpponentKind::OptimalTeacher, arithmetic);
+            Ok((keep(games), fastest))
+        }
+        let game = (tree, machine);
+        let (games, fastest) = if states.rational() {
+            solved::<G, Rational>(game, &states, Arithmetic::Rational, Worths::Rational)?
+        } else {
+            solved::<G, Bounds>(game, &states, Arithmetic::Interval, Worths::Interval)?
+        };
+        Ok(Teaching {
+            worst: worst[0],
+            states,
+            games,
+            fastest,
+        })
+    }
+
+    /// Bead states any opponent can bring the machine to.
+    pub fn states(&self) -> usize {
+        self.states.beads.len()
+    }
+
+    /// The most losses before the machine has learnt, its draws and the opponent both as
+    /// unlucky for it as possible: a bound over every game.
+    pub fn worst_losses(&self) -> u32 {
+        self.worst
+    }
+
+    /// The most expected losses before the machine has learnt, its draws random and the
+    /// opponent choosing every move to maximise them: a decision problem of its own over
+    /// the same states, solved when asked.
+    pub fn most_expected_losses<G: Rules>(
+        &self,
+        tree: &Tree<G>,
+        machine: &Machine,
+    ) -> Result<Figure, Refusal> {
+        let states = &self.states;
+        Ok(if states.rational() {
+            most_losses::<G, Rational>((tree, machine), states)?.figure()
+        } else {
+            most_losses::<G, Bounds>((tree, machine), states)?.figure()
+        })
+    }
+
+    /// The fastest teacher's figures from fresh beads.
+    pub fn fastest(&self) -> &Distribution {
+        &self.fastest
+    }
+
+    /// The moves the fastest teacher picks from, uniformly, at `node` in a game against
+    /// `learner` as it stands.
+    pub fn moves<G: Rules>(
+        &self,
+        tree: &Tree<G>,
+        node: Node,
+        learner: &Learner,
+    ) -> Result<Vec<Node>, Error> {
+        let beads = learner.beads.clone();
+        let state = self
+            .states
+            .find(learner.machine, beads, &mut Default::default())
+            .ok_or_else(|| Error::Internal("the machine's beads left the solved states".into()))?;
+        let lines = self
+            .states
+            .lines(tree, learner.machine, state, node, learner.used())
+            .map_err(|r| Error::Internal(r.0))?;
+        let Some(&Step::Choice(span)) = lines.steps.last() else {
+            return Err(Error::Internal(
+                "the teacher was asked at the machine's turn".into(),
+            ));
+        };
+        let mut picks = match &self.games {
+            Worths::Rational(games) => fastest_picks(&lines, state, games),
+            Worths::Interval(games) => fastest_picks(&lines, state, games),
+        };
+        let best = picks.pop().unwrap_or_default();
+        let moves = lines.parts(span);
+        Ok(best.into_iter().map(|k| moves[k as usize].0).collect())
+    }
+}
+
+/// What the fastest teacher does, counted over every decision it meets with some chance,
+/// in every game from every bead state it can bring the machine to: the principle of its
+/// strategy, as the teacher's sheet words it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Principle {
+    /// Decisions after a mistake of the machine, where the teacher can force a win.
+    pub chances_to_win: u32,
+    /// Of those, the ones where every move it picks wins.
+    pub wins_taken: u32,
+    /// Decisions where it cannot force a win, and some move leaves the machine a chance
+    /// to lose this game (a box ahead still holds a losing bead).
+    pub chances_to_teach: u32,
+    /// Of those, the ones where every move it picks leaves the machine that chance.
+    pub steered: u32,
+    /// Decisions where no move leaves the machine any chance to lose this game: whatever
+    /// the teacher plays, the machine wins (or draws).
+    pub nothing_to_teach: u32,
+}
+
+impl Teaching {
+    /// The principle of the fastest teacher's strategy (see [`Principle`]).
+    pub fn principle<G: Rules>(
+        &self,
+        tree: &Tree<G>,
+        machine: &Machine,
+    ) -> Result<Principle, Refusal> {
+        let mut principle = Principle::default();
+        let mut seen = vec![false; self.states.beads.len()];
+        seen[0] = true;
+        let mut queue = vec![0u32];
+        while let Some(state) = queue.pop() {
+            if self.states.learnt[state as usize] {
+                continue;
+            }
+            let lines = self.states.lines(tree, machine, state, 0, &[])?;
+            let picks = match &self.games {
+                Worths::Rational(games) => fastest_picks(&lines, state, games),
+                Worths::Interval(games) => fastest_picks(&lines, state, games),
+            };
+            // Whether the machine can still lose from each step (children come first).
+            let mut can_lose: Vec<bool> = Vec::with_capacity(lines.steps.len());
+            for step in &lines.steps {
+                let here = match *step {
+                    Step::End { loss, .. } => loss,
+                    Step::Chance(span) | Step::Choice(span) => {
+                        lines.parts(span).iter().any(|p| can_lose[p.1 as usize])
+                    }
+                };
+                can_lose.push(here);
+            }
+            let mut reached = vec![false; lines.steps.len()];
+            reached[lines.steps.len() - 1] = true;
+            for i in (0..lines.steps.len()).rev() {
+                if !reached[i] {
+                    continue;
+                }
+                match lines.steps[i] {
+                    Step::End { state: next, .. } => {
+                        if !seen[next as usize] {
+                            seen[next as usize] = true;
+                            queue.push(next);
+                        }
+                    }
+                    Step::Chance(span) => lines
+                        .parts(span)
+                        .iter()
+                        .for_each(|p| reached[p.1 as usize] = true),
+                    Step::Choice(span) => {
+                        let moves = lines.parts(span);
+                        let picked = &picks[i];
+                        let best = moves.iter().map(|m| -tree.value(m.0)).max();
+                        let all = |f: &dyn Fn(&(Node, u32)) -> bool| {
+                            picked.iter().all(|&k| f(&moves[k as usize]))
+                        };
+                        if best.is_some_and(|b| b > 0) {
+                            principle.chances_to_win += 1;
+                            let wins = all(&|m| Some(-tree.value(m.0)) == best);
+                            principle.wins_taken += u32::from(wins);
+                        } else if moves.iter().any(|m| can_lose[m.1 as usize]) {
+                            principle.chances_to_teach += 1;
+                            principle.steered += u32::from(all(&|m| can_lose[m.1 as usize]));
+                        } else {
+                            principle.nothing_to_teach += 1;
+                        }
+                        picked
+                            .iter()
+                            .for_each(|&k| reached[moves[k as usize].1 as usize] = true);
+                    }
+                }
+            }
+        }
+        Ok(principle)
+    }
+}
+
+/// The fastest teacher's equally good moves at every free choice of `lines` (empty at the
+/// other steps), by their place among the choice's moves, the game played from `state`.
+fn fastest_picks<N: Number>(lines: &Lines, state: u32, games: &[N]) -> Vec<Vec<u32>> {
+    let value = &games[state as usize];
+    let mut work = Work::default();
+    lines.affine((state, games), Goal::FewestGames, Some(value), &mut work);
+    lines
+        .steps
+        .iter()
+        .map(|step| {
+            let mut picked = Vec::new();
+            if let Step::Choice(span) = *step {
+                let moves = lines.parts(span);
+                Lines::fastest(&work.steps, moves, value, (&mut picked, &mut work.worth));
+            }
+            picked
+        })
+        .collect()
+}
