@@ -299,16 +299,24 @@ fn the_designer_shows_errors_at_their_field_and_downloads_the_kit() {
         );
     }
 
-    // A pile whose labels cannot be read at this size is said at the label at once,
-    // not when kit.pdf is asked for.
-    type_into(&browser, "#input-stones", "30");
+    // A label too small to read is said at the label at once, not when kit.pdf is
+    // asked for.
+    let before = browser.script(
+        "return [document.body.dataset.designs, document.body.dataset.problems].join('/');",
+    );
+    browser.script(
+        "const s = document.getElementById('input-label'); s.value = 'craft-small'; s.dispatchEvent(new Event('change'));",
+    );
+    browser.wait(&format!(
+        "[document.body.dataset.designs, document.body.dataset.problems].join('/') !== {before}"
+    ));
     assert_eq!(
         browser.script("return document.getElementById('error-label').hidden;"),
         json!(false)
     );
     let at_label = browser.text("#error-label");
     assert!(
-        at_label.starts_with("at 52 x 36 mm the letters"),
+        at_label.starts_with("at 35 x 15 mm the letters"),
         "{at_label}"
     );
     // The page lists the label sizes itself: no pointer to a command.
@@ -316,7 +324,7 @@ fn the_designer_shows_errors_at_their_field_and_downloads_the_kit() {
     // The field says what to expect of a long pile.
     let hint = browser.text("#field-stones .hint");
     assert!(
-        hint.contains("1000") && hint.contains("29") && hint.contains("12"),
+        hint.contains("1000") && hint.contains("999") && hint.contains("12"),
         "{hint}"
     );
 }
