@@ -144,6 +144,23 @@ fn text_lines(scene: &mut Scene, x: f32, baseline: f32, lines: &[String], style:
     }
 }
 
+/// The words on a label (the box id, the move-number tag and the bead line) and the
+/// label's size and margin, as both layouts need them.
+struct LabelWords<'a, P, M> {
+    kit: &'a Kit,
+    b: &'a MatchBox<P, M>,
+    id: String,
+    beads: Option<String>,
+    w: f32,
+    h: f32,
+    pad: f32,
+}
+
+/// The bead line's look at `size`.
+fn bead_style(size: f32) -> TextStyle {
+    TextStyle::new(size).coloured(GREY)
+}
+
 /// The label of one box, drawn at [`label_drawing`] size, origin at its top-left
 /// corner: the picture in its own proportions, as large as it can be, with the words
 /// beside it (a strip) or beneath it, whichever leaves it larger.
@@ -153,7 +170,6 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
     let (w, h) = (size.width_mm, size.height_mm);
     let mut scene = Scene::new(w, h);
     let moves = drawn_moves::<G>(kit, s, b);
-    let id = s.fill("label.box", &[("id", &b.id.to_string())]);
     let frame = Rect {
         x: 0.0,
         y: 0.0,
@@ -161,13 +177,20 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
         h,
     };
     let pad = (h * 0.05).clamp(0.8, 2.0) + draw_move_edge(&mut scene, kit, &b.move_numbers, frame);
-    let beads = kit
-        .show_beads
-        .then(|| b.moves.first())
-        .flatten()
-        .map(|first| s.fill(game.bead_line(), &[("n", &first.beads.to_string())]));
-    // Per arrow, per dot: each game names what marks a move on its labels.
-    let bead_style = |size: f32| TextStyle::new(size).coloured(GREY);
+    let words = LabelWords {
+        kit,
+        b,
+        id: s.fill("label.box", &[("id", &b.id.to_string())]),
+        // Per arrow, per dot: each game names what marks a move on its labels.
+        beads: kit
+            .show_beads
+            .then(|| b.moves.first())
+            .flatten()
+            .map(|first| s.fill(game.bead_line(), &[("n", &first.beads.to_string())])),
+        w,
+        h,
+        pad,
+    };
 
     let (unit_w, unit_h) = game.picture_size(1.0);
     let scale = |area: Rect| (area.w / unit_w).min(area.h / unit_h);
@@ -188,65 +211,78 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
     };
     let strip = w / h >= STRIP_ASPECT || unit_h > unit_w;
     if strip && scale(beside) > scale(below) {
-        // Strip: the id at the top of a column at the right, the tag at its foot, and
-        // the bead line between them when there is room for it.
         game.draw(&b.position, &moves, beside, &mut scene);
-        let left = pad * 2.0 + picture_w;
-        let width = w - left - pad;
-        let centre = left + width / 2.0;
-        let (tag_text, tag_size) = fitted_tag(
-            kit,
-            b,
-            str::to_string,
-            TextStyle::new(h * 0.3).bold(),
-            width,
-        );
-        let tag_baseline = h - pad - tag_size * 0.15;
-        let tag_style = TextStyle::new(tag_size).bold().anchored(Anchor::Middle);
-        scene.styled_text(pt(centre, tag_baseline), tag_text, tag_style);
-        let id_style = TextStyle::new(h * 0.24).anchored(Anchor::Middle);
-        let mut top = pad;
-        if let Some((lines, size)) = fitted_lines(&id, id_style, width, SMALLEST_TEXT_MM) {
-            let baseline = pad + size * 0.9 + (lines.len() - 1) as f32 * size * 1.15;
-            text_lines(
-                &mut scene,
-                centre,
-                baseline,
-                &lines,
-                TextStyle { size, ..id_style },
-            );
-            top = baseline + size * 0.35;
-        }
-        let room = tag_baseline - tag_size * 0.9 - top;
-        if let Some(text) = beads {
-            let style = bead_style(h * 0.14).anchored(Anchor::Middle);
-            if let Some((lines, size)) = fitted_lines(&text, style, width, SMALLEST_TEXT_MM)
-                && lines.len() as f32 * size * 1.15 + size * 0.3 <= room
-            {
-                let baseline = top + (room + lines.len() as f32 * size * 1.15) / 2.0 - size * 0.2;
-                text_lines(
-                    &mut scene,
-                    centre,
-                    baseline,
-                    &lines,
-                    TextStyle { size, ..style },
-                );
-            }
-        }
-        return scene;
+        draw_strip_words(&mut scene, &words, pad * 2.0 + picture_w);
+    } else {
+        draw_stacked_words(&mut scene, &words, text_size, below.y + below.h);
+        game.draw(&b.position, &moves, below, &mut scene);
     }
+    scene
+}
 
-    // Stacked: the position above; beads, tag and id along the bottom: the tag in
-    // the middle, the id and the bead line each in the room beside it.
+/// Strip: the id at the top of a column at the right from `left`, the tag at its foot,
+/// and the bead line between them when there is room for it.
+fn draw_strip_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, left: f32) {
+    let LabelWords { h, pad, .. } = *words;
+    let width = words.w - left - pad;
+    let centre = left + width / 2.0;
+    let (tag_text, tag_size) = fitted_tag(
+        words.kit,
+        words.b,
+        str::to_string,
+        TextStyle::new(h * 0.3).bold(),
+        width,
+    );
+    let tag_baseline = h - pad - tag_size * 0.15;
+    let tag_style = TextStyle::new(tag_size).bold().anchored(Anchor::Middle);
+    scene.styled_text(pt(centre, tag_baseline), tag_text, tag_style);
+    let id_style = TextStyle::new(h * 0.24).anchored(Anchor::Middle);
+    let mut top = pad;
+    if let Some((lines, size)) = fitted_lines(&words.id, id_style, width, SMALLEST_TEXT_MM) {
+        let baseline = pad + size * 0.9 + (lines.len() - 1) as f32 * size * 1.15;
+        text_lines(
+            scene,
+            centre,
+            baseline,
+            &lines,
+            TextStyle { size, ..id_style },
+        );
+        top = baseline + size * 0.35;
+    }
+    let room = tag_baseline - tag_size * 0.9 - top;
+    if let Some(text) = &words.beads {
+        let style = bead_style(h * 0.14).anchored(Anchor::Middle);
+        if let Some((lines, size)) = fitted_lines(text, style, width, SMALLEST_TEXT_MM)
+            && lines.len() as f32 * size * 1.15 + size * 0.3 <= room
+        {
+            let baseline = top + (room + lines.len() as f32 * size * 1.15) / 2.0 - size * 0.2;
+            text_lines(scene, centre, baseline, &lines, TextStyle { size, ..style });
+        }
+    }
+}
+
+/// Stacked: beads, tag and id along the bottom, under a picture that ends at
+/// `picture_foot`: the tag in the middle, the id and the bead line each in the room
+/// beside it.
+fn draw_stacked_words<P, M>(
+    scene: &mut Scene,
+    words: &LabelWords<P, M>,
+    text_size: f32,
+    picture_foot: f32,
+) {
+    let LabelWords { w, h, pad, .. } = *words;
     let small = text_size * 0.72;
     let baseline = h - pad - text_size * 0.2;
     let tag_style = TextStyle::new(text_size).bold().anchored(Anchor::Middle);
     // A long tag (Marienbad's 4–6–8–10–12–14–16) takes what the id leaves it.
-    let id_w =
-        text_width(&id, SMALLEST_TEXT_MM.max(small * 0.8), Weight::Regular) + text_size * 0.5;
+    let id_w = text_width(
+        &words.id,
+        SMALLEST_TEXT_MM.max(small * 0.8),
+        Weight::Regular,
+    ) + text_size * 0.5;
     let (tag_text, tag_size) = fitted_tag(
-        kit,
-        b,
+        words.kit,
+        words.b,
         str::to_string,
         TextStyle::new(text_size).bold(),
         w - 2.0 * (pad + id_w),
@@ -262,14 +298,14 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
         },
     );
     let id_style = TextStyle::new(small).anchored(Anchor::End);
-    scene.fitted_text(pt(w - pad, baseline), id, id_style, side);
-    if let Some(text) = beads
-        && let Some((lines, size)) = fitted_lines(&text, bead_style(small * 0.85), side, SMALLEST_TEXT_MM)
+    scene.fitted_text(pt(w - pad, baseline), words.id.as_str(), id_style, side);
+    if let Some(text) = &words.beads
+        && let Some((lines, size)) = fitted_lines(text, bead_style(small * 0.85), side, SMALLEST_TEXT_MM)
         // Two lines only where they stay clear of the picture.
-        && baseline - (lines.len() as f32 - 1.0) * size * 1.15 - size * CAP_HEIGHT >= below.y + below.h
+        && baseline - (lines.len() as f32 - 1.0) * size * 1.15 - size * CAP_HEIGHT >= picture_foot
     {
         text_lines(
-            &mut scene,
+            scene,
             pad,
             baseline,
             &lines,
@@ -279,8 +315,6 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
             },
         );
     }
-    game.draw(&b.position, &moves, below, &mut scene);
-    scene
 }
 
 #[cfg(test)]

@@ -53,15 +53,50 @@ impl Scale {
     }
 }
 
+/// The plotting area and its three scales: games played along the bottom, wins, draws
+/// and losses on the left, the beads in box 1 on the right.
+struct Axes {
+    area: Rect,
+    games: Scale,
+    left: Scale,
+    right: Scale,
+}
+
+impl Axes {
+    fn new(curve: &[CurvePoint]) -> Axes {
+        let games = curve.last().map_or(1, |p| p.game).max(1);
+        let counts = curve
+            .iter()
+            .map(|p| p.wins.max(p.draws).max(p.losses))
+            .max()
+            .unwrap_or(0);
+        let beads = curve.iter().map(|p| p.first_box_beads).max().unwrap_or(0);
+        Axes {
+            area: Rect {
+                x: 20.0,
+                y: 22.0,
+                w: WIDTH_MM - 42.0,
+                h: HEIGHT_MM - 38.0,
+            },
+            games: Scale::new(f64::from(games)),
+            left: Scale::new(f64::from(counts)),
+            right: Scale::new(f64::from(beads)),
+        }
+    }
+
+    /// Where `value` on `scale` after `game` games lies on the figure.
+    fn at(&self, game: u32, value: f64, scale: &Scale) -> Pt {
+        let area = self.area;
+        pt(
+            area.x + area.w * (f64::from(game) / self.games.top) as f32,
+            area.y + area.h * (1.0 - value / scale.top) as f32,
+        )
+    }
+}
+
 /// The learning curve of a session, titled `title`.
 pub fn curve_scene(title: &str, curve: &[CurvePoint]) -> Scene {
     let mut scene = Scene::new(WIDTH_MM, HEIGHT_MM);
-    let area = Rect {
-        x: 20.0,
-        y: 22.0,
-        w: WIDTH_MM - 42.0,
-        h: HEIGHT_MM - 38.0,
-    };
     // A kit's name can be long (HER's is "HER, the Hexapawn Educable Robot"): shrunk to
     // the figure's width rather than cut off at both sides.
     scene.fitted_text(
@@ -70,69 +105,69 @@ pub fn curve_scene(title: &str, curve: &[CurvePoint]) -> Scene {
         TextStyle::new(4.5).bold().anchored(Anchor::Middle),
         WIDTH_MM - 2.0 * TITLE_MARGIN_MM,
     );
+    let axes = Axes::new(curve);
+    draw_axes(&mut scene, &axes);
+    draw_series(&mut scene, &axes, curve);
+    scene.push(Shape::Text {
+        at: pt(4.0, axes.area.y - 3.0),
+        size: TEXT_MM * 0.9,
+        text: "games".into(),
+        colour: GREY,
+        anchor: Anchor::Start,
+        weight: Weight::Regular,
+    });
+    scene
+}
 
-    let games = curve.last().map_or(1, |p| p.game).max(1);
-    let counts = curve
-        .iter()
-        .map(|p| p.wins.max(p.draws).max(p.losses))
-        .max()
-        .unwrap_or(0);
-    let beads = curve.iter().map(|p| p.first_box_beads).max().unwrap_or(0);
-    let (x_scale, left, right) = (
-        Scale::new(f64::from(games)),
-        Scale::new(f64::from(counts)),
-        Scale::new(f64::from(beads)),
-    );
-    let at = |game: u32, value: f64, scale: &Scale| {
-        pt(
-            area.x + area.w * (f64::from(game) / x_scale.top) as f32,
-            area.y + area.h * (1.0 - value / scale.top) as f32,
-        )
-    };
-
+/// The grid, the three scales' numbers, the frame and the bottom scale's name.
+fn draw_axes(scene: &mut Scene, axes: &Axes) {
+    let Axes {
+        area,
+        games,
+        left,
+        right,
+    } = axes;
     let grid = Stroke {
         colour: [0xdd, 0xdd, 0xdd],
         width: 0.2,
         dash: None,
     };
     for v in left.values() {
-        let y = at(0, v, &left).y;
+        let y = axes.at(0, v, left).y;
         scene.line(pt(area.x, y), pt(area.x + area.w, y), grid);
-        label(&mut scene, pt(area.x - 1.5, y + 1.0), v, Anchor::End, INK);
+        label(scene, pt(area.x - 1.5, y + 1.0), v, Anchor::End, INK);
     }
     for v in right.values() {
-        let y = at(0, v, &right).y;
+        let y = axes.at(0, v, right).y;
         label(
-            &mut scene,
+            scene,
             pt(area.x + area.w + 1.5, y + 1.0),
             v,
             Anchor::Start,
             BEADS,
         );
     }
-    for v in x_scale.values() {
-        let x = area.x + area.w * (v / x_scale.top) as f32;
+    for v in games.values() {
+        let x = area.x + area.w * (v / games.top) as f32;
         scene.line(
             pt(x, area.y + area.h),
             pt(x, area.y + area.h + 1.2),
             Stroke::solid(INK, 0.25),
         );
-        label(
-            &mut scene,
-            pt(x, area.y + area.h + 4.5),
-            v,
-            Anchor::Middle,
-            INK,
-        );
+        label(scene, pt(x, area.y + area.h + 4.5), v, Anchor::Middle, INK);
     }
-    scene.rect(area, None, Some(Stroke::solid(INK, 0.3)));
+    scene.rect(*area, None, Some(Stroke::solid(INK, 0.3)));
     scene.text(
         pt(area.x + area.w / 2.0, HEIGHT_MM - 3.5),
         TEXT_MM,
         "games played",
         Anchor::Middle,
     );
+}
 
+/// The four curves (wins, draws, losses, beads in box 1), each with its legend above
+/// the plotting area.
+fn draw_series(scene: &mut Scene, axes: &Axes, curve: &[CurvePoint]) {
     let series: [Series; 4] = [
         ("wins", WINS, |p| p.wins, false),
         ("draws", DRAWS, |p| p.draws, false),
@@ -144,9 +179,9 @@ pub fn curve_scene(title: &str, curve: &[CurvePoint]) -> Scene {
             true,
         ),
     ];
-    let mut legend_x = area.x;
+    let mut legend_x = axes.area.x;
     for (name, colour, value, on_right) in series {
-        let scale = if on_right { &right } else { &left };
+        let scale = if on_right { &axes.right } else { &axes.left };
         let stroke = Stroke {
             colour,
             width: 0.5,
@@ -154,7 +189,7 @@ pub fn curve_scene(title: &str, curve: &[CurvePoint]) -> Scene {
         };
         let points: Vec<Pt> = curve
             .iter()
-            .map(|p| at(p.game, f64::from(value(p)), scale))
+            .map(|p| axes.at(p.game, f64::from(value(p)), scale))
             .collect();
         scene.push(Shape::Line { points, stroke });
         scene.line(pt(legend_x, 16.0), pt(legend_x + 6.0, 16.0), stroke);
@@ -168,15 +203,6 @@ pub fn curve_scene(title: &str, curve: &[CurvePoint]) -> Scene {
         });
         legend_x += 12.0 + name.len() as f32 * TEXT_MM * 0.5;
     }
-    scene.push(Shape::Text {
-        at: pt(4.0, area.y - 3.0),
-        size: TEXT_MM * 0.9,
-        text: "games".into(),
-        colour: GREY,
-        anchor: Anchor::Start,
-        weight: Weight::Regular,
-    });
-    scene
 }
 
 fn label(scene: &mut Scene, at: Pt, value: f64, anchor: Anchor, colour: Rgb) {

@@ -15,7 +15,7 @@ pub use drawings::Figure;
 use layout::{Booklet, Typesetter};
 use markdown::{Block, blocks, figure_marker};
 use matchbox_engine::Error;
-use matchbox_engine::boxes::{BoxSet, tag};
+use matchbox_engine::boxes::{BoxSet, ColourBeads, tag};
 use matchbox_engine::game::Side;
 use matchbox_engine::i18n::Language;
 use matchbox_engine::i18n::{grouped, plural, strings, template_file, template_folder};
@@ -301,48 +301,9 @@ impl TemplateContext {
         set: &BoxSet<G>,
         findings: &Findings,
     ) -> TemplateContext {
-        let s = strings(kit.language);
         let summary = set.summary(kit);
-        let adds_beads = matches!(kit.rule, Rule::GardnerReward | Rule::Menace);
-        let colours: Vec<ColourLine> = summary
-            .colours
-            .iter()
-            .map(|c| {
-                let colour = &kit.palette[c.colour];
-                // Reward rules add beads: half as many again is a small reserve.
-                let reserve = if adds_beads { c.beads.div_ceil(2) } else { 0 };
-                ColourLine {
-                    name: s.colour_name(colour),
-                    code: s.bead_code(colour, G::DRAWN_LETTERS),
-                    beads: c.beads,
-                    buy: c.beads + reserve,
-                }
-            })
-            .collect();
+        let colours = colour_lines::<G>(kit, &summary.colours);
         let first_move = set.boxes.first().map_or(1, |b| b.move_numbers[0]);
-        // Every page writes a move as the labels' tags do (the Bachet kit: I, II).
-        let tag_of = |n: u32| tag(&[n], kit.machine, kit.tags, kit.numerals);
-        let steps: Vec<(u32, u32)> = match &kit.beads {
-            BeadSchedule::Each(n) => vec![(first_move, *n)],
-            BeadSchedule::ByMoveNumber(map) => map.iter().map(|(&m, &b)| (m, b)).collect(),
-        };
-        let schedule = steps
-            .iter()
-            .enumerate()
-            .map(|(i, &(move_number, beads))| {
-                // The machine's last move before the next step: one of its own parity.
-                let until = steps.get(i + 1).map(|&(next, _)| {
-                    let last = next - 1;
-                    last - (last + first_move) % 2
-                });
-                ScheduleStep {
-                    move_number,
-                    beads,
-                    tag: tag_of(move_number),
-                    until: until.filter(|&u| u > move_number).map(tag_of),
-                }
-            })
-            .collect();
         TemplateContext {
             name: kit.name.clone(),
             machine: kit.machine,
@@ -361,14 +322,14 @@ impl TemplateContext {
                 .map(|(&move_number, &boxes)| MoveBoxes {
                     move_number,
                     boxes,
-                    tag: tag_of(move_number),
+                    tag: move_tag(kit, move_number),
                 })
                 .collect(),
             first_move,
             max_arrows: set.boxes.iter().map(|b| b.moves.len()).max().unwrap_or(0),
             findings: findings.clone(),
             history: game.historic(&kit.machine_settings()).map(|h| h.name),
-            schedule,
+            schedule: bead_schedule(kit, first_move),
             draws: game.can_draw(),
             game: game.template_vars(),
             paper: kit.paper.name(),
@@ -378,6 +339,58 @@ impl TemplateContext {
             score_sheet: ScoreSheet::of(findings),
         }
     }
+}
+
+/// A move number as the labels' tags write it: every page writes a move so (the Bachet
+/// kit: I, II).
+fn move_tag(kit: &Kit, move_number: u32) -> String {
+    tag(&[move_number], kit.machine, kit.tags, kit.numerals)
+}
+
+/// Each bead colour of a kit with its name, its letter and how many beads to buy.
+fn colour_lines<G: Game>(kit: &Kit, colours: &[ColourBeads]) -> Vec<ColourLine> {
+    let s = strings(kit.language);
+    let adds_beads = matches!(kit.rule, Rule::GardnerReward | Rule::Menace);
+    colours
+        .iter()
+        .map(|c| {
+            let colour = &kit.palette[c.colour];
+            // Reward rules add beads: half as many again is a small reserve.
+            let reserve = if adds_beads { c.beads.div_ceil(2) } else { 0 };
+            ColourLine {
+                name: s.colour_name(colour),
+                code: s.bead_code(colour, G::DRAWN_LETTERS),
+                beads: c.beads,
+                buy: c.beads + reserve,
+            }
+        })
+        .collect()
+}
+
+/// The beads a new box gets per move, as steps from a move number until the machine's
+/// last move before the next step.
+fn bead_schedule(kit: &Kit, first_move: u32) -> Vec<ScheduleStep> {
+    let steps: Vec<(u32, u32)> = match &kit.beads {
+        BeadSchedule::Each(n) => vec![(first_move, *n)],
+        BeadSchedule::ByMoveNumber(map) => map.iter().map(|(&m, &b)| (m, b)).collect(),
+    };
+    steps
+        .iter()
+        .enumerate()
+        .map(|(i, &(move_number, beads))| {
+            // The machine's last move before the next step: one of its own parity.
+            let until = steps.get(i + 1).map(|&(next, _)| {
+                let last = next - 1;
+                last - (last + first_move) % 2
+            });
+            ScheduleStep {
+                move_number,
+                beads,
+                tag: move_tag(kit, move_number),
+                until: until.filter(|&u| u > move_number).map(|u| move_tag(kit, u)),
+            }
+        })
+        .collect()
 }
 
 /// Renders one section's template for a kit; an unknown variable is an error. The
