@@ -273,6 +273,8 @@ pub fn main() -> i32 {
 /// internal failures and input mistakes).
 const NOT_HOLDING: i32 = 3;
 
+/// Runs the command given, returning the exit status; one match with a short arm per
+/// command (load the kit, hand its flags on), kept whole so the commands read side by side.
 fn run(cli: Cli) -> Result<i32, Error> {
     match cli.command {
         Command::Simulate { kit, args } => {

@@ -15,7 +15,7 @@ use matchbox_engine::kit::{Kit, Tags};
 use matchbox_engine::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rng_for};
 use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::state::Saved;
-use matchbox_engine::simulate::{Opponent, Setup, Turn, play_game};
+use matchbox_engine::simulate::{Opponent, Played, Setup, Turn, play_game};
 
 /// Whether to colour the beads: asked for, or by default when the output is a terminal
 /// and `NO_COLOR` is not set (<https://no-color.org>: a flag given overrides it).
@@ -173,12 +173,7 @@ impl<G: Notation, R: BufRead, W: Write> Opponent<G> for Human<'_, G, R, W> {
             s.fill("play.your_moves", &[("moves", &self.list(tree, node))])
         );
         loop {
-            {
-                let mut out = self.out.borrow_mut();
-                out.write_all(text.as_bytes())
-                    .and_then(|()| out.flush())
-                    .map_err(io_error)?;
-            }
+            write_out(self.out, &text)?;
             let Some(line) = read_line(&mut self.input)? else {
                 return Err(Error::Input(s.get("play.input_ended").to_string()));
             };
@@ -228,21 +223,8 @@ pub fn session<G: Notation, R: BufRead, W: Write>(
     let machine = &setup.machine;
     let Console { input, output } = console;
     let out = RefCell::new(output);
-    let write = |text: &str| {
-        let mut out = out.borrow_mut();
-        out.write_all(text.as_bytes())
-            .and_then(|()| out.flush())
-            .map_err(io_error)
-    };
-    let s = strings(kit.language);
-    let intro = match machine.side {
-        matchbox_engine::game::Side::First => "play.you_second",
-        matchbox_engine::game::Side::Second => "play.you_first",
-    };
-    write(&format!(
-        "{}\n",
-        s.fill(intro, &[("name", &kit.name), ("rule", machine.rule.name())])
-    ))?;
+    let write = |text: &str| write_out(&out, text);
+    write(&greeting(kit, setup))?;
     let turn = Cell::new(0);
     let mut me = Learner::with_beads(machine, saved.beads.clone());
     let mut now = saved;
@@ -280,53 +262,104 @@ pub fn session<G: Notation, R: BufRead, W: Write>(
         if let Some(e) = failed {
             return Err(e);
         }
-        write(&format!(
-            "\n{}{}\n{}",
-            board_text(game, &setup.tree.positions[played.last as usize]),
-            s.get(match played.end {
-                End::Won => "play.won",
-                End::Drew => "play.drew",
-                End::Lost => "play.lost",
-                End::Resigned => "play.resigned",
-            }),
-            changes(game, kit, setup, &before, &me.beads)
-        ))?;
-        let change = |b: &Beads| i64::from(b.counts().iter().sum::<u32>());
-        now.remember();
-        now.record(played.end, Some(change(&me.beads) - change(&before)));
-        now.beads = me.beads.clone();
+        write(&game_over(game, kit, setup, &played, &before, &me.beads))?;
+        keep_game(&mut now, played.end, &before, &me.beads);
         save(&now)?;
-        write(&format!("\n{}\n> ", s.get("play.again")))?;
-        // The kit's words for yes and no, and the English ones too.
-        let answers = |key: &str, english: &'static [&'static str]| {
-            let mut words: Vec<String> = s.get(key).split('|').map(normalise).collect();
-            words.extend(english.iter().map(|w| w.to_string()));
-            words
-        };
-        let (yes, no) = (
-            answers("play.yes", &["y", "yes"]),
-            answers("play.no", &["n", "no"]),
-        );
-        let again = loop {
-            let Some(answer) = read_line(&mut human.input)? else {
-                break false;
-            };
-            let answer_words = normalise(&answer);
-            if yes.contains(&answer_words) {
-                break true;
-            }
-            if no.contains(&answer_words) {
-                break false;
-            }
-            write(&format!(
-                "{}\n> ",
-                s.fill("play.yes_or_no", &[("answer", &echo(&answer))])
-            ))?;
-        };
-        if !again {
+        if !another_game(kit, &mut human.input, write)? {
             write("\n")?;
             return Ok(now);
         }
+    }
+}
+
+/// Writes `text` to the session's output at once: a person reads it before typing.
+fn write_out<W: Write>(out: &RefCell<W>, text: &str) -> Result<(), Error> {
+    let mut out = out.borrow_mut();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(io_error)
+}
+
+/// The session's first line: the kit, the machine's rule, and who moves first.
+fn greeting<G: Notation>(kit: &Kit, setup: &Setup<G>) -> String {
+    let machine = &setup.machine;
+    let intro = match machine.side {
+        matchbox_engine::game::Side::First => "play.you_second",
+        matchbox_engine::game::Side::Second => "play.you_first",
+    };
+    let s = strings(kit.language);
+    format!(
+        "{}\n",
+        s.fill(intro, &[("name", &kit.name), ("rule", machine.rule.name())])
+    )
+}
+
+/// The end of a game in words: the last board, who won, and what the rule changed from
+/// the beads `before` to those `after`.
+fn game_over<G: Notation>(
+    game: &G,
+    kit: &Kit,
+    setup: &Setup<G>,
+    played: &Played,
+    before: &Beads,
+    after: &Beads,
+) -> String {
+    format!(
+        "\n{}{}\n{}",
+        board_text(game, &setup.tree.positions[played.last as usize]),
+        strings(kit.language).get(match played.end {
+            End::Won => "play.won",
+            End::Drew => "play.drew",
+            End::Lost => "play.lost",
+            End::Resigned => "play.resigned",
+        }),
+        changes(game, kit, setup, before, after)
+    )
+}
+
+/// Keeps a game played in `now`: its end on the score with the beads the rule added or
+/// took, and the beads `after` it (the step before it kept for undo).
+fn keep_game(now: &mut Saved, end: End, before: &Beads, after: &Beads) {
+    let total = |b: &Beads| i64::from(b.counts().iter().sum::<u32>());
+    now.remember();
+    now.record(end, Some(total(after) - total(before)));
+    now.beads = after.clone();
+}
+
+/// Asks whether to play another game until the answer is yes or no; the input ending
+/// is a no.
+fn another_game<R: BufRead>(
+    kit: &Kit,
+    input: &mut R,
+    write: impl Fn(&str) -> Result<(), Error>,
+) -> Result<bool, Error> {
+    let s = strings(kit.language);
+    write(&format!("\n{}\n> ", s.get("play.again")))?;
+    // The kit's words for yes and no, and the English ones too.
+    let answers = |key: &str, english: &'static [&'static str]| {
+        let mut words: Vec<String> = s.get(key).split('|').map(normalise).collect();
+        words.extend(english.iter().map(|w| w.to_string()));
+        words
+    };
+    let (yes, no) = (
+        answers("play.yes", &["y", "yes"]),
+        answers("play.no", &["n", "no"]),
+    );
+    loop {
+        let Some(answer) = read_line(input)? else {
+            return Ok(false);
+        };
+        let answer_words = normalise(&answer);
+        if yes.contains(&answer_words) {
+            return Ok(true);
+        }
+        if no.contains(&answer_words) {
+            return Ok(false);
+        }
+        write(&format!(
+            "{}\n> ",
+            s.fill("play.yes_or_no", &[("answer", &echo(&answer))])
+        ))?;
     }
 }
 

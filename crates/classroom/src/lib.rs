@@ -579,7 +579,8 @@ impl<G: Game> Classroom<G> {
         }
     }
 
-    /// The answer to a route, as JSON text.
+    /// The answer to a route, as JSON text; one match with a short arm per route (read
+    /// what was sent, call the room), kept whole so the routes read side by side.
     fn answer(&self, route: Route, sent: Body) -> Result<String, ApiError> {
         let (mut live, fixed) = self.locked();
         let fixed = &*fixed;

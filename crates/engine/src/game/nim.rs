@@ -65,6 +65,118 @@ settings_file! {
     }
 }
 
+impl NimFile {
+    /// The stones of each heap: `stones` (one heap) or `heaps`, not both; 8 stones in one
+    /// heap when neither is given.
+    fn heaps(&self, text: &KitText) -> Result<Vec<u16>, Error> {
+        match (&self.stones, &self.heaps) {
+            (Some(_), Some(h)) => Err(text.at(
+                h,
+                "give either `stones` (one heap) or `heaps` (a list of heaps), not both",
+            )),
+            (Some(stones), None) => Ok(vec![text.ranged(stones, "stones", 1, MAX_STONES)?]),
+            (None, Some(h)) => {
+                if h.value.is_empty() || h.value.len() > MAX_HEAPS {
+                    return Err(text.at(
+                        h,
+                        format!(
+                            "heaps: from 1 to {MAX_HEAPS} heaps, e.g. [1, 3, 5, 7]; found {}",
+                            h.value.len()
+                        ),
+                    ));
+                }
+                stone_counts(text, h, "every heap must hold")
+            }
+            (None, None) => Ok(vec![8]),
+        }
+    }
+
+    /// The counts a player may take from `heaps`, refused when one is more than the
+    /// largest heap holds.
+    fn take(&self, text: &KitText, heaps: &[u16]) -> Result<Vec<u16>, Error> {
+        let most = heaps.iter().copied().max().unwrap_or(1);
+        let take = match &self.take {
+            // One heap takes 1 to 3 by default, as Bachet's game; several take any count.
+            None if heaps.len() == 1 => vec![1, 2, 3],
+            None => Vec::new(),
+            Some(t) if t.value.is_empty() => {
+                return Err(text.at(t, "take needs at least one count, e.g. [1, 2, 3]"));
+            }
+            Some(t) => stone_counts(text, t, "every count in take must be")?,
+        };
+        if let Some(&big) = take.iter().find(|&&n| n > most) {
+            let what = if heaps.len() == 1 {
+                format!(
+                    "the {most} stones of the pile, so it can never be taken: every count must be at most `stones`"
+                )
+            } else {
+                format!("the {most} stones of the largest heap, so it can never be taken")
+            };
+            return Err(text.error(
+                &["take", "stones", "heaps"],
+                format!("take: {big} is more than {what}"),
+            ));
+        }
+        Ok(take)
+    }
+
+    /// The relay wiring `allowed` gives `game`'s boxes (stones left -> counts), none when
+    /// it gives none; refused when a preset's wiring meets keys that change its game, or
+    /// a box is wired for a move the game does not have.
+    fn wiring(&self, text: &KitText, game: &Nim) -> Result<BTreeMap<u16, Vec<u16>>, Error> {
+        let mut wiring = BTreeMap::new();
+        if self.allowed.is_some()
+            && !text.places().gives("allowed")
+            && let Some(changed) = ["stones", "heaps", "take", "last_stone"]
+                .into_iter()
+                .find(|k| text.places().gives(k))
+        {
+            // A preset's wiring was made for its own game.
+            return Err(text.error(
+                &[changed],
+                format!(
+                    "{changed}: the preset's relay wiring (`allowed`) was made for its own game, which `{changed}` changes: give your own `allowed` as well, or start from `game: nim`"
+                ),
+            ));
+        }
+        let Some(a) = &self.allowed else {
+            return Ok(wiring);
+        };
+        if game.several() {
+            return Err(text.at(a, "allowed: a box can be wired only in a game of one heap"));
+        }
+        let stones = game.stones();
+        for (&at, moves) in &a.value {
+            if at < 1 || at > i64::from(stones) {
+                return Err(text.at(
+                    a,
+                    format!("allowed: {at} stones cannot occur in a game of {stones}"),
+                ));
+            }
+            let mut wired = Vec::new();
+            for &m in moves {
+                if m < 1 || m > at || !game.take.contains(&(m as u16)) {
+                    return Err(text.at(
+                        a,
+                        format!("allowed: at {at} stones, taking {m} is not a legal move"),
+                    ));
+                }
+                wired.push(m as u16);
+            }
+            if wired.is_empty() {
+                return Err(text.at(
+                    a,
+                    format!("allowed: the box for {at} stones needs at least one move"),
+                ));
+            }
+            wired.sort_unstable();
+            wired.dedup();
+            wiring.insert(at as u16, wired);
+        }
+        Ok(wiring)
+    }
+}
+
 /// A nim game: its heaps, the counts a player may take, and who wins.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Nim {
@@ -378,104 +490,14 @@ impl Descriptor for Nim {
 
     fn read(text: &KitText) -> Result<Nim, Error> {
         let file: NimFile = text.settings()?;
-        let heaps = match (&file.stones, &file.heaps) {
-            (Some(_), Some(h)) => {
-                return Err(text.at(
-                    h,
-                    "give either `stones` (one heap) or `heaps` (a list of heaps), not both",
-                ));
-            }
-            (Some(stones), None) => vec![text.ranged(stones, "stones", 1, MAX_STONES)?],
-            (None, Some(h)) => {
-                if h.value.is_empty() || h.value.len() > MAX_HEAPS {
-                    return Err(text.at(
-                        h,
-                        format!(
-                            "heaps: from 1 to {MAX_HEAPS} heaps, e.g. [1, 3, 5, 7]; found {}",
-                            h.value.len()
-                        ),
-                    ));
-                }
-                stone_counts(text, h, "every heap must hold")?
-            }
-            (None, None) => vec![8],
-        };
-        let most = heaps.iter().copied().max().unwrap_or(1);
-        let take = match &file.take {
-            // One heap takes 1 to 3 by default, as Bachet's game; several take any count.
-            None if heaps.len() == 1 => vec![1, 2, 3],
-            None => Vec::new(),
-            Some(t) if t.value.is_empty() => {
-                return Err(text.at(t, "take needs at least one count, e.g. [1, 2, 3]"));
-            }
-            Some(t) => stone_counts(text, t, "every count in take must be")?,
-        };
-        if let Some(&big) = take.iter().find(|&&n| n > most) {
-            let what = if heaps.len() == 1 {
-                format!(
-                    "the {most} stones of the pile, so it can never be taken: every count must be at most `stones`"
-                )
-            } else {
-                format!("the {most} stones of the largest heap, so it can never be taken")
-            };
-            return Err(text.error(
-                &["take", "stones", "heaps"],
-                format!("take: {big} is more than {what}"),
-            ));
-        }
+        let heaps = file.heaps(text)?;
+        let take = file.take(text, &heaps)?;
         let last_stone_wins = file
             .last_stone
             .as_ref()
             .is_none_or(|v| v.value == LastStone::Wins);
         let game = Nim::new(heaps, take, last_stone_wins);
-        let mut wiring = BTreeMap::new();
-        if file.allowed.is_some()
-            && !text.places().gives("allowed")
-            && let Some(changed) = ["stones", "heaps", "take", "last_stone"]
-                .into_iter()
-                .find(|k| text.places().gives(k))
-        {
-            // A preset's wiring was made for its own game.
-            return Err(text.error(
-                &[changed],
-                format!(
-                    "{changed}: the preset's relay wiring (`allowed`) was made for its own game, which `{changed}` changes: give your own `allowed` as well, or start from `game: nim`"
-                ),
-            ));
-        }
-        if let Some(a) = &file.allowed {
-            if game.several() {
-                return Err(text.at(a, "allowed: a box can be wired only in a game of one heap"));
-            }
-            let stones = game.stones();
-            for (&at, moves) in &a.value {
-                if at < 1 || at > i64::from(stones) {
-                    return Err(text.at(
-                        a,
-                        format!("allowed: {at} stones cannot occur in a game of {stones}"),
-                    ));
-                }
-                let mut wired = Vec::new();
-                for &m in moves {
-                    if m < 1 || m > at || !game.take.contains(&(m as u16)) {
-                        return Err(text.at(
-                            a,
-                            format!("allowed: at {at} stones, taking {m} is not a legal move"),
-                        ));
-                    }
-                    wired.push(m as u16);
-                }
-                if wired.is_empty() {
-                    return Err(text.at(
-                        a,
-                        format!("allowed: the box for {at} stones needs at least one move"),
-                    ));
-                }
-                wired.sort_unstable();
-                wired.dedup();
-                wiring.insert(at as u16, wired);
-            }
-        }
+        let wiring = file.wiring(text, &game)?;
         Ok(game.with_wiring(wiring))
     }
 

@@ -753,39 +753,79 @@ impl Stored {
     ) -> Result<Loaded, Error> {
         let Stored { file, shown } = self;
         let (set, machine) = (&setup.set, &setup.machine);
-        // A file of this version without its checksum was changed too; an older one had
-        // none, and is held to what its rule can do.
-        let edited = match &file.checksum {
-            Some(sum) => *sum != file.checksum()?,
-            None => file.version >= 3,
+        let edited = file.edited()?;
+        let beads = file.beads_for(&shown, game, kit, set, machine)?;
+        let history = file.history(&shown)?;
+        let undo = read_undo(machine, &beads, file.games, &file.undo)
+            .ok_or_else(|| refused(&shown, Refusal::Undo))?;
+        // The program's own save may hold what another rule did; any other file is held
+        // to what this machine's rule can do.
+        let vouched = file.checksum.is_some() && !edited;
+        let impossible = if vouched {
+            None
+        } else {
+            impossible_count(kit, set, machine, &beads)
         };
+        let warning = edited_warning(&shown, edited, impossible, accept_edited)?;
+        let saved = Saved {
+            beads,
+            games: file.games,
+            history,
+            undo,
+            settings,
+        };
+        Ok((saved, warning))
+    }
+}
+
+impl StateFile {
+    /// Whether the file was changed since the program saved it: a file of this version
+    /// without its checksum was changed too; an older one had none, and is held to what
+    /// its rule can do.
+    fn edited(&self) -> Result<bool, Error> {
+        Ok(match &self.checksum {
+            Some(sum) => *sum != self.checksum()?,
+            None => self.version >= 3,
+        })
+    }
+
+    /// The file's bead counts as the machine `kit` and `set` make holds them, refused
+    /// when the file is of another kit: another game or side, or other boxes or moves.
+    fn beads_for<G: Notation>(
+        &self,
+        shown: &str,
+        game: &G,
+        kit: &Kit,
+        set: &BoxSet<G>,
+        machine: &Machine,
+    ) -> Result<Beads, Error> {
         let foreign = |detail: String| {
             refused(
-                &shown,
+                shown,
                 Refusal::Foreign {
-                    kit: file.kit.clone(),
+                    kit: self.kit.clone(),
                     detail,
                 },
             )
         };
         let game_here = serde_json::to_value(&kit.game)?;
-        if file.game != game_here || file.machine != kit.machine {
+        if self.game != game_here || self.machine != kit.machine {
             return Err(foreign(format!(
                 "the kit `{}`, machine playing {}",
-                file.kit,
-                file.machine.name()
+                self.kit,
+                self.machine.name()
             )));
         }
         let expected = describe(game, kit, set, machine, &machine.fresh_beads());
-        if file.boxes.len() != expected.len() {
+        if self.boxes.len() != expected.len() {
             return Err(foreign(format!(
                 "{} boxes, not {}",
-                file.boxes.len(),
+                self.boxes.len(),
                 expected.len()
             )));
         }
         let mut counts = Vec::with_capacity(machine.fresh_beads().counts().len());
-        for (theirs, ours) in file.boxes.iter().zip(&expected) {
+        for (theirs, ours) in self.boxes.iter().zip(&expected) {
             let same_moves = theirs.moves.len() == ours.moves.len()
                 && theirs
                     .moves
@@ -797,68 +837,60 @@ impl Stored {
             }
             counts.extend(theirs.moves.iter().map(|m| m.beads));
         }
-        let beads = Beads::from_counts(machine, counts)
-            .ok_or_else(|| refused(&shown, Refusal::TooManyBeads))?;
-        let history = match file.score {
+        Beads::from_counts(machine, counts).ok_or_else(|| refused(shown, Refusal::TooManyBeads))
+    }
+
+    /// The games the file's score keeps, refused when a line is no game or the score does
+    /// not add up to the games the beads have played.
+    fn history(&self, shown: &str) -> Result<History, Error> {
+        let Some(score) = &self.score else {
             // A file from before the score was kept: the score starts now.
-            None => History {
-                from: file.games,
+            return Ok(History {
+                from: self.games,
                 games: Vec::new(),
-            },
-            Some(score) => {
-                let games = score
-                    .games
-                    .iter()
-                    .map(|line| {
-                        read_score_line(line).ok_or_else(|| {
-                            refused(&shown, Refusal::ScoreLine(line.chars().take(40).collect()))
-                        })
-                    })
-                    .collect::<Result<Vec<_>, Error>>()?;
-                if score.from.checked_add(games.len() as u64) != Some(file.games) {
-                    return Err(refused(
-                        &shown,
-                        Refusal::ScoreSum {
-                            from: score.from,
-                            listed: games.len(),
-                            games: file.games,
-                        },
-                    ));
-                }
-                History {
+            });
+        };
+        let games = score
+            .games
+            .iter()
+            .map(|line| {
+                read_score_line(line).ok_or_else(|| {
+                    refused(shown, Refusal::ScoreLine(line.chars().take(40).collect()))
+                })
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        if score.from.checked_add(games.len() as u64) != Some(self.games) {
+            return Err(refused(
+                shown,
+                Refusal::ScoreSum {
                     from: score.from,
-                    games,
-                }
-            }
-        };
-        let undo = read_undo(machine, &beads, file.games, &file.undo)
-            .ok_or_else(|| refused(&shown, Refusal::Undo))?;
-        // The program's own save may hold what another rule did; any other file is held
-        // to what this machine's rule can do.
-        let vouched = file.checksum.is_some() && !edited;
-        let impossible = if vouched {
-            None
-        } else {
-            impossible_count(kit, set, machine, &beads)
-        };
-        let warning = match (edited, impossible) {
-            (false, None) => None,
-            (_, why) if !accept_edited => {
-                return Err(refused(&shown, Refusal::Edited(why)));
-            }
-            (_, why) => Some(format!(
-                "warning: {shown} was changed by hand since matchbox saved it{}; read as it is (--accept-edited-state)",
-                why.map_or_else(String::new, |w| format!(" ({w})"))
-            )),
-        };
-        let saved = Saved {
-            beads,
-            games: file.games,
-            history,
-            undo,
-            settings,
-        };
-        Ok((saved, warning))
+                    listed: games.len(),
+                    games: self.games,
+                },
+            ));
+        }
+        Ok(History {
+            from: score.from,
+            games,
+        })
+    }
+}
+
+/// The warning to show for a file changed by hand (`edited`, or holding a count its
+/// rule cannot leave) that is read anyway, or its refusal unless `accept_edited`.
+fn edited_warning(
+    shown: &str,
+    edited: bool,
+    impossible: Option<Impossible>,
+    accept_edited: bool,
+) -> Result<Option<String>, Error> {
+    match (edited, impossible) {
+        (false, None) => Ok(None),
+        (_, why) if !accept_edited => Err(refused(shown, Refusal::Edited(why))),
+        (_, why) => Ok(Some(format!(
+            "warning: {shown} was changed by hand since matchbox saved it{}; read as it is (--accept-edited-state)",
+            why.map_or_else(String::new, |w| format!(" ({w})"))
+        ))),
     }
 }
 

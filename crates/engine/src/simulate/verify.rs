@@ -413,6 +413,39 @@ pub fn prove<G: Rules>(
     })
 }
 
+/// Why the machine can never learn to stop losing, when its side loses against best
+/// play; `None` when it can.
+fn cannot_learn_why<G: Notation>(kit: &Kit, setup: &Setup<G>) -> Option<String> {
+    side_loses(&setup.tree, kit.machine).then(|| {
+        format!(
+            "the machine plays {}, and in {} that side loses against best play: against a perfect opponent it can never stop losing",
+            kit.machine.name(),
+            kit.game.name()
+        )
+    })
+}
+
+/// The articles' claim about the kit, if they make one, checked against the exact
+/// `proof` or else the `measured` training.
+fn claim_check<G: Descriptor>(
+    game: &G,
+    kit: &Kit,
+    proof: Option<&Proof>,
+    measured: Option<&Training>,
+) -> Option<ClaimCheck> {
+    claim_for(game, kit).map(|claim| ClaimCheck {
+        holds: match (proof, measured) {
+            (Some(p), _) => proves(claim.bound, &p.against),
+            (None, Some(m)) => bears_out(claim.bound, m),
+            (None, None) => false,
+        },
+        holds_against_every_opponent: proof.map(|p| match claim.bound {
+            Bound::AtMost(n) | Bound::Exactly(n) => p.worst_losses <= n,
+        }),
+        claim,
+    })
+}
+
 /// Checks the kit, then works out its learning figures against `opponent` exactly, or,
 /// for a kit too large for that, trains `runs` machines at random, and checks the
 /// articles' claim about it.
@@ -434,13 +467,7 @@ pub fn verify<G: Notation + Descriptor>(
     let (mut cannot_learn, mut reward) = (None, None);
     if checks.iter().all(|c| c.ok) {
         let setup = Setup::compile(game, kit, kit.rule, set, tree, false)?;
-        let cannot = side_loses(&setup.tree, kit.machine).then(|| {
-            format!(
-                "the machine plays {}, and in {} that side loses against best play: against a perfect opponent it can never stop losing",
-                kit.machine.name(),
-                kit.game.name()
-            )
-        });
+        let cannot = cannot_learn_why(kit, &setup);
         // Nothing the fastest teacher could teach: it has no strategy.
         if let Some(why) = cannot
             .as_ref()
@@ -483,17 +510,7 @@ pub fn verify<G: Notation + Descriptor>(
             }
         }
     }
-    let claim = claim_for(game, kit).map(|claim| ClaimCheck {
-        holds: match (&proof, &measured) {
-            (Some(p), _) => proves(claim.bound, &p.against),
-            (None, Some(m)) => bears_out(claim.bound, m),
-            (None, None) => false,
-        },
-        holds_against_every_opponent: proof.as_ref().map(|p| match claim.bound {
-            Bound::AtMost(n) | Bound::Exactly(n) => p.worst_losses <= n,
-        }),
-        claim,
-    });
+    let claim = claim_check(game, kit, proof.as_ref(), measured.as_ref());
     Ok(Verdict {
         checks,
         claim,
