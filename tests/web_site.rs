@@ -208,16 +208,24 @@ const CAPTURE: &str = "window.saved = {}; const b64 = (bytes) => { let s = ''; f
 
 /// Types into a field as a person would, and waits for the page's next design or problem.
 fn type_into(browser: &Browser, css: &str, text: &str) {
+    redesigned(browser, || {
+        let id = browser.find(css);
+        browser.call("POST", &format!("/element/{id}/clear"), Some(json!({})));
+        browser.call(
+            "POST",
+            &format!("/element/{id}/value"),
+            Some(json!({ "text": text })),
+        );
+    });
+}
+
+/// Does `change` to the designer's form and waits until the page has answered it with a
+/// new design or a new problem.
+fn redesigned(browser: &Browser, change: impl FnOnce()) {
     let before = browser.script(
         "return [document.body.dataset.designs, document.body.dataset.problems].join('/');",
     );
-    let id = browser.find(css);
-    browser.call("POST", &format!("/element/{id}/clear"), Some(json!({})));
-    browser.call(
-        "POST",
-        &format!("/element/{id}/value"),
-        Some(json!({ "text": text })),
-    );
+    change();
     browser.wait(&format!(
         "[document.body.dataset.designs, document.body.dataset.problems].join('/') !== {before}"
     ));
@@ -301,15 +309,11 @@ fn the_designer_shows_errors_at_their_field_and_downloads_the_kit() {
 
     // A label too small to read is said at the label at once, not when kit.pdf is
     // asked for.
-    let before = browser.script(
-        "return [document.body.dataset.designs, document.body.dataset.problems].join('/');",
-    );
-    browser.script(
-        "const s = document.getElementById('input-label'); s.value = 'craft-small'; s.dispatchEvent(new Event('change'));",
-    );
-    browser.wait(&format!(
-        "[document.body.dataset.designs, document.body.dataset.problems].join('/') !== {before}"
-    ));
+    redesigned(&browser, || {
+        browser.script(
+            "const s = document.getElementById('input-label'); s.value = 'craft-small'; s.dispatchEvent(new Event('change'));",
+        );
+    });
     assert_eq!(
         browser.script("return document.getElementById('error-label').hidden;"),
         json!(false)
