@@ -27,6 +27,7 @@ mod giving_up;
 mod horizon;
 mod lines;
 mod numbers;
+mod packed;
 mod sheet;
 mod states;
 mod teaching;

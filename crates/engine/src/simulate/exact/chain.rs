@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::Refusal;
-use super::lines::{Lines, Mover, Transitions, Walker, lines_fit};
+use super::lines::{Lines, Mover, Transitions, lines_fit};
 use super::numbers::{Arithmetic, Bounds, Figure, Number, Rational, one, zero};
 use super::states::States;
 use crate::game::Rules;
@@ -191,22 +191,7 @@ pub(super) fn following<G: Rules>(
 ) -> Result<(States, Vec<Option<Lines>>), Refusal> {
     finite_rule(machine)?;
     lines_fit(tree, machine, Mover::Follows(opponent))?;
-    let mut states = States::new(tree, machine, lump);
-    let mut walker = Walker::new(tree, machine, Mover::Follows(opponent));
-    let mut lines: Vec<Option<Lines>> = Vec::new();
-    let mut s = 0;
-    while s < states.beads.len() {
-        lines.push(if states.learnt[s] {
-            None
-        } else {
-            let (beads, mut walked) = (states.beads[s].clone(), Lines::default());
-            let mut interning = states.interning(tree, machine);
-            walker.walk(&mut walked, &beads, s as u32, 0, &[], &mut interning)?;
-            Some(walked)
-        });
-        s += 1;
-    }
-    Ok((states, lines))
+    States::discover(tree, machine, Mover::Follows(opponent), lump, |_, _| Ok(()))
 }
 
 /// The exact distribution of losses and games to learn against a rule-following opponent

@@ -4,7 +4,7 @@
 
 use super::Refusal;
 use super::chain::finite_rule;
-use super::lines::{Lines, Mover, Transitions, Walker, lines_fit};
+use super::lines::{Budget, Lines, Mover, Transitions, Walker, lines_fit};
 use super::numbers::{Bounds, Figure, Number, one, zero};
 use super::states::States;
 use crate::game::Rules;
@@ -68,6 +68,7 @@ impl Met {
             Vec::new(),
         );
         let (mut now, mut beads) = (vec![true], machine.fresh_beads());
+        let mut budget = Budget::default();
         for game in 1..=last {
             // Once every state met has been walked, the games meet no other (nor, the
             // states being few enough, give up on them).
@@ -90,10 +91,8 @@ impl Met {
                 if met.walked[s].is_none() {
                     beads.clone_from(&met.states.beads[s]);
                     let mut interning = met.states.interning(tree, machine);
-                    if walker
-                        .walk(&mut lines, &beads, s as u32, 0, &[], &mut interning)
-                        .is_err()
-                    {
+                    let walked = walker.walk(&mut lines, &beads, s as u32, 0, &[], &mut interning);
+                    if walked.and_then(|()| budget.spend(&lines)).is_err() {
                         met.games = game - 1;
                         return met;
                     }

@@ -27,6 +27,24 @@ pub const MAX_STEPS: usize = 5_000_000;
 /// where [`super::MAX_COUNTS`] stops them, 4.8 million.
 pub const MAX_WALKED: usize = 5_000_000;
 
+/// The steps of lines of play walked so far over the states of one problem, bounded by
+/// [`MAX_WALKED`].
+#[derive(Default)]
+pub(super) struct Budget(usize);
+
+impl Budget {
+    /// Counts the steps of `lines`, refused once they are more than [`MAX_WALKED`].
+    pub(super) fn spend(&mut self, lines: &Lines) -> Result<(), Refusal> {
+        self.0 += lines.steps.len();
+        if self.0 > MAX_WALKED {
+            return Err(Refusal(format!(
+                "the games from all its bead states have more than {MAX_WALKED} lines of play"
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// Where a step's parts are in [`Lines::parts`].
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Span {
@@ -112,8 +130,6 @@ pub(super) struct Walker<'a, G: Rules> {
     /// The beads after a game, worked out in place.
     after: Beads,
     emptied: Vec<u32>,
-    /// Steps walked so far, over all walks (see [`MAX_WALKED`]).
-    walked: usize,
 }
 
 /// One walk's fixed inputs.
@@ -134,7 +150,6 @@ impl<'a, G: Rules> Walker<'a, G> {
             ends: FxHashMap::default(),
             after: machine.fresh_beads(),
             emptied: Vec::new(),
-            walked: 0,
         }
     }
 
@@ -158,12 +173,6 @@ impl<'a, G: Rules> Walker<'a, G> {
         self.stack.clear();
         let game = Game { beads, state };
         self.step(&game, node, lines, resolve)?;
-        self.walked += lines.steps.len();
-        if self.walked > MAX_WALKED {
-            return Err(Refusal(format!(
-                "the games from all its bead states have more than {MAX_WALKED} lines of play"
-            )));
-        }
         Ok(())
     }
 

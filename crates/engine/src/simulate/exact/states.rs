@@ -1,10 +1,9 @@
 //! The machine's bead states, numbered as they are met, with the beads that can no
 //! longer matter dropped (states with the same future lumped into one).
 
-use rustc_hash::FxHashMap;
-
 use super::Refusal;
-use super::lines::{Lines, Mover, Resolve, Walker};
+use super::lines::{Budget, Lines, Mover, Resolve, Step, Walker};
+use super::packed::{Numbered, Packing};
 use crate::game::Rules;
 use crate::machine::{Beads, Draw, LossMemo, Machine, Node, Tree};
 
@@ -45,6 +44,8 @@ pub(super) struct ReachScratch {
     seen: Vec<u32>,
     reached: Vec<u32>,
     stack: Vec<u32>,
+    /// The beads looked up last, packed.
+    key: Vec<u64>,
 }
 
 impl Reach {
@@ -190,7 +191,8 @@ pub(super) struct States {
     reach: Reach,
     scratch: ReachScratch,
     pub(super) beads: Vec<Beads>,
-    index: FxHashMap<Beads, u32>,
+    packing: Packing,
+    index: Numbered,
     /// Whether the machine can no longer lose in that state (the simulator's test).
     pub(super) learnt: Vec<bool>,
     /// Per state and slot, the state a game lost by that last move leads to, as far as
@@ -213,12 +215,14 @@ const MAX_KEPT_STEPS: usize = 2_000_000;
 impl States {
     pub(super) fn new<G: Rules>(tree: &Tree<G>, machine: &Machine, lump: bool) -> States {
         let mut fresh = machine.fresh_beads();
+        let packing = Packing::new(machine);
         let mut states = States {
             lump,
             reach: Reach::new(tree, machine),
             scratch: ReachScratch::default(),
             beads: Vec::new(),
-            index: FxHashMap::default(),
+            index: Numbered::new(packing.words),
+            packing,
             learnt: Vec::new(),
             after_loss: Vec::new(),
             slots: fresh.counts().len(),
@@ -231,19 +235,167 @@ impl States {
                 .reach
                 .drop_unreachable(machine, &mut fresh, &mut states.scratch);
         }
-        states.add(tree, machine, fresh);
+        let learnt = machine.cannot_lose_with(tree, &fresh, &mut states.memo);
+        let mut key = vec![0; states.packing.words];
+        states.packing.pack(&fresh, &mut key);
+        states
+            .add(fresh, &key, learnt)
+            .expect("the first state is within every bound");
         states
     }
 
-    fn add<G: Rules>(&mut self, tree: &Tree<G>, machine: &Machine, beads: Beads) -> u32 {
+    /// Adds `beads`, packed as `key`, as a new state, refused past [`MAX_STATES`] (or
+    /// [`MAX_COUNTS`]); `learnt` is whether the machine can no longer lose with them.
+    fn add(&mut self, beads: Beads, key: &[u64], learnt: bool) -> Result<u32, Refusal> {
+        // A state holds a count per move: a kit of many moves reaches the memory bound
+        // long before the state bound.
+        let most = MAX_STATES.min(MAX_COUNTS / beads.counts().len().max(1));
+        if self.beads.len() >= most {
+            return Err(Refusal(format!(
+                "the machine has more than {most} bead states"
+            )));
+        }
         let id = self.beads.len() as u32;
-        self.learnt
-            .push(machine.cannot_lose_with(tree, &beads, &mut self.memo));
+        self.learnt.push(learnt);
         self.after_loss
             .extend(std::iter::repeat_n(UNKNOWN, self.slots));
-        self.index.insert(beads.clone(), id);
+        self.index.add(key);
         self.beads.push(beads);
-        id
+        Ok(id)
+    }
+
+    /// The number of the known state standing for `beads` after a game (`emptied`: some
+    /// move lost its last bead in it, so boxes may have fallen out of reach and their
+    /// beads are dropped from `beads`). Leaves them packed in `scratch.key`.
+    fn look_up(
+        &self,
+        machine: &Machine,
+        beads: &mut Beads,
+        emptied: bool,
+        scratch: &mut ReachScratch,
+    ) -> Option<u32> {
+        if self.lump && emptied {
+            self.reach.drop_unreachable(machine, beads, scratch);
+        }
+        scratch.key.resize(self.packing.words, 0);
+        self.packing.pack(beads, &mut scratch.key);
+        self.index.get(&scratch.key)
+    }
+
+    /// Every bead state the machine can reach against `mover`, numbered as walking one
+    /// state's game after another meets them, with the lines of one game from each state
+    /// that has not learnt (`None` for the others). `check` sees each state's lines as
+    /// soon as they are numbered, in the order of the states, and may refuse them.
+    ///
+    /// The states are walked in rounds: those met in the round before, side by side on
+    /// the cores, against the states known when the round began; the new states they meet
+    /// are numbered after the round, in the order of the states walked and then of their
+    /// walks. So the numbers are those of one walk after another, on any number of cores.
+    pub(super) fn discover<G: Rules>(
+        tree: &Tree<G>,
+        machine: &Machine,
+        mover: Mover,
+        lump: bool,
+        check: impl Fn(u32, &Lines) -> Result<(), Refusal>,
+    ) -> Result<(States, Vec<Option<Lines>>), Refusal> {
+        use crate::parallel::prelude::*;
+        let mut states = States::new(tree, machine, lump);
+        let mut lines: Vec<Option<Lines>> = Vec::new();
+        let mut budget = Budget::default();
+        while lines.len() < states.beads.len() {
+            let round: Vec<u32> = (lines.len() as u32..states.beads.len() as u32).collect();
+            let core = || {
+                let round = Round {
+                    states: &states,
+                    machine,
+                    scratch: ReachScratch::default(),
+                    after_loss: vec![UNKNOWN; states.slots],
+                    new: Vec::new(),
+                };
+                let buffers = (LossMemo::default(), Lines::default());
+                (Walker::new(tree, machine, mover), round, buffers)
+            };
+            let walks: Vec<Walk> = round
+                .par_iter()
+                .map_init(core, |(walker, round, (memo, lines)), &s| {
+                    let beads = &states.beads[s as usize];
+                    if machine.cannot_lose_with(tree, beads, memo) {
+                        return Walk::Learnt;
+                    }
+                    round.after_loss.fill(UNKNOWN);
+                    round.new.clear();
+                    // Walked in buffers that have grown to the largest game, kept in a
+                    // copy of the size of this one.
+                    match walker.walk(lines, beads, s, 0, &[], round) {
+                        Ok(()) => Walk::Walked {
+                            lines: lines.clone(),
+                            new: std::mem::take(&mut round.new),
+                            after_loss: round.after_loss.clone(),
+                        },
+                        Err(refusal) => Walk::Refused(refusal),
+                    }
+                })
+                .collect();
+            for (s, walk) in round.into_iter().zip(walks) {
+                let walked = states.number(machine, s, walk, &mut budget)?;
+                walked.as_ref().map_or(Ok(()), |walked| check(s, walked))?;
+                lines.push(walked);
+            }
+        }
+        Ok((states, lines))
+    }
+
+    /// Numbers the new states one round's walk of `s` met, in the order met, and its
+    /// lines' ends with them: the lines of `s`'s game, if it has not learnt.
+    fn number(
+        &mut self,
+        machine: &Machine,
+        s: u32,
+        walk: Walk,
+        budget: &mut Budget,
+    ) -> Result<Option<Lines>, Refusal> {
+        let (mut lines, new, after_loss) = match walk {
+            Walk::Learnt => {
+                self.learnt[s as usize] = true;
+                return Ok(None);
+            }
+            Walk::Refused(refusal) => return Err(refusal),
+            Walk::Walked {
+                lines,
+                new,
+                after_loss,
+            } => (lines, new, after_loss),
+        };
+        self.learnt[s as usize] = false;
+        let mut ids = Vec::with_capacity(new.len());
+        for key in new.chunks_exact(self.packing.words.max(1)) {
+            let id = match self.index.get(key) {
+                Some(id) => id,
+                // Judged when its own round walks it.
+                None => self.add(self.packing.unpack(machine, key), key, false)?,
+            };
+            ids.push(id);
+        }
+        let id = |to: u32| {
+            if to >= NEW {
+                ids[(to - NEW) as usize]
+            } else {
+                to
+            }
+        };
+        for step in &mut lines.steps {
+            if let Step::End { state, .. } = step {
+                *state = id(*state);
+            }
+        }
+        let row = s as usize * self.slots;
+        for (last, to) in after_loss.into_iter().enumerate() {
+            if to != UNKNOWN {
+                self.after_loss[row + last] = id(to);
+            }
+        }
+        budget.spend(&lines)?;
+        Ok(Some(lines))
     }
 
     /// The states numbered as the walks meet them, new ones added.
@@ -304,18 +456,15 @@ impl States {
         mut beads: Beads,
         scratch: &mut ReachScratch,
     ) -> Option<u32> {
-        if self.lump {
-            self.reach.drop_unreachable(machine, &mut beads, scratch);
-        }
-        self.index.get(&beads).copied()
+        self.look_up(machine, &mut beads, true, scratch)
     }
 
     /// Keeps the lines of `state`'s game, if they fit.
-    pub(super) fn keep(&mut self, state: u32, lines: &Lines) {
+    pub(super) fn keep(&mut self, state: u32, lines: Lines) {
         self.kept_steps += lines.steps.len();
         if self.kept_steps <= MAX_KEPT_STEPS {
             self.kept.resize_with(self.beads.len(), || None);
-            self.kept[state as usize] = Some(lines.clone());
+            self.kept[state as usize] = Some(lines);
         }
     }
 
@@ -369,23 +518,19 @@ impl<G: Rules> Resolve for Interning<'_, G> {
 
     fn intern(&mut self, beads: &mut Beads, emptied: bool) -> Result<u32, Refusal> {
         let states = &mut *self.states;
-        if states.lump && emptied {
-            states
-                .reach
-                .drop_unreachable(self.machine, beads, &mut states.scratch);
-        }
-        if let Some(&id) = states.index.get(beads) {
+        let mut scratch = std::mem::take(&mut states.scratch);
+        let known = states.look_up(self.machine, beads, emptied, &mut scratch);
+        states.scratch = scratch;
+        if let Some(id) = known {
             return Ok(id);
         }
-        // A state holds a count per move: a kit of many moves reaches the memory bound
-        // long before the state bound.
-        let most = MAX_STATES.min(MAX_COUNTS / beads.counts().len().max(1));
-        if states.beads.len() >= most {
-            return Err(Refusal(format!(
-                "the machine has more than {most} bead states"
-            )));
-        }
-        Ok(states.add(self.tree, self.machine, beads.clone()))
+        let learnt = self
+            .machine
+            .cannot_lose_with(self.tree, beads, &mut states.memo);
+        let key = std::mem::take(&mut states.scratch.key);
+        let id = states.add(beads.clone(), &key, learnt);
+        states.scratch.key = key;
+        id
     }
 
     fn remember(&mut self, state: u32, last: u32, to: u32) {
@@ -407,18 +552,69 @@ impl Resolve for Known<'_> {
     }
 
     fn intern(&mut self, beads: &mut Beads, emptied: bool) -> Result<u32, Refusal> {
-        let states = self.states;
-        if states.lump && emptied {
-            states
-                .reach
-                .drop_unreachable(self.machine, beads, &mut self.scratch);
-        }
+        let (states, machine) = (self.states, self.machine);
         states
-            .index
-            .get(beads)
-            .copied()
+            .look_up(machine, beads, emptied, &mut self.scratch)
             .ok_or_else(|| Refusal("the machine's beads left the solved states".into()))
     }
 
     fn remember(&mut self, _: u32, _: u32, _: u32) {}
+}
+
+/// The first number a round of [`States::discover`] gives beads that no state known when
+/// it began stands for: far past [`MAX_STATES`].
+const NEW: u32 = 1 << 31;
+
+/// One core's walks in a round of [`States::discover`]: the states known when the round
+/// began looked up, the other beads met numbered from [`NEW`] in the order met.
+struct Round<'s> {
+    states: &'s States,
+    machine: &'s Machine,
+    scratch: ReachScratch,
+    /// Per slot, the state a game of the walked state lost by that last move leads to.
+    after_loss: Vec<u32>,
+    /// The beads met that no known state stands for, packed, in the order met.
+    new: Vec<u64>,
+}
+
+/// What a round found of one state.
+enum Walk {
+    /// The machine can no longer lose with its beads: not walked.
+    Learnt,
+    /// Its game's lines and what the walk met, numbered as in [`Round`].
+    Walked {
+        lines: Lines,
+        new: Vec<u64>,
+        after_loss: Vec<u32>,
+    },
+    Refused(Refusal),
+}
+
+impl Resolve for Round<'_> {
+    fn known(&self, _: u32, last: u32) -> Option<u32> {
+        let to = self.after_loss[last as usize];
+        (to != UNKNOWN).then_some(to)
+    }
+
+    fn intern(&mut self, beads: &mut Beads, emptied: bool) -> Result<u32, Refusal> {
+        let (states, machine) = (self.states, self.machine);
+        if let Some(id) = states.look_up(machine, beads, emptied, &mut self.scratch) {
+            return Ok(id);
+        }
+        // Few per walk (one per move that can lose): a search through them is enough.
+        let key = &self.scratch.key;
+        let mut met = self.new.chunks_exact(key.len().max(1));
+        let k = match met.position(|k| k == key.as_slice()) {
+            Some(k) => k,
+            None => {
+                self.new.extend_from_slice(key);
+                self.new.len() / key.len().max(1) - 1
+            }
+        };
+        Ok(NEW + k as u32)
+    }
+
+    fn remember(&mut self, _: u32, last: u32, to: u32) {
+        self.after_loss[last as usize] = to;
+    }
 }

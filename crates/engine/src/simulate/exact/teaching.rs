@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::Refusal;
 use super::chain::{Distribution, finite_rule, shrinking, solve_chain};
 use super::decision::{Goal, Work, decide, most_losses};
-use super::lines::{Lines, Mover, Step, Walker, lines_fit};
+use super::lines::{Lines, Mover, Step, lines_fit};
 use super::numbers::{Arithmetic, Bounds, Figure, Number, Rational};
 use super::states::States;
 use crate::Error;
@@ -46,35 +46,29 @@ impl Teaching {
     ) -> Result<Teaching, Refusal> {
         finite_rule(machine)?;
         lines_fit(tree, machine, Mover::Free)?;
-        let mut states = States::new(tree, machine, lump);
-        let mut worst_ends: Vec<Vec<(u32, bool)>> = Vec::new();
-        let (mut walker, mut lines) = (Walker::new(tree, machine, Mover::Free), Lines::default());
-        let mut beads = machine.fresh_beads();
-        let mut s = 0;
-        while s < states.beads.len() {
-            let mut ends = Vec::new();
-            if !states.learnt[s] {
-                beads.clone_from(&states.beads[s]);
-                let mut interning = states.interning(tree, machine);
-                walker.walk(&mut lines, &beads, s as u32, 0, &[], &mut interning)?;
-                ends.extend(lines.end_steps());
-                shrinking(s as u32, ends.iter().copied())?;
-                states.keep(s as u32, &lines);
+        let shrinks = |s, lines: &Lines| shrinking(s, lines.end_steps());
+        let (mut states, lines) = States::discover(tree, machine, Mover::Free, lump, shrinks)?;
+        // Every state's game's ends, `(state, loss)`, one state's after another's.
+        let (mut ends, mut ends_start) = (Vec::new(), Vec::with_capacity(lines.len() + 1));
+        ends_start.push(0);
+        for (s, walk) in lines.into_iter().enumerate() {
+            if let Some(walk) = walk {
+                ends.extend(walk.end_steps());
+                states.keep(s as u32, walk);
             }
-            worst_ends.push(ends);
-            s += 1;
+            ends_start.push(ends.len());
         }
         let order = states.backwards();
         let mut worst = vec![0u32; states.beads.len()];
         for &s in &order {
             let s = s as usize;
-            for &(t, loss) in &worst_ends[s] {
+            for &(t, loss) in &ends[ends_start[s]..ends_start[s + 1]] {
                 if t as usize != s {
                     worst[s] = worst[s].max(u32::from(loss) + worst[t as usize]);
                 }
             }
         }
-        drop(worst_ends);
+        drop(ends);
         /// The decision problems and the fastest teacher's chain, in the arithmetic `N`.
         fn solved<G: Rules, N: Number>(
             game: (&Tree<G>, &Machine),

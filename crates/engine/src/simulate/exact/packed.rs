@@ -1,0 +1,126 @@
+//! Bead states packed into machine words, and numbered by a hash table of those words: a
+//! state is looked up hundreds of thousands of times while the states are found, and a
+//! few words compare and hash in a moment where a count per move in memory of its own
+//! costs a trip to that memory.
+
+use std::hash::Hasher;
+
+use hashbrown::HashTable;
+use rustc_hash::FxHasher;
+
+use crate::machine::{Beads, Machine};
+use crate::rule::Rule;
+
+/// Where each move's bead count sits in a packed state.
+pub(super) struct Packing {
+    /// Per slot: the word and the bit its count starts at.
+    fields: Vec<(u32, u32)>,
+    /// Per slot: the count's bits, all ones.
+    masks: Vec<u64>,
+    /// Words per state.
+    pub(super) words: usize,
+}
+
+impl Packing {
+    /// The packing of `machine`'s states: under a rule that only takes beads away, a move
+    /// never holds more than it started with, and its count needs only the bits of that;
+    /// under one that adds beads, every count gets 32 bits.
+    pub(super) fn new(machine: &Machine) -> Packing {
+        let only_takes = matches!(machine.rule, Rule::Gardner | Rule::Relay);
+        let (mut fields, mut masks) = (Vec::new(), Vec::new());
+        let (mut word, mut bit) = (0u32, 0u32);
+        for &fresh in machine.fresh_beads().counts() {
+            let width = if only_takes {
+                u32::BITS - fresh.leading_zeros()
+            } else {
+                u32::BITS
+            };
+            // A count never straddles two words.
+            if bit + width > u64::BITS {
+                (word, bit) = (word + 1, 0);
+            }
+            fields.push((word, bit));
+            masks.push(if width == 0 {
+                0
+            } else {
+                u64::MAX >> (64 - width)
+            });
+            bit += width;
+        }
+        Packing {
+            fields,
+            masks,
+            words: word as usize + usize::from(bit > 0),
+        }
+    }
+
+    /// `beads` packed, written over `key` (of [`Packing::words`] words).
+    pub(super) fn pack(&self, beads: &Beads, key: &mut [u64]) {
+        key.fill(0);
+        for ((&(word, bit), &mask), &count) in
+            self.fields.iter().zip(&self.masks).zip(beads.counts())
+        {
+            key[word as usize] |= (u64::from(count) & mask) << bit;
+        }
+    }
+
+    /// The beads packed in `key`.
+    pub(super) fn unpack(&self, machine: &Machine, key: &[u64]) -> Beads {
+        let counts = self
+            .fields
+            .iter()
+            .zip(&self.masks)
+            .map(|(&(word, bit), &mask)| ((key[word as usize] >> bit) & mask) as u32)
+            .collect();
+        Beads::from_counts(machine, counts).expect("a packed state has the machine's moves")
+    }
+}
+
+/// Packed states numbered from 0 in the order added, found by their words.
+#[derive(Default)]
+pub(super) struct Numbered {
+    words: usize,
+    len: u32,
+    /// Every state's words, one state after another.
+    keys: Vec<u64>,
+    table: HashTable<u32>,
+}
+
+impl Numbered {
+    /// No states yet, of `words` words each.
+    pub(super) fn new(words: usize) -> Numbered {
+        Numbered {
+            words,
+            ..Numbered::default()
+        }
+    }
+
+    fn key(&self, id: u32) -> &[u64] {
+        &self.keys[id as usize * self.words..(id as usize + 1) * self.words]
+    }
+
+    fn hash(key: &[u64]) -> u64 {
+        let mut hasher = FxHasher::default();
+        key.iter().for_each(|&w| hasher.write_u64(w));
+        hasher.finish()
+    }
+
+    /// The number of the state packed as `key`, if added.
+    pub(super) fn get(&self, key: &[u64]) -> Option<u32> {
+        self.table
+            .find(Numbered::hash(key), |&id| self.key(id) == key)
+            .copied()
+    }
+
+    /// Adds the state packed as `key`, not added before, as the next number.
+    pub(super) fn add(&mut self, key: &[u64]) -> u32 {
+        let id = self.len;
+        self.len += 1;
+        self.keys.extend_from_slice(key);
+        let (keys, words) = (&self.keys, self.words);
+        let key_of = |id: &u32| &keys[*id as usize * words..(*id as usize + 1) * words];
+        self.table
+            .insert_unique(Numbered::hash(key), id, |id| Numbered::hash(key_of(id)));
+        id
+    }
+}
