@@ -120,18 +120,33 @@ impl Met {
     fn carry(&self, games: &[u32]) -> Vec<Figure> {
         use crate::parallel::prelude::*;
         let n = self.states.beads.len();
-        // Per state: the states whose games end in it, with the chance, in the order of
-        // their numbers and of their ends.
-        let mut into: Vec<Vec<(u32, Bounds)>> = vec![Vec::new(); n];
-        for (s, walked) in self.walked.iter().enumerate() {
-            for &(t, _, p) in walked.iter().flat_map(|w| &w.0) {
-                into[t as usize].push((s as u32, p));
+        let learnt = &self.states.learnt;
+        // Per state that has not learnt: the states that have not learnt whose games end
+        // in it, with the chance, in the order of their numbers and of their ends, as
+        // `into[into_start[t]..into_start[t + 1]]`. A state that has learnt is never
+        // live: its chance is never read, and it passes none on.
+        let ends = |s: usize| self.walked.get(s).into_iter().flatten().flat_map(|w| &w.0);
+        let mut into_start = vec![0u32; n + 1];
+        for s in (0..n).filter(|&s| !learnt[s]) {
+            for &(t, _, _) in ends(s).filter(|e| !learnt[e.0 as usize]) {
+                into_start[t as usize + 1] += 1;
+            }
+        }
+        for t in 0..n {
+            into_start[t + 1] += into_start[t];
+        }
+        let mut filled = into_start.clone();
+        let mut into = vec![(0u32, zero::<Bounds>()); into_start[n] as usize];
+        for s in (0..n).filter(|&s| !learnt[s]) {
+            for &(t, _, p) in ends(s).filter(|e| !learnt[e.0 as usize]) {
+                into[filled[t as usize] as usize] = (s as u32, p);
+                filled[t as usize] += 1;
             }
         }
         let mut now: Vec<Bounds> = vec![zero(); n];
         now[0] = one();
         // Whether a state's chance counts: some chance reaches it and it has not learnt.
-        let mut live: Vec<bool> = (0..n).map(|s| s == 0 && !self.states.learnt[0]).collect();
+        let mut live: Vec<bool> = (0..n).map(|s| s == 0 && !learnt[0]).collect();
         let (mut lost, mut found) = (zero::<Bounds>(), Vec::new());
         for game in 1..=self.games {
             for s in (0..n).filter(|&s| live[s]) {
@@ -140,9 +155,10 @@ impl Met {
                 }
             }
             let (before, was) = (&now, &live);
-            let next: Vec<(Bounds, bool)> = into
-                .par_iter()
-                .map(|from| {
+            let next: Vec<(Bounds, bool)> = (0..n)
+                .into_par_iter()
+                .map(|t| {
+                    let from = &into[into_start[t] as usize..into_start[t + 1] as usize];
                     let mut sum: Option<Bounds> = None;
                     for &(s, p) in from.iter().filter(|(s, _)| was[*s as usize]) {
                         let part = before[s as usize].mul(&p);
@@ -153,7 +169,7 @@ impl Met {
                 .collect();
             for (t, (p, reached)) in next.into_iter().enumerate() {
                 now[t] = p;
-                live[t] = reached && !self.states.learnt[t];
+                live[t] = reached && !learnt[t];
             }
             if games.contains(&game) {
                 found.push(lost.figure().within(0.0, f64::from(game)));

@@ -32,9 +32,19 @@ struct Reach {
     /// `next[next_start[entry]..next_start[entry + 1]]`, `entry` being `p`'s first + `k`.
     next_start: Vec<u32>,
     next: Vec<u32>,
-    /// The same as bit masks of places, when there are at most 64: the start's, and each
-    /// entry's. A walk over them is a few operations per place.
-    masks: Option<(u64, Vec<u64>)>,
+    /// The same as bit masks, when there are at most 64 places and 64 boxes (see
+    /// [`Masks`]). A walk over them is a few operations per place.
+    masks: Option<Masks>,
+}
+
+/// [`Reach`] in bit masks of places and of boxes.
+struct Masks {
+    /// The places met first from the start.
+    start: u64,
+    /// The places after each entry.
+    next: Vec<u64>,
+    /// Each place's box, as a mask of boxes.
+    place_box: Vec<u64>,
 }
 
 /// A walk over [`Reach`]: places and boxes marked with the walk's number.
@@ -77,12 +87,13 @@ impl Reach {
             }
         }
         let mask = |places: &[u32]| places.iter().fold(0u64, |m, &p| m | 1 << p);
-        let masks = (places.len() <= 64).then(|| {
-            let each = next_start
+        let masks = (places.len() <= 64 && machine.box_count() <= 64).then(|| Masks {
+            start: mask(&starts),
+            next: next_start
                 .windows(2)
                 .map(|w| mask(&next[w[0] as usize..w[1] as usize]))
-                .collect();
-            (mask(&starts), each)
+                .collect(),
+            place_box: places.iter().map(|&(b, _)| 1 << b).collect(),
         });
         Reach {
             places,
@@ -136,45 +147,58 @@ impl Reach {
     /// (a rule adds beads only to moves played), so those boxes stay out of reach, and the
     /// machine's play, its losses and the "can no longer lose" test never look at them.
     fn drop_unreachable(&self, machine: &Machine, beads: &mut Beads, scratch: &mut ReachScratch) {
-        scratch.walk += 1;
-        let walk = scratch.walk;
-        scratch.reached.resize(machine.box_count(), 0);
-        // The slots with beads of a place, and where their entries are.
+        // The entries of a place's moves that still have beads.
         let ways = |p: u32| {
             let (b, first) = self.places[p as usize];
-            let live = machine
-                .slots(b)
-                .enumerate()
-                .filter(|&(_, s)| beads.count(s) > 0);
+            let slots = machine.slots(b);
+            let counts = &beads.counts()[slots.start as usize..slots.end as usize];
+            let live = counts.iter().enumerate().filter(|&(_, &n)| n > 0);
             live.map(move |(k, _)| first as usize + k)
         };
-        if let Some((start, each)) = &self.masks {
-            let (mut seen, mut todo) = (0u64, *start);
+        let drop_box = |beads: &mut Beads, b: u32| {
+            // A box whose beads were dropped before has none to drop.
+            if beads.total(b) > 0 {
+                for slot in machine.slots(b) {
+                    beads.set(machine, slot, 0);
+                }
+            }
+        };
+        if let Some(masks) = &self.masks {
+            let (mut seen, mut todo, mut reached) = (0u64, masks.start, 0u64);
             while todo != 0 {
                 let p = todo.trailing_zeros();
                 seen |= 1 << p;
-                scratch.reached[self.places[p as usize].0 as usize] = walk;
-                todo = ways(p).fold(todo, |todo, entry| todo | each[entry]) & !seen;
+                reached |= masks.place_box[p as usize];
+                todo = ways(p).fold(todo, |todo, entry| todo | masks.next[entry]) & !seen;
             }
-        } else {
-            scratch.seen.resize(self.places.len(), 0);
-            scratch.stack.clear();
-            scratch.stack.extend_from_slice(&self.starts);
-            while let Some(p) = scratch.stack.pop() {
-                if std::mem::replace(&mut scratch.seen[p as usize], walk) == walk {
-                    continue;
-                }
-                scratch.reached[self.places[p as usize].0 as usize] = walk;
-                for entry in ways(p) {
-                    let (from, to) = (self.next_start[entry], self.next_start[entry + 1]);
-                    let next = &self.next[from as usize..to as usize];
-                    scratch.stack.extend_from_slice(next);
-                }
+            let mut out = !reached & (u64::MAX >> (64 - machine.box_count().max(1)));
+            while out != 0 {
+                let b = out.trailing_zeros();
+                out &= out - 1;
+                drop_box(beads, b);
+            }
+            return;
+        }
+        scratch.walk += 1;
+        let walk = scratch.walk;
+        scratch.reached.resize(machine.box_count(), 0);
+        scratch.seen.resize(self.places.len(), 0);
+        scratch.stack.clear();
+        scratch.stack.extend_from_slice(&self.starts);
+        while let Some(p) = scratch.stack.pop() {
+            if std::mem::replace(&mut scratch.seen[p as usize], walk) == walk {
+                continue;
+            }
+            scratch.reached[self.places[p as usize].0 as usize] = walk;
+            for entry in ways(p) {
+                let (from, to) = (self.next_start[entry], self.next_start[entry + 1]);
+                let next = &self.next[from as usize..to as usize];
+                scratch.stack.extend_from_slice(next);
             }
         }
-        for b in (0..machine.box_count() as u32).filter(|&b| scratch.reached[b as usize] != walk) {
-            for slot in machine.slots(b) {
-                beads.set(machine, slot, 0);
+        for b in 0..machine.box_count() as u32 {
+            if scratch.reached[b as usize] != walk {
+                drop_box(beads, b);
             }
         }
     }
