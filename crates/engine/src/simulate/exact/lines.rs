@@ -45,6 +45,9 @@ impl Budget {
     }
 }
 
+/// No step yet, in [`Walker`]'s memories of the ends met.
+const NO_STEP: u32 = u32::MAX;
+
 /// Where a step's parts are in [`Lines::parts`].
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Span {
@@ -127,6 +130,11 @@ pub(super) struct Walker<'a, G: Rules> {
     stack: Vec<(u32, u32)>,
     /// Each end of the game met, as `(state, loss, won)`, with its step.
     ends: FxHashMap<(u32, bool, bool), u32>,
+    /// The step of each end met that the last move alone decides, by that move's slot
+    /// ([`NO_STEP`] if not met yet): most ends of a walk are met many times.
+    after_last: Vec<u32>,
+    /// The step of each end met that leaves the beads as they were, by `(loss, won)`.
+    unchanged: [u32; 4],
     /// The beads after a game, worked out in place.
     after: Beads,
     emptied: Vec<u32>,
@@ -148,6 +156,8 @@ impl<'a, G: Rules> Walker<'a, G> {
             used: Vec::new(),
             stack: Vec::new(),
             ends: FxHashMap::default(),
+            after_last: vec![NO_STEP; machine.fresh_beads().counts().len()],
+            unchanged: [NO_STEP; 4],
             after: machine.fresh_beads(),
             emptied: Vec::new(),
         }
@@ -168,6 +178,8 @@ impl<'a, G: Rules> Walker<'a, G> {
     ) -> Result<(), Refusal> {
         lines.clear();
         self.ends.clear();
+        self.after_last.fill(NO_STEP);
+        self.unchanged = [NO_STEP; 4];
         self.used.clear();
         self.used.extend_from_slice(used);
         self.stack.clear();
@@ -184,11 +196,21 @@ impl<'a, G: Rules> Walker<'a, G> {
         resolve: &mut dyn Resolve,
     ) -> Result<u32, Refusal> {
         let (machine, rule) = (self.machine, self.machine.rule);
+        let (loss, won) = (end.is_loss(), end == End::Won);
+        let changes = rule.may_change(machine, &self.used, end);
         let last = self.used.last().copied();
-        let known = last.filter(|_| rule.learns_from_last_move() && end.is_loss());
-        let state = if !rule.may_change(machine, &self.used, end) {
+        let by_last = last.filter(|_| changes && loss && rule.learns_from_last_move());
+        let met = match by_last {
+            Some(last) => self.after_last[last as usize],
+            None if !changes => self.unchanged[usize::from(loss) * 2 + usize::from(won)],
+            None => NO_STEP,
+        };
+        if met != NO_STEP {
+            return Ok(met);
+        }
+        let state = if !changes {
             game.state
-        } else if let Some(state) = known.and_then(|last| resolve.known(game.state, last)) {
+        } else if let Some(state) = by_last.and_then(|last| resolve.known(game.state, last)) {
             state
         } else {
             self.after.clone_from(game.beads);
@@ -199,17 +221,24 @@ impl<'a, G: Rules> Walker<'a, G> {
             } else {
                 resolve.intern(&mut self.after, !self.emptied.is_empty())?
             };
-            if let Some(last) = known {
+            if let Some(last) = by_last {
                 resolve.remember(game.state, last, state);
             }
             state
         };
-        let (loss, won) = (end.is_loss(), end == End::Won);
-        if let Some(&step) = self.ends.get(&(state, loss, won)) {
-            return Ok(step);
+        let step = match self.ends.get(&(state, loss, won)) {
+            Some(&step) => step,
+            None => {
+                let step = lines.push(Step::End { state, loss, won });
+                self.ends.insert((state, loss, won), step);
+                step
+            }
+        };
+        match by_last {
+            Some(last) => self.after_last[last as usize] = step,
+            None if !changes => self.unchanged[usize::from(loss) * 2 + usize::from(won)] = step,
+            None => {}
         }
-        let step = lines.push(Step::End { state, loss, won });
-        self.ends.insert((state, loss, won), step);
         Ok(step)
     }
 
