@@ -148,7 +148,7 @@ mod tests {
         // HER's 65,536 bead states any opponent can bring about are 19,648 once the
         // beads out of reach are dropped, as two independent solvers count them.
         let s = her();
-        let full = Teaching::solve_over(&s.tree, &s.machine, false).unwrap();
+        let full = Teaching::solve_over(&s.tree, &s.machine, false, false).unwrap();
         let lumped = Teaching::solve(&s.tree, &s.machine).unwrap();
         assert_eq!((full.states(), lumped.states()), (65_536, 19_648));
         same_figures(full.fastest(), lumped.fastest());
@@ -168,7 +168,7 @@ mod tests {
                 same_figures(&full, &lumped);
                 counts.push((preset, opponent, full.states, lumped.states));
             }
-            let full = Teaching::solve_over(&s.tree, &s.machine, false).unwrap();
+            let full = Teaching::solve_over(&s.tree, &s.machine, false, false).unwrap();
             let lumped = Teaching::solve(&s.tree, &s.machine).unwrap();
             same_figures(full.fastest(), lumped.fastest());
             assert_eq!(full.worst_losses(), lumped.worst_losses());

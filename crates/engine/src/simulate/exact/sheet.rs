@@ -24,11 +24,13 @@ pub struct Solved {
 impl Solved {
     /// The three problems, independent, solved side by side on the cores; a refusal is
     /// the first in the order perfect, teacher, teaching. The two chains are in rationals
-    /// where their states are few enough, if `rationals`, else in proven bounds.
+    /// where their states are few enough, if `rationals`, else in proven bounds; the
+    /// most expected losses are worked out too if `most_losses`.
     pub fn all<G: Rules>(
         tree: &Tree<G>,
         machine: &Machine,
         rationals: bool,
+        most_losses: bool,
     ) -> Result<Solved, Refusal> {
         let ((perfect, teacher), teaching) = crate::parallel::join(
             || {
@@ -37,7 +39,10 @@ impl Solved {
                     || distribution_over(tree, machine, OpponentKind::Teacher, true, rationals),
                 )
             },
-            || Teaching::solve(tree, machine),
+            || match most_losses {
+                true => Teaching::solve_with_most_losses(tree, machine),
+                false => Teaching::solve(tree, machine),
+            },
         );
         Ok(Solved {
             perfect: perfect?,
@@ -91,7 +96,7 @@ impl SheetFigures {
             perfect,
             teacher,
             teaching,
-        } = Solved::all(tree, machine, false).ok()?;
+        } = Solved::all(tree, machine, false, false).ok()?;
         let fastest = teaching.fastest();
         let rounded = |f: Option<&Figure>| f.map(|f| f.to_f64().round() as u32);
         let mut openings: Vec<(String, String)> = Vec::new();

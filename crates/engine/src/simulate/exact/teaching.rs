@@ -29,20 +29,33 @@ pub struct Teaching {
     pub(super) worst: u32,
     /// The fastest teacher's figures from the fresh beads.
     pub(super) fastest: Distribution,
+    /// The most expected losses, when worked out with the rest.
+    most: Option<Result<Figure, Refusal>>,
 }
 
 impl Teaching {
     /// Enumerates every bead state any opponent can bring the machine to and solves the
     /// decision problems over them.
     pub fn solve<G: Rules>(tree: &Tree<G>, machine: &Machine) -> Result<Teaching, Refusal> {
-        Teaching::solve_over(tree, machine, true)
+        Teaching::solve_over(tree, machine, true, false)
     }
 
-    /// [`Teaching::solve`] over lumped states or, with `lump` off, over all of them.
+    /// [`Teaching::solve`] with the most expected losses (see
+    /// [`Teaching::most_expected_losses`]) worked out side by side on the cores.
+    pub fn solve_with_most_losses<G: Rules>(
+        tree: &Tree<G>,
+        machine: &Machine,
+    ) -> Result<Teaching, Refusal> {
+        Teaching::solve_over(tree, machine, true, true)
+    }
+
+    /// [`Teaching::solve`] over lumped states or, with `lump` off, over all of them; with
+    /// the most expected losses if `most`.
     pub(super) fn solve_over<G: Rules>(
         tree: &Tree<G>,
         machine: &Machine,
         lump: bool,
+        most: bool,
     ) -> Result<Teaching, Refusal> {
         finite_rule(machine)?;
         lines_fit(tree, machine, Mover::Free)?;
@@ -81,16 +94,23 @@ impl Teaching {
             Ok((keep(games), fastest))
         }
         let game = (tree, machine);
-        let (games, fastest) = if states.rational() {
-            solved::<G, Rational>(game, &states, Arithmetic::Rational, Worths::Rational)?
-        } else {
-            solved::<G, Bounds>(game, &states, Arithmetic::Interval, Worths::Interval)?
-        };
+        let (solution, most) = crate::parallel::join(
+            || {
+                if states.rational() {
+                    solved::<G, Rational>(game, &states, Arithmetic::Rational, Worths::Rational)
+                } else {
+                    solved::<G, Bounds>(game, &states, Arithmetic::Interval, Worths::Interval)
+                }
+            },
+            || most.then(|| most_expected(game, &states)),
+        );
+        let (games, fastest) = solution?;
         Ok(Teaching {
             worst: worst[0],
             states,
             games,
             fastest,
+            most,
         })
     }
 
@@ -107,18 +127,17 @@ impl Teaching {
 
     /// The most expected losses before the machine has learnt, its draws random and the
     /// opponent choosing every move to maximise them: a decision problem of its own over
-    /// the same states, solved when asked.
+    /// the same states, solved when asked (or before, by
+    /// [`Teaching::solve_with_most_losses`]).
     pub fn most_expected_losses<G: Rules>(
         &self,
         tree: &Tree<G>,
         machine: &Machine,
     ) -> Result<Figure, Refusal> {
-        let states = &self.states;
-        Ok(if states.rational() {
-            most_losses::<G, Rational>((tree, machine), states)?.figure()
-        } else {
-            most_losses::<G, Bounds>((tree, machine), states)?.figure()
-        })
+        match &self.most {
+            Some(most) => most.clone(),
+            None => most_expected((tree, machine), &self.states),
+        }
     }
 
     /// The fastest teacher's figures from fresh beads.
@@ -156,6 +175,16 @@ impl Teaching {
         let moves = lines.parts(span);
         Ok(best.into_iter().map(|k| moves[k as usize].0).collect())
     }
+}
+
+/// The most expected losses from the fresh beads over `states` (see
+/// [`Teaching::most_expected_losses`]).
+fn most_expected<G: Rules>(game: (&Tree<G>, &Machine), states: &States) -> Result<Figure, Refusal> {
+    Ok(if states.rational() {
+        most_losses::<G, Rational>(game, states)?.figure()
+    } else {
+        most_losses::<G, Bounds>(game, states)?.figure()
+    })
 }
 
 /// What the fastest teacher does, counted over every decision it meets with some chance,
