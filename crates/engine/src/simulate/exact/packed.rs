@@ -124,3 +124,64 @@ impl Numbered {
         id
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::kit::fixtures::{self, HER};
+    use crate::simulate::Setup;
+
+    /// HER's machine under `rule`.
+    fn her(rule: Rule) -> Machine {
+        let (game, kit) = fixtures::pawns(HER);
+        Setup::new(&game, &kit, rule, false).unwrap().machine
+    }
+
+    proptest! {
+        #[test]
+        fn a_state_packs_and_unpacks_to_the_same_beads(
+            rule in prop::sample::select(vec![Rule::Gardner, Rule::GardnerReward]),
+            seeds in prop::collection::vec(0u32..1_000, 64),
+        ) {
+            let machine = her(rule);
+            let fresh = machine.fresh_beads();
+            // Under `gardner` a count never rises above its fresh count; under a rule that
+            // adds beads it can take any value.
+            let counts: Vec<u32> = fresh
+                .counts()
+                .iter()
+                .zip(seeds.iter().cycle())
+                .map(|(&f, &x)| if rule == Rule::Gardner { x % (f + 1) } else { x })
+                .collect();
+            let beads = Beads::from_counts(&machine, counts).unwrap();
+            let packing = Packing::new(&machine);
+            let mut key = vec![0; packing.words];
+            packing.pack(&beads, &mut key);
+            prop_assert_eq!(packing.unpack(&machine, &key), beads);
+        }
+    }
+
+    #[test]
+    fn states_are_numbered_in_the_order_added_and_found_by_their_words() {
+        let machine = her(Rule::Gardner);
+        let packing = Packing::new(&machine);
+        // HER's moves start with one bead each: a bit per move, one word.
+        assert_eq!(packing.words, 1);
+        let mut numbered = Numbered::new(packing.words);
+        let mut beads = machine.fresh_beads();
+        let mut key = vec![0; packing.words];
+        let mut keys = Vec::new();
+        for slot in 0..beads.counts().len() as u32 {
+            packing.pack(&beads, &mut key);
+            assert_eq!(numbered.get(&key), None);
+            assert_eq!(numbered.add(&key), slot);
+            keys.push(key.clone());
+            beads.set(&machine, slot, 0);
+        }
+        for (id, key) in keys.iter().enumerate() {
+            assert_eq!(numbered.get(key), Some(id as u32));
+        }
+    }
+}
