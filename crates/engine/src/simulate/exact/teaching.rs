@@ -221,7 +221,11 @@ impl Teaching {
             if self.states.learnt[state as usize] {
                 continue;
             }
-            let lines = self.states.lines(tree, machine, state, 0, &[])?;
+            // The lines kept from the walk that found the states, or walked again.
+            let lines = match self.states.kept(state) {
+                Some(kept) => std::borrow::Cow::Borrowed(kept),
+                None => std::borrow::Cow::Owned(self.states.lines(tree, machine, state, 0, &[])?),
+            };
             let picks = match &self.games {
                 Worths::Rational(games) => fastest_picks(&lines, state, games),
                 Worths::Interval(games) => fastest_picks(&lines, state, games),
