@@ -792,3 +792,36 @@ fn a_full_browser_storage_is_said_in_the_kits_language_until_the_beads_are_kept(
     );
     assert_eq!(kept, json!(2));
 }
+
+#[test]
+fn a_browser_that_keeps_nothing_is_told_apart_from_a_full_one() {
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
+    let server = FileServer::start(&dist);
+    let browser = Browser::start("web-storage-blocked");
+    browser.resize(1280, 720);
+    open_afresh(
+        &browser,
+        &lesson_url(&server.base, "preset: hexapawn\nlanguage: ru\n"),
+    );
+    let words = lesson_api(&browser, "GET", "/api/kit")["words"].clone();
+    // As a browser that blocks site data answers every write.
+    browser.script(
+        "Storage.prototype.setItem = function () { throw new DOMException('The operation is insecure.', 'SecurityError'); }; return 0;",
+    );
+    let game = || lesson_api(&browser, "GET", "/api/game");
+    play_by_clicking(&browser, &game, &mut Lcg(5));
+    browser.wait("!document.getElementById('unsaved').hidden");
+    assert_eq!(
+        json!(browser.text("#unsaved")),
+        words["page.save.browser_blocked"],
+        "blocked, not full, in the kit's language"
+    );
+    assert_ne!(
+        words["page.save.browser_blocked"],
+        words["page.save.browser"]
+    );
+    fits_one_screen(&browser, 1280, 720, "lesson with the storage blocked");
+    browser.screenshot("web-lesson-storage-blocked");
+}

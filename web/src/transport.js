@@ -15,13 +15,15 @@ const transport = (() => {
     get(key) {
       try { return localStorage.getItem(key); } catch (e) { return null; }
     },
-    // Whether it was kept.
+    // Whether it was kept: true, or why not: 'full' (no room left) or 'blocked' (the
+    // browser keeps nothing for pages).
     set(key, text) {
       try {
         localStorage.setItem(key, text);
         return true;
       } catch (e) {
-        return false;
+        const full = e.name === 'QuotaExceededError' || e.name === 'NS_ERROR_DOM_QUOTA_REACHED';
+        return full ? 'full' : 'blocked';
       }
     },
   };
@@ -33,9 +35,10 @@ const transport = (() => {
   const key = 'matchbox-beads:' + kit;
   const problems = [];
   let told = null;
-  // Whether the last beads could not be kept, and who is told when that changes.
-  let full = false;
-  let toldFull = null;
+  // Why the last beads could not be kept ('full', 'blocked'; null when they were), and
+  // who is told when that changes.
+  let unkept = null;
+  let toldUnkept = null;
 
   // Says a problem (a page word's key, and why) as soon as the page listens.
   function problem(word, why) {
@@ -43,12 +46,13 @@ const transport = (() => {
     else problems.push([word, why]);
   }
 
-  // Keeps the beads; while the storage is full, the page says so until a save succeeds.
+  // Keeps the beads; while the storage cannot, the page says why until a save succeeds.
   function keep(text) {
     const kept = storage.set(key, text);
-    if (kept === !full) return;
-    full = !kept;
-    if (toldFull) toldFull(full);
+    const why = kept === true ? null : kept;
+    if (why === unkept) return;
+    unkept = why;
+    if (toldUnkept) toldUnkept(unkept);
   }
 
   // engine.js, with its worker: loaded here, so that lesson.html lists the same
@@ -119,13 +123,14 @@ const transport = (() => {
     keep((await api('GET', '/api/state')).text);
   }
 
-  // `listen(say, storageFull)`: problems the page shows, as a word's key and why; and
-  // whether the browser's storage can no longer keep the beads, at every change.
-  function listen(say, storageFull) {
+  // `listen(say, storageUnkept)`: problems the page shows, as a word's key and why; and
+  // why the browser's storage can no longer keep the beads ('full', 'blocked', or null
+  // once it can again), at every change.
+  function listen(say, storageUnkept) {
     told = say;
-    toldFull = storageFull;
+    toldUnkept = storageUnkept;
     for (const [word, why] of problems.splice(0)) say(word, why);
-    if (full) storageFull(true);
+    if (unkept) storageUnkept(unkept);
   }
 
   // The page is the teacher's (nobody else reaches this browser's engine); no answer

@@ -658,14 +658,16 @@ function showPanel(name) {
 
 // ---- keeping up to date -----------------------------------------------------------------
 
-// Whether the static site's browser storage could not keep the last beads.
-let browserFull = false;
+// Why the static site's browser storage could not keep the last beads ('full',
+// 'blocked'), or null.
+let browserUnkept = null;
 
 // The loud banner while the beads are not kept (the server's file, the browser's
 // storage); it goes when a save succeeds.
 function showUnsaved() {
   const text = game && game.unsaved ? say('page.save.' + game.unsaved, { file: kit.state || '' })
-    : browserFull ? say('page.save.browser') : '';
+    : browserUnkept === 'full' ? say('page.save.browser')
+    : browserUnkept === 'blocked' ? say('page.save.browser_blocked') : '';
   $('unsaved').textContent = text;
   $('unsaved').hidden = text === '';
 }
@@ -785,8 +787,8 @@ function setUp() {
   });
   // The static site's problems, and its storage when it cannot keep the beads.
   if (transport.listen) {
-    transport.listen((key, why) => showError(say(key, { why })), (full) => {
-      browserFull = full;
+    transport.listen((key, why) => showError(say(key, { why })), (unkept) => {
+      browserUnkept = unkept;
       showUnsaved();
     });
   }
