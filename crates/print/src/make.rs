@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use matchbox_engine::parallel::prelude::*;
 
-use crate::draw::scene::{SMALLEST_LETTER_MM, Scene};
+use crate::draw::scene::{SMALLEST_LETTER_MM, Scene, readable_letter};
 use crate::draw::{pdf, png};
 use crate::instructions::{Expected, Findings, GivesUp, RewardLosses, instruction_pages};
 use crate::label::{draw_label, smallest_letter};
@@ -274,7 +274,7 @@ pub fn legible<G: Game>(kit: &Kit, set: &BoxSet<G>, labels: &[Arc<Scene>]) -> Re
         .filter_map(|(label, b)| Some((smallest_letter(label)?, b.id)))
         .min_by(|a, b| a.0.total_cmp(&b.0));
     match smallest {
-        Some((height, id)) if height < SMALLEST_LETTER_MM - 0.005 => {
+        Some((height, id)) if !readable_letter(height) => {
             // Roman move numbers of a long game take most of a label's foot.
             let shorter = match kit.numerals {
                 Numerals::Roman => ", or `numerals: arabic` for shorter move numbers",

@@ -158,6 +158,17 @@ pub const CAP_HEIGHT: f32 = 0.729;
 /// The smallest letter a pupil can read on a label: its capitals' height, in mm.
 pub const SMALLEST_LETTER_MM: f32 = 1.2;
 
+/// Whether capitals `height` mm high can be read: at least [`SMALLEST_LETTER_MM`] (5
+/// micrometres spared for rounding).
+pub fn readable_letter(height: f32) -> bool {
+    height >= SMALLEST_LETTER_MM - 0.005
+}
+
+/// Whether text of `size` mm can be read (see [`readable_letter`]).
+pub fn readable(size: f32) -> bool {
+    readable_letter(size * CAP_HEIGHT)
+}
+
 /// The size of a bead's letters on a disc of `radius`: at most 1.4 times the radius,
 /// and no wider than 1.6 times it.
 fn letter_size(code: &str, radius: f32) -> f32 {
