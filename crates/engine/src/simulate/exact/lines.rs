@@ -43,6 +43,11 @@ impl Budget {
         }
         Ok(())
     }
+
+    /// The steps spent so far.
+    pub(super) fn spent(&self) -> usize {
+        self.0
+    }
 }
 
 /// No step yet, in [`Walker`]'s memories of the ends met.

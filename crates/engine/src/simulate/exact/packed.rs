@@ -112,6 +112,13 @@ impl Numbered {
             .copied()
     }
 
+    /// Every state's words, one state after another, leaving none.
+    pub(super) fn take(&mut self) -> Vec<u64> {
+        self.table.clear();
+        self.len = 0;
+        std::mem::take(&mut self.keys)
+    }
+
     /// Adds the state packed as `key`, not added before, as the next number.
     pub(super) fn add(&mut self, key: &[u64]) -> u32 {
         let id = self.len;

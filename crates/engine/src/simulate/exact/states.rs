@@ -2,7 +2,7 @@
 //! longer matter dropped (states with the same future lumped into one).
 
 use super::Refusal;
-use super::lines::{Budget, Lines, Mover, Resolve, Step, Walker};
+use super::lines::{Budget, Lines, MAX_WALKED, Mover, Resolve, Step, Walker};
 use super::packed::{Numbered, Packing};
 use crate::game::Rules;
 use crate::machine::{Beads, Draw, LossMemo, Machine, Node, Tree};
@@ -271,9 +271,7 @@ impl States {
     /// Adds `beads`, packed as `key`, as a new state, refused past [`MAX_STATES`] (or
     /// [`MAX_COUNTS`]); `learnt` is whether the machine can no longer lose with them.
     fn add(&mut self, beads: Beads, key: &[u64], learnt: bool) -> Result<u32, Refusal> {
-        // A state holds a count per move: a kit of many moves reaches the memory bound
-        // long before the state bound.
-        let most = MAX_STATES.min(MAX_COUNTS / beads.counts().len().max(1));
+        let most = self.most();
         if self.beads.len() >= most {
             return Err(Refusal(format!(
                 "the machine has more than {most} bead states"
@@ -286,6 +284,24 @@ impl States {
         self.index.add(key);
         self.beads.push(beads);
         Ok(id)
+    }
+
+    /// Most states before the exact path gives up: a state holds a count per move, so a
+    /// kit of many moves reaches the memory bound long before the state bound.
+    fn most(&self) -> usize {
+        MAX_STATES.min(MAX_COUNTS / self.slots.max(1))
+    }
+
+    /// How many states the next round of [`States::discover`] walks, `walked` walked so
+    /// far for `spent` steps: at most [`ROUND`], and no more than the walks so far say
+    /// can be done before the states or the steps reach their bound (the walks after a
+    /// refusal are done in vain: a chain of Marienbad's meets 100 new states a walk).
+    fn round_size(&self, walked: usize, spent: usize) -> usize {
+        let walks = walked.max(1);
+        let (per_walk, steps_per_walk) = (self.beads.len().div_ceil(walks), spent.div_ceil(walks));
+        let states_room = self.most().saturating_sub(self.beads.len()) / per_walk.max(1);
+        let steps_room = MAX_WALKED.saturating_sub(spent) / steps_per_walk.max(1);
+        ROUND.min(states_room.min(steps_room) + 1)
     }
 
     /// The number of the known state standing for `beads` after a game (`emptied`: some
@@ -311,10 +327,11 @@ impl States {
     /// that has not learnt (`None` for the others). `check` sees each state's lines as
     /// soon as they are numbered, in the order of the states, and may refuse them.
     ///
-    /// The states are walked in rounds: those met in the round before, side by side on
-    /// the cores, against the states known when the round began; the new states they meet
-    /// are numbered after the round, in the order of the states walked and then of their
-    /// walks. So the numbers are those of one walk after another, on any number of cores.
+    /// The states are walked in rounds: the next [`ROUND`] states met and not yet walked,
+    /// side by side on the cores, against the states known when the round began; the new
+    /// states they meet are numbered after the round, in the order of the states walked
+    /// and then of their walks. So the numbers are those of one walk after another, on any
+    /// number of cores.
     pub(super) fn discover<G: Rules>(
         tree: &Tree<G>,
         machine: &Machine,
@@ -327,14 +344,16 @@ impl States {
         let mut lines: Vec<Option<Lines>> = Vec::new();
         let mut budget = Budget::default();
         while lines.len() < states.beads.len() {
-            let round: Vec<u32> = (lines.len() as u32..states.beads.len() as u32).collect();
+            let size = states.round_size(lines.len(), budget.spent());
+            let end = states.beads.len().min(lines.len() + size);
+            let round: Vec<u32> = (lines.len() as u32..end as u32).collect();
             let core = || {
                 let round = Round {
                     states: &states,
                     machine,
                     scratch: ReachScratch::default(),
                     after_loss: vec![UNKNOWN; states.slots],
-                    new: Vec::new(),
+                    new: Numbered::new(states.packing.words),
                 };
                 let buffers = (LossMemo::default(), Lines::default());
                 (Walker::new(tree, machine, mover), round, buffers)
@@ -347,13 +366,13 @@ impl States {
                         return Walk::Learnt;
                     }
                     round.after_loss.fill(UNKNOWN);
-                    round.new.clear();
+                    round.new.take();
                     // Walked in buffers that have grown to the largest game, kept in a
                     // copy of the size of this one.
                     match walker.walk(lines, beads, s, 0, &[], round) {
                         Ok(()) => Walk::Walked {
                             lines: lines.clone(),
-                            new: std::mem::take(&mut round.new),
+                            new: round.new.take(),
                             after_loss: round.after_loss.clone(),
                         },
                         Err(refusal) => Walk::Refused(refusal),
@@ -585,6 +604,12 @@ impl Resolve for Known<'_> {
     fn remember(&mut self, _: u32, _: u32, _: u32) {}
 }
 
+/// Most states a round of [`States::discover`] walks before their new states are
+/// numbered. Any number gives the same numbers; a small one bounds the walks done in
+/// vain when a problem is refused for too many states or steps (Marienbad gives up after
+/// 4,752 states of about 1,000 steps each), a large one the rounds' waits.
+const ROUND: usize = 256;
+
 /// The first number a round of [`States::discover`] gives beads that no state known when
 /// it began stands for: far past [`MAX_STATES`].
 const NEW: u32 = 1 << 31;
@@ -597,8 +622,9 @@ struct Round<'s> {
     scratch: ReachScratch,
     /// Per slot, the state a game of the walked state lost by that last move leads to.
     after_loss: Vec<u32>,
-    /// The beads met that no known state stands for, packed, in the order met.
-    new: Vec<u64>,
+    /// The beads met that no known state stands for, packed and numbered in the order
+    /// met.
+    new: Numbered,
 }
 
 /// What a round found of one state.
@@ -625,17 +651,12 @@ impl Resolve for Round<'_> {
         if let Some(id) = states.look_up(machine, beads, emptied, &mut self.scratch) {
             return Ok(id);
         }
-        // Few per walk (one per move that can lose): a search through them is enough.
         let key = &self.scratch.key;
-        let mut met = self.new.chunks_exact(key.len().max(1));
-        let k = match met.position(|k| k == key.as_slice()) {
+        let k = match self.new.get(key) {
             Some(k) => k,
-            None => {
-                self.new.extend_from_slice(key);
-                self.new.len() / key.len().max(1) - 1
-            }
+            None => self.new.add(key),
         };
-        Ok(NEW + k as u32)
+        Ok(NEW + k)
     }
 
     fn remember(&mut self, _: u32, last: u32, to: u32) {
