@@ -21,6 +21,13 @@ impl Rule {
         matches!(self, Rule::Gardner | Rule::Relay)
     }
 
+    /// Whether, after a lost game, [`Rule::apply`] does nothing but take one bead from the
+    /// last move (which holds some: it was drawn), so that the beads after a loss can be
+    /// worked out without copying the machine's.
+    pub fn loss_takes_one_bead(self) -> bool {
+        matches!(self, Rule::Gardner | Rule::GardnerReward)
+    }
+
     /// Applies the rule after a game in which the machine played the slots `used`, in
     /// order, and ended as `end`. Adds to `emptied` every move that lost its last bead,
     /// the only way the machine's possible play changes.

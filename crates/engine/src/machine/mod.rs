@@ -202,6 +202,27 @@ mod tests {
     }
 
     #[test]
+    fn a_rule_that_says_a_loss_takes_one_bead_takes_one_bead_of_the_last_move_only() {
+        let rules = [
+            Rule::Gardner,
+            Rule::GardnerReward,
+            Rule::Menace,
+            Rule::Relay,
+        ];
+        for rule in rules.into_iter().filter(|r| r.loss_takes_one_bead()) {
+            let (_, _, _, machine) = nim_machine("bachet", rule);
+            let fresh = machine.fresh_beads();
+            for end in [End::Lost, End::Resigned] {
+                let mut beads = fresh.clone();
+                apply(rule, &machine, &mut beads, &[0, 4], end);
+                let mut one_taken = fresh.clone();
+                one_taken.set(&machine, 4, fresh.count(4) - 1);
+                assert_eq!(beads, one_taken, "{rule:?}");
+            }
+        }
+    }
+
+    #[test]
     fn gardner_reward_adds_a_bead_to_every_move_of_a_won_game() {
         let (_, _, _, machine) = nim_machine("bachet", Rule::GardnerReward);
         let mut beads = machine.fresh_beads();

@@ -116,11 +116,20 @@ pub(super) enum Mover {
 pub(super) trait Resolve {
     /// The state a game lost from `state` by the last move `last` leads to, if known.
     fn known(&self, state: u32, last: u32) -> Option<u32>;
-    /// The number of the state standing for `beads` after a game (`emptied`: some move
-    /// lost its last bead in it); the beads may be changed on the way.
-    fn intern(&mut self, beads: &mut Beads, emptied: bool) -> Result<u32, Refusal>;
+    /// The number of the state standing for the beads `after` a game.
+    fn intern(&mut self, after: After) -> Result<u32, Refusal>;
     /// Keeps that a game lost from `state` by `last` leads to `to`.
     fn remember(&mut self, state: u32, last: u32, to: u32);
+}
+
+/// The beads after a game, to be numbered.
+#[derive(Clone, Copy)]
+pub(super) enum After<'b> {
+    /// These beads (`true`: some move lost its last bead in the game).
+    Beads(&'b Beads, bool),
+    /// Those of the state `state` with one bead taken from the move `last`, which holds
+    /// some: a loss under a rule that does nothing else ([`crate::rule::Rule::loss_takes_one_bead`]).
+    LostOne { state: u32, last: u32 },
 }
 
 /// Walks games: the lines of play of one game at a time into a [`Lines`], with the
@@ -218,13 +227,21 @@ impl<'a, G: Rules> Walker<'a, G> {
         } else if let Some(state) = by_last.and_then(|last| resolve.known(game.state, last)) {
             state
         } else {
-            self.after.clone_from(game.beads);
-            self.emptied.clear();
-            rule.apply(machine, &mut self.after, &self.used, end, &mut self.emptied);
-            let state = if self.after == *game.beads {
-                game.state
-            } else {
-                resolve.intern(&mut self.after, !self.emptied.is_empty())?
+            let state = match by_last {
+                Some(last) if rule.loss_takes_one_bead() => resolve.intern(After::LostOne {
+                    state: game.state,
+                    last,
+                })?,
+                _ => {
+                    self.after.clone_from(game.beads);
+                    self.emptied.clear();
+                    rule.apply(machine, &mut self.after, &self.used, end, &mut self.emptied);
+                    if self.after == *game.beads {
+                        game.state
+                    } else {
+                        resolve.intern(After::Beads(&self.after, !self.emptied.is_empty()))?
+                    }
+                }
             };
             if let Some(last) = by_last {
                 resolve.remember(game.state, last, state);

@@ -64,6 +64,20 @@ impl Packing {
         }
     }
 
+    /// Where the count of `slot` sits in a packed state: its word, and its bits there.
+    pub(super) fn bits(&self, slot: u32) -> (usize, u64) {
+        let (word, bit) = self.fields[slot as usize];
+        (word as usize, self.masks[slot as usize] << bit)
+    }
+
+    /// Takes one bead of `slot`, which holds some, away from the state packed as `key`;
+    /// returns whether that was its last.
+    pub(super) fn take_one(&self, key: &mut [u64], slot: u32) -> bool {
+        let (word, bit) = self.fields[slot as usize];
+        key[word as usize] -= 1 << bit;
+        key[word as usize] & self.masks[slot as usize] << bit == 0
+    }
+
     /// The beads packed in `key`.
     pub(super) fn unpack(&self, machine: &Machine, key: &[u64]) -> Beads {
         let counts = self
@@ -95,7 +109,8 @@ impl Numbered {
         }
     }
 
-    fn key(&self, id: u32) -> &[u64] {
+    /// The words of the state numbered `id`.
+    pub(super) fn key(&self, id: u32) -> &[u64] {
         &self.keys[id as usize * self.words..(id as usize + 1) * self.words]
     }
 

@@ -2,7 +2,7 @@
 //! longer matter dropped (states with the same future lumped into one).
 
 use super::Refusal;
-use super::lines::{Budget, Lines, MAX_WALKED, Mover, Resolve, Step, Walker};
+use super::lines::{After, Budget, Lines, MAX_WALKED, Mover, Resolve, Step, Walker};
 use super::packed::{Numbered, Packing};
 use crate::game::Rules;
 use crate::machine::{Beads, Draw, LossMemo, Machine, Node, Tree};
@@ -49,13 +49,19 @@ struct Masks {
 
 /// A walk over [`Reach`]: places and boxes marked with the walk's number.
 #[derive(Clone, Default)]
-pub(super) struct ReachScratch {
+struct ReachScratch {
     walk: u32,
     seen: Vec<u32>,
     reached: Vec<u32>,
     stack: Vec<u32>,
-    /// The beads looked up last, packed.
+}
+
+/// Buffers to look states up with: the beads looked up last, packed, and a walk over
+/// [`Reach`].
+#[derive(Clone, Default)]
+pub(super) struct LookUp {
     key: Vec<u64>,
+    reach: ReachScratch,
 }
 
 impl Reach {
@@ -141,26 +147,33 @@ impl Reach {
         found
     }
 
-    /// Sets to 0 the beads of every box that no line of play can reach any more: the
-    /// opponent making any move, the machine any move that still has a bead (a relay's
-    /// later wiring too). They can never matter: a move without beads never gets one back
-    /// (a rule adds beads only to moves played), so those boxes stay out of reach, and the
-    /// machine's play, its losses and the "can no longer lose" test never look at them.
-    fn drop_unreachable(&self, machine: &Machine, beads: &mut Beads, scratch: &mut ReachScratch) {
+    /// Sets to 0 the beads of every box that no line of play can reach any more, in the
+    /// state packed as `key`: the opponent making any move, the machine any move that
+    /// still has a bead (a relay's later wiring too). They can never matter: a move
+    /// without beads never gets one back (a rule adds beads only to moves played), so
+    /// those boxes stay out of reach, and the machine's play, its losses and the "can no
+    /// longer lose" test never look at them.
+    fn drop_unreachable(
+        &self,
+        (machine, packing): (&Machine, &Packing),
+        key: &mut [u64],
+        scratch: &mut ReachScratch,
+    ) {
         // The entries of a place's moves that still have beads.
+        let live_key = &*key;
         let ways = |p: u32| {
             let (b, first) = self.places[p as usize];
-            let slots = machine.slots(b);
-            let counts = &beads.counts()[slots.start as usize..slots.end as usize];
-            let live = counts.iter().enumerate().filter(|&(_, &n)| n > 0);
+            let key = live_key;
+            let live = machine.slots(b).enumerate().filter(move |&(_, slot)| {
+                let (word, bits) = packing.bits(slot);
+                key[word] & bits != 0
+            });
             live.map(move |(k, _)| first as usize + k)
         };
-        let drop_box = |beads: &mut Beads, b: u32| {
-            // A box whose beads were dropped before has none to drop.
-            if beads.total(b) > 0 {
-                for slot in machine.slots(b) {
-                    beads.set(machine, slot, 0);
-                }
+        let drop_box = |key: &mut [u64], b: u32| {
+            for slot in machine.slots(b) {
+                let (word, bits) = packing.bits(slot);
+                key[word] &= !bits;
             }
         };
         if let Some(masks) = &self.masks {
@@ -175,7 +188,7 @@ impl Reach {
             while out != 0 {
                 let b = out.trailing_zeros();
                 out &= out - 1;
-                drop_box(beads, b);
+                drop_box(key, b);
             }
             return;
         }
@@ -198,7 +211,7 @@ impl Reach {
         }
         for b in 0..machine.box_count() as u32 {
             if scratch.reached[b as usize] != walk {
-                drop_box(beads, b);
+                drop_box(key, b);
             }
         }
     }
@@ -213,7 +226,7 @@ pub(super) struct States {
     /// [`Reach::drop_unreachable`]). Off only to test that lumping changes no figure.
     lump: bool,
     reach: Reach,
-    scratch: ReachScratch,
+    scratch: LookUp,
     pub(super) beads: Vec<Beads>,
     packing: Packing,
     index: Numbered,
@@ -238,32 +251,28 @@ const MAX_KEPT_STEPS: usize = 2_000_000;
 
 impl States {
     pub(super) fn new<G: Rules>(tree: &Tree<G>, machine: &Machine, lump: bool) -> States {
-        let mut fresh = machine.fresh_beads();
         let packing = Packing::new(machine);
         let mut states = States {
             lump,
             reach: Reach::new(tree, machine),
-            scratch: ReachScratch::default(),
+            scratch: LookUp::default(),
             beads: Vec::new(),
             index: Numbered::new(packing.words),
             packing,
             learnt: Vec::new(),
             after_loss: Vec::new(),
-            slots: fresh.counts().len(),
+            slots: machine.fresh_beads().counts().len(),
             kept: Vec::new(),
             kept_steps: 0,
             memo: LossMemo::default(),
         };
-        if lump {
-            states
-                .reach
-                .drop_unreachable(machine, &mut fresh, &mut states.scratch);
-        }
+        let mut scratch = LookUp::default();
+        let fresh = After::Beads(&machine.fresh_beads(), true);
+        states.look_up(machine, fresh, &mut scratch);
+        let fresh = states.packing.unpack(machine, &scratch.key);
         let learnt = machine.cannot_lose_with(tree, &fresh, &mut states.memo);
-        let mut key = vec![0; states.packing.words];
-        states.packing.pack(&fresh, &mut key);
         states
-            .add(fresh, &key, learnt)
+            .add(fresh, &scratch.key, learnt)
             .expect("the first state is within every bound");
         states
     }
@@ -304,21 +313,26 @@ impl States {
         ROUND.min(states_room.min(steps_room) + 1)
     }
 
-    /// The number of the known state standing for `beads` after a game (`emptied`: some
-    /// move lost its last bead in it, so boxes may have fallen out of reach and their
-    /// beads are dropped from `beads`). Leaves them packed in `scratch.key`.
-    fn look_up(
-        &self,
-        machine: &Machine,
-        beads: &mut Beads,
-        emptied: bool,
-        scratch: &mut ReachScratch,
-    ) -> Option<u32> {
+    /// Packs into `scratch.key` the state standing for the beads `after` a game, those of
+    /// boxes fallen out of reach dropped; returns the number of that state, if known.
+    fn look_up(&self, machine: &Machine, after: After, scratch: &mut LookUp) -> Option<u32> {
+        let emptied = match after {
+            After::Beads(beads, emptied) => {
+                scratch.key.resize(self.packing.words, 0);
+                self.packing.pack(beads, &mut scratch.key);
+                emptied
+            }
+            // The state's words with one taken from a count: no beads copied or packed.
+            After::LostOne { state, last } => {
+                scratch.key.clear();
+                scratch.key.extend_from_slice(self.index.key(state));
+                self.packing.take_one(&mut scratch.key, last)
+            }
+        };
         if self.lump && emptied {
-            self.reach.drop_unreachable(machine, beads, scratch);
+            let packed = (machine, &self.packing);
+            (self.reach).drop_unreachable(packed, &mut scratch.key, &mut scratch.reach);
         }
-        scratch.key.resize(self.packing.words, 0);
-        self.packing.pack(beads, &mut scratch.key);
         self.index.get(&scratch.key)
     }
 
@@ -351,7 +365,7 @@ impl States {
                 let round = Round {
                     states: &states,
                     machine,
-                    scratch: ReachScratch::default(),
+                    scratch: LookUp::default(),
                     after_loss: vec![UNKNOWN; states.slots],
                     new: Numbered::new(states.packing.words),
                 };
@@ -459,7 +473,7 @@ impl States {
         Known {
             states: self,
             machine,
-            scratch: ReachScratch::default(),
+            scratch: LookUp::default(),
         }
     }
 
@@ -496,10 +510,10 @@ impl States {
     pub(super) fn find(
         &self,
         machine: &Machine,
-        mut beads: Beads,
-        scratch: &mut ReachScratch,
+        beads: &Beads,
+        scratch: &mut LookUp,
     ) -> Option<u32> {
-        self.look_up(machine, &mut beads, true, scratch)
+        self.look_up(machine, After::Beads(beads, true), scratch)
     }
 
     /// Keeps the lines of `state`'s game, if they fit.
@@ -559,20 +573,19 @@ impl<G: Rules> Resolve for Interning<'_, G> {
         self.states.known_after(state, last)
     }
 
-    fn intern(&mut self, beads: &mut Beads, emptied: bool) -> Result<u32, Refusal> {
-        let states = &mut *self.states;
+    fn intern(&mut self, after: After) -> Result<u32, Refusal> {
+        let (states, machine) = (&mut *self.states, self.machine);
         let mut scratch = std::mem::take(&mut states.scratch);
-        let known = states.look_up(self.machine, beads, emptied, &mut scratch);
+        let known = states.look_up(machine, after, &mut scratch);
+        let id = match known {
+            Some(id) => Ok(id),
+            None => {
+                let beads = states.packing.unpack(machine, &scratch.key);
+                let learnt = machine.cannot_lose_with(self.tree, &beads, &mut states.memo);
+                states.add(beads, &scratch.key, learnt)
+            }
+        };
         states.scratch = scratch;
-        if let Some(id) = known {
-            return Ok(id);
-        }
-        let learnt = self
-            .machine
-            .cannot_lose_with(self.tree, beads, &mut states.memo);
-        let key = std::mem::take(&mut states.scratch.key);
-        let id = states.add(beads.clone(), &key, learnt);
-        states.scratch.key = key;
         id
     }
 
@@ -586,7 +599,7 @@ impl<G: Rules> Resolve for Interning<'_, G> {
 pub(super) struct Known<'s> {
     states: &'s States,
     machine: &'s Machine,
-    scratch: ReachScratch,
+    scratch: LookUp,
 }
 
 impl Resolve for Known<'_> {
@@ -594,10 +607,10 @@ impl Resolve for Known<'_> {
         self.states.known_after(state, last)
     }
 
-    fn intern(&mut self, beads: &mut Beads, emptied: bool) -> Result<u32, Refusal> {
+    fn intern(&mut self, after: After) -> Result<u32, Refusal> {
         let (states, machine) = (self.states, self.machine);
         states
-            .look_up(machine, beads, emptied, &mut self.scratch)
+            .look_up(machine, after, &mut self.scratch)
             .ok_or_else(|| Refusal("the machine's beads left the solved states".into()))
     }
 
@@ -619,7 +632,7 @@ const NEW: u32 = 1 << 31;
 struct Round<'s> {
     states: &'s States,
     machine: &'s Machine,
-    scratch: ReachScratch,
+    scratch: LookUp,
     /// Per slot, the state a game of the walked state lost by that last move leads to.
     after_loss: Vec<u32>,
     /// The beads met that no known state stands for, packed and numbered in the order
@@ -646,9 +659,9 @@ impl Resolve for Round<'_> {
         (to != UNKNOWN).then_some(to)
     }
 
-    fn intern(&mut self, beads: &mut Beads, emptied: bool) -> Result<u32, Refusal> {
+    fn intern(&mut self, after: After) -> Result<u32, Refusal> {
         let (states, machine) = (self.states, self.machine);
-        if let Some(id) = states.look_up(machine, beads, emptied, &mut self.scratch) {
+        if let Some(id) = states.look_up(machine, after, &mut self.scratch) {
             return Ok(id);
         }
         let key = &self.scratch.key;

@@ -153,10 +153,9 @@ impl Teaching {
         node: Node,
         learner: &Learner,
     ) -> Result<Vec<Node>, Error> {
-        let beads = learner.beads.clone();
         let state = self
             .states
-            .find(learner.machine, beads, &mut Default::default())
+            .find(learner.machine, &learner.beads, &mut Default::default())
             .ok_or_else(|| Error::Internal("the machine's beads left the solved states".into()))?;
         let lines = self
             .states
