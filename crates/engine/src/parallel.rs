@@ -69,3 +69,58 @@ pub mod prelude {
 
     impl<I: Iterator> MapInit for I {}
 }
+
+/// Values that the calls of a parallel loop take and give back, such as buffers and
+/// memories that are worth keeping warm from one loop to the next: a call takes one
+/// (or makes one when all are taken) and gives it back when done with it.
+pub struct Pool<T>(std::sync::Mutex<Vec<T>>);
+
+impl<T> Pool<T> {
+    /// An empty pool.
+    pub fn new() -> Pool<T> {
+        Pool(std::sync::Mutex::new(Vec::new()))
+    }
+
+    /// A value of the pool's, or `make`'s when the pool has none left.
+    pub fn take(&self, make: impl FnOnce() -> T) -> Taken<'_, T> {
+        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        Taken {
+            pool: self,
+            value: Some(kept.unwrap_or_else(make)),
+        }
+    }
+}
+
+impl<T> Default for Pool<T> {
+    fn default() -> Self {
+        Pool::new()
+    }
+}
+
+/// A value taken from a [`Pool`], given back when dropped.
+pub struct Taken<'p, T> {
+    pool: &'p Pool<T>,
+    value: Option<T>,
+}
+
+impl<T> std::ops::Deref for Taken<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        self.value.as_ref().expect("a taken value until dropped")
+    }
+}
+
+impl<T> std::ops::DerefMut for Taken<'_, T> {
+    fn deref_mut(&mut self) -> &mut T {
+        self.value.as_mut().expect("a taken value until dropped")
+    }
+}
+
+impl<T> Drop for Taken<'_, T> {
+    fn drop(&mut self) {
+        if let Some(value) = self.value.take() {
+            let mut pool = self.pool.0.lock().unwrap_or_else(|e| e.into_inner());
+            pool.push(value);
+        }
+    }
+}

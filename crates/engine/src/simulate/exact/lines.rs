@@ -12,6 +12,7 @@ use rustc_hash::FxHashMap;
 
 use super::Refusal;
 use super::numbers::{Number, one, zero};
+use super::packed::Packing;
 use crate::game::Rules;
 use crate::machine::{Beads, Draw, End, Machine, Node, Tree};
 use crate::simulate::{OpponentKind, teacher_moves};
@@ -142,38 +143,148 @@ pub(super) struct Walker<'a, G: Rules> {
     used: Vec<u32>,
     /// The parts of the chances and choices being walked, innermost last.
     stack: Vec<(u32, u32)>,
-    /// Each end of the game met, as `(state, loss, won)`, with its step.
+    /// The ends met by the lines being walked: the game's, then (innermost last) those of
+    /// the positions below walked for the memo; `depth` of them in use past the first.
+    met: Vec<Met>,
+    depth: usize,
+    /// The lines below positions walked for the memo, innermost last.
+    below: Vec<Lines>,
+    /// The beads after a game, worked out in place.
+    after: Beads,
+    emptied: Vec<u32>,
+    memo: Option<Memo>,
+}
+
+/// The ends met by one walk's lines, each stored once.
+struct Met {
+    /// Each end met, as `(state, loss, won)`, with its step.
     ends: FxHashMap<(u32, bool, bool), u32>,
     /// The step of each end met that the last move alone decides, by that move's slot
     /// ([`NO_STEP`] if not met yet): most ends of a walk are met many times.
     after_last: Vec<u32>,
     /// The step of each end met that leaves the beads as they were, by `(loss, won)`.
     unchanged: [u32; 4],
-    /// The beads after a game, worked out in place.
-    after: Beads,
-    emptied: Vec<u32>,
+}
+
+impl Met {
+    fn new(slots: usize) -> Met {
+        Met {
+            ends: FxHashMap::default(),
+            after_last: vec![NO_STEP; slots],
+            unchanged: [NO_STEP; 4],
+        }
+    }
+
+    fn clear(&mut self) {
+        self.ends.clear();
+        self.after_last.fill(NO_STEP);
+        self.unchanged = [NO_STEP; 4];
+    }
+
+    /// The step of the end `(state, loss, won)`, stored in `lines` when first met.
+    fn step(&mut self, (state, loss, won): (u32, bool, bool), lines: &mut Lines) -> u32 {
+        *self
+            .ends
+            .entry((state, loss, won))
+            .or_insert_with(|| lines.push(Step::End { state, loss, won }))
+    }
+}
+
+/// An end's state on a walk with a [`Memo`], until the walk's last step: the state the
+/// game began in (a lost game's state is its last move's slot instead).
+const SAME: u32 = u32::MAX;
+
+/// Most steps the lines kept in a [`Memo`] hold: HER's take some 60,000.
+const MAX_MEMO_STEPS: usize = 2_000_000;
+
+/// The lines of play below positions, walked once for the beads below them and copied
+/// into every later walk that meets the same: the games of two states differ only below
+/// the box that lost a bead, and most positions' lines are met again and again.
+///
+/// Kept only where a loss takes one bead of the last move and nothing else, and a state
+/// is one word: then the lines below a position depend on that word's bits of the boxes
+/// below it and on the last move before it alone, and their ends are named by the move
+/// that lost (each standing for its own state in any one game), to be numbered once the
+/// walk is done, in the order a walk without the memo would meet them.
+pub(super) struct Memo {
+    packing: Packing,
+    /// Per position where the opponent moves: the bits of the moves of every box below
+    /// it (0 elsewhere, and where no box is below).
+    below: Vec<u64>,
+    /// The lines below a position, by the position, the last slot played before it
+    /// ([`SAME`]: none) and the bits of the beads below it; their ends' states as
+    /// [`SAME`] or a lost game's last slot.
+    lines: FxHashMap<(Node, u32, u64), Lines>,
+    steps: usize,
+}
+
+impl Memo {
+    /// A memo for `machine`'s games, if its rule and states allow one.
+    pub(super) fn new<G: Rules>(tree: &Tree<G>, machine: &Machine) -> Option<Memo> {
+        let rule = machine.rule;
+        let packing = Packing::new(machine);
+        if !(rule.learns_from_last_move() && rule.loss_takes_one_bead()) || packing.words != 1 {
+            return None;
+        }
+        let order = crate::boxes::topological_order(tree.len(), tree.all_children(), |i| {
+            tree.children(i as Node)
+        });
+        let mut bits = vec![0u64; tree.len()];
+        for &node in order.iter().rev() {
+            let here = machine.box_at(node as Node).map_or(0, |b| {
+                machine.slots(b).fold(0, |m, slot| m | packing.bits(slot).1)
+            });
+            let children = tree.children(node as Node);
+            bits[node] = children.iter().fold(here, |m, &c| m | bits[c as usize]);
+        }
+        for (node, bits) in bits.iter_mut().enumerate() {
+            let node = node as Node;
+            if tree.outcome(node).is_some() || tree.to_move(node) == machine.side {
+                *bits = 0;
+            }
+        }
+        Some(Memo {
+            packing,
+            below: bits,
+            lines: FxHashMap::default(),
+            steps: 0,
+        })
+    }
 }
 
 /// One walk's fixed inputs.
 struct Game<'b> {
     beads: &'b Beads,
     state: u32,
+    /// The beads packed, when the walk keeps a [`Memo`].
+    key: u64,
 }
 
 impl<'a, G: Rules> Walker<'a, G> {
     /// A walker of `machine`'s games against `mover`.
     pub(super) fn new(tree: &'a Tree<G>, machine: &'a Machine, mover: Mover) -> Self {
+        let slots = machine.fresh_beads().counts().len();
         Walker {
             tree,
             machine,
             mover,
             used: Vec::new(),
             stack: Vec::new(),
-            ends: FxHashMap::default(),
-            after_last: vec![NO_STEP; machine.fresh_beads().counts().len()],
-            unchanged: [NO_STEP; 4],
+            met: vec![Met::new(slots)],
+            depth: 0,
+            below: Vec::new(),
             after: machine.fresh_beads(),
             emptied: Vec::new(),
+            memo: None,
+        }
+    }
+
+    /// [`Walker::new`] with a [`Memo`] where the rule allows one: for walks of many
+    /// states, one after another.
+    pub(super) fn with_memo(tree: &'a Tree<G>, machine: &'a Machine, mover: Mover) -> Self {
+        Walker {
+            memo: Memo::new(tree, machine),
+            ..Walker::new(tree, machine, mover)
         }
     }
 
@@ -191,14 +302,33 @@ impl<'a, G: Rules> Walker<'a, G> {
         resolve: &mut dyn Resolve,
     ) -> Result<(), Refusal> {
         lines.clear();
-        self.ends.clear();
-        self.after_last.fill(NO_STEP);
-        self.unchanged = [NO_STEP; 4];
+        self.met[0].clear();
+        self.depth = 0;
         self.used.clear();
         self.used.extend_from_slice(used);
         self.stack.clear();
-        let game = Game { beads, state };
-        self.step(&game, node, lines, resolve)?;
+        let key = self.memo.as_ref().map_or(0, |memo| {
+            let mut key = [0];
+            memo.packing.pack(beads, &mut key);
+            key[0]
+        });
+        let game = Game { beads, state, key };
+        // The game's own first position is walked: its lines are never met again.
+        match self.tree.outcome(node) {
+            Some(_) => self.step(&game, node, lines, resolve)?,
+            None => self.parts(&game, node, lines, resolve)?,
+        };
+        if self.memo.is_some() {
+            // The ends' states, numbered in the order the steps met them.
+            for step in &mut lines.steps {
+                if let Step::End { state, .. } = step {
+                    *state = match *state {
+                        SAME => game.state,
+                        last => lost_one(&game, last, resolve)?,
+                    };
+                }
+            }
+        }
         Ok(())
     }
 
@@ -214,51 +344,45 @@ impl<'a, G: Rules> Walker<'a, G> {
         let changes = rule.may_change(machine, &self.used, end);
         let last = self.used.last().copied();
         let by_last = last.filter(|_| changes && loss && rule.learns_from_last_move());
-        let met = match by_last {
-            Some(last) => self.after_last[last as usize],
-            None if !changes => self.unchanged[usize::from(loss) * 2 + usize::from(won)],
+        let met = &mut self.met[self.depth];
+        let known = match by_last {
+            Some(last) => met.after_last[last as usize],
+            None if !changes => met.unchanged[usize::from(loss) * 2 + usize::from(won)],
             None => NO_STEP,
         };
-        if met != NO_STEP {
-            return Ok(met);
+        if known != NO_STEP {
+            return Ok(known);
         }
-        let state = if !changes {
+        let state = if self.memo.is_some() {
+            // Numbered once the walk is done (see [`Memo`]).
+            match by_last {
+                Some(last) if changes => last,
+                _ => SAME,
+            }
+        } else if !changes {
             game.state
+        } else if let Some(last) = by_last.filter(|_| rule.loss_takes_one_bead()) {
+            lost_one(game, last, resolve)?
         } else if let Some(state) = by_last.and_then(|last| resolve.known(game.state, last)) {
             state
         } else {
-            let state = match by_last {
-                Some(last) if rule.loss_takes_one_bead() => resolve.intern(After::LostOne {
-                    state: game.state,
-                    last,
-                })?,
-                _ => {
-                    self.after.clone_from(game.beads);
-                    self.emptied.clear();
-                    rule.apply(machine, &mut self.after, &self.used, end, &mut self.emptied);
-                    if self.after == *game.beads {
-                        game.state
-                    } else {
-                        resolve.intern(After::Beads(&self.after, !self.emptied.is_empty()))?
-                    }
-                }
+            self.after.clone_from(game.beads);
+            self.emptied.clear();
+            rule.apply(machine, &mut self.after, &self.used, end, &mut self.emptied);
+            let state = if self.after == *game.beads {
+                game.state
+            } else {
+                resolve.intern(After::Beads(&self.after, !self.emptied.is_empty()))?
             };
             if let Some(last) = by_last {
                 resolve.remember(game.state, last, state);
             }
             state
         };
-        let step = match self.ends.get(&(state, loss, won)) {
-            Some(&step) => step,
-            None => {
-                let step = lines.push(Step::End { state, loss, won });
-                self.ends.insert((state, loss, won), step);
-                step
-            }
-        };
+        let step = met.step((state, loss, won), lines);
         match by_last {
-            Some(last) => self.after_last[last as usize] = step,
-            None if !changes => self.unchanged[usize::from(loss) * 2 + usize::from(won)] = step,
+            Some(last) => met.after_last[last as usize] = step,
+            None if !changes => met.unchanged[usize::from(loss) * 2 + usize::from(won)] = step,
             None => {}
         }
         Ok(step)
@@ -272,15 +396,107 @@ impl<'a, G: Rules> Walker<'a, G> {
         lines: &mut Lines,
         resolve: &mut dyn Resolve,
     ) -> Result<u32, Refusal> {
-        let (tree, machine) = (self.tree, self.machine);
-        if let Some(outcome) = tree.outcome(node) {
-            return self.end(game, End::of(outcome, machine.side), lines, resolve);
+        if let Some(outcome) = self.tree.outcome(node) {
+            return self.end(game, End::of(outcome, self.machine.side), lines, resolve);
         }
         if lines.steps.len() > MAX_STEPS {
             return Err(Refusal(format!(
                 "a game from one bead state has more than {MAX_STEPS} lines of play"
             )));
         }
+        if let Some(memo) = &self.memo {
+            let below = memo.below[node as usize];
+            if below != 0 {
+                let last = self.used.last().copied().unwrap_or(SAME);
+                return self.from_memo(game, (node, last, game.key & below), lines, resolve);
+            }
+        }
+        self.parts(game, node, lines, resolve)
+    }
+
+    /// The step at the position of `key` (see [`Memo::lines`]), its lines copied from the
+    /// memo, walked into it first if not there yet.
+    fn from_memo(
+        &mut self,
+        game: &Game,
+        key: (Node, u32, u64),
+        lines: &mut Lines,
+        resolve: &mut dyn Resolve,
+    ) -> Result<u32, Refusal> {
+        let memo = self.memo.as_ref().expect("a walk with a memo");
+        if !memo.lines.contains_key(&key) {
+            if memo.steps > MAX_MEMO_STEPS {
+                return self.parts(game, key.0, lines, resolve);
+            }
+            // Walked on their own, their ends met afresh.
+            self.depth += 1;
+            if self.met.len() <= self.depth {
+                self.met.push(Met::new(self.met[0].after_last.len()));
+                self.below.push(Lines::default());
+            }
+            self.met[self.depth].clear();
+            let mut below = std::mem::take(&mut self.below[self.depth - 1]);
+            below.clear();
+            let walked = self.parts(game, key.0, &mut below, resolve);
+            self.depth -= 1;
+            walked?;
+            let memo = self.memo.as_mut().expect("a walk with a memo");
+            memo.steps += below.steps.len();
+            memo.lines.insert(key, below.clone());
+            self.below[self.depth] = below;
+        }
+        let memo = self.memo.as_ref().expect("a walk with a memo");
+        let below = &memo.lines[&key];
+        let (met, stack) = (&mut self.met[self.depth], &mut self.stack);
+        let mark = stack.len();
+        // Each step of the lines below as stored here (`stack` holds the numbers).
+        for step in &below.steps {
+            let here = match *step {
+                Step::End { state, loss, won } => {
+                    let known = match state {
+                        SAME => met.unchanged[usize::from(loss) * 2 + usize::from(won)],
+                        last => met.after_last[last as usize],
+                    };
+                    if known != NO_STEP {
+                        known
+                    } else {
+                        let here = met.step((state, loss, won), lines);
+                        match state {
+                            SAME => met.unchanged[usize::from(loss) * 2 + usize::from(won)] = here,
+                            last => met.after_last[last as usize] = here,
+                        }
+                        here
+                    }
+                }
+                Step::Chance(span) | Step::Choice(span) => {
+                    let start = lines.parts.len() as u32;
+                    let parts = below.parts(span).iter();
+                    let at = |p: &(u32, u32)| (p.0, stack[mark + p.1 as usize].1);
+                    lines.parts.extend(parts.map(at));
+                    let span = Span { start, ..span };
+                    lines.push(match step {
+                        Step::Chance(_) => Step::Chance(span),
+                        _ => Step::Choice(span),
+                    })
+                }
+            };
+            stack.push((0, here));
+        }
+        let root = stack.last().expect("lines have a first step").1;
+        stack.truncate(mark);
+        Ok(root)
+    }
+
+    /// The step at `node`, a position where the game goes on: its parts walked, then
+    /// stored.
+    fn parts(
+        &mut self,
+        game: &Game,
+        node: Node,
+        lines: &mut Lines,
+        resolve: &mut dyn Resolve,
+    ) -> Result<u32, Refusal> {
+        let (tree, machine) = (self.tree, self.machine);
         let mark = self.stack.len();
         let mut free = false;
         if tree.to_move(node) == machine.side {
@@ -339,6 +555,21 @@ impl<'a, G: Rules> Walker<'a, G> {
         self.stack.truncate(mark);
         Ok(step)
     }
+}
+
+/// The state a game lost from `game`'s state by the last move `last` leads to, under a
+/// rule whose loss takes one bead of that move and does nothing else.
+fn lost_one(game: &Game, last: u32, resolve: &mut dyn Resolve) -> Result<u32, Refusal> {
+    if let Some(state) = resolve.known(game.state, last) {
+        return Ok(state);
+    }
+    let lost = After::LostOne {
+        state: game.state,
+        last,
+    };
+    let state = resolve.intern(lost)?;
+    resolve.remember(game.state, last, state);
+    Ok(state)
 }
 
 /// Refuses at once a kit whose first game, from the fresh beads, has more lines of play

@@ -357,6 +357,12 @@ impl States {
         let mut states = States::new(tree, machine, lump);
         let mut lines: Vec<Option<Lines>> = Vec::new();
         let mut budget = Budget::default();
+        // Each core's walker, its memo warm from one round to the next, and buffers.
+        let walkers = crate::parallel::Pool::new();
+        let walker = || {
+            let buffers = (LossMemo::default(), Lines::default());
+            (Walker::with_memo(tree, machine, mover), buffers)
+        };
         while lines.len() < states.beads.len() {
             let size = states.round_size(lines.len(), budget.spent());
             let end = states.beads.len().min(lines.len() + size);
@@ -369,12 +375,12 @@ impl States {
                     after_loss: vec![UNKNOWN; states.slots],
                     new: Numbered::new(states.packing.words),
                 };
-                let buffers = (LossMemo::default(), Lines::default());
-                (Walker::new(tree, machine, mover), round, buffers)
+                (walkers.take(walker), round)
             };
             let walks: Vec<Walk> = round
                 .par_iter()
-                .map_init(core, |(walker, round, (memo, lines)), &s| {
+                .map_init(core, |(walker, round), &s| {
+                    let (walker, (memo, lines)) = &mut **walker;
                     let beads = &states.beads[s as usize];
                     if machine.cannot_lose_with(tree, beads, memo) {
                         return Walk::Learnt;
