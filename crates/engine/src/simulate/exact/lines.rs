@@ -408,7 +408,7 @@ impl<'a, G: Rules> Walker<'a, G> {
             let below = memo.below[node as usize];
             if below != 0 {
                 let last = self.used.last().copied().unwrap_or(SAME);
-                return self.from_memo(game, (node, last, game.key & below), lines, resolve);
+                return self.remembered(game, (node, last, game.key & below), lines, resolve);
             }
         }
         self.parts(game, node, lines, resolve)
@@ -416,7 +416,7 @@ impl<'a, G: Rules> Walker<'a, G> {
 
     /// The step at the position of `key` (see [`Memo::lines`]), its lines copied from the
     /// memo, walked into it first if not there yet.
-    fn from_memo(
+    fn remembered(
         &mut self,
         game: &Game,
         key: (Node, u32, u64),
