@@ -41,8 +41,11 @@ struct Reach {
 struct Masks {
     /// The places met first from the start.
     start: u64,
-    /// The places after each entry.
-    next: Vec<u64>,
+    /// Per entry: where its count sits in a packed state, as `(word, bits)`, and the
+    /// places after it.
+    ways: Vec<(u32, u64, u64)>,
+    /// Per place, its entries' first: `ways[place_ways[p]..place_ways[p + 1]]`.
+    place_ways: Vec<u32>,
     /// Each place's box, as a mask of boxes.
     place_box: Vec<u64>,
 }
@@ -65,7 +68,7 @@ pub(super) struct LookUp {
 }
 
 impl Reach {
-    fn new<G: Rules>(tree: &Tree<G>, machine: &Machine) -> Reach {
+    fn new<G: Rules>(tree: &Tree<G>, machine: &Machine, packing: &Packing) -> Reach {
         let fresh = machine.fresh_beads();
         let mut place_of = vec![u32::MAX; tree.len()];
         let mut places = Vec::new();
@@ -93,13 +96,24 @@ impl Reach {
             }
         }
         let mask = |places: &[u32]| places.iter().fold(0u64, |m, &p| m | 1 << p);
-        let masks = (places.len() <= 64 && machine.box_count() <= 64).then(|| Masks {
-            start: mask(&starts),
-            next: next_start
-                .windows(2)
-                .map(|w| mask(&next[w[0] as usize..w[1] as usize]))
-                .collect(),
-            place_box: places.iter().map(|&(b, _)| 1 << b).collect(),
+        let masks = (places.len() <= 64 && machine.box_count() <= 64).then(|| {
+            let mut ways = Vec::new();
+            let mut place_ways = vec![0];
+            for &(b, first) in &places {
+                for (k, slot) in machine.slots(b).enumerate() {
+                    let entry = first as usize + k;
+                    let (word, bits) = packing.bits(slot);
+                    let after = &next[next_start[entry] as usize..next_start[entry + 1] as usize];
+                    ways.push((word as u32, bits, mask(after)));
+                }
+                place_ways.push(ways.len() as u32);
+            }
+            Masks {
+                start: mask(&starts),
+                ways,
+                place_ways,
+                place_box: places.iter().map(|&(b, _)| 1 << b).collect(),
+            }
         });
         Reach {
             places,
@@ -179,10 +193,16 @@ impl Reach {
         if let Some(masks) = &self.masks {
             let (mut seen, mut todo, mut reached) = (0u64, masks.start, 0u64);
             while todo != 0 {
-                let p = todo.trailing_zeros();
+                let p = todo.trailing_zeros() as usize;
                 seen |= 1 << p;
-                reached |= masks.place_box[p as usize];
-                todo = ways(p).fold(todo, |todo, entry| todo | masks.next[entry]) & !seen;
+                reached |= masks.place_box[p];
+                let place = masks.place_ways[p] as usize..masks.place_ways[p + 1] as usize;
+                for &(word, bits, next) in &masks.ways[place] {
+                    if key[word as usize] & bits != 0 {
+                        todo |= next;
+                    }
+                }
+                todo &= !seen;
             }
             let mut out = !reached & (u64::MAX >> (64 - machine.box_count().max(1)));
             while out != 0 {
@@ -254,7 +274,7 @@ impl States {
         let packing = Packing::new(machine);
         let mut states = States {
             lump,
-            reach: Reach::new(tree, machine),
+            reach: Reach::new(tree, machine, &packing),
             scratch: LookUp::default(),
             beads: Vec::new(),
             index: Numbered::new(packing.words),
