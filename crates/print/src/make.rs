@@ -80,20 +80,21 @@ fn build<G: Game>(
     let setup = Setup::compile(game, kit, kit.rule, set, Tree::build(game)?, false)?;
     let set = &setup.set;
     // The three PDF and PNG writers and the figures share the cores: labels.pdf and
-    // the previews need only the labels, kit.pdf needs the figures too.
-    let ((labels_pdf, previews), kit) = matchbox_engine::parallel::join(
-        || {
-            matchbox_engine::parallel::join(
-                || label_sheets.pdf(kit),
-                || previews(labels, set, dpi, progress),
-            )
-        },
+    // the previews need only the labels, kit.pdf needs the figures too, which take the
+    // longest and begin at once.
+    let (kit, (labels_pdf, previews)) = matchbox_engine::parallel::join(
         || -> Result<(Vec<u8>, usize), Error> {
             let findings = findings(game, kit, &setup)?;
             let mut kit_pages = instruction_pages(game, kit, set, &findings)?;
             kit_pages.extend(sheets.iter().cloned());
             let kit_pages = sheet::finish(kit, kit_pages);
             Ok((pdf::to_pdf(&kit_pages)?, kit_pages.len()))
+        },
+        || {
+            matchbox_engine::parallel::join(
+                || label_sheets.pdf(kit),
+                || previews(labels, set, dpi, progress),
+            )
         },
     );
     let (kit_pdf, kit_pages) = kit?;
@@ -117,10 +118,10 @@ pub fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findin
             if loses {
                 return Ok((None, None, gives_up(setup)?));
             }
-            let (expected, exact) = matchbox_engine::parallel::join(
+            let (exact, expected) = matchbox_engine::parallel::join(
+                || SheetFigures::of(game, &setup.tree, &setup.machine, strings(kit.language)),
                 // Quoted only when every simulated machine learnt.
                 || expected_losses(kit, setup, EXPECTATION_RUNS),
-                || SheetFigures::of(game, &setup.tree, &setup.machine, strings(kit.language)),
             );
             Ok((
                 expected?.as_ref().and_then(Expected::from_training),

@@ -32,16 +32,18 @@ impl Solved {
         rationals: bool,
         most_losses: bool,
     ) -> Result<Solved, Refusal> {
-        let ((perfect, teacher), teaching) = crate::parallel::join(
+        // The fastest teacher's problem, the largest, begins at once on this core; the
+        // chains go to a core that is free.
+        let (teaching, (perfect, teacher)) = crate::parallel::join(
+            || match most_losses {
+                true => Teaching::solve_with_most_losses(tree, machine),
+                false => Teaching::solve(tree, machine),
+            },
             || {
                 crate::parallel::join(
                     || distribution_over(tree, machine, OpponentKind::Perfect, true, rationals),
                     || distribution_over(tree, machine, OpponentKind::Teacher, true, rationals),
                 )
-            },
-            || match most_losses {
-                true => Teaching::solve_with_most_losses(tree, machine),
-                false => Teaching::solve(tree, machine),
             },
         );
         Ok(Solved {
