@@ -33,20 +33,21 @@ struct Reach {
     next_start: Vec<u32>,
     next: Vec<u32>,
     /// The same as bit masks, when there are at most 64 places and 64 boxes (see
-    /// [`Masks`]). A walk over them is a few operations per place.
+    /// [`Masks`]). A walk over them is one pass over the places, a few operations each.
     masks: Option<Masks>,
 }
 
-/// [`Reach`] in bit masks of places and of boxes.
+/// [`Reach`] in bit masks of places and of boxes, the places ranked so that each leads
+/// only to places ranked after it: one pass in that order meets every place reached.
 struct Masks {
-    /// The places met first from the start.
+    /// The places met first from the start, by rank.
     start: u64,
-    /// Per entry: where its count sits in a packed state, as `(word, bits)`, and the
-    /// places after it.
+    /// Per entry, the places in rank order: where its count sits in a packed state, as
+    /// `(word, bits)`, and the places after it, by rank.
     ways: Vec<(u32, u64, u64)>,
-    /// Per place, its entries' first: `ways[place_ways[p]..place_ways[p + 1]]`.
+    /// Per place by rank, its entries' first: `ways[place_ways[r]..place_ways[r + 1]]`.
     place_ways: Vec<u32>,
-    /// Each place's box, as a mask of boxes.
+    /// Per place by rank, its box as a mask of boxes.
     place_box: Vec<u64>,
 }
 
@@ -95,33 +96,77 @@ impl Reach {
                 next_start.push(next.len() as u32);
             }
         }
-        let mask = |places: &[u32]| places.iter().fold(0u64, |m, &p| m | 1 << p);
-        let masks = (places.len() <= 64 && machine.box_count() <= 64).then(|| {
-            let mut ways = Vec::new();
-            let mut place_ways = vec![0];
-            for &(b, first) in &places {
-                for (k, slot) in machine.slots(b).enumerate() {
-                    let entry = first as usize + k;
-                    let (word, bits) = packing.bits(slot);
-                    let after = &next[next_start[entry] as usize..next_start[entry + 1] as usize];
-                    ways.push((word as u32, bits, mask(after)));
-                }
-                place_ways.push(ways.len() as u32);
-            }
-            Masks {
-                start: mask(&starts),
-                ways,
-                place_ways,
-                place_box: places.iter().map(|&(b, _)| 1 << b).collect(),
-            }
-        });
-        Reach {
+        let mut reach = Reach {
             places,
             starts,
             next_start,
             next,
-            masks,
+            masks: None,
+        };
+        if reach.places.len() <= 64 && machine.box_count() <= 64 {
+            reach.masks = reach.ranked(machine, packing);
         }
+        reach
+    }
+
+    /// The places after entry `entry`.
+    fn after(&self, entry: usize) -> &[u32] {
+        &self.next[self.next_start[entry] as usize..self.next_start[entry + 1] as usize]
+    }
+
+    /// [`Masks`] of these places, ranked in an order of the game (Kahn's); `None` if no
+    /// order fits, which no game's positions allow.
+    fn ranked(&self, machine: &Machine, packing: &Packing) -> Option<Masks> {
+        let n = self.places.len();
+        let entries = |p: usize| {
+            let (b, first) = self.places[p];
+            (first as usize..).zip(machine.slots(b))
+        };
+        let mut before = vec![0u32; n];
+        for p in 0..n {
+            for (entry, _) in entries(p) {
+                self.after(entry)
+                    .iter()
+                    .for_each(|&q| before[q as usize] += 1);
+            }
+        }
+        let mut order: Vec<usize> = (0..n).filter(|&p| before[p] == 0).collect();
+        let mut done = 0;
+        while done < order.len() {
+            let p = order[done];
+            done += 1;
+            for (entry, _) in entries(p) {
+                for &q in self.after(entry) {
+                    before[q as usize] -= 1;
+                    if before[q as usize] == 0 {
+                        order.push(q as usize);
+                    }
+                }
+            }
+        }
+        if order.len() < n {
+            return None;
+        }
+        let mut rank = vec![0u32; n];
+        order
+            .iter()
+            .enumerate()
+            .for_each(|(r, &p)| rank[p] = r as u32);
+        let mask = |places: &[u32]| places.iter().fold(0u64, |m, &p| m | 1 << rank[p as usize]);
+        let (mut ways, mut place_ways) = (Vec::new(), vec![0]);
+        for &p in &order {
+            for (entry, slot) in entries(p) {
+                let (word, bits) = packing.bits(slot);
+                ways.push((word as u32, bits, mask(self.after(entry))));
+            }
+            place_ways.push(ways.len() as u32);
+        }
+        Some(Masks {
+            start: mask(&self.starts),
+            ways,
+            place_ways,
+            place_box: order.iter().map(|&p| 1 << self.places[p].0).collect(),
+        })
     }
 
     /// The positions with a box where the machine moves next from `node`, whatever the
@@ -191,18 +236,16 @@ impl Reach {
             }
         };
         if let Some(masks) = &self.masks {
-            let (mut seen, mut todo, mut reached) = (0u64, masks.start, 0u64);
-            while todo != 0 {
-                let p = todo.trailing_zeros() as usize;
-                seen |= 1 << p;
-                reached |= masks.place_box[p];
-                let place = masks.place_ways[p] as usize..masks.place_ways[p + 1] as usize;
-                for &(word, bits, next) in &masks.ways[place] {
-                    if key[word as usize] & bits != 0 {
-                        todo |= next;
-                    }
+            // Without a branch on the places reached: all ones where reached, else 0.
+            let (mut places, mut reached) = (masks.start, 0u64);
+            for (r, &place_box) in masks.place_box.iter().enumerate() {
+                let here = 0u64.wrapping_sub((places >> r) & 1);
+                reached |= place_box & here;
+                let ways = masks.place_ways[r] as usize..masks.place_ways[r + 1] as usize;
+                for &(word, bits, next) in &masks.ways[ways] {
+                    let live = 0u64.wrapping_sub(u64::from(key[word as usize] & bits != 0));
+                    places |= next & here & live;
                 }
-                todo &= !seen;
             }
             let mut out = !reached & (u64::MAX >> (64 - machine.box_count().max(1)));
             while out != 0 {
