@@ -54,61 +54,101 @@ impl Distribution {
 }
 
 /// The Markov chain of the states in `states` under `next`, solved backwards in the
-/// arithmetic `N`.
+/// arithmetic `N`: each group of states with equal beads on every core, once the
+/// groups with fewer beads are solved (no game leads from a state to one of its group).
 pub(super) fn solve_chain<N: Number>(
     states: &States,
     next: &[Transitions<N>],
     opponent: OpponentKind,
     arithmetic: Arithmetic,
 ) -> Distribution {
+    use crate::parallel::prelude::*;
     let n = states.beads.len();
-    // Per state: the chance of each number of losses to learn, of never learning, and
-    // the mean number of games (None when it may never learn).
-    let mut losses: Vec<Vec<N>> = vec![Vec::new(); n];
-    let mut never: Vec<N> = vec![zero::<N>(); n];
-    let mut games: Vec<Option<N>> = vec![None; n];
-    for s in states.backwards() {
-        let s = s as usize;
-        if states.learnt[s] {
-            losses[s] = vec![one::<N>()];
-            games[s] = Some(zero::<N>());
-            continue;
+    let mut solved: Vec<Learning<N>> = vec![Learning::default(); n];
+    for level in states.levels() {
+        let before = &solved;
+        let level: Vec<Learning<N>> = level
+            .par_iter()
+            .map(|&s| Learning::of(s, states.learnt[s as usize], &next[s as usize], before))
+            .collect();
+        for learning in level {
+            let s = learning.state as usize;
+            solved[s] = learning;
         }
-        if next[s].iter().all(|t| t.0 as usize == s) {
-            never[s] = one::<N>();
-            continue;
-        }
-        let leave = next[s]
-            .iter()
-            .filter(|t| t.0 as usize != s)
-            .fold(zero::<N>(), |sum, t| sum.add(&t.2));
-        let mut dist: Vec<N> = Vec::new();
-        let (mut lost, mut mean) = (zero::<N>(), Some(one::<N>().div(&leave)));
-        for (t, loss, p) in next[s].iter().filter(|t| t.0 as usize != s) {
-            // The chance of going to `t`, given that the game leaves this state.
-            let p = p.div(&leave);
-            let t = *t as usize;
-            let shift = usize::from(*loss);
-            if dist.len() < losses[t].len() + shift {
-                dist.resize(losses[t].len() + shift, zero::<N>());
-            }
-            for (k, q) in losses[t].iter().enumerate() {
-                dist[k + shift] = dist[k + shift].add(&p.mul(q));
-            }
-            lost = lost.add(&p.mul(&never[t]));
-            mean = mean.zip(games[t].as_ref()).map(|(m, g)| m.add(&p.mul(g)));
-        }
-        losses[s] = dist;
-        never[s] = lost;
-        games[s] = mean;
     }
+    let fresh = &solved[0];
     Distribution::of(
         opponent,
         (n, arithmetic),
-        &losses[0],
-        &never[0],
-        games[0].as_ref(),
+        &fresh.losses,
+        &fresh.never,
+        fresh.games.as_ref(),
     )
+}
+
+/// What the machine goes on to learn from one bead state.
+#[derive(Clone)]
+struct Learning<N> {
+    state: u32,
+    /// The chance of each number of losses before it has learnt.
+    losses: Vec<N>,
+    /// The chance that it never learns.
+    never: N,
+    /// The mean number of games before it has learnt (`None` when it may never learn).
+    games: Option<N>,
+}
+
+impl<N: Number> Default for Learning<N> {
+    fn default() -> Self {
+        Learning {
+            state: 0,
+            losses: Vec::new(),
+            never: zero::<N>(),
+            games: None,
+        }
+    }
+}
+
+impl<N: Number> Learning<N> {
+    /// From state `s` (`learnt`: the machine can no longer lose there), whose game leads
+    /// as `next` says, the states it leads to solved in `solved`.
+    fn of(s: u32, learnt: bool, next: &Transitions<N>, solved: &[Learning<N>]) -> Learning<N> {
+        let mut here = Learning {
+            state: s,
+            ..Learning::default()
+        };
+        if learnt {
+            here.losses = vec![one::<N>()];
+            here.games = Some(zero::<N>());
+            return here;
+        }
+        if next.iter().all(|t| t.0 == s) {
+            here.never = one::<N>();
+            return here;
+        }
+        let leave = next
+            .iter()
+            .filter(|t| t.0 != s)
+            .fold(zero::<N>(), |sum, t| sum.add(&t.2));
+        let (mut lost, mut mean) = (zero::<N>(), Some(one::<N>().div(&leave)));
+        for (t, loss, p) in next.iter().filter(|t| t.0 != s) {
+            // The chance of going to `t`, given that the game leaves this state.
+            let p = p.div(&leave);
+            let t = &solved[*t as usize];
+            let shift = usize::from(*loss);
+            if here.losses.len() < t.losses.len() + shift {
+                here.losses.resize(t.losses.len() + shift, zero::<N>());
+            }
+            for (k, q) in t.losses.iter().enumerate() {
+                here.losses[k + shift] = here.losses[k + shift].add(&p.mul(q));
+            }
+            lost = lost.add(&p.mul(&t.never));
+            mean = mean.zip(t.games.as_ref()).map(|(m, g)| m.add(&p.mul(g)));
+        }
+        here.never = lost;
+        here.games = mean;
+        here
+    }
 }
 
 impl Distribution {
