@@ -124,3 +124,26 @@ impl<T> Drop for Taken<'_, T> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_given_back_is_taken_again_and_one_is_made_only_when_all_are_taken() {
+        let pool = Pool::new();
+        let made = std::sync::atomic::AtomicU32::new(0);
+        let make = || made.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        {
+            let (mut first, second) = (pool.take(make), pool.take(make));
+            assert_eq!((*first, *second), (0, 1));
+            *first = 10;
+        }
+        // Both given back: taken again, nothing made.
+        let (a, b) = (pool.take(make), pool.take(make));
+        let mut taken = [*a, *b];
+        taken.sort();
+        assert_eq!(taken, [1, 10]);
+        assert_eq!(*pool.take(make), 2);
+    }
+}

@@ -59,7 +59,7 @@ mod tests {
 
     use super::chain::distribution_over;
     use super::decision::{decide, most_losses};
-    use super::lines::{Mover, lines_fit};
+    use super::lines::{Lines, Mover, Walker, lines_fit};
     use super::*;
     use crate::kit::fixtures::{self, HER, Pawns, Stones};
     use crate::simulate::OpponentKind;
@@ -309,5 +309,50 @@ mod tests {
         let teacher = distribution(tree, machine, OpponentKind::Teacher).unwrap();
         let slow = teacher.mean_games.unwrap().to_f64();
         assert!(games <= slow, "{games} {slow}");
+    }
+
+    #[test]
+    fn walks_that_copy_the_lines_below_positions_give_the_lines_of_walks_that_do_not() {
+        // Every state any opponent can bring HER to, and every state of Bachet's (whose
+        // states are words too) against each opponent.
+        let her = her();
+        let bachet = nim_setup("bachet");
+        fn same_lines<G: crate::game::Rules>(s: &Setup<G>, mover: Mover) -> usize {
+            let (tree, machine) = (&s.tree, &s.machine);
+            assert!(super::lines::Memo::new(tree, machine).is_some());
+            let states = super::states::States::discover(tree, machine, mover, true, |_, _| Ok(()))
+                .unwrap()
+                .0;
+            let mut copying = Walker::with_memo(tree, machine, mover);
+            let mut walking = Walker::new(tree, machine, mover);
+            let (mut copied, mut walked) = (Lines::default(), Lines::default());
+            let mut compared = 0;
+            for (state, beads) in states.beads.iter().enumerate() {
+                let state = state as u32;
+                if states.learnt[state as usize] {
+                    continue;
+                }
+                let mut known = states.known(machine);
+                copying
+                    .walk(&mut copied, beads, state, 0, &[], &mut known)
+                    .unwrap();
+                walking
+                    .walk(&mut walked, beads, state, 0, &[], &mut known)
+                    .unwrap();
+                assert_eq!(copied, walked, "state {state}");
+                compared += 1;
+            }
+            compared
+        }
+        assert!(same_lines(&her, Mover::Free) > 19_000);
+        for opponent in [
+            OpponentKind::Perfect,
+            OpponentKind::Teacher,
+            OpponentKind::Random,
+        ] {
+            assert!(same_lines(&her, Mover::Follows(opponent)) > 500);
+            assert!(same_lines(&bachet, Mover::Follows(opponent)) > 500);
+        }
+        assert!(same_lines(&bachet, Mover::Free) > 500);
     }
 }

@@ -55,14 +55,14 @@ impl Budget {
 const NO_STEP: u32 = u32::MAX;
 
 /// Where a step's parts are in [`Lines::parts`].
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Span {
     pub(super) start: u32,
     len: u32,
 }
 
 /// One step of the lines of play of a single game from one bead state.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Step {
     /// The game is over; the machine's beads are now those of `state`.
     End {
@@ -81,7 +81,7 @@ pub(super) enum Step {
 }
 
 /// Every line of play of one game: steps stored children first, so the root is the last.
-#[derive(Clone, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub(super) struct Lines {
     pub(super) steps: Vec<Step>,
     /// The parts of every chance and choice, each step's together.

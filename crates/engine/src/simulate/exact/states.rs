@@ -23,6 +23,7 @@ pub const RATIONAL_STATES: usize = 4096;
 /// Which boxes the machine can still reach, worked out once for the positions: from the
 /// start and after each move of a box, the positions where it next uses a box, whatever
 /// the opponent plays and with its forced moves played.
+#[derive(Clone)]
 struct Reach {
     /// The positions with a box, as `(box, entry of its first slot)`.
     places: Vec<(u32, u32)>,
@@ -39,6 +40,7 @@ struct Reach {
 
 /// [`Reach`] in bit masks of places and of boxes, the places ranked so that each leads
 /// only to places ranked after it: one pass in that order meets every place reached.
+#[derive(Clone)]
 struct Masks {
     /// The places met first from the start, by rank.
     start: u64,
@@ -743,5 +745,68 @@ impl Resolve for Round<'_> {
 
     fn remember(&mut self, _: u32, last: u32, to: u32) {
         self.after_loss[last as usize] = to;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::kit::fixtures::{self, HER};
+    use crate::simulate::Setup;
+
+    proptest! {
+        #[test]
+        fn one_pass_over_the_ranked_places_drops_the_boxes_a_walk_over_them_drops(
+            emptied in prop::collection::vec(prop::bool::weighted(0.3), 64),
+        ) {
+            let (game, kit) = fixtures::pawns(HER);
+            let her = Setup::new(&game, &kit, kit.rule, false).unwrap();
+            let machine = &her.machine;
+            let packing = Packing::new(machine);
+            let ranked = Reach::new(&her.tree, machine, &packing);
+            prop_assert!(ranked.masks.is_some());
+            let walked = Reach {
+                masks: None,
+                ..ranked.clone()
+            };
+            let mut beads = machine.fresh_beads();
+            for (slot, &emptied) in (0..beads.counts().len() as u32).zip(&emptied) {
+                if emptied {
+                    beads.set(machine, slot, 0);
+                }
+            }
+            let mut key = vec![0; packing.words];
+            packing.pack(&beads, &mut key);
+            let (mut once, mut walking) = (key.clone(), key.clone());
+            let mut scratch = ReachScratch::default();
+            ranked.drop_unreachable((machine, &packing), &mut once, &mut scratch);
+            walked.drop_unreachable((machine, &packing), &mut walking, &mut scratch);
+            prop_assert_eq!(&once, &walking);
+            // Dropping only ever takes beads away.
+            prop_assert!(once.iter().zip(&key).all(|(after, before)| after & !before == 0));
+        }
+    }
+
+    #[test]
+    fn emptying_the_first_box_drops_every_box_after_it() {
+        let (game, kit) = fixtures::pawns(HER);
+        let her = Setup::new(&game, &kit, kit.rule, false).unwrap();
+        let machine = &her.machine;
+        let packing = Packing::new(machine);
+        let reach = Reach::new(&her.tree, machine, &packing);
+        // Every move of the boxes met first emptied: no later box can be reached.
+        let mut beads = machine.fresh_beads();
+        for &p in &reach.starts {
+            let b = reach.places[p as usize].0;
+            machine.slots(b).for_each(|slot| {
+                beads.set(machine, slot, 0);
+            });
+        }
+        let mut key = vec![0; packing.words];
+        packing.pack(&beads, &mut key);
+        reach.drop_unreachable((machine, &packing), &mut key, &mut ReachScratch::default());
+        assert!(key.iter().all(|&w| w == 0), "{key:?}");
     }
 }
