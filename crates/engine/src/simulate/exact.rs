@@ -14,8 +14,8 @@
 //! (`gardner-reward`, `menace`) have no such bound, and their kits are left to sampling.
 
 //! The rooms, bottom to top: `numbers` (rationals and intervals, the printed figures),
-//! `lines` (the lines of play of one game from one state), `packed` (a bead state in
-//! machine words), `states` (the bead states, lumped, found in rounds), `chain` (against a rule-following opponent), `decision` (the decision
+//! `packed` (a bead state in machine words), `lines` (the lines of play of one game from
+//! one state, and the memo of the lines below positions), `states` (the bead states, lumped, found in rounds), `chain` (against a rule-following opponent), `decision` (the decision
 //! problems where the opponent chooses), `teaching` (every opponent's worst and the
 //! fastest teacher), `sheet` (what the teacher's sheet quotes); and on top of them
 //! `horizon` (the losses in the first games) and `giving_up` (a machine that can never
