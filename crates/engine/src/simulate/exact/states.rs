@@ -308,6 +308,8 @@ pub(super) struct States {
     kept: Vec<Option<Lines>>,
     kept_steps: usize,
     memo: LossMemo,
+    /// [`States::levels`], once worked out (until a state is added).
+    levels: std::sync::OnceLock<Vec<Vec<u32>>>,
 }
 
 /// Most steps of lines of play kept over all states (some 20 bytes each): HER's 19,648
@@ -330,6 +332,7 @@ impl States {
             kept: Vec::new(),
             kept_steps: 0,
             memo: LossMemo::default(),
+            levels: std::sync::OnceLock::new(),
         };
         let mut scratch = LookUp::default();
         let fresh = After::Beads(&machine.fresh_beads(), true);
@@ -352,6 +355,7 @@ impl States {
             )));
         }
         let id = self.beads.len() as u32;
+        self.levels.take();
         self.learnt.push(learnt);
         self.after_loss
             .extend(std::iter::repeat_n(UNKNOWN, self.slots));
@@ -607,28 +611,27 @@ impl States {
     }
     /// The states in [`States::backwards`] order, in groups of equal beads: no game
     /// leads from a state to another of its group, so a group's states can be solved
-    /// side by side once the groups before it are.
-    pub(super) fn levels(&self) -> Vec<Vec<u32>> {
-        let total = |s: u32| {
-            self.beads[s as usize]
-                .counts()
-                .iter()
-                .map(|&n| u64::from(n))
-                .sum::<u64>()
-        };
-        self.backwards()
-            .chunk_by(|&a, &b| total(a) == total(b))
-            .map(<[u32]>::to_vec)
-            .collect()
+    /// side by side once the groups before it are. Worked out once for the problems
+    /// solved over the same states.
+    pub(super) fn levels(&self) -> &[Vec<u32>] {
+        self.levels.get_or_init(|| {
+            let total = |s: &u32| {
+                let counts = self.beads[*s as usize].counts().iter();
+                counts.map(|&n| u64::from(n)).sum::<u64>()
+            };
+            let mut order: Vec<u32> = (0..self.beads.len() as u32).collect();
+            order.sort_by_cached_key(total);
+            order
+                .chunk_by(|a, b| total(a) == total(b))
+                .map(<[u32]>::to_vec)
+                .collect()
+        })
     }
 
     /// State numbers with fewer beads first: every game that changes the beads leads to a
     /// state earlier in this order.
-    pub(super) fn backwards(&self) -> Vec<u32> {
-        let total = |b: &Beads| b.counts().iter().map(|&n| u64::from(n)).sum::<u64>();
-        let mut order: Vec<u32> = (0..self.beads.len() as u32).collect();
-        order.sort_by_cached_key(|&s| total(&self.beads[s as usize]));
-        order
+    pub(super) fn backwards(&self) -> impl Iterator<Item = u32> + '_ {
+        self.levels().iter().flatten().copied()
     }
 }
 

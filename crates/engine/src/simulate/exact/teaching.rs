@@ -71,9 +71,8 @@ impl Teaching {
             }
             ends_start.push(ends.len());
         }
-        let order = states.backwards();
         let mut worst = vec![0u32; states.beads.len()];
-        for &s in &order {
+        for s in states.backwards() {
             let s = s as usize;
             for &(t, loss) in &ends[ends_start[s]..ends_start[s + 1]] {
                 if t as usize != s {
