@@ -80,21 +80,22 @@ fn build<G: Game>(
     let setup = Setup::compile(game, kit, kit.rule, set, Tree::build(game)?, false)?;
     let set = &setup.set;
     // The three PDF and PNG writers and the figures share the cores: labels.pdf and
-    // the previews need only the labels, kit.pdf needs the figures too, which take the
-    // longest and begin at once.
-    let (kit, (labels_pdf, previews)) = matchbox_engine::parallel::join(
+    // the previews need only the labels, kit.pdf needs the figures too. The previews
+    // begin here, so that their files are written (and synced) while the figures are
+    // worked out; the figures begin at once on the other core.
+    let ((labels_pdf, previews), kit) = matchbox_engine::parallel::join(
+        || {
+            matchbox_engine::parallel::join(
+                || label_sheets.pdf(kit),
+                || previews(labels, set, dpi, progress),
+            )
+        },
         || -> Result<(Vec<u8>, usize), Error> {
             let findings = findings(game, kit, &setup)?;
             let mut kit_pages = instruction_pages(game, kit, set, &findings)?;
             kit_pages.extend(sheets.iter().cloned());
             let kit_pages = sheet::finish(kit, kit_pages);
             Ok((pdf::to_pdf(&kit_pages)?, kit_pages.len()))
-        },
-        || {
-            matchbox_engine::parallel::join(
-                || label_sheets.pdf(kit),
-                || previews(labels, set, dpi, progress),
-            )
         },
     );
     let (kit_pdf, kit_pages) = kit?;
