@@ -194,7 +194,8 @@ impl Met {
 /// game began in (a lost game's state is its last move's slot instead).
 const SAME: u32 = u32::MAX;
 
-/// Most steps the lines kept in a [`Memo`] hold: HER's take some 60,000.
+/// Most steps the lines kept in a [`Memo`] hold: the fastest teacher's walks of HER keep
+/// some 2,000.
 const MAX_MEMO_STEPS: usize = 2_000_000;
 
 /// The lines of play below positions, walked once for the beads below them and copied
