@@ -181,6 +181,16 @@ impl Met {
         self.unchanged = [NO_STEP; 4];
     }
 
+    /// Where the step of an end met is kept: by the last move (`Some`), for an end that
+    /// move alone decides, or by `(loss, won)` (`None`), for one that leaves the beads as
+    /// they were.
+    fn memory(&mut self, last: Option<u32>, loss: bool, won: bool) -> &mut u32 {
+        match last {
+            Some(last) => &mut self.after_last[last as usize],
+            None => &mut self.unchanged[usize::from(loss) * 2 + usize::from(won)],
+        }
+    }
+
     /// The step of the end `(state, loss, won)`, stored in `lines` when first met.
     fn step(&mut self, (state, loss, won): (u32, bool, bool), lines: &mut Lines) -> u32 {
         *self
@@ -346,11 +356,9 @@ impl<'a, G: Rules> Walker<'a, G> {
         let last = self.used.last().copied();
         let by_last = last.filter(|_| changes && loss && rule.learns_from_last_move());
         let met = &mut self.met[self.depth];
-        let known = match by_last {
-            Some(last) => met.after_last[last as usize],
-            None if !changes => met.unchanged[usize::from(loss) * 2 + usize::from(won)],
-            None => NO_STEP,
-        };
+        // Ends decided by the last move or leaving the beads alone are kept; others not.
+        let kept = (by_last.is_some() || !changes).then_some(by_last);
+        let known = kept.map_or(NO_STEP, |last| *met.memory(last, loss, won));
         if known != NO_STEP {
             return Ok(known);
         }
@@ -381,10 +389,8 @@ impl<'a, G: Rules> Walker<'a, G> {
             state
         };
         let step = met.step((state, loss, won), lines);
-        match by_last {
-            Some(last) => met.after_last[last as usize] = step,
-            None if !changes => met.unchanged[usize::from(loss) * 2 + usize::from(won)] = step,
-            None => {}
+        if let Some(last) = kept {
+            *met.memory(last, loss, won) = step;
         }
         Ok(step)
     }
@@ -454,19 +460,14 @@ impl<'a, G: Rules> Walker<'a, G> {
         for step in &below.steps {
             let here = match *step {
                 Step::End { state, loss, won } => {
-                    let known = match state {
-                        SAME => met.unchanged[usize::from(loss) * 2 + usize::from(won)],
-                        last => met.after_last[last as usize],
-                    };
-                    if known != NO_STEP {
-                        known
-                    } else {
-                        let here = met.step((state, loss, won), lines);
-                        match state {
-                            SAME => met.unchanged[usize::from(loss) * 2 + usize::from(won)] = here,
-                            last => met.after_last[last as usize] = here,
+                    let last = (state != SAME).then_some(state);
+                    match *met.memory(last, loss, won) {
+                        NO_STEP => {
+                            let here = met.step((state, loss, won), lines);
+                            *met.memory(last, loss, won) = here;
+                            here
                         }
-                        here
+                        known => known,
                     }
                 }
                 Step::Chance(span) | Step::Choice(span) => {
