@@ -67,13 +67,12 @@ pub(super) fn solve_chain<N: Number>(
     let mut solved: Vec<Learning<N>> = vec![Learning::default(); n];
     for level in states.levels() {
         let before = &solved;
-        let level: Vec<Learning<N>> = level
+        let learnt: Vec<Learning<N>> = level
             .par_iter()
             .map(|&s| Learning::of(s, states.learnt[s as usize], &next[s as usize], before))
             .collect();
-        for learning in level {
-            let s = learning.state as usize;
-            solved[s] = learning;
+        for (&s, learning) in level.iter().zip(learnt) {
+            solved[s as usize] = learning;
         }
     }
     let fresh = &solved[0];
@@ -89,7 +88,6 @@ pub(super) fn solve_chain<N: Number>(
 /// What the machine goes on to learn from one bead state.
 #[derive(Clone)]
 struct Learning<N> {
-    state: u32,
     /// The chance of each number of losses before it has learnt.
     losses: Vec<N>,
     /// The chance that it never learns.
@@ -101,7 +99,6 @@ struct Learning<N> {
 impl<N: Number> Default for Learning<N> {
     fn default() -> Self {
         Learning {
-            state: 0,
             losses: Vec::new(),
             never: zero::<N>(),
             games: None,
@@ -113,10 +110,7 @@ impl<N: Number> Learning<N> {
     /// From state `s` (`learnt`: the machine can no longer lose there), whose game leads
     /// as `next` says, the states it leads to solved in `solved`.
     fn of(s: u32, learnt: bool, next: &Transitions<N>, solved: &[Learning<N>]) -> Learning<N> {
-        let mut here = Learning {
-            state: s,
-            ..Learning::default()
-        };
+        let mut here = Learning::default();
         if learnt {
             here.losses = vec![one::<N>()];
             here.games = Some(zero::<N>());
