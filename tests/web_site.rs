@@ -484,6 +484,18 @@ fn open_afresh(browser: &Browser, url: &str) {
     browser.open(url);
 }
 
+/// The lesson page of `kit` served from `dist`, open in a browser named `name` at
+/// 1280x720: the file server (kept while the page is used), the browser and the kit's
+/// words.
+fn lesson_at_1280x720(dist: &Path, name: &str, kit: &str) -> (FileServer, Browser, Value) {
+    let server = FileServer::start(dist);
+    let browser = Browser::start(name);
+    browser.resize(1280, 720);
+    open_afresh(&browser, &lesson_url(&server.base, kit));
+    let words = lesson_api(&browser, "GET", "/api/kit")["words"].clone();
+    (server, browser, words)
+}
+
 /// A request of the lesson page's, through its transport: the answer's JSON.
 fn lesson_api(browser: &Browser, method: &str, path: &str) -> Value {
     browser.script_async(&format!(
@@ -746,14 +758,8 @@ fn a_full_browser_storage_is_said_in_the_kits_language_until_the_beads_are_kept(
     let Some((dist, _alone)) = site() else {
         return;
     };
-    let server = FileServer::start(&dist);
-    let browser = Browser::start("web-storage");
-    browser.resize(1280, 720);
-    open_afresh(
-        &browser,
-        &lesson_url(&server.base, "preset: menace\nlanguage: pl\n"),
-    );
-    let words = lesson_api(&browser, "GET", "/api/kit")["words"].clone();
+    let (_server, browser, words) =
+        lesson_at_1280x720(&dist, "web-storage", "preset: menace\nlanguage: pl\n");
     // The browser's storage filled up by something else (other kits' beads).
     let filled = browser.script(
         "let n = 0, full = null;
@@ -798,14 +804,11 @@ fn a_browser_that_keeps_nothing_is_told_apart_from_a_full_one() {
     let Some((dist, _alone)) = site() else {
         return;
     };
-    let server = FileServer::start(&dist);
-    let browser = Browser::start("web-storage-blocked");
-    browser.resize(1280, 720);
-    open_afresh(
-        &browser,
-        &lesson_url(&server.base, "preset: hexapawn\nlanguage: ru\n"),
+    let (_server, browser, words) = lesson_at_1280x720(
+        &dist,
+        "web-storage-blocked",
+        "preset: hexapawn\nlanguage: ru\n",
     );
-    let words = lesson_api(&browser, "GET", "/api/kit")["words"].clone();
     // As a browser that blocks site data answers every write.
     browser.script(
         "Storage.prototype.setItem = function () { throw new DOMException('The operation is insecure.', 'SecurityError'); }; return 0;",
