@@ -302,32 +302,6 @@ fn a_damaged_state_file_is_refused_at_start() {
 }
 
 #[test]
-fn ctrl_c_stops_training_keeps_its_games_and_saves() {
-    let dir = tempdir();
-    let state = dir.join("menace.json");
-    let mut server = Server::start(&["--preset", "menace"], Some(&state));
-    let body = "{\"games\": 1000000, \"opponent\": \"perfect\"}";
-    assert_eq!(server.teacher("POST", "/api/train", Some(body)).0, 200);
-    std::thread::sleep(std::time::Duration::from_millis(100));
-    let (_, progress) = server.anyone("GET", "/api/train", None);
-    let status = server.interrupt();
-    assert_eq!(
-        status.code(),
-        Some(130),
-        "stopped by a signal, as the other commands"
-    );
-    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
-    let games = saved["games"].as_u64().unwrap();
-    assert!(
-        games >= progress["done"].as_u64().unwrap(),
-        "{games} {progress}"
-    );
-    if progress["running"] == true {
-        assert!(games < 1_000_000, "the run was cancelled: {games}");
-    }
-}
-
-#[test]
 fn undo_reset_and_training_keep_the_beads_and_the_file_in_step() {
     let dir = tempdir();
     let state = dir.join("menace.json");

@@ -132,30 +132,36 @@ fn a_client_sending_a_byte_a_second_is_cut_off() {
 }
 
 #[test]
-fn sigterm_stops_a_run_saves_and_exits_130() {
-    let dir = tempdir("term");
-    let state = dir.join("menace.json");
-    let mut server = Server::start(&["--preset", "menace"], Some(&state));
-    // Watching goes on until it is stopped, so the signal always finds it running
-    // (a training run of a million games can end first: MENACE plays millions a second).
-    let body = "{\"opponent\": \"random\", \"pace\": 9}";
-    assert_eq!(server.teacher("POST", "/api/watch", Some(body)).0, 200);
-    std::thread::sleep(Duration::from_millis(600));
-    // The games are counted in while the run goes on.
-    let (_, score) = server.anyone("GET", "/api/score", None);
-    let counted = score["games"].as_u64().unwrap();
-    assert!(counted > 0, "{score}");
-    let (_, progress) = server.anyone("GET", "/api/train", None);
-    assert_eq!(progress["running"], Value::Bool(true), "{progress}");
-    let status = server.signal("TERM");
-    assert_eq!(status.code(), Some(130));
-    let saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
-    let games = saved["games"].as_u64().unwrap();
-    assert!(games >= counted, "{counted} {games}");
-    assert!(
-        !dir.join("menace.json.lock").exists(),
-        "the lock is released"
-    );
+fn ctrl_c_or_sigterm_stops_a_run_saves_and_exits_130() {
+    for signal in ["INT", "TERM"] {
+        let dir = tempdir(&format!("signal-{signal}"));
+        let state = dir.join("menace.json");
+        let mut server = Server::start(&["--preset", "menace"], Some(&state));
+        // Watching goes on until it is stopped, so the signal always finds it running
+        // (a training run of a million games can end first: MENACE plays millions a second).
+        let body = "{\"opponent\": \"random\", \"pace\": 9}";
+        assert_eq!(server.teacher("POST", "/api/watch", Some(body)).0, 200);
+        std::thread::sleep(Duration::from_millis(600));
+        // The games are counted in while the run goes on.
+        let (_, score) = server.anyone("GET", "/api/score", None);
+        let counted = score["games"].as_u64().unwrap();
+        assert!(counted > 0, "{signal}: {score}");
+        let (_, progress) = server.anyone("GET", "/api/train", None);
+        assert_eq!(
+            progress["running"],
+            Value::Bool(true),
+            "{signal}: {progress}"
+        );
+        let status = server.signal(signal);
+        assert_eq!(status.code(), Some(130), "{signal}");
+        let saved: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+        let games = saved["games"].as_u64().unwrap();
+        assert!(games >= counted, "{signal}: {counted} {games}");
+        assert!(
+            !dir.join("menace.json.lock").exists(),
+            "{signal}: the lock is released"
+        );
+    }
 }
 
 #[test]
