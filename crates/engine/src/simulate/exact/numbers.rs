@@ -63,44 +63,99 @@ pub(super) fn one<N: Number>() -> N {
     N::ratio(1, 1)
 }
 
-/// An exact rational in lowest terms, as [`Q`] keeps it, with Knuth's algorithms for
-/// its arithmetic and Lehmer's for the greatest common divisor ([`gcd`]): the numbers of
-/// a chain run to a thousand digits, where num's binary gcd, bit by bit, is most of the
+/// An exact rational in lowest terms, as [`Q`] keeps it. Most worths of the decision
+/// problems are short: both terms within 63 bits, they are worked out in 128-bit machine
+/// arithmetic with nothing allocated. Longer ones (a chain's run to a thousand digits)
+/// are big integers, with Knuth's algorithms for their arithmetic and Lehmer's for the
+/// greatest common divisor ([`gcd`]), where num's binary gcd, bit by bit, is most of the
 /// time spent. Its figures are the same [`Q`].
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rational {
-    numer: BigInt,
-    /// Above 0, with no factor in common with `numer`.
-    denom: BigInt,
+pub struct Rational(Terms);
+
+/// The terms of a [`Rational`]: short whenever they fit, so that equal numbers are held
+/// alike.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Terms {
+    /// `numer / denom`, both at most `i64::MAX` in size, `denom` above 0.
+    Short { numer: i64, denom: i64 },
+    /// `numer / denom`, `denom` above 0, one of them too long to be short.
+    Long { numer: BigInt, denom: BigInt },
 }
 
 impl Rational {
-    fn zero() -> Rational {
-        Rational {
-            numer: BigInt::zero(),
-            denom: BigInt::one(),
+    const ZERO: Rational = Rational(Terms::Short { numer: 0, denom: 1 });
+
+    /// `numer / denom` of terms already in lowest terms, `denom` above 0.
+    fn short_or_long(numer: i128, denom: i128) -> Rational {
+        match (i64::try_from(numer), i64::try_from(denom)) {
+            (Ok(n), Ok(d)) if n != i64::MIN => Rational(Terms::Short { numer: n, denom: d }),
+            _ => Rational(Terms::Long {
+                numer: numer.into(),
+                denom: denom.into(),
+            }),
         }
     }
 
     /// `numer / denom` of a numerator and a denominator that are already in lowest terms.
     fn lowest(numer: BigInt, denom: BigInt) -> Rational {
         if numer.is_zero() {
-            return Rational::zero();
+            return Rational::ZERO;
         }
-        match denom.sign() {
-            Sign::Minus => Rational {
-                numer: -numer,
-                denom: -denom,
-            },
-            _ => Rational { numer, denom },
+        let (numer, denom) = match denom.sign() {
+            Sign::Minus => (-numer, -denom),
+            _ => (numer, denom),
+        };
+        match (numer.to_i64(), denom.to_i64()) {
+            (Some(n), Some(d)) if n != i64::MIN => Rational(Terms::Short { numer: n, denom: d }),
+            _ => Rational(Terms::Long { numer, denom }),
         }
     }
 
-    fn negated(&self) -> Rational {
-        Rational {
-            numer: -&self.numer,
-            denom: self.denom.clone(),
+    /// The terms as big integers.
+    fn long(&self) -> (std::borrow::Cow<'_, BigInt>, std::borrow::Cow<'_, BigInt>) {
+        use std::borrow::Cow;
+        match &self.0 {
+            Terms::Short { numer, denom } => (
+                Cow::Owned(BigInt::from(*numer)),
+                Cow::Owned(BigInt::from(*denom)),
+            ),
+            Terms::Long { numer, denom } => (Cow::Borrowed(numer), Cow::Borrowed(denom)),
         }
+    }
+
+    fn is_zero(&self) -> bool {
+        matches!(self.0, Terms::Short { numer: 0, .. })
+    }
+
+    fn negated(&self) -> Rational {
+        Rational(match &self.0 {
+            Terms::Short { numer, denom } => Terms::Short {
+                numer: -numer,
+                denom: *denom,
+            },
+            Terms::Long { numer, denom } => Terms::Long {
+                numer: -numer,
+                denom: denom.clone(),
+            },
+        })
+    }
+
+    /// Knuth's sum of two long rationals.
+    fn add_long(x: (&BigInt, &BigInt), y: (&BigInt, &BigInt)) -> Rational {
+        let g = common(x.1, y.1);
+        if g.is_one() {
+            let numer = x.0 * y.1 + y.0 * x.1;
+            return Rational::lowest(numer, x.1 * y.1);
+        }
+        let t = x.0 * (y.1 / &g) + y.0 * (x.1 / &g);
+        let h = common(&t, &g);
+        Rational::lowest(t / &h, (x.1 / &g) * (y.1 / h))
+    }
+
+    /// Knuth's product of two long rationals.
+    fn mul_long(x: (&BigInt, &BigInt), y: (&BigInt, &BigInt)) -> Rational {
+        let (g, h) = (common(x.0, y.1), common(y.0, x.1));
+        Rational::lowest((x.0 / &g) * (y.0 / &h), (x.1 / h) * (y.1 / g))
     }
 }
 
@@ -145,62 +200,114 @@ pub(super) fn gcd(a: &BigUint, b: &BigUint) -> BigUint {
             (u, v) = (mix(a, b), mix(c, d));
         }
     }
-    let Some(mut y) = v.to_u64().filter(|&y| y > 0) else {
+    let Some(y) = v.to_u64().filter(|&y| y > 0) else {
         return u;
     };
-    let mut x = (&u % y).to_u64().expect("below the divisor");
-    while x != 0 {
-        (y, x) = (x, y % x);
+    let x = (&u % y).to_u64().expect("below the divisor");
+    BigUint::from(gcd_u64(x, y))
+}
+
+/// The greatest common divisor of two machine words, by the binary algorithm (Stein's),
+/// shifting off a run of zero bits at a time.
+fn gcd_u64(mut a: u64, mut b: u64) -> u64 {
+    if a == 0 || b == 0 {
+        return a | b;
     }
-    BigUint::from(y)
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
 }
 
 impl Number for Rational {
     fn ratio(num: u32, den: u32) -> Self {
-        let q = Q::new(num.into(), den.into());
-        Rational::lowest(q.numer().clone(), q.denom().clone())
+        let g = gcd_u64(num.into(), den.into());
+        Rational::short_or_long((num as u64 / g).into(), (den as u64 / g).into())
     }
     fn add(&self, other: &Self) -> Self {
-        if self.numer.is_zero() {
+        if self.is_zero() {
             return other.clone();
         }
-        if other.numer.is_zero() {
+        if other.is_zero() {
             return self.clone();
         }
-        let g = common(&self.denom, &other.denom);
-        if g.is_one() {
-            let numer = &self.numer * &other.denom + &other.numer * &self.denom;
-            return Rational::lowest(numer, &self.denom * &other.denom);
+        let (
+            &Terms::Short { numer: a, denom: b },
+            &Terms::Short { numer: c, denom: d },
+        ) = (&self.0, &other.0)
+        else {
+            let (x, y) = (self.long(), other.long());
+            return Rational::add_long((&x.0, &x.1), (&y.0, &y.1));
+        };
+        // Knuth's sum in 128 bits: each product below 2^126, their sum below 2^127.
+        let wide = |n: i64| i128::from(n);
+        let g = gcd_u64(b as u64, d as u64) as i64;
+        if g == 1 {
+            return Rational::short_or_long(wide(a) * wide(d) + wide(c) * wide(b), wide(b) * wide(d));
         }
-        let t = &self.numer * (&other.denom / &g) + &other.numer * (&self.denom / &g);
-        let h = common(&t, &g);
-        Rational::lowest(t / &h, (&self.denom / &g) * (&other.denom / h))
+        let t = wide(a) * wide(d / g) + wide(c) * wide(b / g);
+        if t == 0 {
+            return Rational::ZERO;
+        }
+        let h = gcd_u64((t.unsigned_abs() % g as u128) as u64, g as u64) as i64;
+        Rational::short_or_long(t / wide(h), wide(b / g) * wide(d / h))
     }
     fn sub(&self, other: &Self) -> Self {
         self.add(&other.negated())
     }
     fn mul(&self, other: &Self) -> Self {
-        if self.numer.is_zero() || other.numer.is_zero() {
-            return Rational::zero();
+        if self.is_zero() || other.is_zero() {
+            return Rational::ZERO;
         }
-        let (g, h) = (
-            common(&self.numer, &other.denom),
-            common(&other.numer, &self.denom),
-        );
-        Rational::lowest(
-            (&self.numer / &g) * (&other.numer / &h),
-            (&self.denom / h) * (&other.denom / g),
-        )
+        let (
+            &Terms::Short { numer: a, denom: b },
+            &Terms::Short { numer: c, denom: d },
+        ) = (&self.0, &other.0)
+        else {
+            let (x, y) = (self.long(), other.long());
+            return Rational::mul_long((&x.0, &x.1), (&y.0, &y.1));
+        };
+        let g = gcd_u64(a.unsigned_abs(), d as u64) as i64;
+        let h = gcd_u64(c.unsigned_abs(), b as u64) as i64;
+        let wide = |n: i64| i128::from(n);
+        Rational::short_or_long(wide(a / g) * wide(c / h), wide(b / h) * wide(d / g))
     }
     fn div(&self, other: &Self) -> Self {
-        let inverse = Rational::lowest(other.denom.clone(), other.numer.clone());
+        let inverse = match &other.0 {
+            // Below i64::MAX in size both ways, so the inverse is short too.
+            &Terms::Short { numer, denom } if numer != 0 => Rational(Terms::Short {
+                numer: denom * numer.signum(),
+                denom: numer.abs(),
+            }),
+            _ => {
+                let (numer, denom) = other.long();
+                Rational::lowest(denom.into_owned(), numer.into_owned())
+            }
+        };
         self.mul(&inverse)
     }
     fn order(&self, other: &Self) -> std::cmp::Ordering {
-        (&self.numer * &other.denom).cmp(&(&other.numer * &self.denom))
+        if let (
+            &Terms::Short { numer: a, denom: b },
+            &Terms::Short { numer: c, denom: d },
+        ) = (&self.0, &other.0)
+        {
+            return (i128::from(a) * i128::from(d)).cmp(&(i128::from(c) * i128::from(b)));
+        }
+        let (x, y) = (self.long(), other.long());
+        (&*x.0 * &*y.1).cmp(&(&*y.0 * &*x.1))
     }
     fn figure(&self) -> Figure {
-        Figure::Exact(Fraction(Q::new_raw(self.numer.clone(), self.denom.clone())))
+        let (numer, denom) = self.long();
+        Figure::Exact(Fraction(Q::new_raw(numer.into_owned(), denom.into_owned())))
     }
 }
 
@@ -413,5 +520,48 @@ mod tests {
         same(r(4, 9).div(&r(2, 3)), q(2, 3));
         same(r(0, 5).mul(&r(3, 8)), q(0, 1));
         assert!(r(1, 3).order(&r(2, 6)).is_eq() && r(1, 3).order(&r(1, 2)).is_lt());
+    }
+
+    /// A rational of `numer / denom` (`denom` not 0) through num's, in lowest terms.
+    fn from_q(q: &Q) -> Rational {
+        Rational::lowest(q.numer().clone(), q.denom().clone())
+    }
+
+    /// Terms near the edges of the short ones, and far beyond them.
+    fn term() -> impl proptest::strategy::Strategy<Value = BigInt> {
+        use proptest::prelude::*;
+        prop_oneof![
+            any::<i8>().prop_map(BigInt::from),
+            any::<i64>().prop_map(BigInt::from),
+            (any::<i64>(), 0u32..3).prop_map(|(n, k)| BigInt::from(i64::MAX - i64::from(k)) * n.signum()),
+            (any::<i64>(), 1u32..70).prop_map(|(n, k)| BigInt::from(n) << k),
+        ]
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn short_and_long_rationals_work_out_as_nums(
+            (a, b, c, d) in (term(), term(), term(), term())
+        ) {
+            proptest::prop_assume!(!b.is_zero() && !d.is_zero());
+            let (p, q) = (Q::new(a, b), Q::new(c, d));
+            let (x, y) = (from_q(&p), from_q(&q));
+            let fits = |q: &Q| q.numer().to_i64().is_some_and(|n| n != i64::MIN) && q.denom().to_i64().is_some();
+            for (r, expected) in [(&x, &p), (&y, &q)] {
+                proptest::prop_assert_eq!(matches!(r.0, Terms::Short { .. }), fits(expected));
+            }
+            let same = |r: Rational, expected: Q| {
+                // Short whenever it fits, so that equal numbers are held alike.
+                assert_eq!(r, from_q(&expected));
+                assert_eq!(r.figure(), Figure::Exact(Fraction(expected)));
+            };
+            same(x.add(&y), &p + &q);
+            same(x.sub(&y), &p - &q);
+            same(x.mul(&y), &p * &q);
+            if !q.is_zero() {
+                same(x.div(&y), &p / &q);
+            }
+            proptest::prop_assert_eq!(x.order(&y), p.cmp(&q));
+        }
     }
 }
