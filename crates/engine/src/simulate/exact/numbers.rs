@@ -239,10 +239,8 @@ impl Number for Rational {
         if other.is_zero() {
             return self.clone();
         }
-        let (
-            &Terms::Short { numer: a, denom: b },
-            &Terms::Short { numer: c, denom: d },
-        ) = (&self.0, &other.0)
+        let (&Terms::Short { numer: a, denom: b }, &Terms::Short { numer: c, denom: d }) =
+            (&self.0, &other.0)
         else {
             let (x, y) = (self.long(), other.long());
             return Rational::add_long((&x.0, &x.1), (&y.0, &y.1));
@@ -251,7 +249,10 @@ impl Number for Rational {
         let wide = |n: i64| i128::from(n);
         let g = gcd_u64(b as u64, d as u64) as i64;
         if g == 1 {
-            return Rational::short_or_long(wide(a) * wide(d) + wide(c) * wide(b), wide(b) * wide(d));
+            return Rational::short_or_long(
+                wide(a) * wide(d) + wide(c) * wide(b),
+                wide(b) * wide(d),
+            );
         }
         let t = wide(a) * wide(d / g) + wide(c) * wide(b / g);
         if t == 0 {
@@ -267,10 +268,8 @@ impl Number for Rational {
         if self.is_zero() || other.is_zero() {
             return Rational::ZERO;
         }
-        let (
-            &Terms::Short { numer: a, denom: b },
-            &Terms::Short { numer: c, denom: d },
-        ) = (&self.0, &other.0)
+        let (&Terms::Short { numer: a, denom: b }, &Terms::Short { numer: c, denom: d }) =
+            (&self.0, &other.0)
         else {
             let (x, y) = (self.long(), other.long());
             return Rational::mul_long((&x.0, &x.1), (&y.0, &y.1));
@@ -295,10 +294,8 @@ impl Number for Rational {
         self.mul(&inverse)
     }
     fn order(&self, other: &Self) -> std::cmp::Ordering {
-        if let (
-            &Terms::Short { numer: a, denom: b },
-            &Terms::Short { numer: c, denom: d },
-        ) = (&self.0, &other.0)
+        if let (&Terms::Short { numer: a, denom: b }, &Terms::Short { numer: c, denom: d }) =
+            (&self.0, &other.0)
         {
             return (i128::from(a) * i128::from(d)).cmp(&(i128::from(c) * i128::from(b)));
         }
@@ -533,7 +530,8 @@ mod tests {
         prop_oneof![
             any::<i8>().prop_map(BigInt::from),
             any::<i64>().prop_map(BigInt::from),
-            (any::<i64>(), 0u32..3).prop_map(|(n, k)| BigInt::from(i64::MAX - i64::from(k)) * n.signum()),
+            (any::<i64>(), 0u32..3)
+                .prop_map(|(n, k)| BigInt::from(i64::MAX - i64::from(k)) * n.signum()),
             (any::<i64>(), 1u32..70).prop_map(|(n, k)| BigInt::from(n) << k),
         ]
     }

@@ -308,6 +308,8 @@ pub(super) struct States {
     kept: Vec<Option<Lines>>,
     kept_steps: usize,
     memo: LossMemo,
+    /// The beads in each state, all boxes together.
+    totals: Vec<u64>,
     /// [`States::levels`], once worked out (until a state is added).
     levels: std::sync::OnceLock<Vec<Vec<u32>>>,
 }
@@ -332,6 +334,7 @@ impl States {
             kept: Vec::new(),
             kept_steps: 0,
             memo: LossMemo::default(),
+            totals: Vec::new(),
             levels: std::sync::OnceLock::new(),
         };
         let mut scratch = LookUp::default();
@@ -360,6 +363,8 @@ impl States {
         self.after_loss
             .extend(std::iter::repeat_n(UNKNOWN, self.slots));
         self.index.add(key);
+        self.totals
+            .push(beads.counts().iter().map(|&n| u64::from(n)).sum());
         self.beads.push(beads);
         Ok(id)
     }
@@ -591,13 +596,15 @@ impl States {
         self.look_up(machine, After::Beads(beads, true), scratch)
     }
 
-    /// Keeps the lines of `state`'s game, if they fit.
-    pub(super) fn keep(&mut self, state: u32, lines: Lines) {
+    /// Keeps the lines of `state`'s game if they fit; if not, gives them back.
+    pub(super) fn keep(&mut self, state: u32, lines: Lines) -> Option<Lines> {
         self.kept_steps += lines.steps.len();
-        if self.kept_steps <= MAX_KEPT_STEPS {
-            self.kept.resize_with(self.beads.len(), || None);
-            self.kept[state as usize] = Some(lines);
+        if self.kept_steps > MAX_KEPT_STEPS {
+            return Some(lines);
         }
+        self.kept.resize_with(self.beads.len(), || None);
+        self.kept[state as usize] = Some(lines);
+        None
     }
 
     /// The lines of `state`'s game, if kept.
@@ -615,16 +622,17 @@ impl States {
     /// solved over the same states.
     pub(super) fn levels(&self) -> &[Vec<u32>] {
         self.levels.get_or_init(|| {
-            let total = |s: &u32| {
-                let counts = self.beads[*s as usize].counts().iter();
-                counts.map(|&n| u64::from(n)).sum::<u64>()
-            };
-            let mut order: Vec<u32> = (0..self.beads.len() as u32).collect();
-            order.sort_by_cached_key(total);
-            order
-                .chunk_by(|a, b| total(a) == total(b))
-                .map(<[u32]>::to_vec)
-                .collect()
+            // Each state in its group, in the order of the states.
+            let mut groups: Vec<Vec<u32>> = Vec::new();
+            let mut totals = self.totals.clone();
+            totals.sort_unstable();
+            totals.dedup();
+            groups.resize_with(totals.len(), Vec::new);
+            for (s, total) in self.totals.iter().enumerate() {
+                let (Ok(group) | Err(group)) = totals.binary_search(total);
+                groups[group].push(s as u32);
+            }
+            groups
         })
     }
 

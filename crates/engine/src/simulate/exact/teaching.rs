@@ -1,6 +1,7 @@
 //! What every opponent can do: the worst case, the most expected losses and the fastest
 //! teacher's strategy, with the principle of that strategy.
 
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use super::Refusal;
@@ -61,26 +62,13 @@ impl Teaching {
         lines_fit(tree, machine, Mover::Free)?;
         let shrinks = |s, lines: &Lines| shrinking(s, lines.end_steps());
         let (mut states, lines) = States::discover(tree, machine, Mover::Free, lump, shrinks)?;
-        // Every state's game's ends, `(state, loss)`, one state's after another's.
-        let (mut ends, mut ends_start) = (Vec::new(), Vec::with_capacity(lines.len() + 1));
-        ends_start.push(0);
+        // The ends of the games whose lines are too many to keep, for the worst case.
+        let mut unkept = Vec::new();
         for (s, walk) in lines.into_iter().enumerate() {
-            if let Some(walk) = walk {
-                ends.extend(walk.end_steps());
-                states.keep(s as u32, walk);
-            }
-            ends_start.push(ends.len());
-        }
-        let mut worst = vec![0u32; states.beads.len()];
-        for s in states.backwards() {
-            let s = s as usize;
-            for &(t, loss) in &ends[ends_start[s]..ends_start[s + 1]] {
-                if t as usize != s {
-                    worst[s] = worst[s].max(u32::from(loss) + worst[t as usize]);
-                }
+            if let Some(walk) = walk.and_then(|walk| states.keep(s as u32, walk)) {
+                unkept.push((s as u32, walk.end_steps().collect()));
             }
         }
-        drop(ends);
         /// The decision problems and the fastest teacher's chain, in the arithmetic `N`.
         fn solved<G: Rules, N: Number>(
             game: (&Tree<G>, &Machine),
@@ -93,7 +81,8 @@ impl Teaching {
             Ok((keep(games), fastest))
         }
         let game = (tree, machine);
-        let (solution, most) = crate::parallel::join(
+        // The worst case needs no decision: it is worked out beside them.
+        let (solution, (most, worst)) = crate::parallel::join(
             || {
                 if states.rational() {
                     solved::<G, Rational>(game, &states, Arithmetic::Rational, Worths::Rational)
@@ -101,11 +90,16 @@ impl Teaching {
                     solved::<G, Bounds>(game, &states, Arithmetic::Interval, Worths::Interval)
                 }
             },
-            || most.then(|| most_expected(game, &states)),
+            || {
+                crate::parallel::join(
+                    || most.then(|| most_expected(game, &states)),
+                    || worst_losses(&states, &unkept.into_iter().collect()),
+                )
+            },
         );
         let (games, fastest) = solution?;
         Ok(Teaching {
-            worst: worst[0],
+            worst,
             states,
             games,
             fastest,
@@ -173,6 +167,28 @@ impl Teaching {
         let moves = lines.parts(span);
         Ok(best.into_iter().map(|k| moves[k as usize].0).collect())
     }
+}
+
+/// The most losses from the fresh beads, draws and opponent both against the machine:
+/// the most over each game's ends, states with fewer beads first. `unkept` holds the ends
+/// of the games whose lines `states` did not keep.
+fn worst_losses(states: &States, unkept: &FxHashMap<u32, Vec<(u32, bool)>>) -> u32 {
+    let mut worst = vec![0u32; states.beads.len()];
+    let mut ends = Vec::new();
+    for s in states.backwards() {
+        ends.clear();
+        match states.kept(s) {
+            Some(lines) => ends.extend(lines.end_steps()),
+            None => ends.extend(unkept.get(&s).into_iter().flatten()),
+        }
+        let s = s as usize;
+        for &(t, loss) in &ends {
+            if t as usize != s {
+                worst[s] = worst[s].max(u32::from(loss) + worst[t as usize]);
+            }
+        }
+    }
+    worst[0]
 }
 
 /// The most expected losses from the fresh beads over `states` (see
