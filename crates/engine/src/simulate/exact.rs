@@ -41,7 +41,7 @@ pub use lines::{MAX_STEPS, MAX_WALKED};
 pub use numbers::{Arithmetic, Bounds, Figure, Fraction, Measure, Number, Q, Rational};
 pub use sheet::{SheetFigures, Solved};
 pub use states::{MAX_COUNTS, MAX_STATES, RATIONAL_STATES};
-pub use teaching::{Principle, Teaching};
+pub use teaching::{Besides, Principle, Teaching};
 
 /// Why a kit's figures cannot be computed exactly.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -148,7 +148,7 @@ mod tests {
         // HER's 65,536 bead states any opponent can bring about are 19,648 once the
         // beads out of reach are dropped, as two independent solvers count them.
         let s = her();
-        let full = Teaching::solve_over(&s.tree, &s.machine, false, false).unwrap();
+        let full = Teaching::solve_over(&s.tree, &s.machine, false, Besides::Nothing).unwrap();
         let lumped = Teaching::solve(&s.tree, &s.machine).unwrap();
         assert_eq!((full.states(), lumped.states()), (65_536, 19_648));
         same_figures(full.fastest(), lumped.fastest());
@@ -168,7 +168,7 @@ mod tests {
                 same_figures(&full, &lumped);
                 counts.push((preset, opponent, full.states, lumped.states));
             }
-            let full = Teaching::solve_over(&s.tree, &s.machine, false, false).unwrap();
+            let full = Teaching::solve_over(&s.tree, &s.machine, false, Besides::Nothing).unwrap();
             let lumped = Teaching::solve(&s.tree, &s.machine).unwrap();
             same_figures(full.fastest(), lumped.fastest());
             assert_eq!(full.worst_losses(), lumped.worst_losses());
@@ -266,9 +266,13 @@ mod tests {
 
     #[test]
     fn the_fastest_teachers_principle_is_read_off_its_strategy() {
+        // Worked out when asked, or beside the fastest teacher: the same.
         let principle = |s: &Setup<_>| {
             let t = Teaching::solve(&s.tree, &s.machine).unwrap();
-            t.principle(&s.tree, &s.machine).unwrap()
+            let asked = t.principle(&s.tree, &s.machine).unwrap();
+            let t = Teaching::solve_with(&s.tree, &s.machine, Besides::Principle).unwrap();
+            assert_eq!(t.principle(&s.tree, &s.machine).unwrap(), asked);
+            asked
         };
         // HER: it wins at every mistake, and otherwise always leaves the machine a chance
         // to go wrong, until no box ahead holds a losing bead.

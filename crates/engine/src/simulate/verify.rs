@@ -381,7 +381,7 @@ pub fn prove<G: Rules>(
 ) -> Result<Proof, exact::Refusal> {
     // Only `random` is none of the three problems solved anyway.
     let (solved, random) = crate::parallel::join(
-        || exact::Solved::all(tree, machine, true, true),
+        || exact::Solved::all(tree, machine, true, exact::Besides::MostLosses),
         || {
             (opponent == OpponentKind::Random)
                 .then(|| exact::distribution(tree, machine, opponent))

@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::Refusal;
 use super::chain::{Distribution, distribution_over};
 use super::numbers::Figure;
-use super::teaching::{Principle, Teaching};
+use super::teaching::{Besides, Principle, Teaching};
 use crate::game::{Notation, Rules};
 use crate::machine::{Learner, Machine, Tree};
 use crate::simulate::OpponentKind;
@@ -24,21 +24,18 @@ pub struct Solved {
 impl Solved {
     /// The three problems, independent, solved side by side on the cores; a refusal is
     /// the first in the order perfect, teacher, teaching. The two chains are in rationals
-    /// where their states are few enough, if `rationals`, else in proven bounds; the
-    /// most expected losses are worked out too if `most_losses`.
+    /// where their states are few enough, if `rationals`, else in proven bounds; what
+    /// else the caller needs of the fastest teacher is worked out beside it.
     pub fn all<G: Rules>(
         tree: &Tree<G>,
         machine: &Machine,
         rationals: bool,
-        most_losses: bool,
+        besides: Besides,
     ) -> Result<Solved, Refusal> {
         // The fastest teacher's problem, the largest, begins at once on this core; the
         // chains go to a core that is free.
         let (teaching, (perfect, teacher)) = crate::parallel::join(
-            || match most_losses {
-                true => Teaching::solve_with_most_losses(tree, machine),
-                false => Teaching::solve(tree, machine),
-            },
+            || Teaching::solve_with(tree, machine, besides),
             || {
                 crate::parallel::join(
                     || distribution_over(tree, machine, OpponentKind::Perfect, true, rationals),
@@ -98,7 +95,7 @@ impl SheetFigures {
             perfect,
             teacher,
             teaching,
-        } = Solved::all(tree, machine, false, false).ok()?;
+        } = Solved::all(tree, machine, false, Besides::Principle).ok()?;
         let fastest = teaching.fastest();
         let rounded = |f: Option<&Figure>| f.map(|f| f.to_f64().round() as u32);
         let mut openings: Vec<(String, String)> = Vec::new();

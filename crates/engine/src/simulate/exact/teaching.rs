@@ -32,31 +32,44 @@ pub struct Teaching {
     pub(super) fastest: Distribution,
     /// The most expected losses, when worked out with the rest.
     most: Option<Result<Figure, Refusal>>,
+    /// The principle of the fastest teacher's strategy, when worked out with the rest.
+    principle: Option<Result<Principle, Refusal>>,
+}
+
+/// What is worked out beside the fastest teacher, side by side on the cores, when the
+/// caller will ask for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Besides {
+    /// Nothing more.
+    Nothing,
+    /// The most expected losses ([`Teaching::most_expected_losses`]).
+    MostLosses,
+    /// The principle of its strategy ([`Teaching::principle`]).
+    Principle,
 }
 
 impl Teaching {
     /// Enumerates every bead state any opponent can bring the machine to and solves the
     /// decision problems over them.
     pub fn solve<G: Rules>(tree: &Tree<G>, machine: &Machine) -> Result<Teaching, Refusal> {
-        Teaching::solve_over(tree, machine, true, false)
+        Teaching::solve_over(tree, machine, true, Besides::Nothing)
     }
 
-    /// [`Teaching::solve`] with the most expected losses (see
-    /// [`Teaching::most_expected_losses`]) worked out side by side on the cores.
-    pub fn solve_with_most_losses<G: Rules>(
+    /// [`Teaching::solve`] with `besides` worked out side by side on the cores.
+    pub fn solve_with<G: Rules>(
         tree: &Tree<G>,
         machine: &Machine,
+        besides: Besides,
     ) -> Result<Teaching, Refusal> {
-        Teaching::solve_over(tree, machine, true, true)
+        Teaching::solve_over(tree, machine, true, besides)
     }
 
-    /// [`Teaching::solve`] over lumped states or, with `lump` off, over all of them; with
-    /// the most expected losses if `most`.
+    /// [`Teaching::solve_with`] over lumped states or, with `lump` off, over all of them.
     pub(super) fn solve_over<G: Rules>(
         tree: &Tree<G>,
         machine: &Machine,
         lump: bool,
-        most: bool,
+        besides: Besides,
     ) -> Result<Teaching, Refusal> {
         finite_rule(machine)?;
         lines_fit(tree, machine, Mover::Free)?;
@@ -69,41 +82,50 @@ impl Teaching {
                 unkept.push((s as u32, walk.end_steps().collect()));
             }
         }
-        /// The decision problems and the fastest teacher's chain, in the arithmetic `N`.
+        /// The decision problems, then the fastest teacher's chain beside its principle
+        /// (if `principle`), in the arithmetic `N`.
         fn solved<G: Rules, N: Number>(
             game: (&Tree<G>, &Machine),
             states: &States,
-            arithmetic: Arithmetic,
-            keep: fn(Vec<N>) -> Worths,
-        ) -> Result<(Worths, Distribution), Refusal> {
+            (arithmetic, keep): (Arithmetic, fn(Vec<N>) -> Worths),
+            principle: bool,
+        ) -> Solution {
             let (games, next) = decide::<G, N>(game, states)?;
-            let fastest = solve_chain(states, &next, OpponentKind::OptimalTeacher, arithmetic);
-            Ok((keep(games), fastest))
+            let games = keep(games);
+            let (fastest, principle) = crate::parallel::join(
+                || solve_chain(states, &next, OpponentKind::OptimalTeacher, arithmetic),
+                || principle.then(|| principle_over(game, states, &games)),
+            );
+            Ok((games, fastest, principle))
         }
         let game = (tree, machine);
         // The worst case needs no decision: it is worked out beside them.
         let (solution, (most, worst)) = crate::parallel::join(
             || {
+                let principle = besides == Besides::Principle;
                 if states.rational() {
-                    solved::<G, Rational>(game, &states, Arithmetic::Rational, Worths::Rational)
+                    let exact = (Arithmetic::Rational, Worths::Rational as fn(_) -> _);
+                    solved::<G, Rational>(game, &states, exact, principle)
                 } else {
-                    solved::<G, Bounds>(game, &states, Arithmetic::Interval, Worths::Interval)
+                    let bounded = (Arithmetic::Interval, Worths::Interval as fn(_) -> _);
+                    solved::<G, Bounds>(game, &states, bounded, principle)
                 }
             },
             || {
                 crate::parallel::join(
-                    || most.then(|| most_expected(game, &states)),
+                    || (besides == Besides::MostLosses).then(|| most_expected(game, &states)),
                     || worst_losses(&states, &unkept.into_iter().collect()),
                 )
             },
         );
-        let (games, fastest) = solution?;
+        let (games, fastest, principle) = solution?;
         Ok(Teaching {
             worst,
             states,
             games,
             fastest,
             most,
+            principle,
         })
     }
 
@@ -120,8 +142,7 @@ impl Teaching {
 
     /// The most expected losses before the machine has learnt, its draws random and the
     /// opponent choosing every move to maximise them: a decision problem of its own over
-    /// the same states, solved when asked (or before, by
-    /// [`Teaching::solve_with_most_losses`]).
+    /// the same states, solved when asked (or before, by [`Teaching::solve_with`]).
     pub fn most_expected_losses<G: Rules>(
         &self,
         tree: &Tree<G>,
@@ -221,83 +242,99 @@ pub struct Principle {
 }
 
 impl Teaching {
-    /// The principle of the fastest teacher's strategy (see [`Principle`]).
+    /// The principle of the fastest teacher's strategy (see [`Principle`]), worked out
+    /// when asked (or before, by [`Teaching::solve_with`]).
     pub fn principle<G: Rules>(
         &self,
         tree: &Tree<G>,
         machine: &Machine,
     ) -> Result<Principle, Refusal> {
-        let mut principle = Principle::default();
-        let mut seen = vec![false; self.states.beads.len()];
-        seen[0] = true;
-        let mut queue = vec![0u32];
-        while let Some(state) = queue.pop() {
-            if self.states.learnt[state as usize] {
+        match &self.principle {
+            Some(principle) => principle.clone(),
+            None => principle_over((tree, machine), &self.states, &self.games),
+        }
+    }
+}
+
+/// The decision problems' figures and the fastest teacher's, with its principle if asked.
+type Solution = Result<(Worths, Distribution, Option<Result<Principle, Refusal>>), Refusal>;
+
+/// The principle of the fastest teacher's strategy over `states`, worth `games` to it.
+fn principle_over<G: Rules>(
+    (tree, machine): (&Tree<G>, &Machine),
+    states: &States,
+    games: &Worths,
+) -> Result<Principle, Refusal> {
+    let mut principle = Principle::default();
+    let mut seen = vec![false; states.beads.len()];
+    seen[0] = true;
+    let mut queue = vec![0u32];
+    while let Some(state) = queue.pop() {
+        if states.learnt[state as usize] {
+            continue;
+        }
+        // The lines kept from the walk that found the states, or walked again.
+        let lines = match states.kept(state) {
+            Some(kept) => std::borrow::Cow::Borrowed(kept),
+            None => std::borrow::Cow::Owned(states.lines(tree, machine, state, 0, &[])?),
+        };
+        let picks = match games {
+            Worths::Rational(games) => fastest_picks(&lines, state, games),
+            Worths::Interval(games) => fastest_picks(&lines, state, games),
+        };
+        // Whether the machine can still lose from each step (children come first).
+        let mut can_lose: Vec<bool> = Vec::with_capacity(lines.steps.len());
+        for step in &lines.steps {
+            let here = match *step {
+                Step::End { loss, .. } => loss,
+                Step::Chance(span) | Step::Choice(span) => {
+                    lines.parts(span).iter().any(|p| can_lose[p.1 as usize])
+                }
+            };
+            can_lose.push(here);
+        }
+        let mut reached = vec![false; lines.steps.len()];
+        reached[lines.steps.len() - 1] = true;
+        for i in (0..lines.steps.len()).rev() {
+            if !reached[i] {
                 continue;
             }
-            // The lines kept from the walk that found the states, or walked again.
-            let lines = match self.states.kept(state) {
-                Some(kept) => std::borrow::Cow::Borrowed(kept),
-                None => std::borrow::Cow::Owned(self.states.lines(tree, machine, state, 0, &[])?),
-            };
-            let picks = match &self.games {
-                Worths::Rational(games) => fastest_picks(&lines, state, games),
-                Worths::Interval(games) => fastest_picks(&lines, state, games),
-            };
-            // Whether the machine can still lose from each step (children come first).
-            let mut can_lose: Vec<bool> = Vec::with_capacity(lines.steps.len());
-            for step in &lines.steps {
-                let here = match *step {
-                    Step::End { loss, .. } => loss,
-                    Step::Chance(span) | Step::Choice(span) => {
-                        lines.parts(span).iter().any(|p| can_lose[p.1 as usize])
+            match lines.steps[i] {
+                Step::End { state: next, .. } => {
+                    if !seen[next as usize] {
+                        seen[next as usize] = true;
+                        queue.push(next);
                     }
-                };
-                can_lose.push(here);
-            }
-            let mut reached = vec![false; lines.steps.len()];
-            reached[lines.steps.len() - 1] = true;
-            for i in (0..lines.steps.len()).rev() {
-                if !reached[i] {
-                    continue;
                 }
-                match lines.steps[i] {
-                    Step::End { state: next, .. } => {
-                        if !seen[next as usize] {
-                            seen[next as usize] = true;
-                            queue.push(next);
-                        }
+                Step::Chance(span) => lines
+                    .parts(span)
+                    .iter()
+                    .for_each(|p| reached[p.1 as usize] = true),
+                Step::Choice(span) => {
+                    let moves = lines.parts(span);
+                    let picked = &picks[i];
+                    let best = moves.iter().map(|m| -tree.value(m.0)).max();
+                    let all = |f: &dyn Fn(&(Node, u32)) -> bool| {
+                        picked.iter().all(|&k| f(&moves[k as usize]))
+                    };
+                    if best.is_some_and(|b| b > 0) {
+                        principle.chances_to_win += 1;
+                        let wins = all(&|m| Some(-tree.value(m.0)) == best);
+                        principle.wins_taken += u32::from(wins);
+                    } else if moves.iter().any(|m| can_lose[m.1 as usize]) {
+                        principle.chances_to_teach += 1;
+                        principle.steered += u32::from(all(&|m| can_lose[m.1 as usize]));
+                    } else {
+                        principle.nothing_to_teach += 1;
                     }
-                    Step::Chance(span) => lines
-                        .parts(span)
+                    picked
                         .iter()
-                        .for_each(|p| reached[p.1 as usize] = true),
-                    Step::Choice(span) => {
-                        let moves = lines.parts(span);
-                        let picked = &picks[i];
-                        let best = moves.iter().map(|m| -tree.value(m.0)).max();
-                        let all = |f: &dyn Fn(&(Node, u32)) -> bool| {
-                            picked.iter().all(|&k| f(&moves[k as usize]))
-                        };
-                        if best.is_some_and(|b| b > 0) {
-                            principle.chances_to_win += 1;
-                            let wins = all(&|m| Some(-tree.value(m.0)) == best);
-                            principle.wins_taken += u32::from(wins);
-                        } else if moves.iter().any(|m| can_lose[m.1 as usize]) {
-                            principle.chances_to_teach += 1;
-                            principle.steered += u32::from(all(&|m| can_lose[m.1 as usize]));
-                        } else {
-                            principle.nothing_to_teach += 1;
-                        }
-                        picked
-                            .iter()
-                            .for_each(|&k| reached[moves[k as usize].1 as usize] = true);
-                    }
+                        .for_each(|&k| reached[moves[k as usize].1 as usize] = true);
                 }
             }
         }
-        Ok(principle)
     }
+    Ok(principle)
 }
 
 /// The fastest teacher's equally good moves at every free choice of `lines` (empty at the
