@@ -54,11 +54,13 @@ impl Budget {
 /// No step yet, in [`Walker`]'s memories of the ends met.
 const NO_STEP: u32 = u32::MAX;
 
-/// Where a step's parts are in [`Lines::parts`].
+/// Where a step's parts are in [`Lines::parts`]. Packed to six bytes, so that a
+/// [`Step`] takes eight: HER's kept lines are some 1.3 million steps.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(packed(2))]
 pub(super) struct Span {
     pub(super) start: u32,
-    len: u32,
+    len: u16,
 }
 
 /// One step of the lines of play of a single game from one bead state.
@@ -80,6 +82,9 @@ pub(super) enum Step {
     Choice(Span),
 }
 
+// Eight bytes a step, as [`Span`] says.
+const _: () = assert!(std::mem::size_of::<Step>() == 8);
+
 /// Every line of play of one game: steps stored children first, so the root is the last.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(super) struct Lines {
@@ -91,7 +96,8 @@ pub(super) struct Lines {
 impl Lines {
     /// The parts of a chance or a choice.
     pub(super) fn parts(&self, span: Span) -> &[(u32, u32)] {
-        &self.parts[span.start as usize..(span.start + span.len) as usize]
+        let start = span.start as usize;
+        &self.parts[start..start + usize::from(span.len)]
     }
 
     fn clear(&mut self) {
@@ -544,7 +550,9 @@ impl<'a, G: Rules> Walker<'a, G> {
             _ => {
                 let span = Span {
                     start: lines.parts.len() as u32,
-                    len: parts.len() as u32,
+                    len: u16::try_from(parts.len()).map_err(|_| {
+                        Refusal(format!("a position has more than {} moves", u16::MAX))
+                    })?,
                 };
                 lines.parts.extend_from_slice(parts);
                 lines.push(if free {
