@@ -57,7 +57,7 @@ const NO_STEP: u32 = u32::MAX;
 /// Where a step's parts are in [`Lines::parts`]. Packed to six bytes, so that a
 /// [`Step`] takes eight: HER's kept lines are some 1.3 million steps.
 #[derive(Clone, Copy, Debug, PartialEq)]
-#[repr(packed(2))]
+#[repr(C, packed(2))]
 pub(super) struct Span {
     pub(super) start: u32,
     len: u16,
