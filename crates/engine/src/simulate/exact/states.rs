@@ -238,18 +238,15 @@ impl Reach {
             }
         };
         if let Some(masks) = &self.masks {
-            // The places reached, in rank order: a place leads only to places of higher
-            // rank, which are still ahead. A live entry's places are taken without a
-            // branch (all ones where its count is not 0).
+            // Without a branch on the places reached: all ones where reached, else 0.
             let (mut places, mut reached) = (masks.start, 0u64);
-            while places != 0 {
-                let r = places.trailing_zeros() as usize;
-                places &= places - 1;
-                reached |= masks.place_box[r];
+            for (r, &place_box) in masks.place_box.iter().enumerate() {
+                let here = 0u64.wrapping_sub((places >> r) & 1);
+                reached |= place_box & here;
                 let ways = masks.place_ways[r] as usize..masks.place_ways[r + 1] as usize;
                 for &(word, bits, next) in &masks.ways[ways] {
                     let live = 0u64.wrapping_sub(u64::from(key[word as usize] & bits != 0));
-                    places |= next & live;
+                    places |= next & here & live;
                 }
             }
             let mut out = !reached & (u64::MAX >> (64 - machine.box_count().max(1)));
