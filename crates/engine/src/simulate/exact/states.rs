@@ -622,17 +622,14 @@ impl States {
     /// solved over the same states.
     pub(super) fn levels(&self) -> &[Vec<u32>] {
         self.levels.get_or_init(|| {
-            // Each state in its group, in the order of the states.
-            let mut groups: Vec<Vec<u32>> = Vec::new();
-            let mut totals = self.totals.clone();
-            totals.sort_unstable();
-            totals.dedup();
-            groups.resize_with(totals.len(), Vec::new);
-            for (s, total) in self.totals.iter().enumerate() {
-                let (Ok(group) | Err(group)) = totals.binary_search(total);
-                groups[group].push(s as u32);
-            }
-            groups
+            let total = |s: &u32| self.totals[*s as usize];
+            // A stable sort: within a group, the states in their own order.
+            let mut order: Vec<u32> = (0..self.beads.len() as u32).collect();
+            order.sort_by_key(total);
+            order
+                .chunk_by(|a, b| total(a) == total(b))
+                .map(<[u32]>::to_vec)
+                .collect()
         })
     }
 
