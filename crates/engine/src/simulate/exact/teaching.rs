@@ -76,10 +76,10 @@ impl Teaching {
         let shrinks = |s, lines: &Lines| shrinking(s, lines.end_steps());
         let (mut states, lines) = States::discover(tree, machine, Mover::Free, lump, shrinks)?;
         // The ends of the games whose lines are too many to keep, for the worst case.
-        let mut unkept = Vec::new();
+        let mut unkept = FxHashMap::default();
         for (s, walk) in lines.into_iter().enumerate() {
             if let Some(walk) = walk.and_then(|walk| states.keep(s as u32, walk)) {
-                unkept.push((s as u32, walk.end_steps().collect()));
+                unkept.insert(s as u32, walk.end_steps().collect());
             }
         }
         /// The decision problems, then the fastest teacher's chain beside its principle
@@ -114,7 +114,7 @@ impl Teaching {
             || {
                 crate::parallel::join(
                     || (besides == Besides::MostLosses).then(|| most_expected(game, &states)),
-                    || worst_losses(&states, &unkept.into_iter().collect()),
+                    || worst_losses(&states, &unkept),
                 )
             },
         );
