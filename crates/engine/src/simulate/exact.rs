@@ -266,17 +266,11 @@ mod tests {
 
     #[test]
     fn the_fastest_teachers_principle_is_read_off_its_strategy() {
-        // Worked out when asked, or beside the fastest teacher: the same.
-        let principle = |s: &Setup<_>| {
-            let t = Teaching::solve(&s.tree, &s.machine).unwrap();
-            let asked = t.principle(&s.tree, &s.machine).unwrap();
-            let t = Teaching::solve_with(&s.tree, &s.machine, Besides::Principle).unwrap();
-            assert_eq!(t.principle(&s.tree, &s.machine).unwrap(), asked);
-            asked
-        };
         // HER: it wins at every mistake, and otherwise always leaves the machine a chance
         // to go wrong, until no box ahead holds a losing bead.
-        let p = principle(&her());
+        let s = her();
+        let t = Teaching::solve(&s.tree, &s.machine).unwrap();
+        let p = t.principle();
         assert!(
             p.chances_to_win > 0 && p.wins_taken == p.chances_to_win,
             "{p:?}"
@@ -290,7 +284,7 @@ mod tests {
         // fast as winning at the first, so it does not always win at once.
         let s = nim_setup("bachet-relay");
         let t = Teaching::solve(&s.tree, &s.machine).unwrap();
-        let p = t.principle(&s.tree, &s.machine).unwrap();
+        let p = t.principle();
         assert!(0 < p.wins_taken && p.wins_taken < p.chances_to_win, "{p:?}");
     }
 
@@ -302,8 +296,8 @@ mod tests {
         let (tree, machine, states) = (&s.tree, &s.machine, &t.states);
         assert_eq!(t.most_expected_losses(tree, machine).unwrap(), exact(12, 1));
         let game = (tree, machine);
-        let (rational, _) = decide::<_, Rational>(game, states).unwrap();
-        let (bounds, _) = decide::<_, Bounds>(game, states).unwrap();
+        let rational = decide::<_, Rational>(game, states).unwrap();
+        let bounds = decide::<_, Bounds>(game, states).unwrap();
         let most = most_losses::<_, Bounds>(game, states).unwrap();
         let games = rational[0].figure().to_f64();
         assert!(bounds[0].low <= games && games <= bounds[0].high);

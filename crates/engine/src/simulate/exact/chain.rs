@@ -275,7 +275,7 @@ pub(super) fn distribution_over<G: Rules>(
             .iter()
             .map(|l| {
                 l.as_ref()
-                    .map_or_else(Vec::new, |l| l.ends(&mut |_, _| {}, &mut reach, None).0)
+                    .map_or_else(Vec::new, |l| l.ends(&mut |_, _, _| {}, &mut reach, None).0)
             })
             .collect();
         solve_chain(states, &next, opponent, arithmetic)

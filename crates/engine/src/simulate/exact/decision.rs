@@ -3,7 +3,7 @@
 //! opponent's choices in one game, the states with fewer beads first.
 
 use super::Refusal;
-use super::lines::{Lines, Mover, Span, Step, Transitions, Walker};
+use super::lines::{Lines, Mover, Span, Step, Walker};
 use super::numbers::{Number, one, zero};
 use super::states::States;
 use crate::game::Rules;
@@ -256,7 +256,7 @@ pub(super) struct Work<N> {
     /// The move taken at each choice, in step order.
     taken: Vec<u32>,
     /// Each part's weight among its chance's.
-    ratios: Vec<N>,
+    pub(super) ratios: Vec<N>,
     /// Whether a step's worth changed in the round.
     changed: Vec<bool>,
     /// The chance of reaching each step.
@@ -290,9 +290,6 @@ impl<N> Default for Work<N> {
         }
     }
 }
-
-/// The fastest teacher's worth of every state and its one-game transitions.
-type Decided<N> = (Vec<N>, Vec<Transitions<N>>);
 
 /// A decision problem solved for every state that has not learnt, in the arithmetic `N`:
 /// `solve` gets a state's number, its lines of play, the worths of the states solved
@@ -343,30 +340,16 @@ fn by_levels<G: Rules, N: Number, T: Send>(
     Ok((worths, found))
 }
 
-/// The fastest teacher's worth of every state and its one-game transitions, in the
-/// arithmetic `N`.
+/// The fastest teacher's worth of every state (the expected games until the machine has
+/// learnt), in the arithmetic `N`.
 pub(super) fn decide<G: Rules, N: Number>(
     game: (&Tree<G>, &Machine),
     states: &States,
-) -> Result<Decided<N>, Refusal> {
-    let (games, next) = by_levels(game, states, |id, lines, games: &[N], work| {
-        let value = Goal::FewestGames.solve(lines, (id, games), work);
-        // The fastest teacher picks uniformly among its equally good moves.
-        let (steps, worth) = (&work.steps, &mut work.worth);
-        let (next, _) = lines.ends(
-            &mut |moves, picked| {
-                Lines::fastest(steps, moves, &value, (&mut *picked, &mut *worth));
-                picked.iter_mut().for_each(|k| *k = moves[*k as usize].1);
-            },
-            &mut work.reach,
-            Some(&work.ratios),
-        );
-        (value, next)
+) -> Result<Vec<N>, Refusal> {
+    let (games, _) = by_levels(game, states, |id, lines, games: &[N], work| {
+        (Goal::FewestGames.solve(lines, (id, games), work), ())
     })?;
-    Ok((
-        games,
-        next.into_iter().map(Option::unwrap_or_default).collect(),
-    ))
+    Ok(games)
 }
 
 /// The most expected losses from the fresh beads, the opponent maximising them, in the

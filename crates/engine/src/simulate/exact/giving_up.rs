@@ -108,7 +108,7 @@ fn games<N: Number>(lines: &[Option<Lines>]) -> Vec<(Transitions<N>, N)> {
         .map(|l| {
             l.as_ref().map_or_else(
                 || (Vec::new(), zero()),
-                |l| l.ends(&mut |_, _| {}, &mut reach, None),
+                |l| l.ends(&mut |_, _, _| {}, &mut reach, None),
             )
         })
         .collect()

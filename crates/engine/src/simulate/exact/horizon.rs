@@ -96,7 +96,7 @@ impl Met {
                         met.games = game - 1;
                         return met;
                     }
-                    let (ends, _) = lines.ends::<Bounds>(&mut |_, _| {}, &mut reach, None);
+                    let (ends, _) = lines.ends::<Bounds>(&mut |_, _, _| {}, &mut reach, None);
                     let loss = ends
                         .iter()
                         .filter(|t| t.1)

@@ -652,9 +652,9 @@ fn opponent_moves<'t, G: Rules>(
 /// One game from a state: every way it can end, `(state, loss, chance)`.
 pub(super) type Transitions<N> = Vec<(u32, bool, N)>;
 
-/// How an opponent free to choose picks among `(move, step)`: the steps it picks from
-/// uniformly, written to the buffer given.
-pub(super) type Picker<'a> = dyn FnMut(&[(Node, u32)], &mut Vec<u32>) + 'a;
+/// How an opponent free to choose picks among `(move, step)` at the choice that is step
+/// `i`: the steps it picks from uniformly, written to the buffer given.
+pub(super) type Picker<'a> = dyn FnMut(usize, &[(Node, u32)], &mut Vec<u32>) + 'a;
 
 impl Lines {
     /// Every end of the game as `(state, loss)`: each can happen, since the machine draws
@@ -720,7 +720,7 @@ impl Lines {
                 }
                 Step::Choice(span) => {
                     picked.clear();
-                    choose(self.parts(span), &mut picked);
+                    choose(i, self.parts(span), &mut picked);
                     let share = here.mul(&N::ratio(1, picked.len() as u32));
                     for &step in &picked {
                         add(reach, step, share.clone());

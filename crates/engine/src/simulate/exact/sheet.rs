@@ -95,7 +95,7 @@ impl SheetFigures {
             perfect,
             teacher,
             teaching,
-        } = Solved::all(tree, machine, false, Besides::Principle).ok()?;
+        } = Solved::all(tree, machine, false, Besides::Nothing).ok()?;
         let fastest = teaching.fastest();
         let rounded = |f: Option<&Figure>| f.map(|f| f.to_f64().round() as u32);
         let mut openings: Vec<(String, String)> = Vec::new();
@@ -129,7 +129,7 @@ impl SheetFigures {
             first_moves,
             first_positions,
             any_first_move,
-            principle: teaching.principle(tree, machine).ok()?,
+            principle: teaching.principle().clone(),
             worst_losses: teaching.worst_losses(),
         })
     }

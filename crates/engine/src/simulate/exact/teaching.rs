@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::Refusal;
 use super::chain::{Distribution, finite_rule, shrinking, solve_chain};
 use super::decision::{Goal, Work, decide, most_losses};
-use super::lines::{Lines, Mover, Step, lines_fit};
+use super::lines::{Lines, Mover, Step, Transitions, lines_fit};
 use super::numbers::{Arithmetic, Bounds, Figure, Number, Rational};
 use super::states::States;
 use crate::Error;
@@ -32,8 +32,8 @@ pub struct Teaching {
     pub(super) fastest: Distribution,
     /// The most expected losses, when worked out with the rest.
     most: Option<Result<Figure, Refusal>>,
-    /// The principle of the fastest teacher's strategy, when worked out with the rest.
-    principle: Option<Result<Principle, Refusal>>,
+    /// The principle of the fastest teacher's strategy.
+    principle: Principle,
 }
 
 /// What is worked out beside the fastest teacher, side by side on the cores, when the
@@ -44,8 +44,6 @@ pub enum Besides {
     Nothing,
     /// The most expected losses ([`Teaching::most_expected_losses`]).
     MostLosses,
-    /// The principle of its strategy ([`Teaching::principle`]).
-    Principle,
 }
 
 impl Teaching {
@@ -82,33 +80,28 @@ impl Teaching {
                 unkept.insert(s as u32, walk.end_steps().collect());
             }
         }
-        /// The decision problems, then the fastest teacher's chain beside its principle
-        /// (if `principle`), in the arithmetic `N`.
+        /// The decision problem, then the fastest teacher's play from the fresh beads
+        /// and its chain, in the arithmetic `N`.
         fn solved<G: Rules, N: Number>(
             game: (&Tree<G>, &Machine),
             states: &States,
             (arithmetic, keep): (Arithmetic, fn(Vec<N>) -> Worths),
-            principle: bool,
         ) -> Solution {
-            let (games, next) = decide::<G, N>(game, states)?;
-            let games = keep(games);
-            let (fastest, principle) = crate::parallel::join(
-                || solve_chain(states, &next, OpponentKind::OptimalTeacher, arithmetic),
-                || principle.then(|| principle_over(game, states, &games)),
-            );
-            Ok((games, fastest, principle))
+            let games = decide::<G, N>(game, states)?;
+            let (next, principle) = fastest_play(game, states, &games)?;
+            let fastest = solve_chain(states, &next, OpponentKind::OptimalTeacher, arithmetic);
+            Ok((keep(games), fastest, principle))
         }
         let game = (tree, machine);
         // The worst case needs no decision: it is worked out beside them.
         let (solution, (most, worst)) = crate::parallel::join(
             || {
-                let principle = besides == Besides::Principle;
                 if states.rational() {
                     let exact = (Arithmetic::Rational, Worths::Rational as fn(_) -> _);
-                    solved::<G, Rational>(game, &states, exact, principle)
+                    solved::<G, Rational>(game, &states, exact)
                 } else {
                     let bounded = (Arithmetic::Interval, Worths::Interval as fn(_) -> _);
-                    solved::<G, Bounds>(game, &states, bounded, principle)
+                    solved::<G, Bounds>(game, &states, bounded)
                 }
             },
             || {
@@ -181,8 +174,8 @@ impl Teaching {
             ));
         };
         let mut picks = match &self.games {
-            Worths::Rational(games) => fastest_picks(&lines, state, games),
-            Worths::Interval(games) => fastest_picks(&lines, state, games),
+            Worths::Rational(games) => fastest_picks(&lines, state, games, &mut Work::default()),
+            Worths::Interval(games) => fastest_picks(&lines, state, games, &mut Work::default()),
         };
         let best = picks.pop().unwrap_or_default();
         let moves = lines.parts(span);
@@ -241,47 +234,20 @@ pub struct Principle {
     pub nothing_to_teach: u32,
 }
 
-impl Teaching {
-    /// The principle of the fastest teacher's strategy (see [`Principle`]), worked out
-    /// when asked (or before, by [`Teaching::solve_with`]).
-    pub fn principle<G: Rules>(
-        &self,
-        tree: &Tree<G>,
-        machine: &Machine,
-    ) -> Result<Principle, Refusal> {
-        match &self.principle {
-            Some(principle) => principle.clone(),
-            None => principle_over((tree, machine), &self.states, &self.games),
-        }
+impl Principle {
+    /// Adds `other`'s counts to these.
+    fn add(&mut self, other: &Principle) {
+        self.chances_to_win += other.chances_to_win;
+        self.wins_taken += other.wins_taken;
+        self.chances_to_teach += other.chances_to_teach;
+        self.steered += other.steered;
+        self.nothing_to_teach += other.nothing_to_teach;
     }
-}
 
-/// The decision problems' figures and the fastest teacher's, with its principle if asked.
-type Solution = Result<(Worths, Distribution, Option<Result<Principle, Refusal>>), Refusal>;
-
-/// The principle of the fastest teacher's strategy over `states`, worth `games` to it.
-fn principle_over<G: Rules>(
-    (tree, machine): (&Tree<G>, &Machine),
-    states: &States,
-    games: &Worths,
-) -> Result<Principle, Refusal> {
-    let mut principle = Principle::default();
-    let mut seen = vec![false; states.beads.len()];
-    seen[0] = true;
-    let mut queue = vec![0u32];
-    while let Some(state) = queue.pop() {
-        if states.learnt[state as usize] {
-            continue;
-        }
-        // The lines kept from the walk that found the states, or walked again.
-        let lines = match states.kept(state) {
-            Some(kept) => std::borrow::Cow::Borrowed(kept),
-            None => std::borrow::Cow::Owned(states.lines(tree, machine, state, 0, &[])?),
-        };
-        let picks = match games {
-            Worths::Rational(games) => fastest_picks(&lines, state, games),
-            Worths::Interval(games) => fastest_picks(&lines, state, games),
-        };
+    /// The decisions of one game, the lines of play `lines`, where the fastest teacher
+    /// picks `picks` (see [`fastest_picks`]).
+    fn of_game<G: Rules>(tree: &Tree<G>, lines: &Lines, picks: &[Vec<u32>]) -> Principle {
+        let mut principle = Principle::default();
         // Whether the machine can still lose from each step (children come first).
         let mut can_lose: Vec<bool> = Vec::with_capacity(lines.steps.len());
         for step in &lines.steps {
@@ -300,12 +266,7 @@ fn principle_over<G: Rules>(
                 continue;
             }
             match lines.steps[i] {
-                Step::End { state: next, .. } => {
-                    if !seen[next as usize] {
-                        seen[next as usize] = true;
-                        queue.push(next);
-                    }
-                }
+                Step::End { .. } => {}
                 Step::Chance(span) => lines
                     .parts(span)
                     .iter()
@@ -333,16 +294,78 @@ fn principle_over<G: Rules>(
                 }
             }
         }
+        principle
     }
-    Ok(principle)
+}
+
+impl Teaching {
+    /// The principle of the fastest teacher's strategy (see [`Principle`]).
+    pub fn principle(&self) -> &Principle {
+        &self.principle
+    }
+}
+
+/// The decision problems' figures and the fastest teacher's, with its principle.
+type Solution = Result<(Worths, Distribution, Principle), Refusal>;
+
+/// The fastest teacher's play over `states`, worth `games` to it: the one-game
+/// transitions of every state it can bring the machine to from the fresh beads (left
+/// empty for the others, which its chain never meets), and the principle of its strategy
+/// over those states. The states are met group by group, the most beads first (a game
+/// leads only to fewer beads, or back to its own state), each group on every core.
+fn fastest_play<G: Rules, N: Number>(
+    (tree, machine): (&Tree<G>, &Machine),
+    states: &States,
+    games: &[N],
+) -> Result<(Vec<Transitions<N>>, Principle), Refusal> {
+    use crate::parallel::prelude::*;
+    let n = states.beads.len();
+    let mut next: Vec<Transitions<N>> = (0..n).map(|_| Vec::new()).collect();
+    let mut principle = Principle::default();
+    let mut met = vec![false; n];
+    met[0] = true;
+    for level in states.levels().iter().rev() {
+        let met_now = &met;
+        let played = level
+            .par_iter()
+            .filter(|&&s| met_now[s as usize] && !states.learnt[s as usize])
+            .map_init(Work::default, |work, &state| {
+                // The lines kept from the walk that found the states, or walked again.
+                let lines = match states.kept(state) {
+                    Some(kept) => std::borrow::Cow::Borrowed(kept),
+                    None => std::borrow::Cow::Owned(states.lines(tree, machine, state, 0, &[])?),
+                };
+                let picks = fastest_picks(&lines, state, games, work);
+                let (ends, _) = lines.ends(
+                    &mut |i, moves, picked| {
+                        picked.extend(picks[i].iter().map(|&k| moves[k as usize].1));
+                    },
+                    &mut work.reach,
+                    Some(&work.ratios),
+                );
+                Ok((state, ends, Principle::of_game(tree, &lines, &picks)))
+            })
+            .collect::<Result<Vec<_>, Refusal>>()?;
+        for (state, ends, counted) in played {
+            ends.iter().for_each(|&(t, _, _)| met[t as usize] = true);
+            principle.add(&counted);
+            next[state as usize] = ends;
+        }
+    }
+    Ok((next, principle))
 }
 
 /// The fastest teacher's equally good moves at every free choice of `lines` (empty at the
-/// other steps), by their place among the choice's moves, the game played from `state`.
-fn fastest_picks<N: Number>(lines: &Lines, state: u32, games: &[N]) -> Vec<Vec<u32>> {
+/// other steps), by their place among the choice's moves, the game played from `state`;
+/// leaves in `work` the steps' worths and the chances' ratios.
+fn fastest_picks<N: Number>(
+    lines: &Lines,
+    state: u32,
+    games: &[N],
+    work: &mut Work<N>,
+) -> Vec<Vec<u32>> {
     let value = &games[state as usize];
-    let mut work = Work::default();
-    lines.affine((state, games), Goal::FewestGames, Some(value), &mut work);
+    lines.affine((state, games), Goal::FewestGames, Some(value), work);
     lines
         .steps
         .iter()
