@@ -64,6 +64,11 @@ impl Packing {
         }
     }
 
+    /// Slots (moves of all boxes) per state.
+    pub(super) fn slots(&self) -> usize {
+        self.fields.len()
+    }
+
     /// Where the count of `slot` sits in a packed state: its word, and its bits there.
     pub(super) fn bits(&self, slot: u32) -> (usize, u64) {
         let (word, bit) = self.fields[slot as usize];

@@ -51,6 +51,80 @@ struct Masks {
     place_ways: Vec<u32>,
     /// Per place by rank, its box as a mask of boxes.
     place_box: Vec<u64>,
+    /// Per slot, the places by rank whose box holds it, each with the places after it
+    /// there: `slot_ways[slot_ways_start[slot]..slot_ways_start[slot + 1]]`.
+    slot_ways: Vec<(u32, u64)>,
+    slot_ways_start: Vec<u32>,
+    /// Per place by rank, the ways into it, as the rank of the place they leave and where
+    /// the count of their move sits, `(rank, word, bits)`:
+    /// `into[into_start[r]..into_start[r + 1]]`.
+    into: Vec<(u32, u32, u64)>,
+    into_start: Vec<u32>,
+    /// Per place by rank, the places after it by any of its moves.
+    after_any: Vec<u64>,
+    /// Per box, the places that hold it, by rank.
+    box_places: Vec<u64>,
+}
+
+impl Masks {
+    /// The places reached with the beads packed in `key`, by rank, and their boxes: one
+    /// pass over the places in rank order, without a branch on the places reached.
+    fn reached(&self, key: &[u64]) -> (u64, u64) {
+        // All ones where reached, else 0.
+        let (mut places, mut boxes) = (self.start, 0u64);
+        for (r, &place_box) in self.place_box.iter().enumerate() {
+            let here = 0u64.wrapping_sub((places >> r) & 1);
+            boxes |= place_box & here;
+            let ways = self.place_ways[r] as usize..self.place_ways[r + 1] as usize;
+            for &(word, bits, next) in &self.ways[ways] {
+                let live = 0u64.wrapping_sub(u64::from(key[word as usize] & bits != 0));
+                places |= next & here & live;
+            }
+        }
+        (places, boxes)
+    }
+
+    /// The places reached once `slot`'s count has fallen to 0 in `key`, `before` being the
+    /// places reached while it held beads: only the places after that move can lose their
+    /// way in, and then the places after them; each, in rank order, stays reached while a
+    /// place still reached leads into it by a move that holds beads.
+    fn reached_without(&self, key: &[u64], slot: u32, before: u64) -> u64 {
+        let ways = self.slot_ways_start[slot as usize] as usize
+            ..self.slot_ways_start[slot as usize + 1] as usize;
+        let mut doubtful = 0u64;
+        for &(r, next) in &self.slot_ways[ways] {
+            doubtful |= next & 0u64.wrapping_sub((before >> r) & 1);
+        }
+        let mut now = before;
+        doubtful &= now & !self.start;
+        while doubtful != 0 {
+            let q = doubtful.trailing_zeros() as usize;
+            doubtful &= doubtful - 1;
+            let into = &self.into[self.into_start[q] as usize..self.into_start[q + 1] as usize];
+            let held = into
+                .iter()
+                .any(|&(p, word, bits)| (now >> p) & 1 != 0 && key[word as usize] & bits != 0);
+            if !held {
+                now &= !(1 << q);
+                doubtful |= self.after_any[q] & now & !self.start;
+            }
+        }
+        now
+    }
+
+    /// The boxes of the places `gone` (by rank) that no place of `still` holds.
+    fn boxes_left(&self, gone: u64, still: u64) -> u64 {
+        let (mut gone, mut boxes) = (gone, 0u64);
+        while gone != 0 {
+            let q = gone.trailing_zeros() as usize;
+            gone &= gone - 1;
+            let b = self.place_box[q].trailing_zeros() as usize;
+            if self.box_places[b] & still == 0 {
+                boxes |= self.place_box[q];
+            }
+        }
+        boxes
+    }
 }
 
 /// A walk over [`Reach`]: places and boxes marked with the walk's number.
@@ -156,18 +230,41 @@ impl Reach {
             .for_each(|(r, &p)| rank[p] = r as u32);
         let mask = |places: &[u32]| places.iter().fold(0u64, |m, &p| m | 1 << rank[p as usize]);
         let (mut ways, mut place_ways) = (Vec::new(), vec![0]);
-        for &p in &order {
+        let mut by_slot = vec![Vec::new(); packing.slots()];
+        let mut into = vec![Vec::new(); n];
+        let mut box_places = vec![0u64; machine.box_count()];
+        for (r, &p) in order.iter().enumerate() {
             for (entry, slot) in entries(p) {
                 let (word, bits) = packing.bits(slot);
-                ways.push((word as u32, bits, mask(self.after(entry))));
+                let next = mask(self.after(entry));
+                ways.push((word as u32, bits, next));
+                by_slot[slot as usize].push((r as u32, next));
+                for &q in self.after(entry) {
+                    into[rank[q as usize] as usize].push((r as u32, word as u32, bits));
+                }
             }
             place_ways.push(ways.len() as u32);
+            box_places[self.places[p].0 as usize] |= 1 << r;
         }
+        let after_any = (0..n)
+            .map(|r| {
+                let ways = &ways[place_ways[r] as usize..place_ways[r + 1] as usize];
+                ways.iter().fold(0, |m, w| m | w.2)
+            })
+            .collect();
+        let (slot_ways, slot_ways_start) = flatten(by_slot);
+        let (into, into_start) = flatten(into);
         Some(Masks {
             start: mask(&self.starts),
             ways,
             place_ways,
             place_box: order.iter().map(|&p| 1 << self.places[p].0).collect(),
+            slot_ways,
+            slot_ways_start,
+            into,
+            into_start,
+            after_any,
+            box_places,
         })
     }
 
@@ -216,10 +313,11 @@ impl Reach {
     /// longer lose" test never look at them.
     fn drop_unreachable(
         &self,
-        (machine, packing): (&Machine, &Packing),
+        packed: (&Machine, &Packing),
         key: &mut [u64],
         scratch: &mut ReachScratch,
     ) {
+        let (machine, packing) = packed;
         // The entries of a place's moves that still have beads.
         let live_key = &*key;
         let ways = |p: u32| {
@@ -231,30 +329,10 @@ impl Reach {
             });
             live.map(move |(k, _)| first as usize + k)
         };
-        let drop_box = |key: &mut [u64], b: u32| {
-            for slot in machine.slots(b) {
-                let (word, bits) = packing.bits(slot);
-                key[word] &= !bits;
-            }
-        };
         if let Some(masks) = &self.masks {
-            // Without a branch on the places reached: all ones where reached, else 0.
-            let (mut places, mut reached) = (masks.start, 0u64);
-            for (r, &place_box) in masks.place_box.iter().enumerate() {
-                let here = 0u64.wrapping_sub((places >> r) & 1);
-                reached |= place_box & here;
-                let ways = masks.place_ways[r] as usize..masks.place_ways[r + 1] as usize;
-                for &(word, bits, next) in &masks.ways[ways] {
-                    let live = 0u64.wrapping_sub(u64::from(key[word as usize] & bits != 0));
-                    places |= next & here & live;
-                }
-            }
-            let mut out = !reached & (u64::MAX >> (64 - machine.box_count().max(1)));
-            while out != 0 {
-                let b = out.trailing_zeros();
-                out &= out - 1;
-                drop_box(key, b);
-            }
+            let (_, reached) = masks.reached(key);
+            let out = !reached & (u64::MAX >> (64 - machine.box_count().max(1)));
+            Reach::drop_boxes(packed, key, out);
             return;
         }
         scratch.walk += 1;
@@ -276,10 +354,52 @@ impl Reach {
         }
         for b in 0..machine.box_count() as u32 {
             if scratch.reached[b as usize] != walk {
-                drop_box(key, b);
+                Reach::drop_boxes(packed, key, 1 << b);
             }
         }
     }
+
+    /// [`Reach::drop_unreachable`] once `slot`'s count has fallen to 0 in `key`, the state
+    /// it came from reaching the places `before` (by rank, with [`Masks`] only): the
+    /// places after that move looked at again, not every place.
+    fn drop_after_loss(
+        &self,
+        packed: (&Machine, &Packing),
+        key: &mut [u64],
+        (slot, before): (u32, Option<u64>),
+        scratch: &mut ReachScratch,
+    ) {
+        match (&self.masks, before) {
+            (Some(masks), Some(before)) => {
+                let now = masks.reached_without(key, slot, before);
+                Reach::drop_boxes(packed, key, masks.boxes_left(before & !now, now));
+            }
+            _ => self.drop_unreachable(packed, key, scratch),
+        }
+    }
+
+    /// Sets to 0 the beads of the boxes in the mask `boxes`.
+    fn drop_boxes((machine, packing): (&Machine, &Packing), key: &mut [u64], boxes: u64) {
+        let mut boxes = boxes;
+        while boxes != 0 {
+            let b = boxes.trailing_zeros();
+            boxes &= boxes - 1;
+            for slot in machine.slots(b) {
+                let (word, bits) = packing.bits(slot);
+                key[word] &= !bits;
+            }
+        }
+    }
+}
+
+/// Lists one after another, with where each begins (and, last, where the last ends).
+fn flatten<T>(lists: Vec<Vec<T>>) -> (Vec<T>, Vec<u32>) {
+    let mut starts = vec![0];
+    starts.extend(lists.iter().scan(0, |n, list| {
+        *n += list.len() as u32;
+        Some(*n)
+    }));
+    (lists.into_iter().flatten().collect(), starts)
 }
 
 /// No state known yet, in [`States::after_loss`].
@@ -310,6 +430,8 @@ pub(super) struct States {
     memo: LossMemo,
     /// The beads in each state, all boxes together.
     totals: Vec<u64>,
+    /// Per state, the places its machine can reach, by rank (with [`Masks`] only).
+    places: Vec<u64>,
     /// [`States::levels`], once worked out (until a state is added).
     levels: std::sync::OnceLock<Vec<Vec<u32>>>,
 }
@@ -335,6 +457,7 @@ impl States {
             kept_steps: 0,
             memo: LossMemo::default(),
             totals: Vec::new(),
+            places: Vec::new(),
             levels: std::sync::OnceLock::new(),
         };
         let mut scratch = LookUp::default();
@@ -365,6 +488,9 @@ impl States {
         self.index.add(key);
         self.totals
             .push(beads.counts().iter().map(|&n| u64::from(n)).sum());
+        if let Some(masks) = &self.reach.masks {
+            self.places.push(masks.reached(key).0);
+        }
         self.beads.push(beads);
         Ok(id)
     }
@@ -390,22 +516,29 @@ impl States {
     /// Packs into `scratch.key` the state standing for the beads `after` a game, those of
     /// boxes fallen out of reach dropped; returns the number of that state, if known.
     fn look_up(&self, machine: &Machine, after: After, scratch: &mut LookUp) -> Option<u32> {
-        let emptied = match after {
+        let packed = (machine, &self.packing);
+        match after {
             After::Beads(beads, emptied) => {
                 scratch.key.resize(self.packing.words, 0);
                 self.packing.pack(beads, &mut scratch.key);
-                emptied
+                if self.lump && emptied {
+                    (self.reach).drop_unreachable(packed, &mut scratch.key, &mut scratch.reach);
+                }
             }
             // The state's words with one taken from a count: no beads copied or packed.
             After::LostOne { state, last } => {
                 scratch.key.clear();
                 scratch.key.extend_from_slice(self.index.key(state));
-                self.packing.take_one(&mut scratch.key, last)
+                if self.packing.take_one(&mut scratch.key, last) && self.lump {
+                    let lost = (last, self.places.get(state as usize).copied());
+                    (self.reach).drop_after_loss(
+                        packed,
+                        &mut scratch.key,
+                        lost,
+                        &mut scratch.reach,
+                    );
+                }
             }
-        };
-        if self.lump && emptied {
-            let packed = (machine, &self.packing);
-            (self.reach).drop_unreachable(packed, &mut scratch.key, &mut scratch.reach);
         }
         self.index.get(&scratch.key)
     }
@@ -766,7 +899,7 @@ mod tests {
 
     proptest! {
         #[test]
-        fn one_pass_over_the_ranked_places_drops_the_boxes_a_walk_over_them_drops(
+        fn one_pass_over_the_ranked_places_or_the_places_after_a_move_drops_what_a_walk_drops(
             emptied in prop::collection::vec(prop::bool::weighted(0.3), 64),
         ) {
             let (game, kit) = fixtures::pawns(HER);
@@ -794,6 +927,23 @@ mod tests {
             prop_assert_eq!(&once, &walking);
             // Dropping only ever takes beads away.
             prop_assert!(once.iter().zip(&key).all(|(after, before)| after & !before == 0));
+            // Each move that still holds beads emptied in turn: the places after it looked
+            // at again drop what one pass over all places drops.
+            let masks = ranked.masks.as_ref().unwrap();
+            let before = masks.reached(&once).0;
+            for slot in 0..packing.slots() as u32 {
+                let (word, bits) = packing.bits(slot);
+                if once[word] & bits == 0 {
+                    continue;
+                }
+                let mut emptied = once.clone();
+                emptied[word] &= !bits;
+                let (mut again, mut all) = (emptied.clone(), emptied);
+                let packed = (machine, &packing);
+                ranked.drop_after_loss(packed, &mut again, (slot, Some(before)), &mut scratch);
+                ranked.drop_unreachable(packed, &mut all, &mut scratch);
+                prop_assert_eq!(&again, &all, "slot {}", slot);
+            }
         }
     }
 
