@@ -24,7 +24,8 @@ impl Lines {
     ) {
         work.steps.clear();
         work.taken.clear();
-        work.ratios.clear();
+        // Only the chances' parts are read, each written below first: the ratios of the
+        // game solved before need not be cleared.
         work.ratios.resize(self.parts.len(), zero::<N>());
         for step in &self.steps {
             let value = match *step {

@@ -136,11 +136,13 @@ struct ReachScratch {
     stack: Vec<u32>,
 }
 
-/// Buffers to look states up with: the beads looked up last, packed, and a walk over
+/// Buffers to look states up with: the beads looked up last, packed, the places they
+/// reach by rank when worked out on the way (see [`States::places`]), and a walk over
 /// [`Reach`].
 #[derive(Clone, Default)]
 pub(super) struct LookUp {
     key: Vec<u64>,
+    places: Option<u64>,
     reach: ReachScratch,
 }
 
@@ -311,12 +313,13 @@ impl Reach {
     /// without beads never gets one back (a rule adds beads only to moves played), so
     /// those boxes stay out of reach, and the machine's play, its losses and the "can no
     /// longer lose" test never look at them.
+    /// Returns the places reached, by rank, with [`Masks`].
     fn drop_unreachable(
         &self,
         packed: (&Machine, &Packing),
         key: &mut [u64],
         scratch: &mut ReachScratch,
-    ) {
+    ) -> Option<u64> {
         let (machine, packing) = packed;
         // The entries of a place's moves that still have beads.
         let live_key = &*key;
@@ -330,10 +333,10 @@ impl Reach {
             live.map(move |(k, _)| first as usize + k)
         };
         if let Some(masks) = &self.masks {
-            let (_, reached) = masks.reached(key);
+            let (places, reached) = masks.reached(key);
             let out = !reached & (u64::MAX >> (64 - machine.box_count().max(1)));
             Reach::drop_boxes(packed, key, out);
-            return;
+            return Some(places);
         }
         scratch.walk += 1;
         let walk = scratch.walk;
@@ -357,6 +360,7 @@ impl Reach {
                 Reach::drop_boxes(packed, key, 1 << b);
             }
         }
+        None
     }
 
     /// [`Reach::drop_unreachable`] once `slot`'s count has fallen to 0 in `key`, the state
@@ -368,11 +372,12 @@ impl Reach {
         key: &mut [u64],
         (slot, before): (u32, Option<u64>),
         scratch: &mut ReachScratch,
-    ) {
+    ) -> Option<u64> {
         match (&self.masks, before) {
             (Some(masks), Some(before)) => {
                 let now = masks.reached_without(key, slot, before);
                 Reach::drop_boxes(packed, key, masks.boxes_left(before & !now, now));
+                Some(now)
             }
             _ => self.drop_unreachable(packed, key, scratch),
         }
@@ -430,7 +435,8 @@ pub(super) struct States {
     memo: LossMemo,
     /// The beads in each state, all boxes together.
     totals: Vec<u64>,
-    /// Per state, the places its machine can reach, by rank (with [`Masks`] only).
+    /// Per state, the places its machine can reach, by rank (with [`Masks`] only): a loss
+    /// that empties a move looks again only at the places after it.
     places: Vec<u64>,
     /// [`States::levels`], once worked out (until a state is added).
     levels: std::sync::OnceLock<Vec<Vec<u32>>>,
@@ -466,14 +472,20 @@ impl States {
         let fresh = states.packing.unpack(machine, &scratch.key);
         let learnt = machine.cannot_lose_with(tree, &fresh, &mut states.memo);
         states
-            .add(fresh, &scratch.key, learnt)
+            .add(fresh, (&scratch.key, scratch.places), learnt)
             .expect("the first state is within every bound");
         states
     }
 
     /// Adds `beads`, packed as `key`, as a new state, refused past [`MAX_STATES`] (or
-    /// [`MAX_COUNTS`]); `learnt` is whether the machine can no longer lose with them.
-    fn add(&mut self, beads: Beads, key: &[u64], learnt: bool) -> Result<u32, Refusal> {
+    /// [`MAX_COUNTS`]); `learnt` is whether the machine can no longer lose with them, and
+    /// `places` the places they reach, if known.
+    fn add(
+        &mut self,
+        beads: Beads,
+        (key, places): (&[u64], Option<u64>),
+        learnt: bool,
+    ) -> Result<u32, Refusal> {
         let most = self.most();
         if self.beads.len() >= most {
             return Err(Refusal(format!(
@@ -489,7 +501,8 @@ impl States {
         self.totals
             .push(beads.counts().iter().map(|&n| u64::from(n)).sum());
         if let Some(masks) = &self.reach.masks {
-            self.places.push(masks.reached(key).0);
+            self.places
+                .push(places.unwrap_or_else(|| masks.reached(key).0));
         }
         self.beads.push(beads);
         Ok(id)
@@ -517,24 +530,29 @@ impl States {
     /// boxes fallen out of reach dropped; returns the number of that state, if known.
     fn look_up(&self, machine: &Machine, after: After, scratch: &mut LookUp) -> Option<u32> {
         let packed = (machine, &self.packing);
+        scratch.places = None;
         match after {
             After::Beads(beads, emptied) => {
                 scratch.key.resize(self.packing.words, 0);
                 self.packing.pack(beads, &mut scratch.key);
                 if self.lump && emptied {
-                    (self.reach).drop_unreachable(packed, &mut scratch.key, &mut scratch.reach);
+                    scratch.places =
+                        (self.reach).drop_unreachable(packed, &mut scratch.key, &mut scratch.reach);
                 }
             }
             // The state's words with one taken from a count: no beads copied or packed.
             After::LostOne { state, last } => {
                 scratch.key.clear();
                 scratch.key.extend_from_slice(self.index.key(state));
-                if self.packing.take_one(&mut scratch.key, last) && self.lump {
-                    let lost = (last, self.places.get(state as usize).copied());
-                    (self.reach).drop_after_loss(
+                let before = self.places.get(state as usize).copied();
+                if !self.packing.take_one(&mut scratch.key, last) {
+                    // Every move that held beads still does: the same places reached.
+                    scratch.places = before;
+                } else if self.lump {
+                    scratch.places = (self.reach).drop_after_loss(
                         packed,
                         &mut scratch.key,
-                        lost,
+                        (last, before),
                         &mut scratch.reach,
                     );
                 }
@@ -581,6 +599,7 @@ impl States {
                     scratch: LookUp::default(),
                     after_loss: vec![UNKNOWN; states.slots],
                     new: Numbered::new(states.packing.words),
+                    new_places: Vec::new(),
                 };
                 (walkers.take(walker), round)
             };
@@ -594,12 +613,13 @@ impl States {
                     }
                     round.after_loss.fill(UNKNOWN);
                     round.new.take();
+                    round.new_places.clear();
                     // Walked in buffers that have grown to the largest game, kept in a
                     // copy of the size of this one.
                     match walker.walk(lines, beads, s, 0, &[], round) {
                         Ok(()) => Walk::Walked {
                             lines: lines.clone(),
-                            new: round.new.take(),
+                            new: (round.new.take(), std::mem::take(&mut round.new_places)),
                             after_loss: round.after_loss.clone(),
                         },
                         Err(refusal) => Walk::Refused(refusal),
@@ -624,7 +644,7 @@ impl States {
         walk: Walk,
         budget: &mut Budget,
     ) -> Result<Option<Lines>, Refusal> {
-        let (mut lines, new, after_loss) = match walk {
+        let (mut lines, (new, places), after_loss) = match walk {
             Walk::Learnt => {
                 self.learnt[s as usize] = true;
                 return Ok(None);
@@ -638,11 +658,11 @@ impl States {
         };
         self.learnt[s as usize] = false;
         let mut ids = Vec::with_capacity(new.len());
-        for key in new.chunks_exact(self.packing.words.max(1)) {
+        for (key, places) in new.chunks_exact(self.packing.words.max(1)).zip(places) {
             let id = match self.index.get(key) {
                 Some(id) => id,
                 // Judged when its own round walks it.
-                None => self.add(self.packing.unpack(machine, key), key, false)?,
+                None => self.add(self.packing.unpack(machine, key), (key, places), false)?,
             };
             ids.push(id);
         }
@@ -794,7 +814,7 @@ impl<G: Rules> Resolve for Interning<'_, G> {
             None => {
                 let beads = states.packing.unpack(machine, &scratch.key);
                 let learnt = machine.cannot_lose_with(self.tree, &beads, &mut states.memo);
-                states.add(beads, &scratch.key, learnt)
+                states.add(beads, (&scratch.key, scratch.places), learnt)
             }
         };
         states.scratch = scratch;
@@ -848,8 +868,9 @@ struct Round<'s> {
     /// Per slot, the state a game of the walked state lost by that last move leads to.
     after_loss: Vec<u32>,
     /// The beads met that no known state stands for, packed and numbered in the order
-    /// met.
+    /// met, and the places each reaches, if known.
     new: Numbered,
+    new_places: Vec<Option<u64>>,
 }
 
 /// What a round found of one state.
@@ -859,7 +880,7 @@ enum Walk {
     /// Its game's lines and what the walk met, numbered as in [`Round`].
     Walked {
         lines: Lines,
-        new: Vec<u64>,
+        new: (Vec<u64>, Vec<Option<u64>>),
         after_loss: Vec<u32>,
     },
     Refused(Refusal),
@@ -879,7 +900,10 @@ impl Resolve for Round<'_> {
         let key = &self.scratch.key;
         let k = match self.new.get(key) {
             Some(k) => k,
-            None => self.new.add(key),
+            None => {
+                self.new_places.push(self.scratch.places);
+                self.new.add(key)
+            }
         };
         Ok(NEW + k)
     }
