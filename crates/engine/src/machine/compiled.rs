@@ -417,8 +417,9 @@ impl Beads {
         if counts.len() != machine.initial.len() || counts.iter().any(|&n| n > MAX_BEADS) {
             return None;
         }
-        let totals = (0..machine.box_count() as u32)
-            .map(|b| machine.slots(b).map(|s| counts[s as usize]).sum())
+        // A box's slots are one run of the counts.
+        let totals = (machine.slot_start.windows(2))
+            .map(|run| counts[run[0] as usize..run[1] as usize].iter().sum())
             .collect();
         Some(Beads { counts, totals })
     }
