@@ -357,7 +357,7 @@ impl Reach {
         }
         for b in 0..machine.box_count() as u32 {
             if scratch.reached[b as usize] != walk {
-                Reach::drop_boxes(packed, key, 1 << b);
+                Reach::drop_box(packed, key, b);
             }
         }
         None
@@ -383,16 +383,22 @@ impl Reach {
         }
     }
 
-    /// Sets to 0 the beads of the boxes in the mask `boxes`.
-    fn drop_boxes((machine, packing): (&Machine, &Packing), key: &mut [u64], boxes: u64) {
+    /// Sets to 0 the beads of the boxes in the mask `boxes` (with [`Masks`]: boxes 0 to
+    /// 63).
+    fn drop_boxes(packed: (&Machine, &Packing), key: &mut [u64], boxes: u64) {
         let mut boxes = boxes;
         while boxes != 0 {
             let b = boxes.trailing_zeros();
             boxes &= boxes - 1;
-            for slot in machine.slots(b) {
-                let (word, bits) = packing.bits(slot);
-                key[word] &= !bits;
-            }
+            Reach::drop_box(packed, key, b);
+        }
+    }
+
+    /// Sets to 0 the beads of box `b`.
+    fn drop_box((machine, packing): (&Machine, &Packing), key: &mut [u64], b: u32) {
+        for slot in machine.slots(b) {
+            let (word, bits) = packing.bits(slot);
+            key[word] &= !bits;
         }
     }
 }
