@@ -292,20 +292,17 @@ impl<N> Default for Work<N> {
     }
 }
 
-/// A decision problem solved for every state that has not learnt, in the arithmetic `N`:
-/// `solve` gets a state's number, its lines of play, the worths of the states solved
-/// before and buffers, and returns its worth and what else it finds. A state's worth
-/// needs only those of states with fewer beads, so each group of equal beads is solved
-/// on every core, with the same result in any order.
-fn by_levels<G: Rules, N: Number, T: Send>(
+/// The worth of every state to an opponent pursuing `goal`, in the arithmetic `N`, each
+/// state that has not learnt solved by [`Goal::solve`]. A state's worth needs only those
+/// of states with fewer beads, so each group of equal beads is solved on every core, with
+/// the same result in any order.
+fn by_levels<G: Rules, N: Number>(
     (tree, machine): (&Tree<G>, &Machine),
     states: &States,
-    solve: impl Fn(u32, &Lines, &[N], &mut Work<N>) -> (N, T) + Sync,
-) -> Result<(Vec<N>, Vec<Option<T>>), Refusal> {
+    goal: Goal,
+) -> Result<Vec<N>, Refusal> {
     use crate::parallel::prelude::*;
-    let n = states.beads.len();
-    let mut worths = vec![zero::<N>(); n];
-    let mut found: Vec<Option<T>> = (0..n).map(|_| None).collect();
+    let mut worths = vec![zero::<N>(); states.beads.len()];
     let core = || {
         let walker = Walker::new(tree, machine, Mover::Free);
         (
@@ -329,16 +326,14 @@ fn by_levels<G: Rules, N: Number, T: Send>(
                         walked
                     }
                 };
-                let (worth, more) = solve(id, lines, worths_now, work);
-                Ok((id as usize, worth, more))
+                Ok((id as usize, goal.solve(lines, (id, worths_now), work)))
             })
             .collect::<Result<Vec<_>, Refusal>>()?;
-        for (s, worth, more) in solved {
+        for (s, worth) in solved {
             worths[s] = worth;
-            found[s] = Some(more);
         }
     }
-    Ok((worths, found))
+    Ok(worths)
 }
 
 /// The fastest teacher's worth of every state (the expected games until the machine has
@@ -347,10 +342,7 @@ pub(super) fn decide<G: Rules, N: Number>(
     game: (&Tree<G>, &Machine),
     states: &States,
 ) -> Result<Vec<N>, Refusal> {
-    let (games, _) = by_levels(game, states, |id, lines, games: &[N], work| {
-        (Goal::FewestGames.solve(lines, (id, games), work), ())
-    })?;
-    Ok(games)
+    by_levels(game, states, Goal::FewestGames)
 }
 
 /// The most expected losses from the fresh beads, the opponent maximising them, in the
@@ -359,8 +351,5 @@ pub(super) fn most_losses<G: Rules, N: Number>(
     game: (&Tree<G>, &Machine),
     states: &States,
 ) -> Result<N, Refusal> {
-    let (mut most, _) = by_levels(game, states, |id, lines, most: &[N], work| {
-        (Goal::MostLosses.solve(lines, (id, most), work), ())
-    })?;
-    Ok(most.swap_remove(0))
+    Ok(by_levels(game, states, Goal::MostLosses)?.swap_remove(0))
 }
