@@ -1,6 +1,8 @@
 //! Scenes as the pages of a PDF (krilla): vector shapes, and text in DejaVu Sans embedded
 //! as a subset. The output depends only on the scenes, byte for byte.
 
+use std::sync::OnceLock;
+
 use krilla::Document;
 use krilla::color::rgb;
 use krilla::geom::{PathBuilder, Point, Transform};
@@ -129,13 +131,22 @@ fn draw(surface: &mut Surface, shape: &Shape, faces: &[Font; 2]) {
     }
 }
 
+/// The two faces as krilla reads them, read once for every PDF a run makes and straight
+/// from the embedded bytes, not from a copy (1.4 MB) per PDF.
+fn pdf_fonts() -> Result<&'static [Font; 2], Error> {
+    static FONTS: OnceLock<Option<[Font; 2]>> = OnceLock::new();
+    FONTS
+        .get_or_init(|| {
+            let load = |weight| Font::new(font_data(weight).into(), 0);
+            Some([load(Weight::Regular)?, load(Weight::Bold)?])
+        })
+        .as_ref()
+        .ok_or_else(|| Error::Internal("the embedded font cannot be read".into()))
+}
+
 /// The scenes as the pages of one PDF document, each page the size of its scene.
 pub fn to_pdf(pages: &[Scene]) -> Result<Vec<u8>, Error> {
-    let load = |weight| {
-        Font::new(font_data(weight).to_vec().into(), 0)
-            .ok_or_else(|| Error::Internal("the embedded font cannot be read".into()))
-    };
-    let fonts = [load(Weight::Regular)?, load(Weight::Bold)?];
+    let fonts = pdf_fonts()?;
     let mut document = Document::new();
     for scene in pages {
         let settings = PageSettings::from_wh(scene.width * PT_PER_MM, scene.height * PT_PER_MM)
@@ -143,7 +154,7 @@ pub fn to_pdf(pages: &[Scene]) -> Result<Vec<u8>, Error> {
         let mut page = document.start_page_with(settings);
         let mut surface = page.surface();
         surface.push_transform(&Transform::from_scale(PT_PER_MM, PT_PER_MM));
-        scene.paint(&mut |shape| draw(&mut surface, shape, &fonts));
+        scene.paint(&mut |shape| draw(&mut surface, shape, fonts));
         surface.pop();
         surface.finish();
         page.finish();

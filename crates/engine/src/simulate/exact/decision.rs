@@ -27,37 +27,41 @@ impl Lines {
         // Only the chances' parts are read, each written below first: the ratios of the
         // game solved before need not be cleared.
         work.ratios.resize(self.parts.len(), zero::<N>());
+        // Each arm pushes its own worth: one pushed after the match went through the
+        // stack, its flag written as a byte and read back as a word, a stall that took a
+        // third of this loop's samples in a profile.
         for step in &self.steps {
-            let value = match *step {
+            match *step {
                 Step::End {
                     state: to, loss, ..
-                } if to == state => Affine {
+                } if to == state => work.steps.push(Affine {
                     a: goal.reward(loss),
                     b: one::<N>(),
                     leaves: false,
-                },
+                }),
                 Step::End {
                     state: to, loss, ..
-                } => Affine {
+                } => work.steps.push(Affine {
                     a: goal.reward::<N>(loss).add(&values[to as usize]),
                     b: zero::<N>(),
                     leaves: true,
-                },
+                }),
                 Step::Chance(span) => {
                     let parts = self.parts(span);
                     let total: u32 = parts.iter().map(|p| p.0).sum();
                     for (k, &(weight, _)) in parts.iter().enumerate() {
                         work.ratios[span.start as usize + k] = N::ratio(weight, total);
                     }
-                    self.chance(span, &work.steps, &work.ratios)
+                    let sum = self.chance(span, &work.steps, &work.ratios);
+                    work.steps.push(sum);
                 }
                 Step::Choice(span) => {
                     let best = goal.best(self.parts(span), &work.steps, guess);
                     work.taken.push(best as u32);
-                    work.steps[self.parts(span)[best].1 as usize].clone()
+                    let taken = work.steps[self.parts(span)[best].1 as usize].clone();
+                    work.steps.push(taken);
                 }
-            };
-            work.steps.push(value);
+            }
         }
     }
 
@@ -95,7 +99,9 @@ impl Lines {
         any
     }
 
-    /// The worth of a chance: its parts' worths weighted by `ratios`.
+    /// The worth of a chance: its parts' worths weighted by `ratios`. Inlined, so that
+    /// the worth goes straight where it is stored (see [`Lines::affine`]).
+    #[inline(always)]
     fn chance<N: Number>(&self, span: Span, steps: &[Affine<N>], ratios: &[N]) -> Affine<N> {
         let mut sum = Affine {
             a: zero::<N>(),
