@@ -417,10 +417,30 @@ impl Beads {
         if counts.len() != machine.initial.len() || counts.iter().any(|&n| n > MAX_BEADS) {
             return None;
         }
-        // A box's slots are one run of the counts.
-        let totals = (machine.slot_start.windows(2))
-            .map(|run| counts[run[0] as usize..run[1] as usize].iter().sum())
-            .collect();
-        Some(Beads { counts, totals })
+        let mut beads = Beads {
+            counts,
+            totals: Vec::new(),
+        };
+        beads.sum_boxes(machine);
+        Some(beads)
+    }
+
+    /// These beads given `counts` (one per slot of `machine`, each at most
+    /// [`MAX_BEADS`]), in the buffers they already hold.
+    pub(crate) fn refill(&mut self, machine: &Machine, counts: impl IntoIterator<Item = u32>) {
+        self.counts.clear();
+        self.counts.extend(counts);
+        debug_assert!(self.counts.len() == machine.initial.len());
+        self.sum_boxes(machine);
+    }
+
+    /// The boxes' totals worked out from the counts: a box's slots are one run of them.
+    fn sum_boxes(&mut self, machine: &Machine) {
+        let counts = &self.counts;
+        self.totals.clear();
+        self.totals.extend(
+            (machine.slot_start.windows(2))
+                .map(|run| counts[run[0] as usize..run[1] as usize].iter().sum::<u32>()),
+        );
     }
 }

@@ -324,18 +324,18 @@ mod tests {
             let mut copying = Walker::with_memo(tree, machine, mover);
             let mut walking = Walker::new(tree, machine, mover);
             let (mut copied, mut walked) = (Lines::default(), Lines::default());
-            let mut compared = 0;
-            for (state, beads) in states.beads.iter().enumerate() {
-                let state = state as u32;
+            let (mut compared, mut beads) = (0, machine.fresh_beads());
+            for state in 0..states.len() as u32 {
                 if states.learnt[state as usize] {
                     continue;
                 }
+                states.unpack(machine, state, &mut beads);
                 let mut known = states.known(machine);
                 copying
-                    .walk(&mut copied, beads, state, 0, &[], &mut known)
+                    .walk(&mut copied, &beads, state, 0, &[], &mut known)
                     .unwrap();
                 walking
-                    .walk(&mut walked, beads, state, 0, &[], &mut known)
+                    .walk(&mut walked, &beads, state, 0, &[], &mut known)
                     .unwrap();
                 assert_eq!(copied, walked, "state {state}");
                 compared += 1;

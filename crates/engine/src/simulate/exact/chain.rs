@@ -63,7 +63,7 @@ pub(super) fn solve_chain<N: Number>(
     arithmetic: Arithmetic,
 ) -> Distribution {
     use crate::parallel::prelude::*;
-    let n = states.beads.len();
+    let n = states.len();
     let mut solved: Vec<Learning<N>> = vec![Learning::default(); n];
     for level in states.levels() {
         let before = &solved;

@@ -308,13 +308,13 @@ fn by_levels<G: Rules, N: Number>(
     goal: Goal,
 ) -> Result<Vec<N>, Refusal> {
     use crate::parallel::prelude::*;
-    let mut worths = vec![zero::<N>(); states.beads.len()];
+    let mut worths = vec![zero::<N>(); states.len()];
     let core = || {
         let walker = Walker::new(tree, machine, Mover::Free);
         (
             walker,
             states.known(machine),
-            Lines::default(),
+            (Lines::default(), machine.fresh_beads()),
             Work::default(),
         )
     };
@@ -323,11 +323,11 @@ fn by_levels<G: Rules, N: Number>(
         let solved = level
             .par_iter()
             .filter(|&&s| !states.learnt[s as usize])
-            .map_init(core, |(walker, known, walked, work), &id| {
+            .map_init(core, |(walker, known, (walked, beads), work), &id| {
                 let lines = match states.kept(id) {
                     Some(kept) => kept,
                     None => {
-                        let beads = &states.beads[id as usize];
+                        states.unpack(machine, id, beads);
                         walker.walk(walked, beads, id, 0, &[], known)?;
                         walked
                     }

@@ -86,7 +86,7 @@ pub fn giving_up<G: Rules>(
     };
     Ok(GivingUp {
         opponent,
-        states: Some(states.beads.len()),
+        states: Some(states.len()),
         by_game: by_game(&states, &lines),
         never: Measure::Exact(never.within(0.0, 1.0)),
         mean_games: mean_games.map(|g| Measure::Exact(g.within(0.0, f64::INFINITY))),
@@ -121,7 +121,7 @@ fn backwards<N: Number>(
     lines: &[Option<Lines>],
 ) -> (Figure, Option<Figure>, Option<Figure>) {
     let next = games::<N>(lines);
-    let n = states.beads.len();
+    let n = states.len();
     let mut gives_up: Vec<N> = vec![zero(); n];
     let mut games: Vec<Option<N>> = vec![None; n];
     let mut wins: Vec<Option<N>> = vec![None; n];
@@ -168,7 +168,7 @@ fn backwards<N: Number>(
 /// distribution of its beads carried forward game by game in proven bounds.
 fn by_game(states: &States, lines: &[Option<Lines>]) -> BTreeMap<u32, Measure> {
     let next = games::<Bounds>(lines);
-    let n = states.beads.len();
+    let n = states.len();
     let mut now: Vec<Bounds> = vec![zero(); n];
     now[0] = one();
     let mut by = BTreeMap::new();

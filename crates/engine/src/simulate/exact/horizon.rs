@@ -76,8 +76,8 @@ impl Met {
             // states being few enough, give up on them).
             let walked = met.walked.iter().filter(|w| w.is_some()).count();
             let learnt = met.states.learnt.iter().filter(|&&l| l).count();
-            let all = walked + learnt == met.states.beads.len();
-            if game > 1 && all && met.states.beads.len() <= most {
+            let all = walked + learnt == met.states.len();
+            if game > 1 && all && met.states.len() <= most {
                 break;
             }
             let mut next = vec![false; now.len()];
@@ -85,13 +85,13 @@ impl Met {
                 if !here || met.states.learnt[s] {
                     continue;
                 }
-                if met.states.beads.len() > most {
+                if met.states.len() > most {
                     met.games = game - 1;
                     return met;
                 }
-                met.walked.resize_with(met.states.beads.len(), || None);
+                met.walked.resize_with(met.states.len(), || None);
                 if met.walked[s].is_none() {
-                    beads.clone_from(&met.states.beads[s]);
+                    met.states.unpack(machine, s as u32, &mut beads);
                     let mut interning = met.states.interning(tree, machine);
                     let walked = walker.walk(&mut lines, &beads, s as u32, 0, &[], &mut interning);
                     if walked.and_then(|()| budget.spend(&lines)).is_err() {
@@ -105,7 +105,7 @@ impl Met {
                         .fold(zero::<Bounds>(), |sum, t| sum.add(&t.2));
                     met.walked[s] = Some((ends, loss));
                 }
-                next.resize(met.states.beads.len(), false);
+                next.resize(met.states.len(), false);
                 for &(t, _, _) in met.walked[s].iter().flat_map(|w| &w.0) {
                     next[t as usize] = true;
                 }
@@ -121,7 +121,7 @@ impl Met {
     /// sum can be worked out on its own, on any core.
     fn carry(&self, games: &[u32]) -> Vec<Figure> {
         use crate::parallel::prelude::*;
-        let n = self.states.beads.len();
+        let n = self.states.len();
         let learnt = &self.states.learnt;
         // Per state that has not learnt: the states that have not learnt whose games end
         // in it, with the chance, in the order of their numbers and of their ends, as

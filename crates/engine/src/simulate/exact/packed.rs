@@ -83,15 +83,20 @@ impl Packing {
         key[word as usize] & self.masks[slot as usize] << bit == 0
     }
 
-    /// The beads packed in `key`.
-    pub(super) fn unpack(&self, machine: &Machine, key: &[u64]) -> Beads {
-        let counts = self
-            .fields
-            .iter()
-            .zip(&self.masks)
+    /// Each slot's beads packed in `key`.
+    fn counts<'k>(&'k self, key: &'k [u64]) -> impl Iterator<Item = u32> + 'k {
+        (self.fields.iter().zip(&self.masks))
             .map(|(&(word, bit), &mask)| ((key[word as usize] >> bit) & mask) as u32)
-            .collect();
-        Beads::from_counts(machine, counts).expect("a packed state has the machine's moves")
+    }
+
+    /// The beads packed in `key`, into `beads` (any of `machine`'s).
+    pub(super) fn unpack(&self, machine: &Machine, key: &[u64], beads: &mut Beads) {
+        beads.refill(machine, self.counts(key));
+    }
+
+    /// All the beads packed in `key`.
+    pub(super) fn total(&self, key: &[u64]) -> u64 {
+        self.counts(key).map(u64::from).sum()
     }
 }
 
@@ -186,7 +191,9 @@ mod tests {
             let packing = Packing::new(&machine);
             let mut key = vec![0; packing.words];
             packing.pack(&beads, &mut key);
-            prop_assert_eq!(packing.unpack(&machine, &key), beads);
+            let mut unpacked = machine.fresh_beads();
+            packing.unpack(&machine, &key, &mut unpacked);
+            prop_assert_eq!(unpacked, beads);
         }
     }
 

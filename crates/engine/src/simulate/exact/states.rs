@@ -10,7 +10,8 @@ use crate::machine::{Beads, Draw, LossMemo, Machine, Node, Tree};
 /// Most bead states the exact path enumerates before it gives way to sampling.
 pub const MAX_STATES: usize = 1_000_000;
 
-/// Most bead counts held over all states (a count per move per state): 20 MB. It also
+/// Most entries held per move per state over all states (each state keeps, per move, the
+/// state a game lost by that move leads to): 20 MB. It also
 /// bounds the time spent finding out that a machine of many moves has too many states:
 /// every state found costs a walk through one game, so Marienbad's 1,052 beads give up
 /// after some 4,750 states (HER needs 65,536 states of 45 beads, under 3 million).
@@ -423,7 +424,12 @@ pub(super) struct States {
     lump: bool,
     reach: Reach,
     scratch: LookUp,
-    pub(super) beads: Vec<Beads>,
+    /// A new state's beads, unpacked to judge whether the machine has learnt.
+    unpacked: Beads,
+    /// How the states' beads are packed into the words of `index`, the only copy of
+    /// them: a walk unpacks the beads it needs ([`States::unpack`]) on its own core.
+    /// Keeping them unpacked too cost two allocations a state, made on one core as the
+    /// states were numbered, on pages the kernel had to zero.
     packing: Packing,
     index: Numbered,
     /// Whether the machine can no longer lose in that state (the simulator's test).
@@ -459,7 +465,7 @@ impl States {
             lump,
             reach: Reach::new(tree, machine, &packing),
             scratch: LookUp::default(),
-            beads: Vec::new(),
+            unpacked: machine.fresh_beads(),
             index: Numbered::new(packing.words),
             packing,
             learnt: Vec::new(),
@@ -475,46 +481,50 @@ impl States {
         let mut scratch = LookUp::default();
         let fresh = After::Beads(&machine.fresh_beads(), true);
         states.look_up(machine, fresh, &mut scratch);
-        let fresh = states.packing.unpack(machine, &scratch.key);
+        let mut fresh = machine.fresh_beads();
+        states.packing.unpack(machine, &scratch.key, &mut fresh);
         let learnt = machine.cannot_lose_with(tree, &fresh, &mut states.memo);
         states
-            .add(fresh, (&scratch.key, scratch.places), learnt)
+            .add((&scratch.key, scratch.places), learnt)
             .expect("the first state is within every bound");
         states
     }
 
-    /// Adds `beads`, packed as `key`, as a new state, refused past [`MAX_STATES`] (or
+    /// Adds the beads packed as `key` as a new state, refused past [`MAX_STATES`] (or
     /// [`MAX_COUNTS`]); `learnt` is whether the machine can no longer lose with them, and
     /// `places` the places they reach, if known.
-    fn add(
-        &mut self,
-        beads: Beads,
-        (key, places): (&[u64], Option<u64>),
-        learnt: bool,
-    ) -> Result<u32, Refusal> {
+    fn add(&mut self, (key, places): (&[u64], Option<u64>), learnt: bool) -> Result<u32, Refusal> {
         let most = self.most();
-        if self.beads.len() >= most {
+        if self.len() >= most {
             return Err(Refusal(format!(
                 "the machine has more than {most} bead states"
             )));
         }
-        let id = self.beads.len() as u32;
+        let id = self.len() as u32;
         self.levels.take();
         self.learnt.push(learnt);
         self.after_loss
             .extend(std::iter::repeat_n(UNKNOWN, self.slots));
         self.index.add(key);
-        self.totals
-            .push(beads.counts().iter().map(|&n| u64::from(n)).sum());
+        self.totals.push(self.packing.total(key));
         if let Some(masks) = &self.reach.masks {
             self.places
                 .push(places.unwrap_or_else(|| masks.reached(key).0));
         }
-        self.beads.push(beads);
         Ok(id)
     }
 
-    /// Most states before the exact path gives up: a state holds a count per move, so a
+    /// How many states there are.
+    pub(super) fn len(&self) -> usize {
+        self.learnt.len()
+    }
+
+    /// The beads of `state`, into `beads` (any of `machine`'s).
+    pub(super) fn unpack(&self, machine: &Machine, state: u32, beads: &mut Beads) {
+        self.packing.unpack(machine, self.index.key(state), beads);
+    }
+
+    /// Most states before the exact path gives up: a state holds an entry per move, so a
     /// kit of many moves reaches the memory bound long before the state bound.
     fn most(&self) -> usize {
         MAX_STATES.min(MAX_COUNTS / self.slots.max(1))
@@ -526,8 +536,8 @@ impl States {
     /// refusal are done in vain: a chain of Marienbad's meets 100 new states a walk).
     fn round_size(&self, walked: usize, spent: usize) -> usize {
         let walks = walked.max(1);
-        let (per_walk, steps_per_walk) = (self.beads.len().div_ceil(walks), spent.div_ceil(walks));
-        let states_room = self.most().saturating_sub(self.beads.len()) / per_walk.max(1);
+        let (per_walk, steps_per_walk) = (self.len().div_ceil(walks), spent.div_ceil(walks));
+        let states_room = self.most().saturating_sub(self.len()) / per_walk.max(1);
         let steps_room = MAX_WALKED.saturating_sub(spent) / steps_per_walk.max(1);
         ROUND.min(states_room.min(steps_room) + 1)
     }
@@ -591,12 +601,12 @@ impl States {
         // Each core's walker, its memo warm from one round to the next, and buffers.
         let walkers = crate::parallel::Pool::new();
         let walker = || {
-            let buffers = (LossMemo::default(), Lines::default());
+            let buffers = (LossMemo::default(), Lines::default(), machine.fresh_beads());
             (Walker::with_memo(tree, machine, mover), buffers)
         };
-        while lines.len() < states.beads.len() {
+        while lines.len() < states.len() {
             let size = states.round_size(lines.len(), budget.spent());
-            let end = states.beads.len().min(lines.len() + size);
+            let end = states.len().min(lines.len() + size);
             let round: Vec<u32> = (lines.len() as u32..end as u32).collect();
             let core = || {
                 let round = Round {
@@ -612,8 +622,8 @@ impl States {
             let walks: Vec<Walk> = round
                 .par_iter()
                 .map_init(core, |(walker, round), &s| {
-                    let (walker, (memo, lines)) = &mut **walker;
-                    let beads = &states.beads[s as usize];
+                    let (walker, (memo, lines, beads)) = &mut **walker;
+                    states.unpack(machine, s, beads);
                     if machine.cannot_lose_with(tree, beads, memo) {
                         return Walk::Learnt;
                     }
@@ -633,7 +643,7 @@ impl States {
                 })
                 .collect();
             for (s, walk) in round.into_iter().zip(walks) {
-                let walked = states.number(machine, s, walk, &mut budget)?;
+                let walked = states.number(s, walk, &mut budget)?;
                 walked.as_ref().map_or(Ok(()), |walked| check(s, walked))?;
                 lines.push(walked);
             }
@@ -645,7 +655,6 @@ impl States {
     /// lines' ends with them: the lines of `s`'s game, if it has not learnt.
     fn number(
         &mut self,
-        machine: &Machine,
         s: u32,
         walk: Walk,
         budget: &mut Budget,
@@ -668,7 +677,7 @@ impl States {
             let id = match self.index.get(key) {
                 Some(id) => id,
                 // Judged when its own round walks it.
-                None => self.add(self.packing.unpack(machine, key), (key, places), false)?,
+                None => self.add((key, places), false)?,
             };
             ids.push(id);
         }
@@ -719,7 +728,7 @@ impl States {
     /// Whether the figures over these states are worked out in rationals (see
     /// [`RATIONAL_STATES`]).
     pub(super) fn rational(&self) -> bool {
-        self.beads.len() <= RATIONAL_STATES
+        self.len() <= RATIONAL_STATES
     }
 
     /// The lines of one game with the beads of `state`, from `node` with the slots `used`
@@ -732,10 +741,11 @@ impl States {
         node: Node,
         used: &[u32],
     ) -> Result<Lines, Refusal> {
-        let mut lines = Lines::default();
+        let (mut lines, mut beads) = (Lines::default(), machine.fresh_beads());
+        self.unpack(machine, state, &mut beads);
         Walker::new(tree, machine, Mover::Free).walk(
             &mut lines,
-            &self.beads[state as usize],
+            &beads,
             state,
             node,
             used,
@@ -761,7 +771,7 @@ impl States {
         if self.kept_steps > MAX_KEPT_STEPS {
             return Some(lines);
         }
-        self.kept.resize_with(self.beads.len(), || None);
+        self.kept.resize_with(self.len(), || None);
         self.kept[state as usize] = Some(lines);
         None
     }
@@ -783,7 +793,7 @@ impl States {
         self.levels.get_or_init(|| {
             let total = |s: &u32| self.totals[*s as usize];
             // A stable sort: within a group, the states in their own order.
-            let mut order: Vec<u32> = (0..self.beads.len() as u32).collect();
+            let mut order: Vec<u32> = (0..self.len() as u32).collect();
             order.sort_by_key(total);
             order
                 .chunk_by(|a, b| total(a) == total(b))
@@ -818,9 +828,10 @@ impl<G: Rules> Resolve for Interning<'_, G> {
         let id = match known {
             Some(id) => Ok(id),
             None => {
-                let beads = states.packing.unpack(machine, &scratch.key);
-                let learnt = machine.cannot_lose_with(self.tree, &beads, &mut states.memo);
-                states.add(beads, (&scratch.key, scratch.places), learnt)
+                let beads = &mut states.unpacked;
+                states.packing.unpack(machine, &scratch.key, beads);
+                let learnt = machine.cannot_lose_with(self.tree, beads, &mut states.memo);
+                states.add((&scratch.key, scratch.places), learnt)
             }
         };
         states.scratch = scratch;

@@ -124,7 +124,7 @@ impl Teaching {
 
     /// Bead states any opponent can bring the machine to.
     pub fn states(&self) -> usize {
-        self.states.beads.len()
+        self.states.len()
     }
 
     /// The most losses before the machine has learnt, its draws and the opponent both as
@@ -187,7 +187,7 @@ impl Teaching {
 /// the most over each game's ends, states with fewer beads first. `unkept` holds the ends
 /// of the games whose lines `states` did not keep.
 fn worst_losses(states: &States, unkept: &FxHashMap<u32, Vec<(u32, bool)>>) -> u32 {
-    let mut worst = vec![0u32; states.beads.len()];
+    let mut worst = vec![0u32; states.len()];
     let mut ends = Vec::new();
     for s in states.backwards() {
         ends.clear();
@@ -319,7 +319,7 @@ fn fastest_play<G: Rules, N: Number>(
     games: &[N],
 ) -> Result<(Vec<Transitions<N>>, Principle), Refusal> {
     use crate::parallel::prelude::*;
-    let n = states.beads.len();
+    let n = states.len();
     let mut next: Vec<Transitions<N>> = (0..n).map(|_| Vec::new()).collect();
     let mut principle = Principle::default();
     let mut met = vec![false; n];
