@@ -481,13 +481,24 @@ impl States {
         let mut scratch = LookUp::default();
         let fresh = After::Beads(&machine.fresh_beads(), true);
         states.look_up(machine, fresh, &mut scratch);
-        let mut fresh = machine.fresh_beads();
-        states.packing.unpack(machine, &scratch.key, &mut fresh);
-        let learnt = machine.cannot_lose_with(tree, &fresh, &mut states.memo);
         states
-            .add((&scratch.key, scratch.places), learnt)
+            .add_judged(tree, machine, &scratch)
             .expect("the first state is within every bound");
         states
+    }
+
+    /// [`States::add`] for the beads just looked up into `scratch`, judged at once
+    /// whether the machine can no longer lose with them.
+    fn add_judged<G: Rules>(
+        &mut self,
+        tree: &Tree<G>,
+        machine: &Machine,
+        scratch: &LookUp,
+    ) -> Result<u32, Refusal> {
+        self.packing
+            .unpack(machine, &scratch.key, &mut self.unpacked);
+        let learnt = machine.cannot_lose_with(tree, &self.unpacked, &mut self.memo);
+        self.add((&scratch.key, scratch.places), learnt)
     }
 
     /// Adds the beads packed as `key` as a new state, refused past [`MAX_STATES`] (or
@@ -827,12 +838,7 @@ impl<G: Rules> Resolve for Interning<'_, G> {
         let known = states.look_up(machine, after, &mut scratch);
         let id = match known {
             Some(id) => Ok(id),
-            None => {
-                let beads = &mut states.unpacked;
-                states.packing.unpack(machine, &scratch.key, beads);
-                let learnt = machine.cannot_lose_with(self.tree, beads, &mut states.memo);
-                states.add((&scratch.key, scratch.places), learnt)
-            }
+            None => states.add_judged(self.tree, machine, &scratch),
         };
         states.scratch = scratch;
         id
