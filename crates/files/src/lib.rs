@@ -12,7 +12,7 @@
 
 pub mod lock;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
@@ -454,31 +454,58 @@ pub fn check_replaceable(dir: &Path, old_output: OldOutput) -> Result<Unchanged,
             "is not as matchbox wrote it",
         ));
     };
-    let mut unchanged = Unchanged::new();
-    for (path, is_dir) in &entries {
+    let listed: Unchanged = listed
+        .into_iter()
+        .map(|(path, crc, size)| (path, (crc, size)))
+        .collect();
+    // Every folder above a listed file.
+    let folders: HashSet<&str> = listed
+        .keys()
+        .flat_map(|path| path.match_indices('/').map(|(end, _)| &path[..end]))
+        .collect();
+    // The first thing not listed, in name order; then the listed files, each read and
+    // checked on the disk threads (a kit folder can hold thousands).
+    let mut stray = None;
+    let mut files = Vec::new();
+    for (i, (path, is_dir)) in entries.iter().enumerate() {
         let name = slashed(path);
-        if name == MANIFEST {
-            continue;
-        }
-        if *is_dir {
-            let prefix = format!("{name}/");
-            if !listed.iter().any(|(p, _, _)| p.starts_with(&prefix)) {
-                return Err(foreign(dir, path, "was not written by matchbox"));
-            }
-            continue;
-        }
-        let Some((_, crc, size)) = listed.iter().find(|(p, _, _)| *p == name) else {
-            return Err(foreign(dir, path, "was not written by matchbox"));
+        let known = if *is_dir {
+            folders.contains(name.as_str())
+        } else {
+            name == MANIFEST || listed.contains_key(&name)
         };
-        let full = dir.join(path);
-        let same = std::fs::symlink_metadata(&full).is_ok_and(|m| m.is_file() && m.len() == *size)
-            && std::fs::read(&full).is_ok_and(|bytes| crc32fast::hash(&bytes) == *crc);
-        if !same {
-            return Err(foreign(dir, path, "was changed after matchbox wrote it"));
+        if !known {
+            stray = Some(i);
+            break;
         }
-        unchanged.insert(name, (*crc, *size));
+        if !is_dir && name != MANIFEST {
+            files.push((i, name));
+        }
     }
-    Ok(unchanged)
+    let same = on_disk_threads(&files, |(i, name)| {
+        let (crc, size) = listed[name];
+        let full = dir.join(&entries[*i].0);
+        std::fs::symlink_metadata(&full).is_ok_and(|m| m.is_file() && m.len() == size)
+            && std::fs::read(&full).is_ok_and(|bytes| crc32fast::hash(&bytes) == crc)
+    });
+    // Only the files before the first stray were read: a changed one comes first.
+    if let Some(((i, _), _)) = files.iter().zip(&same).find(|(_, same)| !**same) {
+        return Err(foreign(
+            dir,
+            &entries[*i].0,
+            "was changed after matchbox wrote it",
+        ));
+    }
+    if let Some(i) = stray {
+        return Err(foreign(dir, &entries[i].0, "was not written by matchbox"));
+    }
+    Ok(files
+        .into_iter()
+        .map(|(_, name)| {
+            let held = listed[&name];
+            (name, held)
+        })
+        .collect())
 }
 
 /// The folder a path names: itself, or where it leads when it is a symbolic link (even
