@@ -8,7 +8,9 @@
 //!
 //! A folder replaced whole carries a list of the files written into it ([`MANIFEST`]),
 //! so that the next replacement can tell its own files from a user's: anything the list
-//! does not name, at any depth, stops the replacement before anything is changed.
+//! does not name, at any depth, stops the replacement before anything is changed. A file
+//! that the new folder holds byte for byte as the old one did is linked from the old
+//! folder rather than written again.
 
 pub mod lock;
 
