@@ -471,27 +471,26 @@ pub fn check_replaceable(dir: &Path, old_output: OldOutput) -> Result<Unchanged,
     let mut files = Vec::new();
     for (i, (path, is_dir)) in entries.iter().enumerate() {
         let name = slashed(path);
-        let known = if *is_dir {
-            folders.contains(name.as_str())
-        } else {
-            name == MANIFEST || listed.contains_key(&name)
-        };
-        if !known {
-            stray = Some(i);
-            break;
-        }
-        if !is_dir && name != MANIFEST {
-            files.push((i, name));
+        if *is_dir {
+            if !folders.contains(name.as_str()) {
+                stray = Some(i);
+                break;
+            }
+        } else if name != MANIFEST {
+            let Some(&held) = listed.get(&name) else {
+                stray = Some(i);
+                break;
+            };
+            files.push((i, name, held));
         }
     }
-    let same = on_disk_threads(&files, |(i, name)| {
-        let (crc, size) = listed[name];
-        let full = dir.join(&entries[*i].0);
+    let same = on_disk_threads(&files, |&(i, _, (crc, size))| {
+        let full = dir.join(&entries[i].0);
         std::fs::symlink_metadata(&full).is_ok_and(|m| m.is_file() && m.len() == size)
             && std::fs::read(&full).is_ok_and(|bytes| crc32fast::hash(&bytes) == crc)
     });
     // Only the files before the first stray were read: a changed one comes first.
-    if let Some(((i, _), _)) = files.iter().zip(&same).find(|(_, same)| !**same) {
+    if let Some(((i, _, _), _)) = files.iter().zip(&same).find(|(_, same)| !**same) {
         return Err(foreign(
             dir,
             &entries[*i].0,
@@ -503,10 +502,7 @@ pub fn check_replaceable(dir: &Path, old_output: OldOutput) -> Result<Unchanged,
     }
     Ok(files
         .into_iter()
-        .map(|(_, name)| {
-            let held = listed[&name];
-            (name, held)
-        })
+        .map(|(_, name, held)| (name, held))
         .collect())
 }
 

@@ -11,10 +11,10 @@ use crate::machine::{Beads, Draw, LossMemo, Machine, Node, Tree};
 pub const MAX_STATES: usize = 1_000_000;
 
 /// Most entries held per move per state over all states (each state keeps, per move, the
-/// state a game lost by that move leads to): 20 MB. It also
-/// bounds the time spent finding out that a machine of many moves has too many states:
-/// every state found costs a walk through one game, so Marienbad's 1,052 beads give up
-/// after some 4,750 states (HER needs 65,536 states of 45 beads, under 3 million).
+/// state a game lost by that move leads to): 20 MB. It also bounds the time spent
+/// finding out that a machine of many moves has too many states: every state found costs
+/// a walk through one game, so Marienbad's 1,052 beads give up after some 4,750 states
+/// (HER needs 65,536 states of 45 beads, under 3 million).
 pub const MAX_COUNTS: usize = 5_000_000;
 
 /// Most bead states whose figures are worked out in rationals; past it, the rationals'
