@@ -397,11 +397,13 @@ async function refresh() {
   $('previews-hint').textContent = say(design.settings.previews ? 'download.previews.hint' : 'download.previews.off');
 }
 
-// The command line's pointers to its other commands ("see `matchbox labels`"): the page
-// offers those choices in its own fields.
+// The command line's pointers to its other commands (`(see `matchbox labels`)`,
+// `; `matchbox boxes` still lists them`): the page offers those choices in its own
+// fields. In every language a message puts them in brackets or after a `;`; brackets go
+// first, so that a `;` inside other brackets never takes the rest of the message.
 function withoutCommands(text) {
-  return text.replace(/ \(`matchbox \w+` lists them\)|; `matchbox \w+` still lists them|:? ?see `matchbox \w+`/g, '')
-    .replace(/ \(\)/g, '');
+  return text.replace(/ \([^()]*`matchbox \w+`[^()]*\)/g, '')
+    .replace(/;[^;]*`matchbox \w+`[^;]*$/, '');
 }
 
 // An engine message `kit.yaml:LINE:COLUMN: text` at the field of that line, or above all.
