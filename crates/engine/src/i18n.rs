@@ -432,6 +432,48 @@ mod tests {
     }
 
     #[test]
+    fn messages_about_a_kit_write_numbers_as_the_language_does() {
+        let (en, pl, ru) = (
+            Messages(Language::En),
+            Messages(Language::Pl),
+            Messages(Language::Ru),
+        );
+        assert_eq!(en.number(1_000_000), "1000000");
+        assert_eq!(pl.number(1000), "1000");
+        assert_eq!(pl.number(20_000), "20\u{202f}000");
+        assert_eq!(en.millimetres(66.674_995), "66.7");
+        assert_eq!(ru.millimetres(66.674_995), "66,7");
+        assert_eq!(pl.millimetres(52.0), "52");
+        assert_eq!(en.count(1, "stone"), "1 stone");
+        assert_eq!(pl.count(3, "stone"), "3 kamyki");
+        assert_eq!(pl.count(8, "stone"), "8 kamyków");
+        assert_eq!(ru.count(21, "stone"), "21 камешек");
+        let items = ["a".to_string(), "b".to_string(), "c".to_string()];
+        assert_eq!(en.or_list(&items), "a, b or c");
+        assert_eq!(pl.or_list(&items), "a, b albo c");
+        assert_eq!(ru.or_list(&items[..1]), "a");
+    }
+
+    #[test]
+    fn every_count_of_a_message_has_its_three_forms() {
+        for language in Language::ALL {
+            let s = strings(language);
+            let counts: Vec<&str> = s
+                .keys()
+                .filter(|k| k.starts_with("problem.count."))
+                .collect();
+            assert!(counts.len() >= 4, "{language:?}");
+            for key in counts {
+                let forms: Vec<&str> = s.get(key).split('|').collect();
+                assert!(
+                    forms.len() == 3 && forms.iter().all(|f| !f.trim().is_empty()),
+                    "{language:?} {key}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn placeholders_are_filled() {
         let s = strings(Language::En);
         assert_eq!(s.fill("label.box", &[("id", "7")]), "box 7");

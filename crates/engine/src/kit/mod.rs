@@ -580,6 +580,39 @@ mod tests {
     }
 
     #[test]
+    fn mistakes_are_said_in_the_language_the_kit_gives_wherever_it_gives_it() {
+        // Above the mistake, below it, quoted, with a comment; a parse that stops early.
+        for yaml in [
+            "language: pl\ngame: hexapawn\nrows: 9\n",
+            "game: hexapawn\nrows: 9\nlanguage: \"pl\" # polski\n",
+            "game: hexapawn\nrows: [9\nlanguage: pl\n",
+        ] {
+            let message = err(yaml);
+            assert!(
+                message.contains("rows: wartość") || message.contains("nawias"),
+                "{message}"
+            );
+        }
+        let ru = err("game: nim\nstones: 0\nlanguage: ru\n");
+        assert_eq!(
+            ru,
+            "kit.yaml:2:9: stones: значение должно быть от 1 до 1000, а не 0"
+        );
+        // No language, or none of the kit's: English.
+        assert!(err("game: hexapawn\nrows: 9\n").contains("rows must be from 3 to 8"));
+        let french = err("game: hexapawn\nrows: 9\nlanguage: fr\n");
+        assert!(french.contains("expected en, pl or ru"), "{french}");
+        // The language of a kit read without it: its warnings, its later checks.
+        let kit = Kit::from_yaml(
+            "preset: bachet-relay\nrule: gardner\nlanguage: ru\n",
+            "kit.yaml",
+        )
+        .unwrap();
+        assert!(kit.warnings[0].starts_with("kit.yaml:2:7: предупреждение:"));
+        assert_eq!(kit.places.messages, Messages(Language::Ru));
+    }
+
+    #[test]
     fn the_bead_schedule_falls_back_to_the_last_listed_move() {
         let schedule = BeadSchedule::ByMoveNumber(BTreeMap::from([(1, 4), (3, 3), (5, 2), (7, 1)]));
         assert_eq!(schedule.beads_at(1), Some(4));
