@@ -283,7 +283,8 @@ impl Source<'_> {
                 &[("field", field), ("keys", &self.vocabulary.keys.join(", "))],
             ),
             // Our own visitors' words (labels, sticker sheets, beads), in the kit's
-            // language; any other deserializer's only in English, its own.
+            // language. Another deserializer's message is serde's own English: kept as
+            // it is in an English kit, said as what the key takes in any other.
             (E::Message { msg, .. }, Some(key)) => match undefer(&first_line(msg)) {
                 Some((problem, mut values)) => {
                     let takes = takes(key);
