@@ -211,6 +211,198 @@ fn every_bad_kit_is_refused_in_the_users_words() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The message `matchbox kit` gives for a kit's bytes (exit status 2, one line), without
+/// `matchbox: ` and the file's path: `LINE:COLUMN: text`, or the text alone.
+fn refusal(dir: &std::path::Path, name: &str, yaml: &[u8]) -> Option<String> {
+    let path = dir.join(format!("{name}.yaml"));
+    std::fs::write(&path, yaml).unwrap();
+    let out = dir.join(format!("{name}-out"));
+    let o = matchbox(&[
+        "kit",
+        "--kit",
+        path.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let message = String::from_utf8_lossy(&o.stderr).into_owned();
+    let prefix = format!("matchbox: {}", path.display());
+    (o.status.code() == Some(2) && message.lines().count() == 1 && !out.exists())
+        .then(|| message.trim_end().strip_prefix(&prefix).map(str::to_string))
+        .flatten()
+}
+
+/// Whether `word` is a key of kit.yaml (the kit's own or a game's).
+fn is_kit_key(word: &str) -> bool {
+    let kit = matchbox_engine::kit::Kit::from_preset("hexapawn").unwrap();
+    word == "preset"
+        || kit.settings().iter().any(|(key, _)| *key == word)
+        || GAMES.iter().any(|g| g.keys.contains(&word))
+}
+
+/// The place (`:LINE:COLUMN:`, or none) a message names and the key it begins with, if
+/// any (`rows: expected ...`; in English also `rows must be ...`): the parts that must
+/// not change with the language, as the kit designer reads them.
+fn place_and_key(message: &str) -> (String, Option<String>) {
+    let rest = message.strip_prefix(':').unwrap_or(message);
+    let (place, text) = match rest.splitn(3, ':').collect::<Vec<_>>()[..] {
+        [line, column, text] if line.parse::<u32>().is_ok() && column.parse::<u32>().is_ok() => {
+            (format!(":{line}:{column}:"), text.trim_start())
+        }
+        _ => (String::new(), rest.trim_start()),
+    };
+    let word = text.split([':', ' ']).next().unwrap_or_default();
+    (place, is_kit_key(word).then(|| word.to_string()))
+}
+
+#[test]
+fn every_bad_kit_is_refused_in_its_own_language_at_the_same_place_and_key() {
+    let dir = scratch("languages");
+    let mut wrong = Vec::new();
+    let mut checked = 0;
+    for (i, case) in cases().iter().enumerate() {
+        // `language:` on a last line of its own, which leaves the mistake where it is;
+        // a kit that this changes (an empty one, one that gives `language` already) is
+        // left out, as is the size of the game.
+        let with = |code: &str| {
+            let mut yaml = case.yaml.clone();
+            if !yaml.ends_with(b"\n") && !yaml.is_empty() {
+                yaml.push(b'\n');
+            }
+            yaml.extend_from_slice(format!("language: {code}\n").as_bytes());
+            yaml
+        };
+        let Some(plain) = refusal(&dir, &format!("plain-{i}"), &case.yaml) else {
+            continue;
+        };
+        if refusal(&dir, &format!("en-{i}"), &with("en")).as_deref() != Some(plain.as_str()) {
+            continue;
+        }
+        let (place, key) = place_and_key(&plain);
+        for code in ["pl", "ru"] {
+            let said = refusal(&dir, &format!("{code}-{i}"), &with(code));
+            let ok = said.as_ref().is_some_and(|m| {
+                place_and_key(m) == (place.clone(), key.clone())
+                    && key.as_ref().is_none_or(|k| m.contains(&format!(" {k}: ")))
+                    && *m != plain
+                    && !m.contains("problem.")
+                    && !LIBRARY_WORDS.iter().any(|w| m.contains(w))
+                    && m.len() < 600
+            });
+            if !ok {
+                wrong.push(format!(
+                    "{:?} in {code}: expected {place}{}..., in English {plain}, got {said:?}",
+                    String::from_utf8_lossy(&case.yaml),
+                    key.as_deref().map(|k| format!("{k}: ")).unwrap_or_default()
+                ));
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 50, "{checked} kits checked");
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_polish_or_russian_kit_is_told_its_mistakes_in_its_words() {
+    let dir = scratch("words");
+    // (kit, language, the message after the path)
+    let table = [
+        (
+            "game: hexapawn\nrows: 2\nlanguage: pl\n",
+            ":2:7: rows: wartość musi wynosić od 3 do 8, a nie 2",
+        ),
+        (
+            "game: hexapawn\nrows: 2\nlanguage: ru\n",
+            ":2:7: rows: значение должно быть от 3 до 8, а не 2",
+        ),
+        // Read before the key that says the language.
+        (
+            "language: pl\ngame: nim\nheaps: [3, 0]\n",
+            ":3:8: w każdym stosie musi być od 1 do 1000 kamyków, a nie 0",
+        ),
+        (
+            "game: nim\nheaps: [3, 0]\nlanguage: ru\n",
+            ":2:8: в каждой куче должно быть от 1 до 1000 камешков, а не 0",
+        ),
+        (
+            "game: nim\ntake: [1, 3]\nstones: 2\nlanguage: pl\n",
+            ":2:7: take: 3 to więcej niż 2 kamyki w stosie, więc tylu nigdy nie da się wziąć: żadna liczba nie może przekraczać `stones`",
+        ),
+        (
+            "preset: menace\npalette: [{name: red, rgb: \"#ff00\"}]\nlanguage: pl\n",
+            ":2:10: kolor `red`: rgb zapisuje się jako #rrggbb, a nie `#ff00`",
+        ),
+        (
+            "preset: menace\npalette: [{name: red, rgb: \"#ff00\"}]\nlanguage: ru\n",
+            ":2:10: цвет `red`: rgb записывается как #rrggbb, а не `#ff00`",
+        ),
+        (
+            "preset: bachet\nlabel: {width_mm: 10.5, height_mm: 14}\nlanguage: pl\n",
+            ":2:8: etykieta 10,5 × 14 mm jest za mała, żeby dało się na niej czytelnie rysować: potrzeba co najmniej 20 × 12 mm",
+        ),
+        (
+            "preset: bachet\nlabel: {width_mm: 24, height_mm: 14}\nlanguage: ru\n",
+            ":2:8: label: на этикетках 24 × 14 мм буквы будут слишком мелкими, чтобы их прочесть (на коробке 1 их высота 0,76 мм, а нужно хотя бы 1,2 мм): выберите этикетку побольше (список: `matchbox labels`) или задайте `numerals: arabic`, чтобы номера ходов были короче",
+        ),
+        (
+            "game: nim\nheaps: [30, 30, 30, 30, 30]\nlanguage: ru\n",
+            ":2:8: этому набору нужно хотя бы 17 цветов бусинок, а в `palette` их только 16: добавьте цвета в `palette`",
+        ),
+        (
+            "game: hexapawn\nrows: three\nlanguage: pl\n",
+            ":2:7: rows: wartością może być liczba całkowita od 3 do 8, a wpisano `three`",
+        ),
+        // A parse that stops at the mistake, and a language no kit has: English.
+        (
+            "game: nim\nname: \"open\nlanguage: ru\n",
+            ":2:7: кавычка \" не закрыта: закончите значение знаком \" в той же строке",
+        ),
+        (
+            "game: hexapawn\nrows: 2\nlanguage: fr\n",
+            ":3:11: language: expected en, pl or ru, found `fr`",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (i, (yaml, expected)) in table.iter().enumerate() {
+        let said = refusal(&dir, &format!("kit-{i}"), yaml.as_bytes());
+        if said.as_deref() != Some(*expected) {
+            wrong.push(format!("{yaml:?}: expected {expected}\n  got {said:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn warnings_are_in_the_kits_language() {
+    let dir = scratch("warnings");
+    for (language, words) in [
+        ("en", "warning: rule gardner replaces the preset's relay"),
+        (
+            "pl",
+            "uwaga: reguła gardner zastępuje automat przekaźnikowy z gotowego zestawu",
+        ),
+        (
+            "ru",
+            "предупреждение: правило gardner заменяет релейный автомат готового набора",
+        ),
+    ] {
+        let path = dir.join(format!("{language}.yaml"));
+        std::fs::write(
+            &path,
+            format!("preset: bachet-relay\nrule: gardner\nlanguage: {language}\n"),
+        )
+        .unwrap();
+        let o = matchbox(&["boxes", "--kit", path.to_str().unwrap()]);
+        assert!(o.status.success());
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        let at = format!("matchbox: {}:2:7: {words}", path.display());
+        assert!(stderr.starts_with(&at), "{stderr}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_kit_file_has_a_size_limit() {
     let start = Instant::now();

@@ -271,6 +271,18 @@ fn the_designer_shows_errors_at_their_field_and_downloads_the_kit() {
     );
     let at_field = browser.text("#error-stones");
     assert_eq!(at_field, "stones must be from 1 to 1000, not 0");
+    // The kit's language follows the page's: the same mistake in its words, at the field.
+    for (language, words) in [
+        ("pl", "wartość musi wynosić od 1 do 1000, a nie 0"),
+        ("ru", "значение должно быть от 1 до 1000, а не 0"),
+        ("en", "stones must be from 1 to 1000, not 0"),
+    ] {
+        browser.click(&format!("[data-language={language}]"));
+        browser.wait(&format!(
+            "document.getElementById('error-stones').textContent === {}",
+            json!(words)
+        ));
+    }
 
     // A right one: 9 stones, and the kit made from what the page says kit.yaml is (few
     // stones: kit.pdf's exact figures take seconds from 11 on, natively too).

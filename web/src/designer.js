@@ -397,11 +397,13 @@ async function refresh() {
   $('previews-hint').textContent = say(design.settings.previews ? 'download.previews.hint' : 'download.previews.off');
 }
 
-// The command line's pointers to its other commands ("see `matchbox labels`"): the page
-// offers those choices in its own fields.
+// The command line's pointers to its other commands (`(see `matchbox labels`)`,
+// `; `matchbox boxes` still lists them`): the page offers those choices in its own
+// fields. In every language a message puts them in brackets or after a `;`; brackets go
+// first, so that a `;` inside other brackets never takes the rest of the message.
 function withoutCommands(text) {
-  return text.replace(/ \(`matchbox \w+` lists them\)|; `matchbox \w+` still lists them|:? ?see `matchbox \w+`/g, '')
-    .replace(/ \(\)/g, '');
+  return text.replace(/ \([^()]*`matchbox \w+`[^()]*\)/g, '')
+    .replace(/;[^;]*`matchbox \w+`[^;]*$/, '');
 }
 
 // An engine message `kit.yaml:LINE:COLUMN: text` at the field of that line, or above all.
@@ -416,7 +418,11 @@ function showProblem(message, warnings) {
     // (`label: at 52 x 36 mm the letters ...`), after the line's place when the key is
     // written in the file; the field names it already.
     const place = /^kit\.yaml:(\d+):(\d+): (.*)$/s.exec(text);
-    const rest = place ? place[3] : text;
+    const warning = text !== message;
+    let rest = place ? place[3] : text;
+    // A warning begins with the kit language's word for one (`warning: `, `uwaga: `),
+    // which the page says in its own title.
+    if (warning) rest = rest.replace(/^[^:`]+: /, '');
     const named = /^([a-z_]+): (.*)$/s.exec(rest);
     const key = place ? state.lines[Number(place[1])] : named && FIELDS[named[1]] ? named[1] : null;
     const said = withoutCommands(named && named[1] === key ? named[2] : rest);
@@ -427,7 +433,7 @@ function showProblem(message, warnings) {
       at.closest('.field').classList.add('invalid');
       at.closest('.field').scrollIntoView({ block: 'nearest' });
     }
-    notes.push({ text: at ? said : withoutCommands(text), warning: text !== message, key });
+    notes.push({ text: at ? said : withoutCommands(text), warning, key });
   }
   box.hidden = notes.length === 0;
   box.className = message ? 'problem error' : 'problem warning';

@@ -161,7 +161,16 @@ impl<G: Rules> BoxSet<G> {
                 .try_for_each(|(rank, mv)| colour_of(game, kit, position, mv, rank).map(drop))
         })
         .map_err(|e| match e {
-            Explored::TooLarge(e) => kit.places.error(&kit.game_keys(), e),
+            Explored::TooLarge => kit.places.error(
+                &kit.game_keys(),
+                kit.places.messages.say(
+                    "too_many_positions",
+                    &[
+                        ("game", G::NAME),
+                        ("most", &kit.places.messages.number(POSITION_BUDGET as i64)),
+                    ],
+                ),
+            ),
             Explored::Refused(e) => e,
         })?;
         let depths = graph.move_numbers();
@@ -187,9 +196,11 @@ impl<G: Rules> BoxSet<G> {
             let move_numbers = depths[i].clone();
             let first = move_numbers[0];
             let beads = kit.beads.beads_at(first).ok_or_else(|| {
-                kit.places.error(&["beads"], format!(
-                    "beads: the schedule lists no move number at or before {first}, where the machine's first box is"
-                ))
+                let say = kit.places.messages;
+                kit.places.error(
+                    &["beads"],
+                    say.say("beads_before_first_box", &[("move", &say.number(first))]),
+                )
             })?;
             let mut moves = Vec::with_capacity(wired.len());
             for (rank, mv) in wired.iter().enumerate() {
@@ -220,10 +231,17 @@ impl<G: Rules> BoxSet<G> {
     /// its labels, while `boxes` still lists them.
     pub fn check_label_count(&self, kit: &Kit) -> Result<(), Error> {
         if self.boxes.len() > MAX_LABELS {
-            return Err(kit.places.error(&kit.game_keys(), format!(
-                "this kit has {} boxes: more labels than matchbox prints ({MAX_LABELS}); `matchbox boxes` still lists them",
-                self.boxes.len()
-            )));
+            let say = kit.places.messages;
+            return Err(kit.places.error(
+                &kit.game_keys(),
+                say.say(
+                    "too_many_labels",
+                    &[
+                        ("boxes", &say.count(self.boxes.len() as i64, "box")),
+                        ("most", &say.number(MAX_LABELS as i64)),
+                    ],
+                ),
+            ));
         }
         Ok(())
     }
@@ -234,12 +252,16 @@ impl<G: Rules> BoxSet<G> {
     where
         G: Descriptor,
     {
+        let say = kit.places.messages;
         if self.boxes.is_empty() {
             return Err(kit.places.error(
                 &choice_keys(kit),
-                format!(
-                    "the machine never moves in this kit: there is no position where it plays {} with a choice to make, so there are no boxes",
-                    kit.machine.name()
+                say.say(
+                    "never_moves",
+                    &[(
+                        "side",
+                        &say.say(&format!("side.{}", kit.machine.name()), &[]),
+                    )],
                 ),
             ));
         }
@@ -253,13 +275,15 @@ impl<G: Rules> BoxSet<G> {
         if let crate::rule::BeadSchedule::ByMoveNumber(map) = &kit.beads
             && let Some(stray) = map.keys().find(|k| numbers.binary_search(k).is_err())
         {
-            let shown: Vec<String> = numbers.iter().take(12).map(u32::to_string).collect();
+            let mut shown: Vec<String> = numbers.iter().take(12).map(u32::to_string).collect();
+            if numbers.len() > 12 {
+                shown.push("…".into());
+            }
             return Err(kit.places.error(
                 &["beads"],
-                format!(
-                    "beads: {stray} is not a move number of the machine's boxes; they are at moves {}{}",
-                    shown.join(", "),
-                    if numbers.len() > 12 { ", …" } else { "" }
+                say.say(
+                    "beads_stray_move",
+                    &[("move", &say.number(*stray)), ("moves", &shown.join(", "))],
                 ),
             ));
         }
@@ -272,9 +296,16 @@ impl<G: Rules> BoxSet<G> {
                 .max()
                 .unwrap_or(0);
             if moves as usize > MOVE_EDGE_KINDS {
-                return Err(kit.places.error(&["move_colours", "preset"], format!(
-                    "move_colours: this kit's boxes come at {moves} different moves of the machine, and the edges tell at most {MOVE_EDGE_KINDS} apart; leave move_colours out"
-                )));
+                return Err(kit.places.error(
+                    &["move_colours", "preset"],
+                    say.say(
+                        "move_colours_too_many",
+                        &[
+                            ("moves", &say.count(moves, "different_move")),
+                            ("most", &say.number(MOVE_EDGE_KINDS as i64)),
+                        ],
+                    ),
+                ));
             }
         }
         let faced: Vec<G::Position> = self.boxes.iter().map(|b| b.position.clone()).collect();
@@ -489,11 +520,17 @@ fn colour_of<G: Rules>(
     let colour = game.colour_slot(position, mv).unwrap_or(rank);
     if colour >= kit.palette.len() {
         let keys: Vec<&str> = ["palette"].into_iter().chain(kit.game_keys()).collect();
-        return Err(kit.places.error(&keys, format!(
-            "this kit needs at least {} bead colours but its palette has {}: add colours to `palette`",
-            colour + 1,
-            kit.palette.len()
-        )));
+        let say = kit.places.messages;
+        return Err(kit.places.error(
+            &keys,
+            say.say(
+                "palette_too_short",
+                &[
+                    ("needed", &say.count(colour as i64 + 1, "bead_colour")),
+                    ("has", &say.number(kit.palette.len() as i64)),
+                ],
+            ),
+        ));
     }
     Ok(colour)
 }
@@ -501,7 +538,7 @@ fn colour_of<G: Rules>(
 /// Why [`Graph::explore`] stopped.
 enum Explored {
     /// The game has more positions than are ever enumerated.
-    TooLarge(String),
+    TooLarge,
     /// The check of a position refused it.
     Refused(Error),
 }
@@ -542,10 +579,7 @@ impl<P: Clone + Eq + std::hash::Hash> Graph<P> {
                     Some(&id) => id,
                     None => {
                         if positions.len() >= POSITION_BUDGET {
-                            return Err(Explored::TooLarge(format!(
-                                "this {} game has more than {POSITION_BUDGET} positions: too many to enumerate, and far too many boxes to build; choose a smaller game",
-                                G::NAME
-                            )));
+                            return Err(Explored::TooLarge);
                         }
                         check(&child).map_err(Explored::Refused)?;
                         let id = positions.len() as u32;
@@ -693,7 +727,7 @@ mod tests {
             let keys = choice_keys(&kit);
             for game in GAMES {
                 let own = game.name == kit.game.name();
-                for (key, _) in game.keys {
+                for key in game.keys {
                     assert_eq!(keys.contains(key), own, "{} {key}", preset.name);
                 }
             }

@@ -10,10 +10,11 @@ use serde::{Deserialize, Serialize};
 use crate::palette::Colour;
 
 /// The language of every word printed in the kit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
-    /// English.
+    /// English, the default.
+    #[default]
     En,
     /// Polish.
     Pl,
@@ -158,9 +159,24 @@ impl Strings {
 /// `n` and the right form of a word: `one` for 1, `few` and `many` as the language's
 /// plural rules say (Polish and Russian have three forms, English two).
 pub fn plural(language: Language, n: i64, one: &str, few: &str, many: &str) -> String {
+    format!(
+        "{} {}",
+        grouped(language, n),
+        plural_form(language, n, one, few, many)
+    )
+}
+
+/// The form of a word that goes with `n` (see [`plural`]).
+pub fn plural_form<'a>(
+    language: Language,
+    n: i64,
+    one: &'a str,
+    few: &'a str,
+    many: &'a str,
+) -> &'a str {
     let (last, last_two) = (n.abs() % 10, n.abs() % 100);
     let few_ending = (2..=4).contains(&last) && !(12..=14).contains(&last_two);
-    let word = match language {
+    match language {
         Language::En => {
             if n == 1 {
                 one
@@ -186,8 +202,7 @@ pub fn plural(language: Language, n: i64, one: &str, few: &str, many: &str) -> S
                 many
             }
         }
-    };
-    format!("{} {word}", grouped(language, n))
+    }
 }
 
 /// A number with one decimal as the language writes it: `6.5` in English, `6,5` in
@@ -219,6 +234,75 @@ pub fn grouped(language: Language, n: i64) -> String {
         out.insert(0, '-');
     }
     out
+}
+
+/// The messages about a teacher's kit (its mistakes and its warnings) in the kit's
+/// language: the `problem.*` strings, with the numbers in them written as the language
+/// writes them. Every message about a kit goes through it, from kit.yaml's reading to the
+/// label sheets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Messages(pub Language);
+
+impl Messages {
+    /// `problem.KEY` with its `{name}` placeholders filled in.
+    pub fn say(self, key: &str, values: &[(&str, &str)]) -> String {
+        strings(self.0).fill(&format!("problem.{key}"), values)
+    }
+
+    /// A whole number: as the kit writes it in English; grouped by threes from 10 000
+    /// in Polish and Russian, whose typography leaves four digits together (`1000`).
+    pub fn number(self, n: impl Into<i64>) -> String {
+        let n = n.into();
+        match self.0 {
+            Language::Pl | Language::Ru if n.abs() >= 10_000 => grouped(self.0, n),
+            _ => n.to_string(),
+        }
+    }
+
+    /// `x` with `places` decimals and the language's decimal mark (`0.93`, `0,93`).
+    pub fn decimals(self, x: f64, places: usize) -> String {
+        let text = format!("{x:.places$}");
+        match self.0 {
+            Language::En => text,
+            Language::Pl | Language::Ru => text.replace('.', ","),
+        }
+    }
+
+    /// A length in millimetres as a person writes it: `52`, `66.7` (`66,7` in Polish and
+    /// Russian), never `66.674995`.
+    pub fn millimetres(self, mm: f32) -> String {
+        let text = self.decimals(f64::from(mm), 1);
+        match text.strip_suffix(".0").or_else(|| text.strip_suffix(",0")) {
+            Some(whole) => whole.to_string(),
+            None => text,
+        }
+    }
+
+    /// `n` and a noun in the form its number takes: `problem.count.KEY` holds the
+    /// forms for one, a few and many, parted by `|` (`kolor|kolory|kolorów`).
+    pub fn count(self, n: impl Into<i64>, key: &str) -> String {
+        let n = n.into();
+        let key = format!("problem.count.{key}");
+        let forms = strings(self.0).get(&key);
+        let mut parts = forms.split('|');
+        let one = parts.next().unwrap_or_default();
+        let few = parts.next().unwrap_or(one);
+        let many = parts.next().unwrap_or(few);
+        format!(
+            "{} {}",
+            self.number(n),
+            plural_form(self.0, n, one, few, many)
+        )
+    }
+
+    /// A choice as the language lists it: `a, b or c`.
+    pub fn or_list(self, items: &[String]) -> String {
+        match items.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => self.say("or", &[("some", &rest.join(", ")), ("last", last)]),
+            None => String::new(),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -345,6 +429,48 @@ mod tests {
         assert_eq!(grouped(Language::Pl, 2791), "2\u{202f}791");
         assert_eq!(grouped(Language::Ru, 999), "999");
         assert_eq!(grouped(Language::Ru, -12_345), "-12\u{202f}345");
+    }
+
+    #[test]
+    fn messages_about_a_kit_write_numbers_as_the_language_does() {
+        let (en, pl, ru) = (
+            Messages(Language::En),
+            Messages(Language::Pl),
+            Messages(Language::Ru),
+        );
+        assert_eq!(en.number(1_000_000), "1000000");
+        assert_eq!(pl.number(1000), "1000");
+        assert_eq!(pl.number(20_000), "20\u{202f}000");
+        assert_eq!(en.millimetres(66.674_995), "66.7");
+        assert_eq!(ru.millimetres(66.674_995), "66,7");
+        assert_eq!(pl.millimetres(52.0), "52");
+        assert_eq!(en.count(1, "stone"), "1 stone");
+        assert_eq!(pl.count(3, "stone"), "3 kamyki");
+        assert_eq!(pl.count(8, "stone"), "8 kamyków");
+        assert_eq!(ru.count(21, "stone"), "21 камешек");
+        let items = ["a".to_string(), "b".to_string(), "c".to_string()];
+        assert_eq!(en.or_list(&items), "a, b or c");
+        assert_eq!(pl.or_list(&items), "a, b albo c");
+        assert_eq!(ru.or_list(&items[..1]), "a");
+    }
+
+    #[test]
+    fn every_count_of_a_message_has_its_three_forms() {
+        for language in Language::ALL {
+            let s = strings(language);
+            let counts: Vec<&str> = s
+                .keys()
+                .filter(|k| k.starts_with("problem.count."))
+                .collect();
+            assert!(counts.len() >= 4, "{language:?}");
+            for key in counts {
+                let forms: Vec<&str> = s.get(key).split('|').collect();
+                assert!(
+                    forms.len() == 3 && forms.iter().all(|f| !f.trim().is_empty()),
+                    "{language:?} {key}"
+                );
+            }
+        }
     }
 
     #[test]

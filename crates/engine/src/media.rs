@@ -5,6 +5,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::Messages;
+
 /// The printed size of one label.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct LabelSize {
@@ -201,9 +203,9 @@ pub fn sticker_sheet(code: &str) -> Option<StickerSheet> {
 }
 
 impl StickerSheet {
-    /// Why the grid cannot be cut from its paper, if it cannot: every label must lie
-    /// on the page, and no two may overlap.
-    pub fn misfit(&self) -> Option<String> {
+    /// Why the grid cannot be cut from its paper, if it cannot, said as `say` says it:
+    /// every label must lie on the page, and no two may overlap.
+    pub fn misfit(&self, say: Messages) -> Option<String> {
         let (pw, ph) = self.paper.size_mm();
         let l = self.label;
         let right = self.left_mm + (self.across - 1) as f32 * self.pitch_x_mm + l.width_mm;
@@ -212,24 +214,36 @@ impl StickerSheet {
         if positive.iter().any(|v| !(v.is_finite() && *v > 0.0))
             || !(self.left_mm >= 0.0 && self.top_mm >= 0.0 && self.corner_mm >= 0.0)
         {
-            return Some("sizes, pitches and margins must be positive numbers".into());
+            return Some(say.say("sheet_not_positive", &[]));
         }
         if self.across == 0 || self.down == 0 {
-            return Some("a sheet needs at least one label across and down".into());
+            return Some(say.say("sheet_no_labels", &[]));
         }
+        let mm = |x: f32| say.millimetres(x);
         if self.pitch_x_mm + 0.01 < l.width_mm || self.pitch_y_mm + 0.01 < l.height_mm {
-            return Some(format!(
-                "the pitch ({} x {} mm) is smaller than a label ({} x {} mm): labels would overlap",
-                self.pitch_x_mm, self.pitch_y_mm, l.width_mm, l.height_mm
+            return Some(say.say(
+                "sheet_overlap",
+                &[
+                    ("pitch_x", &mm(self.pitch_x_mm)),
+                    ("pitch_y", &mm(self.pitch_y_mm)),
+                    ("width", &mm(l.width_mm)),
+                    ("height", &mm(l.height_mm)),
+                ],
             ));
         }
         if right > pw + 0.01 || bottom > ph + 0.01 {
-            return Some(format!(
-                "the grid reaches {right:.1} x {bottom:.1} mm, past the {pw} x {ph} mm page"
+            return Some(say.say(
+                "sheet_past_page",
+                &[
+                    ("right", &mm(right)),
+                    ("bottom", &mm(bottom)),
+                    ("page_width", &mm(pw)),
+                    ("page_height", &mm(ph)),
+                ],
             ));
         }
         if 2.0 * self.corner_mm > l.width_mm.min(l.height_mm) {
-            return Some("the corner radius is more than half the label".into());
+            return Some(say.say("sheet_corner", &[]));
         }
         None
     }

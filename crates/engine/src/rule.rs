@@ -144,11 +144,8 @@ impl<'de> Deserialize<'de> for BeadSchedule {
     }
 }
 
-/// What `beads:` takes, in the words of the error messages.
-pub const BEADS_TAKE: &str =
-    "a whole number from 1 to 100, or move numbers with beads, e.g. {1: 4, 3: 3, 5: 2, 7: 1}";
-
-/// What `beads:` takes, and the number found instead.
+/// What `beads:` takes, and the number found instead, said in the kit's language once
+/// the kit is read.
 fn beads_expected(n: impl fmt::Display) -> String {
-    format!("expected {BEADS_TAKE}, found `{n}`")
+    crate::settings::deferred("expected", &[("found", &format!("`{n}`"))])
 }

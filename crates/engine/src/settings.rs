@@ -11,15 +11,18 @@ use serde::de::DeserializeOwned;
 use serde_saphyr::{Location, Spanned};
 
 use crate::Error;
+use crate::i18n::{Language, Messages};
 
 /// Where a kit file gives each key: later checks (the boxes, the palette, the labels)
-/// point their errors at the setting that caused them.
+/// point their errors at the setting that caused them, in the kit's language.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Places {
     /// The file's name, as messages name it.
     pub source: String,
     /// Where each key is written.
     pub keys: BTreeMap<&'static str, Location>,
+    /// The language the messages about the kit are said in.
+    pub messages: Messages,
 }
 
 impl Places {
@@ -123,15 +126,20 @@ impl KitText<'_> {
         self.src.at(spanned, message)
     }
 
-    /// A whole number of the kit, checked to be from `low` to `high`.
+    /// A whole number of the kit's `key`, checked to be from `low` to `high`.
     pub fn ranged<T: TryFrom<i64>>(
         &self,
         value: &Spanned<i64>,
-        what: &str,
+        key: &str,
         low: i64,
         high: i64,
     ) -> Result<T, Error> {
-        ranged(self.src, value, what, low, high)
+        ranged(self.src, value, key, low, high)
+    }
+
+    /// The language the messages about the kit are said in.
+    pub fn messages(&self) -> Messages {
+        self.src.messages
     }
 
     /// An input error pointing at the first of `keys` that the file gives.
@@ -140,12 +148,15 @@ impl KitText<'_> {
     }
 }
 
-/// Where a kit's text came from, and what its keys take, for error messages.
+/// Where a kit's text came from, what its keys take and the language of the kit, for
+/// error messages.
 pub struct Source<'a> {
     /// The file's name (or the preset's), as messages name it.
     pub name: &'a str,
     /// What the keys take.
     pub vocabulary: &'a Vocabulary,
+    /// The language the messages are said in.
+    pub messages: Messages,
 }
 
 /// What the keys of kit.yaml take, for the messages: the kit's own keys and every game's.
@@ -153,10 +164,59 @@ pub struct Source<'a> {
 pub struct Vocabulary {
     /// kit.yaml's own keys.
     pub keys: &'static [&'static str],
-    /// What a key takes, if it is a key of kit.yaml or of one of its games.
-    pub allowed: fn(&str) -> Option<String>,
-    /// What to write in an empty kit.
-    pub empty: fn() -> String,
+    /// What a key takes, in the messages' language, if it is a key of kit.yaml or of
+    /// one of its games.
+    pub allowed: fn(&str, Messages) -> Option<String>,
+    /// The message for an empty kit: what to write in it.
+    pub empty: fn(Messages) -> String,
+}
+
+/// The language of a kit's messages: its `language:` key, read line by line before the
+/// YAML parser reads the file, so that a mistake anywhere in the kit (even one that stops
+/// the parser, or one on a line above the key) is said in it; English when the key is
+/// missing or not a language.
+pub fn messages_for(text: &str) -> Messages {
+    let language = text.lines().find_map(|line| {
+        let value = line
+            .strip_prefix("language")?
+            .trim_start()
+            .strip_prefix(':')?;
+        let value = value.split('#').next()?.trim();
+        let value = value.trim_matches(|c| c == '"' || c == '\'');
+        Language::ALL.into_iter().find(|l| l.code() == value)
+    });
+    Messages(language.unwrap_or_default())
+}
+
+/// Marks a message that a deserializer of a kit value hands serde, which carries text
+/// only: `problem.KEY` and its values, said in the kit's language by [`Source::parse`],
+/// which knows the language and the key being read.
+const DEFERRED: char = '\u{1e}';
+/// Parts a deferred message's key, names and values.
+const PART: char = '\u{1f}';
+
+/// A message of a kit value's deserializer, to be said in the kit's language once its
+/// key is known: `problem.KEY` with `values`, and `{key}` and `{takes}` of the key read.
+pub(crate) fn deferred(key: &str, values: &[(&str, &str)]) -> String {
+    let mut out = format!("{DEFERRED}{key}");
+    for (name, value) in values {
+        out.push(PART);
+        out.push_str(name);
+        out.push(PART);
+        out.push_str(value);
+    }
+    out
+}
+
+/// A [`deferred`] message's key and values, if `message` is one.
+fn undefer(message: &str) -> Option<(&str, Vec<(&str, &str)>)> {
+    let mut parts = message.strip_prefix(DEFERRED)?.split(PART);
+    let key = parts.next()?;
+    let mut values = Vec::new();
+    while let (Some(name), Some(value)) = (parts.next(), parts.next()) {
+        values.push((name, value));
+    }
+    Some((key, values))
 }
 
 impl Source<'_> {
@@ -179,11 +239,12 @@ impl Source<'_> {
         };
         match serde_saphyr::from_str_with_options::<Option<T>>(text, options) {
             Ok(Some(file)) => Ok(file),
-            Ok(None) => Err(Error::Input(format!(
-                "{}:1:1: the kit is empty: write {}",
+            Ok(None) => Err(placed(
                 self.name,
-                (self.vocabulary.empty)()
-            ))),
+                1,
+                1,
+                (self.vocabulary.empty)(self.messages),
+            )),
             Err(e) => Err(self.explain(text, &e)),
         }
     }
@@ -196,52 +257,62 @@ impl Source<'_> {
         while let E::AliasError { error: inner, .. } = error {
             error = inner.without_snippet();
         }
+        let say = self.messages;
         let Some(loc) = error.location().filter(|l| l.line() > 0) else {
-            return Error::Input(format!("{}: {}", self.name, whole_file_problem(error)));
+            return Error::Input(format!("{}: {}", self.name, whole_file_problem(error, say)));
         };
         let allowed = self.vocabulary.allowed;
         let key = key_at(text, loc.line(), allowed);
         let found = found_at(text, &loc, key);
-        let expected = |key: &str| {
-            let allowed = allowed(key).unwrap_or_else(|| "another value".into());
-            format!("{key}: expected {allowed}, found {found}")
+        // `key_at` finds only keys that say what they take.
+        let takes = |key: &str| allowed(key, say).unwrap_or_default();
+        let expected = |key: &str| match &found {
+            Some(found) => say.say(
+                "expected",
+                &[("key", key), ("takes", &takes(key)), ("found", found)],
+            ),
+            None => say.say("expected_nothing", &[("key", key), ("takes", &takes(key))]),
         };
         let message = match (error, key) {
-            (E::SerdeUnknownField { field, .. }, Some(key)) if key != field => {
-                format!(
-                    "{key}: unknown key `{field}`; {key} takes {}",
-                    allowed(key).unwrap_or_else(|| "other keys".into())
-                )
-            }
-            (E::SerdeUnknownField { field, .. }, _) => format!(
-                "unknown key `{field}`: a kit's keys are {}",
-                self.vocabulary.keys.join(", ")
+            (E::SerdeUnknownField { field, .. }, Some(key)) if key != field => say.say(
+                "unknown_inner_key",
+                &[("key", key), ("field", field), ("takes", &takes(key))],
             ),
-            // Our own visitors' words (labels, sticker sheets).
-            (E::Message { msg, .. }, Some(key)) => format!("{key}: {}", first_line(msg)),
-            (E::DuplicateMappingKey { key: Some(k), .. }, _) => {
-                format!("`{k}` is given twice: keep one")
-            }
-            (E::DuplicateMappingKey { key: None, .. }, _) => {
-                "a key is given twice: keep one".into()
-            }
-            (E::SerdeMissingField { field, .. }, Some(key)) => format!(
-                "{key}: `{field}` is missing; {key} takes {}",
-                allowed(key).unwrap_or_else(|| "more".into())
+            (E::SerdeUnknownField { field, .. }, _) => say.say(
+                "unknown_key",
+                &[("field", field), ("keys", &self.vocabulary.keys.join(", "))],
+            ),
+            // Our own visitors' words (labels, sticker sheets, beads), in the kit's
+            // language. Another deserializer's message is serde's own English: kept as
+            // it is in an English kit, said as what the key takes in any other.
+            (E::Message { msg, .. }, Some(key)) => match undefer(&first_line(msg)) {
+                Some((problem, mut values)) => {
+                    let takes = takes(key);
+                    values.extend([("key", key), ("takes", takes.as_str())]);
+                    say.say(problem, &values)
+                }
+                None if say.0 == Language::En => format!("{key}: {}", first_line(msg)),
+                None => expected(key),
+            },
+            (E::DuplicateMappingKey { key: Some(k), .. }, _) => say.say("twice", &[("key", k)]),
+            (E::DuplicateMappingKey { key: None, .. }, _) => say.say("twice_unnamed", &[]),
+            (E::SerdeMissingField { field, .. }, Some(key)) => say.say(
+                "missing",
+                &[("key", key), ("field", field), ("takes", &takes(key))],
             ),
             (E::UnsupportedTag { tag, .. } | E::TaggedStructFieldName { tag, .. }, _) => {
-                format!("`{tag}` is a YAML tag, which no kit setting takes: write the value alone")
+                say.say("tag", &[("tag", tag)])
             }
             (E::ExternalMessage { msg, .. }, _) => {
-                if let Some((line, column, message)) = unclosed_bracket(text, &loc) {
+                if let Some((line, column, message)) = unclosed_bracket(text, &loc, say) {
                     return placed(self.name, line, column, message);
                 }
                 // The parser blames the end of the line before a tab that indents.
                 if let Some((line, column)) = first_tab(text, &loc).filter(|_| msg.contains("tab"))
                 {
-                    return placed(self.name, line, column, not_yaml(msg, text, &loc));
+                    return placed(self.name, line, column, not_yaml(msg, text, &loc, say));
                 }
-                not_yaml(msg, text, &loc)
+                not_yaml(msg, text, &loc, say)
             }
             (E::MultipleDocuments { .. } | E::Budget { .. } | E::Eof { .. }, _)
             | (
@@ -250,18 +321,19 @@ impl Source<'_> {
                 | E::AliasExpansionLimitExceeded { .. }
                 | E::AliasReplayStackDepthExceeded { .. },
                 _,
-            ) => whole_file_problem(error),
+            ) => whole_file_problem(error, say),
             (_, Some(key)) => expected(key),
-            (_, None) => format!(
-                "a kit is a list of `key: value` settings, one a line, such as `machine: second`; found {found}"
-            ),
+            (_, None) => match &found {
+                Some(found) => say.say("not_a_list", &[("found", found)]),
+                None => say.say("not_a_list_empty", &[]),
+            },
         };
         self.at_location(&loc, message)
     }
 }
 
 /// What the YAML parser found wrong, in a kit writer's words rather than the parser's.
-fn not_yaml(msg: &str, text: &str, loc: &Location) -> String {
+fn not_yaml(msg: &str, text: &str, loc: &Location, say: Messages) -> String {
     let msg = msg.to_lowercase();
     let here = text
         .lines()
@@ -278,20 +350,16 @@ fn not_yaml(msg: &str, text: &str, loc: &Location) -> String {
             )
         });
     if msg.contains("tab") {
-        "a tab character: indent a kit with spaces, never tabs".into()
+        say.say("tab", &[])
     } else if msg.contains("recursion") || msg.contains("depth") {
-        "the kit is nested far deeper than any kit: a kit is a short list of `key: value` settings"
-            .into()
+        say.say("too_deep", &[])
     } else if msg.contains("quoted") {
-        "a quoted value that never ends: close it with the same quote mark".into()
+        say.say("quote_never_ends", &[])
     } else if let Some(c) = here.filter(|c| c.is_control() || msg.contains("unexpected character"))
     {
-        format!(
-            "the character U+{:04X} cannot stand here: remove it, or put the value in quotes",
-            u32::from(c)
-        )
+        say.say("stray_character", &[("code", &code_point(c))])
     } else {
-        "this line is not a `key: value` setting: check its indentation, colons, quotes and brackets".into()
+        say.say("not_a_setting", &[])
     }
 }
 
@@ -306,9 +374,14 @@ fn first_tab(text: &str, from: &Location) -> Option<(u64, u64)> {
         })
 }
 
+/// `U+200D`: a character as a message names it.
+pub(crate) fn code_point(c: char) -> String {
+    format!("U+{:04X}", u32::from(c))
+}
+
 /// The quote mark, `[` or `{` that the parse stopped in without its closing mark, with a
 /// message for it: the parser itself blames a later line, in its own words.
-fn unclosed_bracket(text: &str, stop: &Location) -> Option<(u64, u64, String)> {
+fn unclosed_bracket(text: &str, stop: &Location, say: Messages) -> Option<(u64, u64, String)> {
     let mut open: Vec<(u64, u64, char)> = Vec::new();
     for (number, line) in (1u64..).zip(text.lines()) {
         if number > stop.line() {
@@ -333,7 +406,7 @@ fn unclosed_bracket(text: &str, stop: &Location) -> Option<(u64, u64, String)> {
             return Some((
                 number,
                 column,
-                format!("this {mark} is never closed: end the value with {mark} on the same line"),
+                say.say("quote_never_closed", &[("mark", &mark.to_string())]),
             ));
         }
     }
@@ -343,7 +416,13 @@ fn unclosed_bracket(text: &str, stop: &Location) -> Option<(u64, u64, String)> {
     Some((
         line,
         column,
-        format!("this `{bracket}` is never closed: end it with `{close}` on the same line"),
+        say.say(
+            "bracket_never_closed",
+            &[
+                ("open", &bracket.to_string()),
+                ("close", &close.to_string()),
+            ],
+        ),
     ))
 }
 
@@ -360,45 +439,45 @@ impl Source<'_> {
 }
 
 /// [`located`] at a line and column.
-fn placed(source: &str, line: u64, column: u64, message: impl fmt::Display) -> Error {
+pub(crate) fn placed(source: &str, line: u64, column: u64, message: impl fmt::Display) -> Error {
     Error::Input(format!("{source}:{line}:{column}: {message}"))
 }
 
 /// What is wrong with a kit file as a whole, for errors that are not about one key.
-fn whole_file_problem(error: &serde_saphyr::Error) -> String {
+fn whole_file_problem(error: &serde_saphyr::Error, say: Messages) -> String {
     use serde_saphyr::Error as E;
     match error {
-        E::InvalidUtf8Input => "the kit is not UTF-8 text: save it as UTF-8".into(),
-        E::MultipleDocuments { .. } => {
-            "the file holds more than one kit (a second document after `---`): keep one".into()
-        }
-        E::Eof { .. } => "the kit ends in the middle of a value".into(),
+        E::InvalidUtf8Input => say.say("not_utf8", &[]),
+        E::MultipleDocuments { .. } => say.say("two_kits", &[]),
+        E::Eof { .. } => say.say("ends_in_a_value", &[]),
         E::Budget { .. }
         | E::AliasReplayCounterOverflow { .. }
         | E::AliasReplayLimitExceeded { .. }
         | E::AliasExpansionLimitExceeded { .. }
-        | E::AliasReplayStackDepthExceeded { .. } => {
-            "the kit is far larger or deeper than any kit (too many values, aliases or levels): a kit is a short list of settings".into()
-        }
-        other => format!("the kit cannot be read ({})", first_line(&other.without_snippet().to_string())),
+        | E::AliasReplayStackDepthExceeded { .. } => say.say("too_large", &[]),
+        // The parser's own words, for a failure no kit writer has met yet.
+        other => say.say(
+            "unreadable",
+            &[("why", &first_line(&other.without_snippet().to_string()))],
+        ),
     }
 }
 
 /// The top-level key whose value holds line `line` (the last `key:` at the start of a
 /// line at or before it), if it is a key of kit.yaml.
-fn key_at(text: &str, line: u64, allowed: fn(&str) -> Option<String>) -> Option<&str> {
+fn key_at(text: &str, line: u64, allowed: fn(&str, Messages) -> Option<String>) -> Option<&str> {
     text.lines()
         .take(usize::try_from(line).unwrap_or(usize::MAX))
         .filter(|l| l.starts_with(|c: char| c.is_ascii_alphabetic() || c == '"' || c == '\''))
         .filter_map(|l| l.split_once(':'))
         .map(|(k, _)| k.trim().trim_matches(|c| c == '"' || c == '\''))
         .last()
-        .filter(|k| allowed(k).is_some())
+        .filter(|k| allowed(k, Messages::default()).is_some())
 }
 
 /// The value written at `loc` (when `loc` is at `key:` itself, the value after it),
-/// quoted and shortened for a message.
-fn found_at(text: &str, loc: &Location, key: Option<&str>) -> String {
+/// quoted and shortened for a message; `None` when nothing is written there.
+fn found_at(text: &str, loc: &Location, key: Option<&str>) -> Option<String> {
     let index = |n: u64| usize::try_from(n).unwrap_or(usize::MAX).saturating_sub(1);
     let line = text.lines().nth(index(loc.line())).unwrap_or("");
     let from: String = line.chars().skip(index(loc.column())).collect();
@@ -412,7 +491,7 @@ fn found_at(text: &str, loc: &Location, key: Option<&str>) -> String {
         .collect();
     let value = rest.trim();
     if value.is_empty() {
-        return "nothing".into();
+        return None;
     }
     const SHOWN: usize = 30;
     let shown: String = value
@@ -425,7 +504,7 @@ fn found_at(text: &str, loc: &Location, key: Option<&str>) -> String {
     } else {
         ""
     };
-    format!("`{shown}{more}`")
+    Some(format!("`{shown}{more}`"))
 }
 
 /// The message of a YAML error without the location the parser appends.
@@ -437,19 +516,31 @@ fn first_line(text: &str) -> String {
     }
 }
 
-/// A whole number of the kit, checked to be from `low` to `high`.
+/// A whole number of the kit's `key`, checked to be from `low` to `high`.
 pub fn ranged<T: TryFrom<i64>>(
     src: &Source,
     value: &Spanned<i64>,
-    what: &str,
+    key: &str,
     low: i64,
     high: i64,
 ) -> Result<T, Error> {
-    if value.value < low || value.value > high {
-        return Err(src.at(
+    let say = src.messages;
+    let out_of_range = || {
+        src.at(
             value,
-            format!("{what} must be from {low} to {high}, not {}", value.value),
-        ));
+            say.say(
+                "range",
+                &[
+                    ("key", key),
+                    ("low", &say.number(low)),
+                    ("high", &say.number(high)),
+                    ("found", &say.number(value.value)),
+                ],
+            ),
+        )
+    };
+    if value.value < low || value.value > high {
+        return Err(out_of_range());
     }
-    T::try_from(value.value).map_err(|_| src.at(value, format!("{what} is out of range")))
+    T::try_from(value.value).map_err(|_| out_of_range())
 }

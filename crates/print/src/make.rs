@@ -77,7 +77,8 @@ fn build<G: Game>(
     let (labels, sheets) = (&label_sheets.labels, &label_sheets.sheets);
     legible(kit, &set, labels)?;
     let label_pages = sheets.len();
-    let setup = Setup::compile(game, kit, kit.rule, set, Tree::build(game)?, false)?;
+    let tree = Tree::build(game).map_err(|e| e.in_kit(kit))?;
+    let setup = Setup::compile(game, kit, kit.rule, set, tree, false)?;
     let set = &setup.set;
     // The three PDF and PNG writers and the figures share the cores: labels.pdf and
     // the previews need only the labels, kit.pdf needs the figures too. The previews
@@ -277,28 +278,28 @@ pub fn legible<G: Game>(kit: &Kit, set: &BoxSet<G>, labels: &[Arc<Scene>]) -> Re
         .min_by(|a, b| a.0.total_cmp(&b.0));
     match smallest {
         Some((height, id)) if !readable_letter(height) => {
+            let say = kit.places.messages;
             // Roman move numbers of a long game take most of a label's foot.
-            let shorter = match kit.numerals {
-                Numerals::Roman => ", or `numerals: arabic` for shorter move numbers",
-                Numerals::Arabic => "",
+            let problem = match kit.numerals {
+                Numerals::Roman => "label_illegible_roman",
+                Numerals::Arabic => "label_illegible",
             };
             Err(kit.places.error(
                 &["label"],
-                format!(
-                    "label: at {} x {} mm the letters of this kit's labels would be too small to read ({height:.2} mm high on box {id}; at least {SMALLEST_LETTER_MM} mm is needed): choose a larger label (`matchbox labels` lists them){shorter}",
-                    millimetres(kit.label.width_mm),
-                    millimetres(kit.label.height_mm)
+                say.say(
+                    problem,
+                    &[
+                        ("width", &say.millimetres(kit.label.width_mm)),
+                        ("height", &say.millimetres(kit.label.height_mm)),
+                        ("letter", &say.decimals(f64::from(height), 2)),
+                        ("box", &say.number(id as i64)),
+                        ("least", &say.millimetres(SMALLEST_LETTER_MM)),
+                    ],
                 ),
             ))
         }
         _ => Ok(()),
     }
-}
-
-/// A length as a person writes it: 52, 66.7 (a sticker's 2.625 inches are not 66.674995).
-fn millimetres(mm: f32) -> String {
-    let text = format!("{mm:.1}");
-    text.strip_suffix(".0").map_or(text.clone(), str::to_string)
 }
 
 /// What the foot of the label sheets explains for this set of boxes.

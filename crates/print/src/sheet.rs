@@ -702,7 +702,12 @@ mod tests {
     #[test]
     fn every_listed_sheet_fits_its_paper() {
         for sheet in STICKER_SHEETS {
-            assert_eq!(sheet.misfit(), None, "{}", sheet.code);
+            assert_eq!(
+                sheet.misfit(matchbox_engine::i18n::Messages::default()),
+                None,
+                "{}",
+                sheet.code
+            );
         }
     }
 

@@ -192,7 +192,7 @@ fn catalogue() -> Value {
         .map(|g| {
             json!({
                 "name": g.name,
-                "keys": g.keys.iter().map(|(k, _)| k).collect::<Vec<_>>(),
+                "keys": g.keys,
                 "presets": g.presets.iter().map(|p| json!({"name": p.name, "about": p.about})).collect::<Vec<_>>(),
             })
         })

@@ -277,10 +277,7 @@ impl Notation for Hexapawn {
 }
 
 impl Descriptor for Hexapawn {
-    const KEYS: &'static [(&'static str, &'static str)] = &[
-        ("rows", "a whole number from 3 to 8"),
-        ("cols", "a whole number from 3 to 8"),
-    ];
+    const KEYS: &'static [&'static str] = &["rows", "cols"];
     const PRESETS: &'static [Preset] = PRESETS;
 
     fn read(text: &KitText) -> Result<Hexapawn, Error> {

@@ -232,8 +232,9 @@ pub trait Notation: Rules {
 /// What the kit knows of a game: its name and keys in kit.yaml, its presets, and what
 /// follows from its settings (the default rule and name, its history, its template words).
 pub trait Descriptor: Rules + Serialize + PartialEq + Debug {
-    /// Its own keys in kit.yaml, each with what it takes in the words of error messages.
-    const KEYS: &'static [(&'static str, &'static str)];
+    /// Its own keys in kit.yaml; what each takes, in the words of error messages, is
+    /// `problem.takes.KEY` of the game's strings.yaml.
+    const KEYS: &'static [&'static str];
     /// Its built-in kits.
     const PRESETS: &'static [Preset];
 
@@ -265,8 +266,8 @@ pub trait Descriptor: Rules + Serialize + PartialEq + Debug {
 pub struct GameEntry {
     /// The name after `game:` in kit.yaml.
     pub name: &'static str,
-    /// Its own keys in kit.yaml, with what each takes.
-    pub keys: &'static [(&'static str, &'static str)],
+    /// Its own keys in kit.yaml (what each takes is `problem.takes.KEY` of its strings).
+    pub keys: &'static [&'static str],
     /// Its built-in kits.
     pub presets: &'static [Preset],
 }

@@ -69,23 +69,24 @@ impl NimFile {
     /// The stones of each heap: `stones` (one heap) or `heaps`, not both; 8 stones in one
     /// heap when neither is given.
     fn heaps(&self, text: &KitText) -> Result<Vec<u16>, Error> {
+        let say = text.messages();
         match (&self.stones, &self.heaps) {
-            (Some(_), Some(h)) => Err(text.at(
-                h,
-                "give either `stones` (one heap) or `heaps` (a list of heaps), not both",
-            )),
+            (Some(_), Some(h)) => Err(text.at(h, say.say("stones_and_heaps", &[]))),
             (Some(stones), None) => Ok(vec![text.ranged(stones, "stones", 1, MAX_STONES)?]),
             (None, Some(h)) => {
                 if h.value.is_empty() || h.value.len() > MAX_HEAPS {
                     return Err(text.at(
                         h,
-                        format!(
-                            "heaps: from 1 to {MAX_HEAPS} heaps, e.g. [1, 3, 5, 7]; found {}",
-                            h.value.len()
+                        say.say(
+                            "heaps_count",
+                            &[
+                                ("most", &say.number(MAX_HEAPS as i64)),
+                                ("found", &say.number(h.value.len() as i64)),
+                            ],
                         ),
                     ));
                 }
-                stone_counts(text, h, "every heap must hold")
+                stone_counts(text, h, "heap_range")
             }
             (None, None) => Ok(vec![8]),
         }
@@ -94,27 +95,32 @@ impl NimFile {
     /// The counts a player may take from `heaps`, refused when one is more than the
     /// largest heap holds.
     fn take(&self, text: &KitText, heaps: &[u16]) -> Result<Vec<u16>, Error> {
+        let say = text.messages();
         let most = heaps.iter().copied().max().unwrap_or(1);
         let take = match &self.take {
             // One heap takes 1 to 3 by default, as Bachet's game; several take any count.
             None if heaps.len() == 1 => vec![1, 2, 3],
             None => Vec::new(),
             Some(t) if t.value.is_empty() => {
-                return Err(text.at(t, "take needs at least one count, e.g. [1, 2, 3]"));
+                return Err(text.at(t, say.say("take_empty", &[])));
             }
-            Some(t) => stone_counts(text, t, "every count in take must be")?,
+            Some(t) => stone_counts(text, t, "take_range")?,
         };
         if let Some(&big) = take.iter().find(|&&n| n > most) {
-            let what = if heaps.len() == 1 {
-                format!(
-                    "the {most} stones of the pile, so it can never be taken: every count must be at most `stones`"
-                )
+            let problem = if heaps.len() == 1 {
+                "take_more_than_pile"
             } else {
-                format!("the {most} stones of the largest heap, so it can never be taken")
+                "take_more_than_heaps"
             };
             return Err(text.error(
                 &["take", "stones", "heaps"],
-                format!("take: {big} is more than {what}"),
+                say.say(
+                    problem,
+                    &[
+                        ("count", &say.number(big)),
+                        ("stones", &say.count(most, "stone")),
+                    ],
+                ),
             ));
         }
         Ok(take)
@@ -124,6 +130,7 @@ impl NimFile {
     /// it gives none; refused when a preset's wiring meets keys that change its game, or
     /// a box is wired for a move the game does not have.
     fn wiring(&self, text: &KitText, game: &Nim) -> Result<BTreeMap<u16, Vec<u16>>, Error> {
+        let say = text.messages();
         let mut wiring = BTreeMap::new();
         if self.allowed.is_some()
             && !text.places().gives("allowed")
@@ -134,23 +141,28 @@ impl NimFile {
             // A preset's wiring was made for its own game.
             return Err(text.error(
                 &[changed],
-                format!(
-                    "{changed}: the preset's relay wiring (`allowed`) was made for its own game, which `{changed}` changes: give your own `allowed` as well, or start from `game: nim`"
-                ),
+                say.say("wiring_of_the_preset", &[("key", changed)]),
             ));
         }
         let Some(a) = &self.allowed else {
             return Ok(wiring);
         };
         if game.several() {
-            return Err(text.at(a, "allowed: a box can be wired only in a game of one heap"));
+            return Err(text.at(a, say.say("wiring_heaps", &[])));
         }
         let stones = game.stones();
         for (&at, moves) in &a.value {
             if at < 1 || at > i64::from(stones) {
                 return Err(text.at(
                     a,
-                    format!("allowed: {at} stones cannot occur in a game of {stones}"),
+                    say.say(
+                        "wiring_stones",
+                        &[
+                            ("at", &say.number(at)),
+                            ("stones", &say.count(at, "stone")),
+                            ("start", &say.count(stones, "stone")),
+                        ],
+                    ),
                 ));
             }
             let mut wired = Vec::new();
@@ -158,7 +170,14 @@ impl NimFile {
                 if m < 1 || m > at || !game.take.contains(&(m as u16)) {
                     return Err(text.at(
                         a,
-                        format!("allowed: at {at} stones, taking {m} is not a legal move"),
+                        say.say(
+                            "wiring_illegal",
+                            &[
+                                ("at", &say.number(at)),
+                                ("stones", &say.count(at, "stone")),
+                                ("count", &say.number(m)),
+                            ],
+                        ),
                     ));
                 }
                 wired.push(m as u16);
@@ -166,7 +185,10 @@ impl NimFile {
             if wired.is_empty() {
                 return Err(text.at(
                     a,
-                    format!("allowed: the box for {at} stones needs at least one move"),
+                    say.say(
+                        "wiring_empty",
+                        &[("at", &say.number(at)), ("stones", &say.count(at, "stone"))],
+                    ),
                 ));
             }
             wired.sort_unstable();
@@ -470,22 +492,7 @@ impl Notation for Nim {
 
 impl Descriptor for Nim {
     /// `take` first: errors about too many moves in a box point there.
-    const KEYS: &'static [(&'static str, &'static str)] = &[
-        (
-            "take",
-            "a list of whole numbers from 1 to 1000, e.g. [1, 2, 3]",
-        ),
-        ("stones", "a whole number from 1 to 1000"),
-        (
-            "heaps",
-            "a list of 1 to 5 whole numbers from 1 to 1000, the stones of each heap, e.g. [1, 3, 5, 7]",
-        ),
-        ("last_stone", "wins or loses"),
-        (
-            "allowed",
-            "stones left with the counts wired for them, e.g. {7: [1, 3], 6: [1, 2]}",
-        ),
-    ];
+    const KEYS: &'static [&'static str] = &["take", "stones", "heaps", "last_stone", "allowed"];
     const PRESETS: &'static [Preset] = PRESETS;
 
     fn read(text: &KitText) -> Result<Nim, Error> {
@@ -519,11 +526,19 @@ impl Descriptor for Nim {
     fn check_boxes(&self, kit: &MachineSettings, faced: &[Pile]) -> Result<(), Error> {
         for &at in self.wiring.keys() {
             if !faced.iter().any(|p| p.stones() == at) {
+                let say = kit.places.messages;
                 return Err(kit.places.error(
                     &["allowed", "machine", "skip_forced"],
-                    format!(
-                        "the wiring (`allowed`) wires a box for {at} stones, but the machine playing {} never faces {at} stones: wire only the boxes it faces",
-                        kit.machine.name()
+                    say.say(
+                        "wiring_never_faced",
+                        &[
+                            ("at", &say.number(at)),
+                            ("stones", &say.count(at, "stone")),
+                            (
+                                "side",
+                                &say.say(&format!("side.{}", kit.machine.name()), &[]),
+                            ),
+                        ],
                     ),
                 ));
             }
@@ -614,17 +629,24 @@ impl Descriptor for Nim {
 }
 
 /// A list of stone counts from kit.yaml, each checked to be from 1 to [`MAX_STONES`];
-/// `rule` begins the message about one that is not.
+/// `problem` is the message about one that is not.
 fn stone_counts(
     text: &KitText,
     list: &serde_saphyr::Spanned<Vec<i64>>,
-    rule: &str,
+    problem: &str,
 ) -> Result<Vec<u16>, Error> {
+    let say = text.messages();
     list.value
         .iter()
         .map(|&n| match u16::try_from(n) {
             Ok(count) if (1..=MAX_STONES).contains(&n) => Ok(count),
-            _ => Err(text.at(list, format!("{rule} from 1 to {MAX_STONES}, not {n}"))),
+            _ => Err(text.at(
+                list,
+                say.say(
+                    problem,
+                    &[("most", &say.number(MAX_STONES)), ("found", &say.number(n))],
+                ),
+            )),
         })
         .collect()
 }

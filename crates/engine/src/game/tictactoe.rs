@@ -239,7 +239,7 @@ impl Notation for TicTacToe {
 }
 
 impl Descriptor for TicTacToe {
-    const KEYS: &'static [(&'static str, &'static str)] = &[];
+    const KEYS: &'static [&'static str] = &[];
     const PRESETS: &'static [Preset] = PRESETS;
 
     /// The board is always 3 x 3: nothing to read.

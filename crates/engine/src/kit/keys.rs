@@ -11,8 +11,8 @@ use serde_saphyr::{Location, Spanned};
 use super::{KitFile, presets};
 use crate::Error;
 use crate::game::{AnyGame, GAMES};
-use crate::rule::BEADS_TAKE;
-use crate::settings::{SettingsFile, Source, Vocabulary};
+use crate::i18n::Messages;
+use crate::settings::{SettingsFile, Source, Vocabulary, placed};
 
 /// The keys of a kit file, each with its place and the place of its value, in order.
 struct TopKeys(Vec<(Spanned<String>, Location)>);
@@ -38,87 +38,43 @@ impl<'de> Deserialize<'de> for TopKeys {
     }
 }
 
-/// What each of kit.yaml's own keys takes, in the words of the error messages (each
-/// game says the same of its own keys; `game` lists the games).
-pub(super) const ALLOWED: [(&str, &str); 19] = [
-    ("preset", "the name of a preset (see `matchbox presets`)"),
-    ("name", "a line of text"),
-    ("game", ""),
-    ("machine", "first or second"),
-    ("symmetry", "true or false"),
-    ("skip_forced", "true or false"),
-    ("beads", BEADS_TAKE),
-    (
-        "palette",
-        "a list of colours, each {name: NAME, rgb: \"#rrggbb\"}",
-    ),
-    ("rule", "gardner, gardner-reward, menace or relay"),
-    (
-        "reward",
-        "{win: N, draw: N, loss: N} with whole numbers of beads",
-    ),
-    ("language", "en, pl or ru"),
-    ("paper", "a4 or letter"),
-    (
-        "label",
-        "matchbox, craft-small, a sticker sheet (see `matchbox labels`) or {width_mm: W, height_mm: H} in millimetres",
-    ),
-    (
-        "start_at",
-        "a whole number from 1 to the labels on a sheet: the first slot to print on",
-    ),
-    ("move_colours", "true or false"),
-    ("tags", "game-move or machine-move"),
-    ("numerals", "arabic or roman"),
-    ("show_beads", "true or false"),
-    ("previews", "true or false"),
-];
-
 /// The games' names as a choice: `a, b or c`.
-pub(super) fn game_names() -> String {
-    or_list(GAMES.iter().map(|g| g.name.to_string()).collect())
+pub(super) fn game_names(say: Messages) -> String {
+    say.or_list(&GAMES.iter().map(|g| g.name.to_string()).collect::<Vec<_>>())
 }
 
 /// The ways a kit names its game: `` `game: a`, `game: b` or `game: c` ``.
-fn game_choices() -> String {
-    or_list(
-        GAMES
+fn game_choices(say: Messages) -> String {
+    say.or_list(
+        &GAMES
             .iter()
             .map(|g| format!("`game: {}`", g.name))
-            .collect(),
+            .collect::<Vec<_>>(),
     )
 }
 
-/// `a, b or c`.
-fn or_list(items: Vec<String>) -> String {
-    match items.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        None => String::new(),
-    }
+/// Whether `key` is a key of kit.yaml or of one of its games.
+fn is_key(key: &str) -> bool {
+    KitFile::KEYS.contains(&key) || GAMES.iter().any(|g| g.keys.contains(&key))
 }
 
 /// What `key` takes, if it is a key of kit.yaml or of one of its games.
-pub(super) fn allowed(key: &str) -> Option<String> {
+/// (`problem.takes.KEY` of the strings, in the kit's and the games' files).
+pub(super) fn allowed(key: &str, say: Messages) -> Option<String> {
     if key == "game" {
-        return Some(game_names());
+        return Some(game_names(say));
     }
-    ALLOWED
-        .iter()
-        .chain(GAMES.iter().flat_map(|g| g.keys))
-        .find(|(k, _)| *k == key)
-        .map(|(_, a)| (*a).to_string())
+    is_key(key).then(|| say.say(&format!("takes.{key}"), &[]))
 }
 
 /// What kit.yaml's keys take, for the messages of the text read below the games.
 pub(super) const VOCABULARY: Vocabulary = Vocabulary {
     keys: KitFile::KEYS,
     allowed,
-    empty: || {
-        format!(
-            "at least {} or `preset: NAME` ({})",
-            game_choices(),
-            preset_names()
+    empty: |say| {
+        say.say(
+            "empty",
+            &[("games", &game_choices(say)), ("presets", &preset_names())],
         )
     },
 };
@@ -128,8 +84,12 @@ fn preset_names() -> String {
     presets().map(|p| p.name).collect::<Vec<_>>().join(", ")
 }
 
-pub(super) fn unknown_preset(name: &str) -> String {
-    format!("unknown preset `{name}`: choose one of {}", preset_names())
+/// The message for a preset that is none of the presets.
+pub(super) fn unknown_preset(name: &str, say: Messages) -> String {
+    say.say(
+        "unknown_preset",
+        &[("name", name), ("presets", &preset_names())],
+    )
 }
 
 /// Why a kit that names no game cannot be read, at the place that says so: a misspelt
@@ -139,50 +99,51 @@ pub(super) fn no_game(src: &Source, text: &str) -> Error {
         Ok(TopKeys(keys)) => keys,
         Err(e) => return e,
     };
+    let say = src.messages;
     for (key, value_at) in &keys {
         let name = key.value.as_str();
-        match name {
-            "game" => {
-                return src.at_location(
-                    value_at,
-                    format!("game: expected {}, found nothing", game_names()),
-                );
-            }
-            "preset" => {
-                return src.at_location(
-                    value_at,
-                    format!("preset: expected one of {}, found nothing", preset_names()),
-                );
-            }
-            _ => {}
+        let takes = match name {
+            "game" => Some(game_names(say)),
+            "preset" => Some(say.say("one_of", &[("names", &preset_names())])),
+            _ => None,
+        };
+        if let Some(takes) = takes {
+            return src.at_location(
+                value_at,
+                say.say("expected_nothing", &[("key", name), ("takes", &takes)]),
+            );
         }
-        let known = KitFile::KEYS.contains(&name)
-            || GAMES.iter().any(|g| g.keys.iter().any(|(k, _)| *k == name));
-        if !known {
-            return src.at(key, format!("unknown key `{name}`{}", did_you_mean(name)));
+        if !is_key(name) {
+            return src.at(key, unknown_key(name, say));
         }
     }
-    Error::Input(format!(
-        "{}:1:1: say which game the kit is for: {}, or start from `preset: NAME` ({})",
+    placed(
         src.name,
-        game_choices(),
-        preset_names()
-    ))
+        1,
+        1,
+        say.say(
+            "no_game",
+            &[("games", &game_choices(say)), ("presets", &preset_names())],
+        ),
+    )
 }
 
-/// `: did you mean `preset`?` when a key of kit.yaml or of a game is a letter or two
-/// away from `name`; otherwise the kit's own keys.
-fn did_you_mean(name: &str) -> String {
+/// The message for a key that is no kit's: the key a letter or two away from it
+/// (`did you mean `preset`?`), or else the kit's own keys.
+fn unknown_key(name: &str, say: Messages) -> String {
     let every = KitFile::KEYS
         .iter()
-        .chain(GAMES.iter().flat_map(|g| g.keys.iter().map(|(k, _)| k)));
+        .chain(GAMES.iter().flat_map(|g| g.keys.iter()));
     let closest = every
         .map(|k| (strsim::damerau_levenshtein(name, k), *k))
         .min()
         .filter(|(d, _)| *d <= 2);
     match closest {
-        Some((_, key)) => format!(": did you mean `{key}`?"),
-        None => format!(": a kit's keys are {}", KitFile::KEYS.join(", ")),
+        Some((_, key)) => say.say("unknown_key_near", &[("field", name), ("near", key)]),
+        None => say.say(
+            "unknown_key",
+            &[("field", name), ("keys", &KitFile::KEYS.join(", "))],
+        ),
     }
 }
 
@@ -198,28 +159,28 @@ pub(super) fn check_keys(
         return Ok(places);
     };
     let TopKeys(keys) = src.parse(text)?;
+    let say = src.messages;
     for (key, value_at) in keys {
         let name = key.value.as_str();
         if KitFile::KEYS.contains(&name) {
             continue;
         }
-        if let Some((own, _)) = entry.keys.iter().find(|(k, _)| *k == name) {
+        if let Some(own) = entry.keys.iter().find(|k| **k == name) {
             places.insert(*own, value_at);
             continue;
         }
-        if GAMES.iter().any(|g| g.keys.iter().any(|(k, _)| *k == name)) {
-            return Err(src.at_location(&value_at, format!("`{name}` does not apply to {game}")));
+        if is_key(name) {
+            return Err(src.at_location(
+                &value_at,
+                say.say("another_games_key", &[("field", name), ("game", game)]),
+            ));
         }
-        let keys: Vec<&str> = KitFile::KEYS
-            .iter()
-            .copied()
-            .chain(entry.keys.iter().map(|(k, _)| *k))
-            .collect();
+        let keys: Vec<&str> = KitFile::KEYS.iter().chain(entry.keys).copied().collect();
         return Err(src.at(
             &key,
-            format!(
-                "unknown key `{name}`: a {game} kit's keys are {}",
-                keys.join(", ")
+            say.say(
+                "unknown_game_key",
+                &[("field", name), ("game", game), ("keys", &keys.join(", "))],
             ),
         ));
     }

@@ -9,11 +9,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::Error;
 use crate::game::{AnyGame, GAMES, MachineSettings, Side};
-use crate::i18n::Language;
+use crate::i18n::{Language, Messages};
 use crate::media::{LABEL_SIZES, LabelSize, Paper, StickerSheet};
 use crate::palette::Colour;
 use crate::rule::{BeadSchedule, Reward, Rule};
-use crate::settings::{KitText, Places, Preset, SettingsFile, Source, settings_file};
+use crate::settings::{
+    KitText, Places, Preset, SettingsFile, Source, messages_for, placed, settings_file,
+};
 use keys::{VOCABULARY, check_keys, game_names, no_game, unknown_preset};
 use resolve::{LabelChoice, PaletteEntry};
 pub use resolve::{MAX_NAME_CHARS, without_controls};
@@ -130,7 +132,9 @@ pub fn preset(name: &str) -> Option<&'static Preset> {
 impl Kit {
     /// A built-in preset as a kit.
     pub fn from_preset(name: &str) -> Result<Kit, Error> {
-        let preset = preset(name).ok_or_else(|| Error::Input(unknown_preset(name)))?;
+        // A preset named on the command line: no kit, so no language but English.
+        let preset =
+            preset(name).ok_or_else(|| Error::Input(unknown_preset(name, Messages::default())))?;
         let kit = Kit::from_yaml(
             &format!("preset: {}\n", preset.name),
             &format!("preset {name}"),
@@ -145,42 +149,46 @@ impl Kit {
     /// Reads a kit file's bytes, named `shown` in messages; more than [`MAX_KIT_BYTES`]
     /// (the reader stops one byte past it) is refused as the wrong file.
     pub fn from_bytes(bytes: Vec<u8>, shown: &str) -> Result<Kit, Error> {
+        // Said in the kit's language where its `language:` line can be read at all.
+        let say = |bytes: &[u8]| messages_for(&String::from_utf8_lossy(bytes));
         if bytes.len() as u64 > MAX_KIT_BYTES {
-            return Err(Error::Input(format!(
-                "{shown}: the file is larger than 1 MiB, far larger than any kit: is it the right file?"
-            )));
+            let message = say(&bytes).say("file_too_large", &[]);
+            return Err(Error::Input(format!("{shown}: {message}")));
         }
         let text = String::from_utf8(bytes).map_err(|e| {
             let before = &e.as_bytes()[..e.utf8_error().valid_up_to()];
             let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
             let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
-            Error::Input(format!(
-                "{shown}:{line}:{column}: the kit is not UTF-8 text: save it as UTF-8"
-            ))
+            let message = say(e.as_bytes()).say("not_utf8", &[]);
+            placed(shown, line as u64, column as u64, message)
         })?;
         Kit::from_yaml(&text, shown)
     }
 
     /// Reads kit.yaml text; `source` names it in error messages.
     pub fn from_yaml(text: &str, source: &str) -> Result<Kit, Error> {
+        let say = messages_for(text);
         let src = Source {
             name: source,
             vocabulary: &VOCABULARY,
+            messages: say,
         };
         let file: KitFile = src.parse(text)?;
         let mut places = Places {
             source: source.to_string(),
             keys: file.places(),
+            messages: say,
         };
         let mut layers = Vec::new();
         let mut preset_rule = None;
         let merged = match &file.preset {
             Some(name) => {
-                let preset =
-                    preset(&name.value).ok_or_else(|| src.at(name, unknown_preset(&name.value)))?;
+                let preset = preset(&name.value)
+                    .ok_or_else(|| src.at(name, unknown_preset(&name.value, say)))?;
                 let base: KitFile = Source {
                     name: preset.name,
                     vocabulary: &VOCABULARY,
+                    messages: say,
                 }
                 .parse(preset.yaml)?;
                 if let (Some(own), Some(theirs)) = (&file.game, &base.game)
@@ -188,9 +196,13 @@ impl Kit {
                 {
                     return Err(src.at(
                         own,
-                        format!(
-                            "game: `{}` is not the game of `preset: {}`, which is {}: leave out `preset` to start a {} kit, or `game`",
-                            own.value, preset.name, theirs.value, own.value
+                        say.say(
+                            "not_the_presets_game",
+                            &[
+                                ("game", &own.value),
+                                ("preset", preset.name),
+                                ("presets_game", &theirs.value),
+                            ],
                         ),
                     ));
                 }
@@ -215,10 +227,13 @@ impl Kit {
         let game = AnyGame::read(&game_name.value, &kit_text).ok_or_else(|| {
             src.at(
                 game_name,
-                format!(
-                    "game: expected {}, found `{}`",
-                    game_names(),
-                    game_name.value
+                say.say(
+                    "expected",
+                    &[
+                        ("key", "game"),
+                        ("takes", &game_names(say)),
+                        ("found", &format!("`{}`", game_name.value)),
+                    ],
                 ),
             )
         })??;
@@ -302,7 +317,7 @@ impl Kit {
     /// The game's own keys in kit.yaml.
     pub fn own_game_keys(&self) -> impl Iterator<Item = &'static str> {
         let own = AnyGame::entry(self.game.name()).map_or(&[][..], |g| g.keys);
-        own.iter().map(|(k, _)| *k)
+        own.iter().copied()
     }
 }
 
@@ -382,7 +397,7 @@ pub(crate) fn input_error(yaml: &str) -> String {
 mod tests {
     use std::collections::BTreeMap;
 
-    use super::keys::{ALLOWED, allowed};
+    use super::keys::allowed;
     use super::*;
 
     fn err(yaml: &str) -> String {
@@ -515,7 +530,7 @@ mod tests {
             let other = GAMES
                 .iter()
                 .find(|g| !g.keys.is_empty() && g.name != game.name);
-            let Some((key, _)) = other.map(|g| g.keys[0]) else {
+            let Some(key) = other.map(|g| g.keys[0]) else {
                 continue;
             };
             let m = err(&format!("game: {}\n{key}: 3\n", game.name));
@@ -529,13 +544,18 @@ mod tests {
     }
 
     #[test]
-    fn every_key_says_what_it_takes() {
-        for key in KitFile::KEYS {
-            assert!(allowed(key).is_some(), "{key}");
-        }
-        assert_eq!(ALLOWED.len(), KitFile::KEYS.len());
-        for game in GAMES {
-            assert!(game.keys.iter().all(|(_, takes)| !takes.is_empty()));
+    fn every_key_says_what_it_takes_in_every_language() {
+        let every = KitFile::KEYS
+            .iter()
+            .chain(GAMES.iter().flat_map(|g| g.keys));
+        for key in every {
+            for language in Language::ALL {
+                let takes = allowed(key, Messages(language)).unwrap_or_default();
+                assert!(
+                    !takes.is_empty() && !takes.starts_with("problem."),
+                    "{language:?}: {key} takes {takes}"
+                );
+            }
         }
     }
 
@@ -557,6 +577,39 @@ mod tests {
             err("preset: bachet\nbeads: -1\n")
                 .starts_with("kit.yaml:2:8: beads: expected a whole number from 1 to 100")
         );
+    }
+
+    #[test]
+    fn mistakes_are_said_in_the_language_the_kit_gives_wherever_it_gives_it() {
+        // Above the mistake, below it, quoted, with a comment; a parse that stops early.
+        for yaml in [
+            "language: pl\ngame: hexapawn\nrows: 9\n",
+            "game: hexapawn\nrows: 9\nlanguage: \"pl\" # polski\n",
+            "game: hexapawn\nrows: [9\nlanguage: pl\n",
+        ] {
+            let message = err(yaml);
+            assert!(
+                message.contains("rows: wartość") || message.contains("nawias"),
+                "{message}"
+            );
+        }
+        let ru = err("game: nim\nstones: 0\nlanguage: ru\n");
+        assert_eq!(
+            ru,
+            "kit.yaml:2:9: stones: значение должно быть от 1 до 1000, а не 0"
+        );
+        // No language, or none of the kit's: English.
+        assert!(err("game: hexapawn\nrows: 9\n").contains("rows must be from 3 to 8"));
+        let french = err("game: hexapawn\nrows: 9\nlanguage: fr\n");
+        assert!(french.contains("expected en, pl or ru"), "{french}");
+        // The language of a kit read without it: its warnings, its later checks.
+        let kit = Kit::from_yaml(
+            "preset: bachet-relay\nrule: gardner\nlanguage: ru\n",
+            "kit.yaml",
+        )
+        .unwrap();
+        assert!(kit.warnings[0].starts_with("kit.yaml:2:7: предупреждение:"));
+        assert_eq!(kit.places.messages, Messages(Language::Ru));
     }
 
     #[test]

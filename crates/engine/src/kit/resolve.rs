@@ -14,7 +14,7 @@ use crate::i18n::Language;
 use crate::media::{LABEL_SIZES, LabelSize, Paper, STICKER_SHEETS, StickerSheet, sticker_sheet};
 use crate::palette::{self, Colour};
 use crate::rule::{BeadSchedule, MAX_REWARD, MAX_START_BEADS, Reward, Rule};
-use crate::settings::{Places, Source, ranged};
+use crate::settings::{Places, Source, code_point, deferred, ranged};
 
 /// What `label:` names: a label size cut from plain paper, or a sticker sheet.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -52,13 +52,15 @@ impl<'de> Deserialize<'de> for LabelChoice {
                 if let Some((_, size)) = LABEL_SIZES.iter().find(|(n, _)| *n == name) {
                     return Ok(LabelChoice::Cut(*size));
                 }
-                sticker_sheet(name).map(LabelChoice::Sticker).ok_or_else(|| {
-                    let codes: Vec<&str> = STICKER_SHEETS.iter().map(|s| s.code).collect();
-                    E::custom(format!(
-                        "unknown label `{name}`: use matchbox (52 x 36 mm), craft-small (35 x 15 mm), a sticker sheet ({}), or {{width_mm, height_mm}}",
-                        codes.join(", ")
-                    ))
-                })
+                sticker_sheet(name)
+                    .map(LabelChoice::Sticker)
+                    .ok_or_else(|| {
+                        let codes: Vec<&str> = STICKER_SHEETS.iter().map(|s| s.code).collect();
+                        E::custom(deferred(
+                            "unknown_label",
+                            &[("name", name), ("sheets", &codes.join(", "))],
+                        ))
+                    })
             }
             fn visit_u64<E: de::Error>(self, code: u64) -> Result<LabelChoice, E> {
                 // Avery's US codes are plain numbers: `label: 5160`.
@@ -76,15 +78,11 @@ impl<'de> Deserialize<'de> for LabelChoice {
                 let (Some(across), Some(down)) = (f.across, f.down) else {
                     return match (f.across, f.down, f.left_mm, f.top_mm) {
                         (None, None, None, None) => Ok(LabelChoice::Cut(label)),
-                        _ => Err(de::Error::custom(
-                            "a custom sticker sheet needs across, down, left_mm and top_mm (pitch_x_mm, pitch_y_mm and corner_mm are optional)",
-                        )),
+                        _ => Err(de::Error::custom(deferred("sticker_sheet_grid", &[]))),
                     };
                 };
                 let (Some(left_mm), Some(top_mm)) = (f.left_mm, f.top_mm) else {
-                    return Err(de::Error::custom(
-                        "a custom sticker sheet needs left_mm and top_mm: where the first label's corner is",
-                    ));
+                    return Err(de::Error::custom(deferred("sticker_sheet_corner", &[])));
                 };
                 Ok(LabelChoice::Sticker(StickerSheet {
                     code: "custom",
@@ -176,20 +174,27 @@ impl KitFile {
             .as_ref()
             .map_or(BeadSchedule::Each(1), |b| b.value.clone());
         if let Some(b) = &self.beads {
+            let say = src.messages;
             let check = |n: u32| {
                 if (1..=MAX_START_BEADS).contains(&n) {
                     Ok(())
                 } else {
                     Err(src.at(
                         b,
-                        format!("beads per move must be from 1 to {MAX_START_BEADS}, not {n}"),
+                        say.say(
+                            "beads_range",
+                            &[
+                                ("most", &say.number(MAX_START_BEADS)),
+                                ("found", &say.number(n)),
+                            ],
+                        ),
                     ))
                 }
             };
             match &b.value {
                 BeadSchedule::Each(n) => check(*n)?,
                 BeadSchedule::ByMoveNumber(map) if map.is_empty() => {
-                    return Err(src.at(b, "the bead schedule lists no move numbers"));
+                    return Err(src.at(b, say.say("beads_no_moves", &[])));
                 }
                 BeadSchedule::ByMoveNumber(map) => {
                     for n in map.values() {
@@ -206,23 +211,21 @@ impl KitFile {
         Ok(match &self.palette {
             None => palette::default_palette(),
             Some(p) => {
+                let say = src.messages;
                 if p.value.is_empty() {
-                    return Err(src.at(p, "the palette needs at least one colour"));
+                    return Err(src.at(p, say.say("palette_empty", &[])));
                 }
                 let mut colours: Vec<Colour> = Vec::new();
                 for entry in &p.value {
                     let rgb = palette::parse_hex(&entry.rgb).ok_or_else(|| {
                         src.at(
                             p,
-                            format!(
-                                "colour `{}`: rgb must be written #rrggbb, not `{}`",
-                                entry.name, entry.rgb
-                            ),
+                            say.say("colour_rgb", &[("name", &entry.name), ("rgb", &entry.rgb)]),
                         )
                     })?;
                     check_printable(src, p, "palette", &entry.name)?;
                     if colours.iter().any(|c| c.name == entry.name) {
-                        return Err(src.at(p, format!("colour `{}` is listed twice", entry.name)));
+                        return Err(src.at(p, say.say("colour_twice", &[("name", &entry.name)])));
                     }
                     colours.push(Colour {
                         name: entry.name.clone(),
@@ -247,11 +250,13 @@ impl KitFile {
             {
                 return Err(src.at(
                     p,
-                    format!(
-                        "the {} sticker sheet is {} paper: leave `paper` out, or choose a sheet for {} paper (see `matchbox labels`)",
-                        sheet.code,
-                        sheet.paper.name(),
-                        p.value.name()
+                    src.messages.say(
+                        "sticker_sheet_paper",
+                        &[
+                            ("sheet", sheet.code),
+                            ("sheet_paper", sheet.paper.name()),
+                            ("paper", p.value.name()),
+                        ],
                     ),
                 ));
             }
@@ -287,15 +292,20 @@ impl KitFile {
     /// or the game's own, in `language`.
     fn name(&self, src: &Source, game: &AnyGame, language: Language) -> Result<String, Error> {
         let words = crate::i18n::strings(language);
+        let say = src.messages;
         let name = match (&self.name, &self.preset) {
             (Some(n), _) => {
                 let name = without_controls(&n.value).trim().to_string();
-                if name.chars().count() > MAX_NAME_CHARS {
+                let length = name.chars().count();
+                if length > MAX_NAME_CHARS {
                     return Err(src.at(
                         n,
-                        format!(
-                            "name: at most {MAX_NAME_CHARS} characters, found {}; it is printed at the top of every sheet",
-                            name.chars().count()
+                        say.say(
+                            "name_too_long",
+                            &[
+                                ("most", &say.number(MAX_NAME_CHARS as i64)),
+                                ("found", &say.number(length as i64)),
+                            ],
                         ),
                     ));
                 }
@@ -305,11 +315,9 @@ impl KitFile {
             (None, Some(p)) => words.get(&format!("preset.{}", p.value)).to_string(),
             (None, None) => game.default_name(words),
         };
-        if name.is_empty() {
-            return Err(src.at(
-                self.name.as_ref().expect("name given"),
-                "the kit's name is empty",
-            ));
+        // Only a name the file gives can come out empty: the preset's and the game's have words.
+        if let (true, Some(given)) = (name.is_empty(), &self.name) {
+            return Err(src.at(given, say.say("name_empty", &[])));
         }
         Ok(name)
     }
@@ -327,14 +335,15 @@ impl KitFile {
             .as_ref()
             .map_or_else(|| game.default_rule(), |v| v.value);
         let mut warnings = Vec::new();
+        let say = src.messages;
         if let (Some(own), Some(preset)) = (&self.rule, preset_rule)
             && preset == Rule::Relay
             && own.value != Rule::Relay
         {
             warnings.push(format!(
-                "{}warning: rule {} replaces the preset's relay: each wired move becomes a bead, and the boxes keep only the wired moves",
+                "{}{}",
                 src.place(&own.referenced),
-                own.value.name()
+                say.say("warning_relay_replaced", &[("rule", own.value.name())])
             ));
         }
         if let Some(reward) = &self.reward
@@ -342,10 +351,7 @@ impl KitFile {
         {
             return Err(src.at(
                 reward,
-                format!(
-                    "reward: beads per result apply under `rule: menace` only; this kit's rule is {}: leave `reward` out, or set `rule: menace`",
-                    rule.name()
-                ),
+                say.say("reward_without_menace", &[("rule", rule.name())]),
             ));
         }
         if let Some(reward) = &self.reward
@@ -353,9 +359,13 @@ impl KitFile {
         {
             return Err(src.at(
                 reward,
-                format!(
-                    "reward: beads per result must be from -{MAX_REWARD} to {MAX_REWARD}; {which} is {}",
-                    reward.value.get(which)
+                say.say(
+                    "reward_range",
+                    &[
+                        ("most", &say.number(MAX_REWARD)),
+                        ("result", which),
+                        ("found", &say.number(reward.value.get(which))),
+                    ],
                 ),
             ));
         }
@@ -372,8 +382,9 @@ fn check_label(
     label: LabelSize,
     stickers: Option<&StickerSheet>,
 ) -> Result<(), Error> {
-    if let Some(why) = stickers.and_then(StickerSheet::misfit) {
-        return Err(src.at(at, format!("this sticker sheet cannot be: {why}")));
+    let say = src.messages;
+    if let Some(why) = stickers.and_then(|sheet| sheet.misfit(say)) {
+        return Err(src.at(at, say.say("sticker_sheet_misfit", &[("why", &why)])));
     }
     let (aw, ah) = crate::media::label_area(paper);
     let drawn = match stickers {
@@ -386,28 +397,32 @@ fn check_label(
         }
         None => label,
     };
+    let width = say.millimetres(label.width_mm);
+    let height = say.millimetres(label.height_mm);
     if !(drawn.width_mm >= 20.0 && drawn.height_mm >= 12.0) {
+        let problem = match stickers {
+            Some(_) => "sticker_too_small",
+            None => "label_too_small",
+        };
         return Err(src.at(
             at,
-            format!(
-                "a label of {} x {} mm is too small to draw legibly: at least 20 x 12 mm{}",
-                label.width_mm,
-                label.height_mm,
-                if stickers.is_some() {
-                    " inside its safe margin"
-                } else {
-                    ""
-                }
-            ),
+            say.say(problem, &[("width", &width), ("height", &height)]),
         ));
     }
     if stickers.is_none() && (label.width_mm > aw || label.height_mm > ah) {
-        return Err(src.at(at, format!(
-                "a label of {} x {} mm does not fit on {} paper: at most {aw} x {ah} mm inside the margins",
-                label.width_mm,
-                label.height_mm,
-                paper.name()
-            )));
+        return Err(src.at(
+            at,
+            say.say(
+                "label_too_large",
+                &[
+                    ("width", &width),
+                    ("height", &height),
+                    ("paper", paper.name()),
+                    ("most_width", &say.millimetres(aw)),
+                    ("most_height", &say.millimetres(ah)),
+                ],
+            ),
+        ));
     }
     Ok(())
 }
@@ -437,22 +452,24 @@ fn is_invisible(c: char) -> bool {
 
 /// Refuses text the embedded font cannot print, rather than printing empty boxes.
 fn check_printable<T>(src: &Source, at: &Spanned<T>, key: &str, text: &str) -> Result<(), Error> {
+    let say = src.messages;
     if let Some(c) = text.chars().find(|&c| is_invisible(c)) {
         return Err(src.at(
             at,
-            format!(
-                "{key}: the invisible character U+{:04X} would print as nothing: remove it",
-                u32::from(c)
-            ),
+            say.say("invisible", &[("key", key), ("code", &code_point(c))]),
         ));
     }
     match text.chars().find(|&c| !crate::glyphs::printable(c)) {
         None => Ok(()),
         Some(c) => Err(src.at(
             at,
-            format!(
-                "{key}: `{c}` (U+{:04X}) cannot be printed: the kit's font has Latin letters (with Polish ones), Cyrillic, digits and common punctuation",
-                u32::from(c)
+            say.say(
+                "unprintable",
+                &[
+                    ("key", key),
+                    ("character", &c.to_string()),
+                    ("code", &code_point(c)),
+                ],
             ),
         )),
     }

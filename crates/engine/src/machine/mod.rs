@@ -20,7 +20,7 @@ use crate::game::{Outcome, Side};
 pub use compiled::{Beads, Draw, MAX_BEADS, Machine};
 pub use learner::{Learner, Suspended};
 pub use loss::{LossCheck, LossMemo};
-pub use tree::{Node, TREE_BUDGET, Tree};
+pub use tree::{Node, TREE_BUDGET, TooManyPositions, Tree};
 
 /// The random number generator of the simulation.
 pub type SimRng = ChaCha8Rng;

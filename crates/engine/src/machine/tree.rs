@@ -5,11 +5,37 @@ use rustc_hash::FxHashMap;
 
 use crate::Error;
 use crate::game::{Outcome, Rules, Side, score};
+use crate::kit::Kit;
 
 /// More exact positions than this and a game is not played through: the largest
 /// canonical enumeration ([`crate::boxes::POSITION_BUDGET`]) times the largest board
 /// symmetry group (8).
 pub const TREE_BUDGET: usize = 8 * crate::boxes::POSITION_BUDGET;
+
+/// A game refused by [`Tree::build`]: more than [`TREE_BUDGET`] exact positions.
+#[derive(Debug)]
+pub struct TooManyPositions {
+    /// The game's name in kit.yaml.
+    game: &'static str,
+}
+
+impl TooManyPositions {
+    /// The refusal as a mistake of `kit`, at the keys that set its game's size and in
+    /// its language.
+    pub fn in_kit(self, kit: &Kit) -> Error {
+        let say = kit.places.messages;
+        kit.places.error(
+            &kit.game_keys(),
+            say.say(
+                "too_many_positions_to_play",
+                &[
+                    ("game", self.game),
+                    ("most", &say.number(TREE_BUDGET as i64)),
+                ],
+            ),
+        )
+    }
+}
 
 /// The value of every position for its side to move (1 win, 0 draw, -1 loss) by
 /// minimax, worked backwards from the ends of the game in topological order, without
@@ -65,7 +91,7 @@ impl<G: Rules> Tree<G> {
     /// Enumerates every position reachable from the start, breadth first, and solves
     /// the game backwards from its ends; refuses a game of more than [`TREE_BUDGET`]
     /// positions.
-    pub fn build(game: &G) -> Result<Tree<G>, Error> {
+    pub fn build(game: &G) -> Result<Tree<G>, TooManyPositions> {
         let start = game.start();
         let mut ids: FxHashMap<G::Position, Node> = FxHashMap::default();
         ids.insert(start.clone(), 0);
@@ -83,10 +109,7 @@ impl<G: Rules> Tree<G> {
                     Some(&id) => id,
                     None => {
                         if positions.len() >= TREE_BUDGET {
-                            return Err(Error::Input(format!(
-                                "this {} game has more than {TREE_BUDGET} positions to play through: too many to simulate; choose a smaller game",
-                                G::NAME
-                            )));
+                            return Err(TooManyPositions { game: G::NAME });
                         }
                         ids.insert(child.clone(), positions.len() as Node);
                         positions.push(child);
@@ -173,5 +196,24 @@ impl<G: Rules> Tree<G> {
     pub fn best_children(&self, node: Node) -> &[Node] {
         let i = node as usize;
         &self.best[self.best_start[i] as usize..self.best_start[i + 1] as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_too_large_to_play_through_is_a_mistake_at_its_keys_in_the_kits_language() {
+        let kit = Kit::from_yaml("game: nim\nheaps: [3, 3]\nlanguage: pl\n", "kit.yaml").unwrap();
+        let Error::Input(message) = (TooManyPositions { game: "nim" }).in_kit(&kit) else {
+            panic!("an input error");
+        };
+        assert!(
+            message.starts_with(
+                "kit.yaml:2:8: gra nim w tej wersji ma ponad 8\u{202f}000\u{202f}000 sytuacji"
+            ),
+            "{message}"
+        );
     }
 }
