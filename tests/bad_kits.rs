@@ -173,17 +173,7 @@ fn every_bad_kit_is_refused_in_the_users_words() {
     assert!(cases.len() >= 40);
     let mut wrong = Vec::new();
     for (i, case) in cases.iter().enumerate() {
-        let path = dir.join(format!("kit-{i}.yaml"));
-        std::fs::write(&path, &case.yaml).unwrap();
-        let out = dir.join(format!("out-{i}"));
-        let o = matchbox(&[
-            "kit",
-            "--kit",
-            path.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ]);
-        let message = String::from_utf8_lossy(&o.stderr).into_owned();
+        let (o, message, path, out) = made(&dir, &format!("kit-{i}"), &case.yaml);
         let prefix = format!("matchbox: {}:", path.display());
         let place = match case.at {
             Some((line, column)) => format!("{prefix}{line}:{column}: "),
@@ -211,9 +201,18 @@ fn every_bad_kit_is_refused_in_the_users_words() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The message `matchbox kit` gives for a kit's bytes (exit status 2, one line), without
-/// `matchbox: ` and the file's path: `LINE:COLUMN: text`, or the text alone.
-fn refusal(dir: &std::path::Path, name: &str, yaml: &[u8]) -> Option<String> {
+/// `matchbox kit` run on a kit's bytes written to `NAME.yaml` in `dir`, into `NAME-out`:
+/// what it did, what it said on stderr, the kit's path and the folder asked for.
+fn made(
+    dir: &std::path::Path,
+    name: &str,
+    yaml: &[u8],
+) -> (
+    std::process::Output,
+    String,
+    std::path::PathBuf,
+    std::path::PathBuf,
+) {
     let path = dir.join(format!("{name}.yaml"));
     std::fs::write(&path, yaml).unwrap();
     let out = dir.join(format!("{name}-out"));
@@ -225,6 +224,13 @@ fn refusal(dir: &std::path::Path, name: &str, yaml: &[u8]) -> Option<String> {
         out.to_str().unwrap(),
     ]);
     let message = String::from_utf8_lossy(&o.stderr).into_owned();
+    (o, message, path, out)
+}
+
+/// The message `matchbox kit` gives for a kit's bytes (exit status 2, one line), without
+/// `matchbox: ` and the file's path: `LINE:COLUMN: text`, or the text alone.
+fn refusal(dir: &std::path::Path, name: &str, yaml: &[u8]) -> Option<String> {
+    let (o, message, path, out) = made(dir, name, yaml);
     let prefix = format!("matchbox: {}", path.display());
     (o.status.code() == Some(2) && message.lines().count() == 1 && !out.exists())
         .then(|| message.trim_end().strip_prefix(&prefix).map(str::to_string))
