@@ -208,7 +208,12 @@ pub fn plural_form<'a>(
 /// A number with one decimal as the language writes it: `6.5` in English, `6,5` in
 /// Polish and Russian.
 pub fn decimal(language: Language, x: f64) -> String {
-    let text = format!("{x:.1}");
+    decimals(language, x, 1)
+}
+
+/// `x` with `places` decimals and the language's decimal mark (`0.93`, `0,93`).
+pub fn decimals(language: Language, x: f64, places: usize) -> String {
+    let text = format!("{x:.places$}");
     match language {
         Language::En => text,
         Language::Pl | Language::Ru => text.replace('.', ","),
@@ -261,11 +266,7 @@ impl Messages {
 
     /// `x` with `places` decimals and the language's decimal mark (`0.93`, `0,93`).
     pub fn decimals(self, x: f64, places: usize) -> String {
-        let text = format!("{x:.places$}");
-        match self.0 {
-            Language::En => text,
-            Language::Pl | Language::Ru => text.replace('.', ","),
-        }
+        decimals(self.0, x, places)
     }
 
     /// A length in millimetres as a person writes it: `52`, `66.7` (`66,7` in Polish and
