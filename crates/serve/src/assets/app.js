@@ -650,10 +650,20 @@ function renderPanels() {
   if (panel === 'settings' && settings === null) loadSettings().catch((e) => showError(e.message));
 }
 
+// The panel the teacher's screen asked the server to show, until an answer says the
+// server shows it: an answer already on its way holds the panel before, and must not
+// turn the screen back to it.
+let askedPanel = null;
+
 function showPanel(name) {
   panel = name;
   renderPanels();
-  if (teacher) api('POST', '/api/panel', { panel: name }).catch((e) => showError(e.message));
+  if (!teacher) return;
+  askedPanel = name;
+  api('POST', '/api/panel', { panel: name }).catch((e) => {
+    askedPanel = null;
+    showError(e.message);
+  });
 }
 
 // ---- keeping up to date -----------------------------------------------------------------
@@ -685,8 +695,12 @@ async function refresh(force) {
   if (remade) labels.clear();
   // The settings shown follow the server's (a view-only screen's at every change).
   if (settings !== null && (remade || (!teacher && game.panel === 'settings'))) await loadSettings();
-  // Every screen shows the teacher's panel.
-  panel = PANELS.includes(game.panel) ? game.panel : 'game';
+  // Every screen shows the teacher's panel (this one's own choice while it is asked).
+  const shown = PANELS.includes(game.panel) ? game.panel : 'game';
+  if (askedPanel === null || shown === askedPanel) {
+    askedPanel = null;
+    panel = shown;
+  }
   showUnsaved();
   renderGame();
   renderScore();
