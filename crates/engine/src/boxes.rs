@@ -256,13 +256,7 @@ impl<G: Rules> BoxSet<G> {
         if self.boxes.is_empty() {
             return Err(kit.places.error(
                 &choice_keys(kit),
-                say.say(
-                    "never_moves",
-                    &[(
-                        "side",
-                        &say.say(&format!("side.{}", kit.machine.name()), &[]),
-                    )],
-                ),
+                say.say("never_moves", &[("side", &kit.machine.said(say))]),
             ));
         }
         let mut numbers: Vec<u32> = self

@@ -46,6 +46,11 @@ impl Side {
             Side::Second => "second",
         }
     }
+
+    /// The side as a message about a kit says it (`problem.side.*`: `pierwsza`, `первой`).
+    pub fn said(self, say: crate::i18n::Messages) -> String {
+        say.say(&format!("side.{}", self.name()), &[])
+    }
 }
 
 /// How a finished game ended.

@@ -534,10 +534,7 @@ impl Descriptor for Nim {
                         &[
                             ("at", &say.number(at)),
                             ("stones", &say.count(at, "stone")),
-                            (
-                                "side",
-                                &say.say(&format!("side.{}", kit.machine.name()), &[]),
-                            ),
+                            ("side", &kit.machine.said(say)),
                         ],
                     ),
                 ));
