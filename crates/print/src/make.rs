@@ -77,8 +77,7 @@ fn build<G: Game>(
     let (labels, sheets) = (&label_sheets.labels, &label_sheets.sheets);
     legible(kit, &set, labels)?;
     let label_pages = sheets.len();
-    let tree = Tree::build(game).map_err(|e| e.in_kit(kit))?;
-    let setup = Setup::compile(game, kit, kit.rule, set, tree, false)?;
+    let setup = Setup::compile(game, kit, kit.rule, set, Tree::of_kit(game, kit)?, false)?;
     let set = &setup.set;
     // The three PDF and PNG writers and the figures share the cores: labels.pdf and
     // the previews need only the labels, kit.pdf needs the figures too. The previews

@@ -22,7 +22,7 @@ pub struct TooManyPositions {
 impl TooManyPositions {
     /// The refusal as a mistake of `kit`, at the keys that set its game's size and in
     /// its language.
-    pub fn in_kit(self, kit: &Kit) -> Error {
+    fn in_kit(self, kit: &Kit) -> Error {
         let say = kit.places.messages;
         kit.places.error(
             &kit.game_keys(),
@@ -88,6 +88,12 @@ pub struct Tree<G: Rules> {
 }
 
 impl<G: Rules> Tree<G> {
+    /// [`Tree::build`] of `kit`'s game, a game too large to play through refused as a
+    /// mistake of the kit.
+    pub fn of_kit(game: &G, kit: &Kit) -> Result<Tree<G>, Error> {
+        Tree::build(game).map_err(|e| e.in_kit(kit))
+    }
+
     /// Enumerates every position reachable from the start, breadth first, and solves
     /// the game backwards from its ends; refuses a game of more than [`TREE_BUDGET`]
     /// positions.

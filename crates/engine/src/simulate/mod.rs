@@ -310,7 +310,7 @@ impl<G: Rules> Setup<G> {
             kit,
             rule,
             BoxSet::build(game, kit)?,
-            Tree::build(game).map_err(|e| e.in_kit(kit))?,
+            Tree::of_kit(game, kit)?,
             rival,
         )
     }

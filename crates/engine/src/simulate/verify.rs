@@ -461,7 +461,7 @@ pub fn verify<G: Notation + Descriptor>(
 ) -> Result<Verdict, Error> {
     let set = BoxSet::build(game, kit)?;
     set.check_label_count(kit)?;
-    let tree = Tree::build(game).map_err(|e| e.in_kit(kit))?;
+    let tree = Tree::of_kit(game, kit)?;
     let checks = checks(game, kit, &set, &tree);
     let (mut proof, mut measured, mut not_exact, mut watched) = (None, None, None, None);
     let (mut cannot_learn, mut reward) = (None, None);
