@@ -153,6 +153,20 @@ impl Browser {
         }
     }
 
+    /// The WCAG 2.1 A and AA violations that axe-core (vendored, tests/support/axe)
+    /// finds on the page as it is now: each with its rule id and the elements it names.
+    pub fn axe_violations(&self) -> Vec<Value> {
+        let axe = include_str!("axe/axe.min.js");
+        self.script(&format!("{axe}\n;return 0;"));
+        let result = self.script_async(
+            "const done = arguments[arguments.length - 1];
+             axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+               .then((r) => done(r.violations.map((v) => ({ id: v.id, help: v.help,
+                 nodes: v.nodes.map((n) => n.target.join(' ')) }))), (e) => done([{ id: 'axe-failed', help: String(e) }]));",
+        );
+        result.as_array().cloned().unwrap_or_default()
+    }
+
     pub fn find(&self, css: &str) -> String {
         let found = self.call(
             "POST",
