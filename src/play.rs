@@ -309,7 +309,10 @@ fn greeting<G: Notation>(kit: &Kit, setup: &Setup<G>) -> String {
         "{}\n",
         s.fill(
             intro,
-            &[("name", &kit.name), ("rule", &Words::of(kit).rule(machine.rule))]
+            &[
+                ("name", &kit.name),
+                ("rule", &Words::of(kit).rule(machine.rule))
+            ]
         )
     )
 }

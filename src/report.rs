@@ -4,15 +4,15 @@
 use crate::kit_folder::KitReport;
 use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
 use matchbox_engine::game::Notation;
+use matchbox_engine::i18n::{Messages, Strings, strings};
 use matchbox_engine::kit::Kit;
 use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::exact::{
     Arithmetic, Distribution, Figure, GivingUp, Measure, RATIONAL_STATES,
 };
+use matchbox_engine::simulate::stats::{Estimate, Stats};
 use matchbox_engine::simulate::verify::{CannotLearn, Proof, RewardCheck, Verdict};
 use matchbox_engine::simulate::watch::{STREAK, Watch};
-use matchbox_engine::i18n::{Messages, Strings, strings};
-use matchbox_engine::simulate::stats::{Estimate, Stats};
 use matchbox_engine::simulate::{OpponentKind, Session, Training};
 
 /// A position as an indented board, one row a line, squares spaced apart.
@@ -143,13 +143,20 @@ impl Words {
 pub fn box_text<G: Notation>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Move>) -> String {
     let words = Words::of(kit);
     let numbers: Vec<String> = b.move_numbers.iter().map(u32::to_string).collect();
-    let key = if numbers.len() == 1 { "box" } else { "box_many" };
+    let key = if numbers.len() == 1 {
+        "box"
+    } else {
+        "box_many"
+    };
     let mut out = words.fill(
         key,
         &[
             ("id", &b.id.to_string()),
             ("moves", &numbers.join(", ")),
-            ("tag", &tag(&b.move_numbers, kit.machine, kit.tags, kit.numerals)),
+            (
+                "tag",
+                &tag(&b.move_numbers, kit.machine, kit.tags, kit.numerals),
+            ),
         ],
     );
     out.push('\n');
@@ -198,7 +205,12 @@ pub fn boxes_text<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>) -> String {
     let per_move: Vec<String> = summary
         .per_move
         .iter()
-        .map(|(k, v)| words.fill("by_move_item", &[("n", &k.to_string()), ("count", &v.to_string())]))
+        .map(|(k, v)| {
+            words.fill(
+                "by_move_item",
+                &[("n", &k.to_string()), ("count", &v.to_string())],
+            )
+        })
         .collect();
     out.push_str(&words.fill("by_move", &[("list", &per_move.join(", "))]));
     out.push('\n');
@@ -592,7 +604,10 @@ pub fn training_text(
     let learnt = (t.runs - t.unfinished).to_string();
     out.push_str(&format!("  {}", words.fill("learnt", &[("n", &learnt)])));
     if t.gave_up > 0 || t.side_loses {
-        let (gave_up, still) = (t.gave_up.to_string(), (t.unfinished - t.gave_up).to_string());
+        let (gave_up, still) = (
+            t.gave_up.to_string(),
+            (t.unfinished - t.gave_up).to_string(),
+        );
         out.push_str(&words.fill(
             "gave_up",
             &[("gave_up", &gave_up), ("games", &games), ("still", &still)],
@@ -635,16 +650,27 @@ pub fn session_text(
     seed: u64,
     s: &Session,
 ) -> String {
+    let words = Words::of(kit);
+    let results = |won: u32, drew: u32, lost: u32| {
+        let [won, drew, lost] = [won, drew, lost].map(|n| n.to_string());
+        words.fill(
+            "results",
+            &[("won", &won), ("drew", &drew), ("lost", &lost)],
+        )
+    };
     let mut out = format!(
-        "{}: one machine, {} games against a {} opponent, rule {} (seed {})\n  won {}, drew {}, lost {}\n",
-        kit.name,
-        s.games,
-        opponent.name(),
-        rule.name(),
-        seed,
-        s.wins,
-        s.draws,
-        s.losses
+        "{}\n  {}\n",
+        words.fill(
+            "session",
+            &[
+                ("name", &kit.name),
+                ("games", &words.count(s.games, "game")),
+                ("opponent", &words.opponent(opponent)),
+                ("rule", &words.rule(rule)),
+                ("seed", &seed.to_string()),
+            ],
+        ),
+        results(s.wins, s.draws, s.losses)
     );
     if let (Some(first), Some(last)) = (s.curve.first(), s.curve.last()) {
         // The last tenth of the curve shows what the machine has become.
@@ -654,28 +680,39 @@ pub fn session_text(
             .rev()
             .find(|p| p.game <= last.game - last.game / 10)
             .unwrap_or(first);
-        out.push_str(&format!(
-            "  games {} to {}: won {}, drew {}, lost {}\n  beads in box 1: {} at the start, {} at the end\n",
-            from.game + 1,
-            last.game,
+        let tail = results(
             last.wins - from.wins,
             last.draws - from.draws,
             last.losses - from.losses,
-            first.first_box_beads,
-            last.first_box_beads
+        );
+        let (start, end) = (
+            first.first_box_beads.to_string(),
+            last.first_box_beads.to_string(),
+        );
+        out.push_str(&format!(
+            "  {}\n  {}\n",
+            words.fill(
+                "last_games",
+                &[
+                    ("from", &(from.game + 1).to_string()),
+                    ("to", &last.game.to_string()),
+                    ("results", &tail),
+                ],
+            ),
+            words.fill("first_box", &[("start", &start), ("end", &end)])
         ));
     }
     out
 }
 
-/// The label sizes and sticker sheets `label:` accepts, a line each, as `matchbox labels`
 /// What `matchbox kit` wrote, as it tells the user: the files and their pages.
 pub fn kit_text(kit: &Kit, dir: &std::path::Path, report: &KitReport) -> String {
-    let pages = |n: usize| format!("{n} page{}", if n == 1 { "" } else { "s" });
+    let words = Words::of(kit);
+    let pages = |n: usize| words.count(n as i64, "page");
+    let boxes = words.count(report.boxes as i64, "box");
     let mut text = format!(
-        "{}: {} boxes\n  {}  ({})\n  {}  ({})\n",
-        kit.name,
-        report.boxes,
+        "{}\n  {}  ({})\n  {}  ({})\n",
+        words.fill("kit", &[("name", &kit.name), ("boxes", &boxes)]),
         dir.join("labels.pdf").display(),
         pages(report.label_pages),
         dir.join("kit.pdf").display(),
@@ -683,14 +720,15 @@ pub fn kit_text(kit: &Kit, dir: &std::path::Path, report: &KitReport) -> String 
     );
     if report.previews > 0 {
         text.push_str(&format!(
-            "  {}  ({} previews)\n",
+            "  {}  ({})\n",
             dir.join("previews").display(),
-            report.previews
+            words.count(report.previews as i64, "preview")
         ));
     }
     text
 }
 
+/// The label sizes and sticker sheets `label:` accepts, a line each, as `matchbox labels`
 /// prints them.
 pub fn label_stocks() -> String {
     use matchbox_print::sheet::LABEL_SIZES;

@@ -268,14 +268,14 @@ fn a_large_kit_says_up_front_how_long_it_takes_and_a_small_one_says_nothing() {
 }
 
 /// English words of the program's own output (`boxes`, `find`, `simulate`): none may
-/// reach a Polish or a Russian teacher.
-const ENGLISH: [&str; 58] = [
+/// reach a Polish or a Russian teacher. (`verify` still reports in English.)
+const ENGLISH: [&str; 61] = [
     "box", "boxes", "move", "moves", "tag", "bead", "beads", "colour", "machine", "machines",
     "plays", "first", "second", "fresh", "trained", "against", "perfect", "opponent", "rule",
     "seed", "learnt", "lose", "losses", "games", "could", "still", "after", "min", "max", "mean",
     "median", "CI", "to", "drawn", "mirrored", "turn", "heaps", "order", "take", "leave", "red",
-    "blue", "yellow", "top", "left", "right", "bottom", "centre", "by", "Checks", "ok",
-    "every", "claim", "claimed", "holds", "worst", "case", "Method",
+    "blue", "yellow", "top", "left", "right", "bottom", "centre", "by", "Checks", "ok", "every",
+    "claim", "claimed", "holds", "worst", "case", "Method", "won", "drew", "lost",
 ];
 
 #[test]
@@ -299,6 +299,7 @@ fn a_polish_or_russian_kit_hears_the_program_in_its_language() {
             vec!["boxes", kit],
             vec!["find", position, kit],
             vec!["simulate", kit, "--runs", "10"],
+            vec!["simulate", kit, "--games", "50"],
         ];
         for args in runs {
             let out = matchbox(&args);

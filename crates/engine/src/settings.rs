@@ -514,7 +514,10 @@ pub fn unknown_key<'a>(
         Some(near) => say.say("unknown_key_near", &[("field", name), ("near", near)]),
         None => say.say(
             "unknown_key",
-            &[("field", name), ("keys", &keys.collect::<Vec<_>>().join(", "))],
+            &[
+                ("field", name),
+                ("keys", &keys.collect::<Vec<_>>().join(", ")),
+            ],
         ),
     }
 }
