@@ -123,19 +123,7 @@ impl Words {
     /// The histogram as rows of `#`, the longest `width` wide, each with its share of
     /// the runs and that share's 95% confidence interval.
     fn histogram(self, s: &Stats, width: usize) -> String {
-        let most = s.histogram.values().copied().max().unwrap_or(1).max(1);
-        let digits = s.max.to_string().len();
-        s.histogram
-            .iter()
-            .map(|(value, n)| {
-                let bar = (*n as usize * width).div_ceil(most as usize);
-                format!(
-                    "  {value:>digits$} | {:<width$} {n}: {}\n",
-                    "#".repeat(bar),
-                    self.estimate(&s.shares[value], 100.0, true)
-                )
-            })
-            .collect()
+        s.histogram_with(width, |share| self.estimate(share, 100.0, true))
     }
 }
 

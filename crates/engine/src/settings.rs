@@ -484,7 +484,7 @@ fn found_at(text: &str, loc: &Location, key: Option<&str>) -> Option<String> {
         .and_then(|k| from.strip_prefix(k))
         .and_then(|v| v.strip_prefix(':'))
         .unwrap_or(&from);
-    let rest = value_text(&from);
+    let rest = value_text(from);
     let value = rest.trim();
     if value.is_empty() {
         return None;
