@@ -506,11 +506,10 @@ fn find_command<G: Notation + Descriptor>(
     let set = BoxSet::build(game, kit)?;
     let (i, symmetry) = set.find_notation(game, text)?;
     let b = &set.boxes[i];
+    let words = report::Words::of(kit);
     Ok(format!(
-        "box {}, {}\n\n{}",
-        b.id,
-        matchbox_engine::i18n::strings(matchbox_engine::i18n::Language::En)
-            .get(game.describe_symmetry(symmetry)),
+        "{}\n\n{}",
+        words.found(b.id, game.describe_symmetry(symmetry)),
         report::box_text(game, kit, b)
     ))
 }

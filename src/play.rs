@@ -6,7 +6,7 @@
 use std::cell::{Cell, RefCell};
 use std::io::{BufRead, Write};
 
-use crate::report::board_text;
+use crate::report::{Words, board_text};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::tag;
 use matchbox_engine::game::Notation;
@@ -169,7 +169,7 @@ impl<G: Notation, R: BufRead, W: Write> Opponent<G> for Human<'_, G, R, W> {
         let mut text = format!(
             "\n{}\n{}{}\n> ",
             turn_heading(self.kit, self.turn.get(), false),
-            board_text(self.game, &tree.positions[node as usize]),
+            board(self.game, self.kit, &tree.positions[node as usize]),
             s.fill("play.your_moves", &[("moves", &self.list(tree, node))])
         );
         loop {
@@ -280,6 +280,23 @@ fn write_out<W: Write>(out: &RefCell<W>, text: &str) -> Result<(), Error> {
         .map_err(io_error)
 }
 
+/// A position as the terminal shows it: the board of `boxes`, each piece drawn as the
+/// kit's language draws it (`play.square.LETTER`: ○ and ● for a Polish hexapawn, whose
+/// reader would take B for *biały*, white).
+fn board<G: Notation>(game: &G, kit: &Kit, position: &G::Position) -> String {
+    let s = strings(kit.language);
+    board_text(game, position)
+        .chars()
+        .map(|c| {
+            let key = format!("play.square.{c}");
+            match s.get(&key) {
+                piece if piece != key => piece.to_string(),
+                _ => c.to_string(),
+            }
+        })
+        .collect()
+}
+
 /// The session's first line: the kit, the machine's rule, and who moves first.
 fn greeting<G: Notation>(kit: &Kit, setup: &Setup<G>) -> String {
     let machine = &setup.machine;
@@ -290,7 +307,13 @@ fn greeting<G: Notation>(kit: &Kit, setup: &Setup<G>) -> String {
     let s = strings(kit.language);
     format!(
         "{}\n",
-        s.fill(intro, &[("name", &kit.name), ("rule", machine.rule.name())])
+        s.fill(
+            intro,
+            &[
+                ("name", &kit.name),
+                ("rule", &Words::of(kit).rule(machine.rule))
+            ]
+        )
     )
 }
 
@@ -306,7 +329,7 @@ fn game_over<G: Notation>(
 ) -> String {
     format!(
         "\n{}{}\n{}",
-        board_text(game, &setup.tree.positions[played.last as usize]),
+        board(game, kit, &setup.tree.positions[played.last as usize]),
         strings(kit.language).get(match played.end {
             End::Won => "play.won",
             End::Drew => "play.drew",
@@ -382,7 +405,7 @@ fn narrate<G: Notation>(
     let mut text = format!(
         "\n{}\n{}",
         turn_heading(kit, turn, true),
-        board_text(game, position)
+        board(game, kit, position)
     );
     let Some((b, symmetry)) = setup.set.locate(game, position) else {
         if let Draw::Forced { child } = draw
@@ -461,7 +484,16 @@ fn changes<G: Notation>(
             text.push('\n');
         }
     }
-    let rule = [("rule", machine.rule.name())];
+    // The rule opens the line: `Rule gardner`, `Reguła Gardnera`.
+    let rule = Words::of(kit).rule(machine.rule);
+    let mut letters = rule.chars();
+    let rule: String = letters
+        .next()
+        .into_iter()
+        .flat_map(char::to_uppercase)
+        .chain(letters)
+        .collect();
+    let rule = [("rule", rule.as_str())];
     if text.is_empty() {
         format!("{}\n", s.fill("play.no_change", &rule))
     } else {
@@ -557,11 +589,45 @@ mod tests {
     }
 
     #[test]
+    fn the_board_draws_pawns_as_the_kits_language_reads_them() {
+        let (game, _) = fixtures::pawns("hexapawn");
+        for (language, pieces, not) in [
+            (Language::En, ['W', 'B'], ['○', '●']),
+            (Language::Pl, ['○', '●'], ['W', 'B']),
+            (Language::Ru, ['○', '●'], ['W', 'B']),
+        ] {
+            let yaml = format!("preset: hexapawn\nlanguage: {}\n", language.code());
+            let kit = Kit::from_yaml(&yaml, "kit.yaml").unwrap();
+            let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
+            let fresh = Saved::fresh(&setup.machine, Settings::of_kit(&kit, kit.rule));
+            let mut out = Vec::new();
+            let console = Console {
+                input: "1\n1\n1\n1\n1\nn\nn\nn\nn\n".as_bytes(),
+                output: &mut out,
+            };
+            let options = Options {
+                colour: false,
+                seed: 4,
+            };
+            let result = session(&game, &kit, &setup, fresh, &options, console, |_| Ok(()));
+            let out = String::from_utf8(out).unwrap();
+            assert_eq!(result.unwrap().games, 1, "{out}");
+            // The board's rows: indented, squares one space apart.
+            let board: String = out
+                .lines()
+                .filter(|l| l.starts_with("    ") && l.trim().chars().nth(1) == Some(' '))
+                .collect();
+            assert!(pieces.iter().all(|p| board.contains(*p)), "{out}");
+            assert!(!not.iter().any(|p| board.contains(*p)), "{out}");
+        }
+    }
+
+    #[test]
     fn a_polish_or_russian_game_prints_no_english() {
-        // The kit's own words are typed: `weź 3`, `возьми 3`; then the numbers.
+        // The kit's own words are typed: `weź 3`, `возьмите 3`; then the numbers.
         for (language, first, no) in [
             (Language::Pl, "weź 3", "nie"),
-            (Language::Ru, "возьми 3", "нет"),
+            (Language::Ru, "возьмите 3", "нет"),
         ] {
             let input = format!("{first}\nxyz\n1\n1\n1\n1\n1\nmaybe\n{no}\n");
             let (result, out, _) = run_in(language, input, false);

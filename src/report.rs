@@ -4,11 +4,13 @@
 use crate::kit_folder::KitReport;
 use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
 use matchbox_engine::game::Notation;
+use matchbox_engine::i18n::{Messages, Strings, strings};
 use matchbox_engine::kit::Kit;
 use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::exact::{
     Arithmetic, Distribution, Figure, GivingUp, Measure, RATIONAL_STATES,
 };
+use matchbox_engine::simulate::stats::{Estimate, Stats};
 use matchbox_engine::simulate::verify::{CannotLearn, Proof, RewardCheck, Verdict};
 use matchbox_engine::simulate::watch::{STREAK, Watch};
 use matchbox_engine::simulate::{OpponentKind, Session, Training};
@@ -24,24 +26,141 @@ pub fn board_text<G: Notation>(game: &G, position: &G::Position) -> String {
     out
 }
 
+/// The words `boxes`, `find` and `simulate` print, in the kit's language: `cli.*` of the
+/// engine's word store, with numbers written as the language writes them.
+#[derive(Clone, Copy)]
+pub struct Words {
+    strings: &'static Strings,
+    say: Messages,
+}
+
+impl Words {
+    /// The words of `kit`'s language.
+    pub fn of(kit: &Kit) -> Words {
+        Words {
+            strings: strings(kit.language),
+            say: Messages(kit.language),
+        }
+    }
+
+    /// `cli.KEY` with its placeholders filled in.
+    fn fill(self, key: &str, values: &[(&str, &str)]) -> String {
+        self.strings.fill(&format!("cli.{key}"), values)
+    }
+
+    /// `n` and a noun in its form for `n` (`problem.count.KEY`).
+    fn count(self, n: impl Into<i64>, key: &str) -> String {
+        self.say.count(n, key)
+    }
+
+    /// `x` with `places` decimals and the language's decimal mark.
+    fn decimals(self, x: f64, places: usize) -> String {
+        self.say.decimals(x, places)
+    }
+
+    /// A number as a share in per cent, as the language writes it (`39%`, `39 %`).
+    fn percent(self, number: &str) -> String {
+        self.fill("percent", &[("n", number)])
+    }
+
+    /// The opponent as the text names it: `a perfect opponent`, `the fastest teacher`.
+    fn opponent(self, opponent: OpponentKind) -> String {
+        self.fill(&format!("opponent.{}", opponent.name()), &[])
+    }
+
+    /// The learning rule as the text names it: `rule gardner`, `reguła Gardnera`.
+    pub fn rule(self, rule: Rule) -> String {
+        self.say.rule(rule.name())
+    }
+
+    /// The side the machine plays: `first`, `second`.
+    fn side(self, kit: &Kit) -> String {
+        self.say.say(&format!("side.{}", kit.machine.name()), &[])
+    }
+
+    /// What `find` answers: the box, and how the position lies against its label
+    /// (`symmetry`, a key of the word store such as `symmetry.as_drawn`).
+    pub fn found(self, id: impl std::fmt::Display, symmetry: &str) -> String {
+        let symmetry = self.strings.get(symmetry);
+        self.fill("found", &[("id", &id.to_string()), ("symmetry", symmetry)])
+    }
+
+    /// An estimate with its 95% confidence interval, scaled, each figure followed by
+    /// `unit` (a percentage when `percent`), one decimal.
+    fn estimate(self, e: &Estimate, scale: f64, percent: bool) -> String {
+        let figure = |x: f64| {
+            let text = self.decimals(x * scale, 1);
+            if percent { self.percent(&text) } else { text }
+        };
+        self.fill(
+            "interval",
+            &[
+                ("mean", &figure(e.mean)),
+                ("low", &figure(e.low)),
+                ("high", &figure(e.high)),
+            ],
+        )
+    }
+
+    /// `min 4, max 11, mean 7.93, median 8`.
+    fn stats(self, s: &Stats) -> String {
+        let median = if s.median.fract() == 0.0 {
+            format!("{}", s.median)
+        } else {
+            self.decimals(s.median, 1)
+        };
+        self.fill(
+            "stats",
+            &[
+                ("min", &s.min.to_string()),
+                ("max", &s.max.to_string()),
+                ("mean", &self.decimals(s.mean, 2)),
+                ("median", &median),
+            ],
+        )
+    }
+
+    /// The histogram as rows of `#`, the longest `width` wide, each with its share of
+    /// the runs and that share's 95% confidence interval.
+    fn histogram(self, s: &Stats, width: usize) -> String {
+        s.histogram_with(width, |share| self.estimate(share, 100.0, true))
+    }
+}
+
 /// One box as a text block: id, move numbers, the board, the moves.
 pub fn box_text<G: Notation>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Move>) -> String {
+    let words = Words::of(kit);
     let numbers: Vec<String> = b.move_numbers.iter().map(u32::to_string).collect();
-    let plural = if numbers.len() == 1 { "" } else { "s" };
-    let mut out = format!(
-        "box {}  (move{plural} {}; tag {})\n",
-        b.id,
-        numbers.join(", "),
-        tag(&b.move_numbers, kit.machine, kit.tags, kit.numerals)
+    let key = if numbers.len() == 1 {
+        "box"
+    } else {
+        "box_many"
+    };
+    let mut out = words.fill(
+        key,
+        &[
+            ("id", &b.id.to_string()),
+            ("moves", &numbers.join(", ")),
+            (
+                "tag",
+                &tag(&b.move_numbers, kit.machine, kit.tags, kit.numerals),
+            ),
+        ],
     );
+    out.push('\n');
     out.push_str(&board_text(game, &b.position));
-    for m in &b.moves {
-        let beads = if m.beads == 1 { "bead" } else { "beads" };
+    let moves: Vec<String> = b
+        .moves
+        .iter()
+        .map(|m| game.say_move(&b.position, m.mv, words.strings))
+        .collect();
+    // A column as wide as the longest move, so that the colours stay in line.
+    let width = moves.iter().map(|m| m.chars().count()).fold(22, usize::max);
+    for (m, said) in b.moves.iter().zip(&moves) {
         out.push_str(&format!(
-            "  {:<22} {:<10} {} {beads}\n",
-            game.format_move(&b.position, m.mv),
-            kit.palette[m.colour].name,
-            m.beads
+            "  {said:<width$} {:<10} {}\n",
+            words.strings.colour_name(&kit.palette[m.colour]),
+            words.count(m.beads, "bead")
         ));
     }
     out
@@ -49,33 +168,50 @@ pub fn box_text<G: Notation>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::M
 
 /// Every box as text, then the totals.
 pub fn boxes_text<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>) -> String {
-    let mut out = format!(
-        "{} — {}, the machine plays {}\n\n",
-        kit.name,
-        kit.game.name(),
-        kit.machine.name()
+    let words = Words::of(kit);
+    let mut out = words.fill(
+        "plays",
+        &[
+            ("name", &kit.name),
+            ("game", kit.game.name()),
+            ("side", &words.side(kit)),
+        ],
     );
+    out.push_str("\n\n");
     for b in &set.boxes {
         out.push_str(&box_text(game, kit, b));
         out.push('\n');
     }
     let summary = set.summary(kit);
-    out.push_str(&format!(
-        "{} boxes, {} beads\n",
-        summary.boxes, summary.beads
-    ));
+    let totals = [
+        ("boxes", words.count(summary.boxes as i64, "box")),
+        ("beads", words.count(summary.beads, "bead")),
+    ];
+    let totals: Vec<(&str, &str)> = totals.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    out.push_str(&words.fill("totals", &totals));
+    out.push('\n');
     let per_move: Vec<String> = summary
         .per_move
         .iter()
-        .map(|(k, v)| format!("move {k}: {v}"))
+        .map(|(k, v)| {
+            words.fill(
+                "by_move_item",
+                &[("n", &k.to_string()), ("count", &v.to_string())],
+            )
+        })
         .collect();
-    out.push_str(&format!("boxes by move number: {}\n", per_move.join(", ")));
+    out.push_str(&words.fill("by_move", &[("list", &per_move.join(", "))]));
+    out.push('\n');
     let colours: Vec<String> = summary
         .colours
         .iter()
-        .map(|c| format!("{} {}", c.name, c.beads))
+        .map(|c| {
+            let name = words.strings.colour_name(&kit.palette[c.colour]);
+            format!("{name} {}", c.beads)
+        })
         .collect();
-    out.push_str(&format!("beads by colour: {}\n", colours.join(", ")));
+    out.push_str(&words.fill("by_colour", &[("list", &colours.join(", "))]));
+    out.push('\n');
     out
 }
 
@@ -434,47 +570,64 @@ pub fn training_text(
     max_games: u32,
     t: &Training,
 ) -> String {
-    let mut out = format!(
-        "{}: {} fresh machines trained against {}, rule {} (seed {})\n",
-        kit.name,
-        t.runs,
-        opponent_words(opponent),
-        rule.name(),
-        seed
+    let words = Words::of(kit);
+    let mut out = words.fill(
+        "trained",
+        &[
+            ("name", &kit.name),
+            ("runs", &words.count(t.runs, "fresh_machine")),
+            ("opponent", &words.opponent(opponent)),
+            ("rule", &words.rule(rule)),
+            ("seed", &seed.to_string()),
+        ],
     );
+    out.push('\n');
     if t.side_loses {
         out.push_str(&format!(
-            "  the machine plays {}, the side that loses against best play: against a perfect opponent it can never stop losing\n",
-            kit.machine.name()
+            "  {}\n",
+            words.fill("side_loses", &[("side", &words.side(kit))])
         ));
     }
-    out.push_str(&format!(
-        "  learnt (can no longer lose): {}; ",
-        t.runs - t.unfinished
-    ));
+    let games = words.say.number(max_games);
+    let learnt = (t.runs - t.unfinished).to_string();
+    out.push_str(&format!("  {}", words.fill("learnt", &[("n", &learnt)])));
     if t.gave_up > 0 || t.side_loses {
-        out.push_str(&format!(
-            "gave up at its first move for good: {}; still playing after {max_games} games: {}\n",
-            t.gave_up,
-            t.unfinished - t.gave_up
+        let (gave_up, still) = (
+            t.gave_up.to_string(),
+            (t.unfinished - t.gave_up).to_string(),
+        );
+        out.push_str(&words.fill(
+            "gave_up",
+            &[("gave_up", &gave_up), ("games", &games), ("still", &still)],
         ));
     } else {
-        out.push_str(&format!(
-            "could still lose after {max_games} games: {}\n",
-            t.unfinished
-        ));
+        let unfinished = t.unfinished.to_string();
+        out.push_str(&words.fill("unfinished", &[("games", &games), ("n", &unfinished)]));
     }
+    out.push('\n');
     if let (Some(games), Some(wins)) = (&t.games_to_give_up, &t.wins_before_giving_up) {
-        out.push_str(&format!(
-            "  games until it gave up: {}\n  games won until then:  {}\n",
-            games.summary(),
-            wins.summary()
-        ));
+        for (key, stats) in [("games_to_give_up", games), ("wins_to_give_up", wins)] {
+            let stats = words.stats(stats);
+            out.push_str(&format!("  {}\n", words.fill(key, &[("stats", &stats)])));
+        }
     }
     if !t.side_loses {
-        out.push_str(&learning_text(t));
+        out.push_str(&learning_words(words, t));
     }
     out
+}
+
+/// The losses and games to learn, with the histogram of losses, in the kit's words.
+fn learning_words(words: Words, t: &Training) -> String {
+    match (&t.losses_to_learn, &t.games_to_learn) {
+        (Some(losses), Some(games)) => format!(
+            "  {}\n{}  {}\n",
+            words.fill("losses_to_learn", &[("stats", &words.stats(losses))]),
+            words.histogram(losses, 40),
+            words.fill("games_to_learn", &[("stats", &words.stats(games))]),
+        ),
+        _ => format!("  {}\n", words.fill("none_learnt", &[])),
+    }
 }
 
 /// What `simulate --games` prints.
@@ -485,16 +638,27 @@ pub fn session_text(
     seed: u64,
     s: &Session,
 ) -> String {
+    let words = Words::of(kit);
+    let results = |won: u32, drew: u32, lost: u32| {
+        let [won, drew, lost] = [won, drew, lost].map(|n| n.to_string());
+        words.fill(
+            "results",
+            &[("won", &won), ("drew", &drew), ("lost", &lost)],
+        )
+    };
     let mut out = format!(
-        "{}: one machine, {} games against a {} opponent, rule {} (seed {})\n  won {}, drew {}, lost {}\n",
-        kit.name,
-        s.games,
-        opponent.name(),
-        rule.name(),
-        seed,
-        s.wins,
-        s.draws,
-        s.losses
+        "{}\n  {}\n",
+        words.fill(
+            "session",
+            &[
+                ("name", &kit.name),
+                ("games", &words.count(s.games, "game")),
+                ("opponent", &words.opponent(opponent)),
+                ("rule", &words.rule(rule)),
+                ("seed", &seed.to_string()),
+            ],
+        ),
+        results(s.wins, s.draws, s.losses)
     );
     if let (Some(first), Some(last)) = (s.curve.first(), s.curve.last()) {
         // The last tenth of the curve shows what the machine has become.
@@ -504,28 +668,39 @@ pub fn session_text(
             .rev()
             .find(|p| p.game <= last.game - last.game / 10)
             .unwrap_or(first);
-        out.push_str(&format!(
-            "  games {} to {}: won {}, drew {}, lost {}\n  beads in box 1: {} at the start, {} at the end\n",
-            from.game + 1,
-            last.game,
+        let tail = results(
             last.wins - from.wins,
             last.draws - from.draws,
             last.losses - from.losses,
-            first.first_box_beads,
-            last.first_box_beads
+        );
+        let (start, end) = (
+            first.first_box_beads.to_string(),
+            last.first_box_beads.to_string(),
+        );
+        out.push_str(&format!(
+            "  {}\n  {}\n",
+            words.fill(
+                "last_games",
+                &[
+                    ("from", &(from.game + 1).to_string()),
+                    ("to", &last.game.to_string()),
+                    ("results", &tail),
+                ],
+            ),
+            words.fill("first_box", &[("start", &start), ("end", &end)])
         ));
     }
     out
 }
 
-/// The label sizes and sticker sheets `label:` accepts, a line each, as `matchbox labels`
 /// What `matchbox kit` wrote, as it tells the user: the files and their pages.
 pub fn kit_text(kit: &Kit, dir: &std::path::Path, report: &KitReport) -> String {
-    let pages = |n: usize| format!("{n} page{}", if n == 1 { "" } else { "s" });
+    let words = Words::of(kit);
+    let pages = |n: usize| words.count(n as i64, "page");
+    let boxes = words.count(report.boxes as i64, "box");
     let mut text = format!(
-        "{}: {} boxes\n  {}  ({})\n  {}  ({})\n",
-        kit.name,
-        report.boxes,
+        "{}\n  {}  ({})\n  {}  ({})\n",
+        words.fill("kit", &[("name", &kit.name), ("boxes", &boxes)]),
         dir.join("labels.pdf").display(),
         pages(report.label_pages),
         dir.join("kit.pdf").display(),
@@ -533,14 +708,15 @@ pub fn kit_text(kit: &Kit, dir: &std::path::Path, report: &KitReport) -> String 
     );
     if report.previews > 0 {
         text.push_str(&format!(
-            "  {}  ({} previews)\n",
+            "  {}  ({})\n",
             dir.join("previews").display(),
-            report.previews
+            words.count(report.previews as i64, "preview")
         ));
     }
     text
 }
 
+/// The label sizes and sticker sheets `label:` accepts, a line each, as `matchbox labels`
 /// prints them.
 pub fn label_stocks() -> String {
     use matchbox_print::sheet::LABEL_SIZES;

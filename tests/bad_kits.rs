@@ -102,6 +102,11 @@ fn cases() -> Vec<Case> {
         case("preset: ~\n", Some((1, 9)), "preset: expected one of"),
         case("préset: bachet\n", Some((1, 1)), "unknown key `préset`: did you mean `preset`?"),
         case("label2: x\n", Some((1, 1)), "unknown key `label2`: did you mean `label`?"),
+        // A misspelt key of a kit whose game is known: the key meant, not every key.
+        case("languge: pl\npreset: bachet\n", Some((1, 1)), "unknown key `languge`: did you mean `language`?"),
+        case("game: nim\nlangauge: pl\n", Some((2, 1)), "unknown key `langauge`: did you mean `language`?"),
+        case("game: hexapawn\ncolumns: 4\n", Some((2, 1)), "unknown key `columns`: did you mean `cols`?"),
+        case("preset: menace\nbeadz: 3\n", Some((2, 1)), "unknown key `beadz`: did you mean `beads`?"),
         // Keys that contradict the preset or the rule.
         case("preset: menace\ngame: nim\n", Some((2, 7)), "is not the game of `preset: menace`"),
         case("preset: hexapawn\nreward: {win: 3}\n", Some((2, 9)), "reward: beads per result apply under `rule: menace` only"),
@@ -329,7 +334,7 @@ fn a_polish_or_russian_kit_is_told_its_mistakes_in_its_words() {
         ),
         (
             "game: nim\nheaps: [3, 0]\nlanguage: ru\n",
-            ":2:8: в каждой куче должно быть от 1 до 1000 камешков, а не 0",
+            ":2:8: в каждой кучке должно быть от 1 до 1000 камешков, а не 0",
         ),
         (
             "game: nim\ntake: [1, 3]\nstones: 2\nlanguage: pl\n",
@@ -359,6 +364,19 @@ fn a_polish_or_russian_kit_is_told_its_mistakes_in_its_words() {
             "game: hexapawn\nrows: three\nlanguage: pl\n",
             ":2:7: rows: wartością może być liczba całkowita od 3 do 8, a wpisano `three`",
         ),
+        (
+            "language: pl\ngame: hexapawn\ncolumns: 4\n",
+            ":3:1: nieznany klucz `columns`: czy chodziło o `cols`?",
+        ),
+        (
+            "language: ru\npreset: bachet\nlanguge: ru\n",
+            ":3:1: неизвестный ключ `languge`: может быть, имелся в виду `language`?",
+        ),
+        // A list is echoed whole, never cut at its first comma.
+        (
+            "language: pl\npreset: bachet\nbeads: [0,0,0,0]\n",
+            ":3:1: beads: wartością może być liczba całkowita od 1 do 100 albo numery ruchów z liczbą koralików, np. {1: 4, 3: 3, 5: 2, 7: 1}, a wpisano `[0,0,0,0]`",
+        ),
         // A parse that stops at the mistake, and a language no kit has: English.
         (
             "game: nim\nname: \"open\nlanguage: ru\n",
@@ -387,11 +405,11 @@ fn warnings_are_in_the_kits_language() {
         ("en", "warning: rule gardner replaces the preset's relay"),
         (
             "pl",
-            "uwaga: reguła gardner zastępuje automat przekaźnikowy z gotowego zestawu",
+            "uwaga: reguła Gardnera zastępuje automat przekaźnikowy z gotowego zestawu",
         ),
         (
             "ru",
-            "предупреждение: правило gardner заменяет релейный автомат готового набора",
+            "предупреждение: правило Гарднера заменяет релейный автомат готового набора",
         ),
     ] {
         let path = dir.join(format!("{language}.yaml"));

@@ -266,3 +266,50 @@ fn a_large_kit_says_up_front_how_long_it_takes_and_a_small_one_says_nothing() {
     assert_eq!(stderr(&small), "");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// English words of the program's own output (`boxes`, `find`, `simulate`): none may
+/// reach a Polish or a Russian teacher. (`verify` still reports in English.)
+const ENGLISH: [&str; 61] = [
+    "box", "boxes", "move", "moves", "tag", "bead", "beads", "colour", "machine", "machines",
+    "plays", "first", "second", "fresh", "trained", "against", "perfect", "opponent", "rule",
+    "seed", "learnt", "lose", "losses", "games", "could", "still", "after", "min", "max", "mean",
+    "median", "CI", "to", "drawn", "mirrored", "turn", "heaps", "order", "take", "leave", "red",
+    "blue", "yellow", "top", "left", "right", "bottom", "centre", "by", "Checks", "ok", "every",
+    "claim", "claimed", "holds", "worst", "case", "Method", "won", "drew", "lost",
+];
+
+#[test]
+fn a_polish_or_russian_kit_hears_the_program_in_its_language() {
+    for (language, preset, position) in [
+        ("pl", "bachet", "5"),
+        ("ru", "bachet", "5"),
+        ("pl", "hexapawn", "BBB/W../.WW"),
+        ("ru", "hexapawn", "BBB/..W/WW."),
+        ("pl", "menace", ".X./.O./..."),
+        ("ru", "menace", "X../.O./..."),
+        ("pl", "marienbad", "1-3-5-6"),
+        ("ru", "marienbad", "7-1-5-2"),
+    ] {
+        let kit = temp_kit(
+            &format!("words-{language}-{preset}.yaml"),
+            &format!("preset: {preset}\nlanguage: {language}\n"),
+        );
+        let kit = kit.to_str().unwrap();
+        let runs = [
+            vec!["boxes", kit],
+            vec!["find", position, kit],
+            vec!["simulate", kit, "--runs", "10"],
+            vec!["simulate", kit, "--games", "50"],
+        ];
+        for args in runs {
+            let out = matchbox(&args);
+            assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+            let text = stdout(&out);
+            let english: Vec<&str> = text
+                .split(|c: char| !c.is_ascii_alphabetic())
+                .filter(|w| ENGLISH.contains(w))
+                .collect();
+            assert!(english.is_empty(), "{args:?}: {english:?}\n{text}");
+        }
+    }
+}

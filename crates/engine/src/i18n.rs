@@ -296,6 +296,12 @@ impl Messages {
         )
     }
 
+    /// A learning rule (`gardner`, as kit.yaml names it) as the language names it in a
+    /// sentence: `rule gardner`, `reguła Gardnera`, `правило Гарднера`.
+    pub fn rule(self, name: &str) -> String {
+        strings(self.0).get(&format!("rule.{name}")).to_string()
+    }
+
     /// A choice as the language lists it: `a, b or c`.
     pub fn or_list(self, items: &[String]) -> String {
         match items.split_last() {

@@ -278,10 +278,9 @@ impl Source<'_> {
                 "unknown_inner_key",
                 &[("key", key), ("field", field), ("takes", &takes(key))],
             ),
-            (E::SerdeUnknownField { field, .. }, _) => say.say(
-                "unknown_key",
-                &[("field", field), ("keys", &self.vocabulary.keys.join(", "))],
-            ),
+            (E::SerdeUnknownField { field, .. }, _) => {
+                unknown_key(field, self.vocabulary.keys.iter().copied(), say)
+            }
             // Our own visitors' words (labels, sticker sheets, beads), in the kit's
             // language. Another deserializer's message is serde's own English: kept as
             // it is in an English kit, said as what the key takes in any other.
@@ -485,10 +484,7 @@ fn found_at(text: &str, loc: &Location, key: Option<&str>) -> Option<String> {
         .and_then(|k| from.strip_prefix(k))
         .and_then(|v| v.strip_prefix(':'))
         .unwrap_or(&from);
-    let rest: String = from
-        .chars()
-        .take_while(|c| !matches!(c, ',' | ']' | '}' | '#'))
-        .collect();
+    let rest = value_text(from);
     let value = rest.trim();
     if value.is_empty() {
         return None;
@@ -505,6 +501,69 @@ fn found_at(text: &str, loc: &Location, key: Option<&str>) -> Option<String> {
         ""
     };
     Some(format!("`{shown}{more}`"))
+}
+
+/// The message for a key that is none of `keys`: the key it was surely meant to be
+/// (`did you mean `language`?`), or else every key.
+pub fn unknown_key<'a>(
+    name: &str,
+    keys: impl Iterator<Item = &'a str> + Clone,
+    say: Messages,
+) -> String {
+    match nearest(name, keys.clone()) {
+        Some(near) => say.say("unknown_key_near", &[("field", name), ("near", near)]),
+        None => say.say(
+            "unknown_key",
+            &[
+                ("field", name),
+                ("keys", &keys.collect::<Vec<_>>().join(", ")),
+            ],
+        ),
+    }
+}
+
+/// The key of `keys` a misspelt `name` was meant to be: one a letter or two away
+/// (`languge`, `préset`), or one it spells out in full (`columns` for `cols`); none when
+/// no key is that close, so that a stranger's key is not guessed at.
+pub fn nearest<'a>(name: &str, keys: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let spelt_out = |key: &str| {
+        let mut letters = name.chars();
+        key.chars().count() >= 3
+            && key.chars().next() == name.chars().next()
+            && key.chars().all(|c| letters.any(|l| l == c))
+    };
+    keys.filter_map(|key| {
+        let distance = strsim::damerau_levenshtein(name, key);
+        (distance <= 2 || spelt_out(key)).then_some((distance, key))
+    })
+    .min()
+    .map(|(_, key)| key)
+}
+
+/// The value at the start of `from`: a list or a mapping whole, to its closing bracket
+/// (`[0,0,0,0]`, never `[0`), a plain value to the comma, bracket or comment that ends it.
+fn value_text(from: &str) -> String {
+    let from = from.trim_start();
+    if !from.starts_with(['[', '{']) {
+        return from
+            .chars()
+            .take_while(|c| !matches!(c, ',' | ']' | '}' | '#'))
+            .collect();
+    }
+    let mut depth = 0usize;
+    let mut out = String::new();
+    for c in from.chars() {
+        out.push(c);
+        match c {
+            '[' | '{' => depth += 1,
+            ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if depth == 0 {
+            break;
+        }
+    }
+    out
 }
 
 /// The message of a YAML error without the location the parser appends.

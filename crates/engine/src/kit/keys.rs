@@ -12,7 +12,7 @@ use super::{KitFile, presets};
 use crate::Error;
 use crate::game::{AnyGame, GAMES};
 use crate::i18n::Messages;
-use crate::settings::{SettingsFile, Source, Vocabulary, placed};
+use crate::settings::{self, SettingsFile, Source, Vocabulary, placed};
 
 /// The keys of a kit file, each with its place and the place of its value, in order.
 struct TopKeys(Vec<(Spanned<String>, Location)>);
@@ -114,7 +114,11 @@ pub(super) fn no_game(src: &Source, text: &str) -> Error {
             );
         }
         if !is_key(name) {
-            return src.at(key, unknown_key(name, say));
+            let every = KitFile::KEYS
+                .iter()
+                .chain(GAMES.iter().flat_map(|g| g.keys.iter()))
+                .copied();
+            return src.at(key, settings::unknown_key(name, every, say));
         }
     }
     placed(
@@ -126,25 +130,6 @@ pub(super) fn no_game(src: &Source, text: &str) -> Error {
             &[("games", &game_choices(say)), ("presets", &preset_names())],
         ),
     )
-}
-
-/// The message for a key that is no kit's: the key a letter or two away from it
-/// (`did you mean `preset`?`), or else the kit's own keys.
-fn unknown_key(name: &str, say: Messages) -> String {
-    let every = KitFile::KEYS
-        .iter()
-        .chain(GAMES.iter().flat_map(|g| g.keys.iter()));
-    let closest = every
-        .map(|k| (strsim::damerau_levenshtein(name, k), *k))
-        .min()
-        .filter(|(d, _)| *d <= 2);
-    match closest {
-        Some((_, key)) => say.say("unknown_key_near", &[("field", name), ("near", key)]),
-        None => say.say(
-            "unknown_key",
-            &[("field", name), ("keys", &KitFile::KEYS.join(", "))],
-        ),
-    }
 }
 
 /// Refuses keys that are no kit's (at the key) and keys of another game (at the value);
@@ -175,14 +160,19 @@ pub(super) fn check_keys(
                 say.say("another_games_key", &[("field", name), ("game", game)]),
             ));
         }
-        let keys: Vec<&str> = KitFile::KEYS.iter().chain(entry.keys).copied().collect();
-        return Err(src.at(
-            &key,
-            say.say(
+        let keys = KitFile::KEYS.iter().chain(entry.keys).copied();
+        let message = match settings::nearest(name, keys.clone()) {
+            Some(near) => say.say("unknown_key_near", &[("field", name), ("near", near)]),
+            None => say.say(
                 "unknown_game_key",
-                &[("field", name), ("game", game), ("keys", &keys.join(", "))],
+                &[
+                    ("field", name),
+                    ("game", game),
+                    ("keys", &keys.collect::<Vec<_>>().join(", ")),
+                ],
             ),
-        ));
+        };
+        return Err(src.at(&key, message));
     }
     Ok(places)
 }

@@ -343,7 +343,10 @@ impl KitFile {
             warnings.push(format!(
                 "{}{}",
                 src.place(&own.referenced),
-                say.say("warning_relay_replaced", &[("rule", own.value.name())])
+                say.say(
+                    "warning_relay_replaced",
+                    &[("rule", &say.rule(own.value.name()))]
+                )
             ));
         }
         if let Some(reward) = &self.reward

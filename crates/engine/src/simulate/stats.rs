@@ -176,6 +176,11 @@ impl Stats {
     /// The histogram as rows of `#`, the longest `width` wide, each with its share of the
     /// runs and that share's 95% confidence interval.
     pub fn histogram_text(&self, width: usize) -> String {
+        self.histogram_with(width, |share| share.text(100.0, "%"))
+    }
+
+    /// The histogram's rows with each share written by `share` (a language's words).
+    pub fn histogram_with(&self, width: usize, share: impl Fn(&Estimate) -> String) -> String {
         let most = self.histogram.values().copied().max().unwrap_or(1).max(1);
         let digits = self.max.to_string().len();
         self.histogram
@@ -185,7 +190,7 @@ impl Stats {
                 format!(
                     "  {value:>digits$} | {:<width$} {n}: {}\n",
                     "#".repeat(bar),
-                    self.shares[value].text(100.0, "%")
+                    share(&self.shares[value])
                 )
             })
             .collect()
