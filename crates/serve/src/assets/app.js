@@ -435,7 +435,7 @@ function tile(b, i, used) {
 let opener = null;
 
 async function showBox(id) {
-  opener = focusPlace() || '#box-' + id;
+  opener = focusPlace() || (() => $('box-' + id));
   const box = await api('GET', '/api/boxes/' + id);
   $('box-view-title').textContent = say('page.box', { id: box.id }) + ' · ' + box.tag;
   $('box-view-label').innerHTML = box.label;
@@ -447,7 +447,7 @@ async function showBox(id) {
 function closeBox() {
   if ($('box-view').hidden) return;
   $('box-view').hidden = true;
-  const back = opener && document.querySelector(opener);
+  const back = opener && opener();
   if (back) back.focus();
 }
 
@@ -859,25 +859,26 @@ async function refresh(force) {
   document.body.dataset.version = version;
 }
 
-// Where the keyboard's focus is, as a selector that finds it again once the page is
-// redrawn (the move buttons, the board's spots and the tiles are made anew).
+// Where the keyboard's focus is, as what finds it again once the page is redrawn (the
+// move buttons and the tiles are made anew): a function giving the element, or null.
 function focusPlace() {
   const at = document.activeElement;
   if (!at || at === document.body) return null;
-  if (at.dataset && at.dataset.move) return `#moves [data-move="${CSS.escape(at.dataset.move)}"]`;
-  return at.id ? '#' + CSS.escape(at.id) : null;
+  const { id } = at;
+  const move = at.dataset ? at.dataset.move : undefined;
+  if (move !== undefined) return () => [...document.querySelectorAll('#moves [data-move]')].find((n) => n.dataset.move === move);
+  return id ? () => $(id) : null;
 }
 
 // Puts the focus back where it was, or on the nearest control that does the same job
 // (the next move, New game), so that a keyboard user is never sent back to the page's top.
 function keepFocus(place) {
-  const at = document.activeElement;
-  // The board keeps the focus when the game ends, but has nothing left to play.
-  const lost = !at || at === document.body || (at.id === 'board' && at.tabIndex < 0);
-  if (place === null || !lost) return;
   const usable = (n) => n && !n.disabled && n.offsetParent !== null && n.tabIndex >= 0;
-  const found = [place, '#moves button.move', '#move-list', '#board[tabindex="0"]', '#new-game', '#take-back']
-    .map((css) => document.querySelector(css)).find(usable);
+  // A control hidden by the redraw (New game) or a board with nothing left to play
+  // has lost the focus too.
+  if (place === null || usable(document.activeElement)) return;
+  const found = [place(), ...['#moves button.move', '#move-list', '#board[tabindex="0"]', '#new-game', '#take-back']
+    .map((css) => document.querySelector(css))].find(usable);
   if (found) found.focus();
 }
 
