@@ -206,7 +206,6 @@ function drawSpots() {
   const keys = reachable();
   $('board').tabIndex = keys.length ? 0 : -1;
   if (keys.length) sayCursor();
-  const under = keys.length ? spotKey(keys[Math.min(cursor, keys.length - 1)]) : null;
   if (!game) return;
   // The machine's latest move, marked until the class moves.
   for (const s of game.last) svg.append(rect(s, 'spot last'));
@@ -226,12 +225,23 @@ function drawSpots() {
       if (picked.some((p) => inside(p, s))) cls += ' picked';
       else if (targets.some((t) => t.spots.some((o) => spotKey(o) === key))) cls += ' target';
       else if (!picked.length && first.has(key) && teacher && !busy()) cls += pieces ? ' movable' : ' open';
-      if (key === under && $('board').matches(':focus-visible')) cls += ' cursor';
       const r = rect(s, cls);
       r.setAttribute('data-spot', key);
       r.addEventListener('click', (e) => { e.stopPropagation(); if (!repeated(e)) clickSpot(s); });
       svg.append(r);
     }
+  }
+  markCursor();
+}
+
+// Frames the spot the keyboard is on while the keyboard has the board. The spots stay as
+// they are: a click that focused the board lands on the spot it was pressed on.
+function markCursor() {
+  const spots = reachable();
+  const under = spots.length ? spotKey(spots[Math.min(cursor, spots.length - 1)]) : null;
+  const shown = $('board').matches(':focus-visible');
+  for (const r of $('board').querySelectorAll('rect.spot[data-spot]')) {
+    r.classList.toggle('cursor', shown && r.dataset.spot === under);
   }
 }
 
@@ -996,8 +1006,8 @@ function setUp() {
   $('box-view').addEventListener('click', (e) => { if (e.target === $('box-view')) closeBox(); });
   document.addEventListener('keydown', (e) => { if (e.key === 'Escape') closeBox(); trapFocus(e); });
   $('board').addEventListener('keydown', boardKey);
-  $('board').addEventListener('focus', drawSpots);
-  $('board').addEventListener('blur', drawSpots);
+  $('board').addEventListener('focus', markCursor);
+  $('board').addEventListener('blur', markCursor);
   $('board').addEventListener('click', () => { if (picked.length) { picked = []; drawSpots(); } });
 }
 
