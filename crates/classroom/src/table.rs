@@ -551,11 +551,7 @@ impl Live {
             ),
             None => (None, Vec::new()),
         };
-        let blocked = matches!(replay.over, Some((End::Won, _))) && {
-            let mut left = Vec::new();
-            game.legal_moves(position, &mut left);
-            left.is_empty() && game.to_move(position) != fixed.kit.machine
-        };
+        let blocked = matches!(replay.over, Some((End::Won, _))) && game.no_move_left(position);
         let last = replay
             .turns
             .iter()

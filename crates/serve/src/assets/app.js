@@ -280,7 +280,6 @@ function renderGame() {
     : [moveList()]));
   $('moves').hidden = !canMove;
   $('typed').hidden = !canMove;
-  renderTakeBack();
   // While the machine plays on its own, its opponent is not the class.
   const opponent = busy() && progress.watching ? say('page.opponent.' + progress.opponent) : say('page.human');
   const turns = game.turns.map((t) => element('li', {
@@ -289,6 +288,7 @@ function renderGame() {
   $('turns').replaceChildren(...turns);
   $('turns-title').parentElement.hidden = turns.length === 0;
   renderEnd();
+  renderTakeBack();
   renderStuck();
   renderMachine();
 }
@@ -302,9 +302,13 @@ function moveList() {
 
 // Takes back the class's last move and the machine's answer (after the end of a game
 // too, which then is no longer counted).
+// At the end of a game it stands under New game, beside the result, so that the result
+// and what the rule did keep the room under the board.
 function renderTakeBack() {
   const can = teacher && !busy() && !game.stuck && game.turns.some((t) => t.who === 'human');
   $('take-back').hidden = !can;
+  const home = game.end && !game.stuck && teacher && !busy() ? $('end-buttons') : $('take-back-home');
+  if ($('take-back').parentElement !== home) home.append($('take-back'));
 }
 
 // How the game ended, for the machine; why it won when the class has no move left.
@@ -327,9 +331,12 @@ function renderEnd() {
   });
   const head = element('div', { class: 'row' }, element('p', { class: 'result', text: resultText() }));
   if (teacher && !busy()) {
-    head.append(element('button', { id: 'new-game', class: 'primary', type: 'button', text: say('page.new_game'),
-      onclick: () => act(() => api('POST', '/api/game/new')) }));
+    head.append(element('p', { class: 'end-buttons', id: 'end-buttons' },
+      element('button', { id: 'new-game', class: 'primary', type: 'button', text: say('page.new_game'),
+        onclick: () => act(() => api('POST', '/api/game/new')) })));
   }
+  // The take-back button is moved, not made anew: it goes home before the end is redrawn.
+  $('take-back-home').append($('take-back'));
   end.replaceChildren(head,
     element('p', { text: game.changes.length ? say('page.rule', { rule: say('page.settings.rule_name.' + game.rule) }) : say('page.no_change') }),
     element('ul', { id: 'changes', class: 'changes' }, ...lines));
