@@ -959,8 +959,8 @@ fn what_the_class_reads_is_16_minutes_of_arc_from_the_back_row() {
                 assert!(*size >= least, "{what}: {css} is {size} px");
             }
         }
-        fits_one_screen(&browser, 1280, 720, &what);
         browser.screenshot(&format!("back-row-{preset}-{language}-1280x720"));
+        fits_one_screen(&browser, 1280, 720, &what);
     }
 }
 
@@ -986,6 +986,7 @@ fn fits_any_screen(browser: &Browser, width: u32, height: u32, what: &str) {
            board: size('#board svg'), label: size('#machine-label svg'), scale: visualViewport.scale };",
     );
     eprintln!("{what} at {width}x{height}: {found}");
+    browser.screenshot(&what.replace(' ', "-"));
     assert_eq!(found["scale"], json!(1), "{what}: zoomed");
     assert!(
         found["scroll"].as_u64() <= Some(u64::from(width)),
@@ -1020,18 +1021,16 @@ fn the_lesson_fits_a_phone_and_a_tablet_both_ways_in_every_language() {
         browser.open(&format!("{}/?token={}", server.base, server.token));
         click_first_move(&browser, &|| server.game());
         for (width, height) in [(390, 844), (844, 390), (768, 1024), (1024, 768)] {
-            let what = format!("menace {language} teacher mid-game");
+            let what = format!("menace {language} teacher {width}x{height}");
             fits_any_screen(&browser, width, height, &what);
-            browser.screenshot(&format!("menace-{language}-teacher-{width}x{height}"));
         }
         while server.game()["end"].is_null() {
             click_first_move(&browser, &|| server.game());
         }
         browser.open_view_only(&server.base);
         for (width, height) in [(390, 844), (844, 390), (768, 1024), (1024, 768)] {
-            let what = format!("menace {language} pupil end");
+            let what = format!("menace {language} pupil {width}x{height}");
             fits_any_screen(&browser, width, height, &what);
-            browser.screenshot(&format!("menace-{language}-pupil-{width}x{height}"));
         }
     }
 }
