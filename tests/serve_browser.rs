@@ -398,6 +398,17 @@ fn whole_squares_and_nim_stones_are_clicked() {
     assert_eq!(after["turns"][0]["move"], largest["move"]);
 }
 
+/// Starts the machine playing on its own at `pace` from the teacher's page, and waits
+/// for the game panel with the strip's buttons.
+fn start_watching(browser: &Browser, pace: usize) {
+    browser.click("#tab-train");
+    browser.script(&format!(
+        "const p = document.getElementById('pace'); p.value = {pace}; p.dispatchEvent(new Event('input')); return 0;"
+    ));
+    browser.click("#watch-start");
+    browser.wait("!document.getElementById('panel-game').hidden && document.getElementById('strip-pause') !== null");
+}
+
 #[test]
 fn watching_the_machine_learn_runs_and_pauses() {
     if !browser_present() {
@@ -407,10 +418,7 @@ fn watching_the_machine_learn_runs_and_pauses() {
     let browser = Browser::start("watch");
     browser.resize(1280, 720);
     browser.open(&format!("{}/?token={}", server.base, server.token));
-    browser.click("#tab-train");
-    browser.script("const p = document.getElementById('pace'); p.value = 5; p.dispatchEvent(new Event('input')); return 0;");
-    browser.click("#watch-start");
-    browser.wait("!document.getElementById('panel-game').hidden && document.getElementById('strip-pause') !== null");
+    start_watching(&browser, 5);
     let games = |server: &Server| {
         server.anyone("GET", "/api/score", None).1["games"]
             .as_u64()
@@ -748,10 +756,7 @@ fn after_stop_in_watch_mode_the_class_has_a_clean_game() {
     let browser = Browser::start("stop-watching");
     browser.resize(1280, 720);
     browser.open(&format!("{}/?token={}", server.base, server.token));
-    browser.click("#tab-train");
-    browser.script("const p = document.getElementById('pace'); p.value = 0; p.dispatchEvent(new Event('input')); return 0;");
-    browser.click("#watch-start");
-    browser.wait("document.getElementById('strip-stop') !== null");
+    start_watching(&browser, 0);
     let deadline = Instant::now() + Duration::from_secs(20);
     while server.game()["ply"].as_u64() == Some(0) {
         assert!(Instant::now() < deadline, "watching makes a move");
