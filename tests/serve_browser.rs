@@ -314,10 +314,7 @@ fn errors_stay_until_the_next_action_or_a_dismiss() {
     if !browser_present() {
         return;
     }
-    let server = Server::start(&["--preset", "hexapawn"], None);
-    let browser = Browser::start("errors");
-    browser.resize(1280, 720);
-    browser.open(&format!("{}/?token={}", server.base, server.token));
+    let (server, browser) = teacher("hexapawn", "errors");
     browser.script("document.getElementById('typed-move').value = 'c3-c1'; return 0;");
     browser.click("#send");
     browser.wait("!document.getElementById('error').hidden");
@@ -398,6 +395,15 @@ fn whole_squares_and_nim_stones_are_clicked() {
     assert_eq!(after["turns"][0]["move"], largest["move"]);
 }
 
+/// A server for a preset and a browser on its teacher's page at 1280x720.
+fn teacher(preset: &str, name: &str) -> (Server, Browser) {
+    let server = Server::start(&["--preset", preset], None);
+    let browser = Browser::start(name);
+    browser.resize(1280, 720);
+    browser.open(&format!("{}/?token={}", server.base, server.token));
+    (server, browser)
+}
+
 /// Starts the machine playing on its own at `pace` from the teacher's page, and waits
 /// for the game panel with the strip's buttons.
 fn start_watching(browser: &Browser, pace: usize) {
@@ -414,10 +420,7 @@ fn watching_the_machine_learn_runs_and_pauses() {
     if !browser_present() {
         return;
     }
-    let server = Server::start(&["--preset", "menace"], None);
-    let browser = Browser::start("watch");
-    browser.resize(1280, 720);
-    browser.open(&format!("{}/?token={}", server.base, server.token));
+    let (server, browser) = teacher("menace", "watch");
     start_watching(&browser, 5);
     let games = |server: &Server| {
         server.anyone("GET", "/api/score", None).1["games"]
@@ -704,10 +707,7 @@ fn a_double_click_plays_one_move_and_one_move_is_taken_back() {
     if !browser_present() {
         return;
     }
-    let server = Server::start(&["--preset", "bachet"], None);
-    let browser = Browser::start("forgiving");
-    browser.resize(1280, 720);
-    browser.open(&format!("{}/?token={}", server.base, server.token));
+    let (server, browser) = teacher("bachet", "forgiving");
     let start = server.game();
     double_click(&browser, "#moves button.move");
     // The class's move and the machine's answer shown, and no request on its way.
@@ -752,10 +752,7 @@ fn after_stop_in_watch_mode_the_class_has_a_clean_game() {
     if !browser_present() {
         return;
     }
-    let server = Server::start(&["--preset", "hexapawn"], None);
-    let browser = Browser::start("stop-watching");
-    browser.resize(1280, 720);
-    browser.open(&format!("{}/?token={}", server.base, server.token));
+    let (server, browser) = teacher("hexapawn", "stop-watching");
     start_watching(&browser, 0);
     let deadline = Instant::now() + Duration::from_secs(20);
     while server.game()["ply"].as_u64() == Some(0) {
@@ -809,10 +806,7 @@ fn a_whole_game_by_keyboard_with_the_focus_kept_and_no_axe_violations() {
     if !browser_present() {
         return;
     }
-    let server = Server::start(&["--preset", "hexapawn"], None);
-    let browser = Browser::start("keyboard");
-    browser.resize(1280, 720);
-    browser.open(&format!("{}/?token={}", server.base, server.token));
+    let (server, browser) = teacher("hexapawn", "keyboard");
     no_violations(&browser, "start");
     // Tab to the board, then Enter on a pawn and Enter on where it goes, turn after turn.
     for _ in 0..40 {
