@@ -92,7 +92,7 @@ fn every_bad_request_is_a_4xx_with_a_json_error_and_changes_nothing() {
             "/api/game/move",
             Some(format!("{{\"move\": \"{legal}\", \"ply\": 3}}")),
             true,
-            "earlier board",
+            "moved first",
         ),
         (404, "GET", "/api/boxes/0", None, true, "no box 0"),
         (404, "GET", "/api/boxes/20", None, true, "numbered 1 to 19"),
@@ -440,7 +440,9 @@ fn eight_clients_and_a_thousand_requests_lose_no_game() {
     let state = dir.join("her.json");
     let server = Server::start(&["--preset", "hexapawn"], Some(&state));
     let fresh: u64 = beads(&server);
-    let finished = std::sync::atomic::AtomicU64::new(0);
+    // The games seen ended, by number: two clients sending the same move for the same
+    // board are both answered with the game it made (a double click is no mistake).
+    let finished = std::sync::Mutex::new(std::collections::BTreeSet::new());
     std::thread::scope(|scope| {
         for client in 0..8 {
             let (server, finished) = (&server, &finished);
@@ -457,7 +459,7 @@ fn eight_clients_and_a_thousand_requests_lose_no_game() {
                     let (status, after) = server.teacher("POST", "/api/game/move", Some(&body));
                     match status {
                         200 if !after["end"].is_null() => {
-                            finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            finished.lock().unwrap().insert(after["number"].as_u64());
                         }
                         // Another client moved first, or ended the game.
                         200 | 409 => {}
@@ -467,7 +469,7 @@ fn eight_clients_and_a_thousand_requests_lose_no_game() {
             });
         }
     });
-    let finished = finished.into_inner();
+    let finished = finished.into_inner().unwrap().len() as u64;
     let (_, score) = server.anyone("GET", "/api/score", None);
     assert!(finished > 10, "{finished}");
     assert_eq!(score["games"].as_u64(), Some(finished));

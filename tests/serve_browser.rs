@@ -314,10 +314,7 @@ fn errors_stay_until_the_next_action_or_a_dismiss() {
     if !browser_present() {
         return;
     }
-    let server = Server::start(&["--preset", "hexapawn"], None);
-    let browser = Browser::start("errors");
-    browser.resize(1280, 720);
-    browser.open(&format!("{}/?token={}", server.base, server.token));
+    let (server, browser) = teacher("hexapawn", "errors");
     browser.script("document.getElementById('typed-move').value = 'c3-c1'; return 0;");
     browser.click("#send");
     browser.wait("!document.getElementById('error').hidden");
@@ -398,19 +395,33 @@ fn whole_squares_and_nim_stones_are_clicked() {
     assert_eq!(after["turns"][0]["move"], largest["move"]);
 }
 
+/// A server for a preset and a browser on its teacher's page at 1280x720.
+fn teacher(preset: &str, name: &str) -> (Server, Browser) {
+    let server = Server::start(&["--preset", preset], None);
+    let browser = Browser::start(name);
+    browser.resize(1280, 720);
+    browser.open(&format!("{}/?token={}", server.base, server.token));
+    (server, browser)
+}
+
+/// Starts the machine playing on its own at `pace` from the teacher's page, and waits
+/// for the game panel with the strip's buttons.
+fn start_watching(browser: &Browser, pace: usize) {
+    browser.click("#tab-train");
+    browser.script(&format!(
+        "const p = document.getElementById('pace'); p.value = {pace}; p.dispatchEvent(new Event('input')); return 0;"
+    ));
+    browser.click("#watch-start");
+    browser.wait("!document.getElementById('panel-game').hidden && document.getElementById('strip-pause') !== null");
+}
+
 #[test]
 fn watching_the_machine_learn_runs_and_pauses() {
     if !browser_present() {
         return;
     }
-    let server = Server::start(&["--preset", "menace"], None);
-    let browser = Browser::start("watch");
-    browser.resize(1280, 720);
-    browser.open(&format!("{}/?token={}", server.base, server.token));
-    browser.click("#tab-train");
-    browser.script("const p = document.getElementById('pace'); p.value = 5; p.dispatchEvent(new Event('input')); return 0;");
-    browser.click("#watch-start");
-    browser.wait("!document.getElementById('panel-game').hidden && document.getElementById('strip-pause') !== null");
+    let (server, browser) = teacher("menace", "watch");
+    start_watching(&browser, 5);
     let games = |server: &Server| {
         server.anyone("GET", "/api/score", None).1["games"]
             .as_u64()
@@ -485,8 +496,13 @@ fn a_machine_with_an_empty_first_box_says_what_to_do() {
     browser.screenshot("menace-stuck");
     fits_one_screen(&browser, 1280, 720, "menace stuck");
     assert_eq!(server.anyone("GET", "/api/score", None).1["games"], 1);
-    browser.click("#stuck button");
+    // "Reset to fresh boxes" asks, then resets: the games are forgotten.
+    browser.click("#stuck-reset");
+    browser.wait("document.getElementById('stuck-reset-yes') !== null");
+    assert_eq!(server.anyone("GET", "/api/score", None).1["games"], 1);
+    browser.click("#stuck-reset-yes");
     browser.wait("document.getElementById('stuck').hidden");
+    assert_eq!(server.anyone("GET", "/api/score", None).1["games"], 0);
 }
 
 /// Sets a field of the settings form as the teacher types it.
@@ -666,6 +682,354 @@ fn the_settings_panel_fits_one_screen_in_every_language() {
             );
             browser.screenshot(&format!("{preset}-{language}-train-warning"));
             assert_eq!(spills, json!([true, true]), "{preset} {language} training");
+        }
+    }
+}
+
+/// Clicks the element twice in quick succession, as a double click or a tap repeated
+/// on a whiteboard does.
+fn double_click(browser: &Browser, css: &str) {
+    let at = place(browser, css);
+    let (x, y) = ((at[2] + at[3]) / 2.0, (at[0] + at[1]) / 2.0);
+    let actions = json!({ "actions": [{
+        "type": "pointer", "id": "mouse", "parameters": { "pointerType": "mouse" },
+        "actions": [
+            { "type": "pointerMove", "duration": 0, "origin": "viewport", "x": x.round() as i64, "y": y.round() as i64 },
+            { "type": "pointerDown", "button": 0 }, { "type": "pointerUp", "button": 0 },
+            { "type": "pointerDown", "button": 0 }, { "type": "pointerUp", "button": 0 },
+        ],
+    }]});
+    browser.call("POST", "/actions", Some(actions));
+}
+
+#[test]
+fn a_double_click_plays_one_move_and_one_move_is_taken_back() {
+    if !browser_present() {
+        return;
+    }
+    let (server, browser) = teacher("bachet", "forgiving");
+    let start = server.game();
+    double_click(&browser, "#moves button.move");
+    // The class's move and the machine's answer shown, and no request on its way.
+    browser.wait("document.querySelectorAll('#turns li').length >= 2 && (typeof sending === 'undefined' || sending === null)");
+    let after = server.game();
+    assert_eq!(
+        after["ply"], 2,
+        "one move and the machine's answer: {after}"
+    );
+    assert_eq!(after["turns"][0]["move"], start["moves"][0]["move"]);
+    assert_eq!(
+        browser.script("return document.getElementById('error').hidden;"),
+        json!(true),
+        "{}",
+        browser.text("#error")
+    );
+    // Taken back: the board as it was, one move at a time, until none is left.
+    // The next click comes later than a double click's second (the browser counts
+    // clicks within half a second as one series, and the page plays only the first).
+    std::thread::sleep(Duration::from_millis(700));
+    let mut last = after;
+    while last["end"].is_null() {
+        click_first_move(&browser, &|| server.game());
+        last = server.game();
+    }
+    let games = server.anyone("GET", "/api/score", None).1["games"].clone();
+    assert_eq!(games, 1);
+    while browser.script("return document.getElementById('take-back').hidden;") == json!(false) {
+        let ply = server.game()["ply"].as_u64().unwrap();
+        browser.click_and_wait("#take-back");
+        assert!(server.game()["ply"].as_u64().unwrap() < ply);
+    }
+    let back = server.game();
+    assert_eq!(back["position"], start["position"]);
+    assert_eq!(back["ply"], start["ply"]);
+    assert_eq!(server.anyone("GET", "/api/score", None).1["games"], 0);
+    browser.wait("document.querySelector('#moves button.move') !== null");
+}
+
+#[test]
+fn after_stop_in_watch_mode_the_class_has_a_clean_game() {
+    if !browser_present() {
+        return;
+    }
+    let (server, browser) = teacher("hexapawn", "stop-watching");
+    start_watching(&browser, 0);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while server.game()["ply"].as_u64() == Some(0) {
+        assert!(Instant::now() < deadline, "watching makes a move");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    browser.click("#strip-stop");
+    browser.wait("document.getElementById('watch-strip').hidden");
+    let game = server.game();
+    assert_eq!(
+        (&game["ply"], &game["end"]),
+        (&json!(0), &Value::Null),
+        "{game}"
+    );
+    browser.wait("document.querySelectorAll('#turns li').length === 0 && document.querySelector('#moves button.move, rect.spot.movable') !== null");
+}
+
+/// Presses keys as the keyboard does (WebDriver's codes: Tab `\u{e004}`, Enter `\u{e007}`,
+/// Escape `\u{e00c}`, arrow up `\u{e013}`).
+fn press(browser: &Browser, keys: &[&str]) {
+    let actions: Vec<Value> = keys
+        .iter()
+        .flat_map(|k| {
+            [
+                json!({ "type": "keyDown", "value": k }),
+                json!({ "type": "keyUp", "value": k }),
+            ]
+        })
+        .collect();
+    let body = json!({ "actions": [{ "type": "key", "id": "keys", "actions": actions }] });
+    browser.call("POST", "/actions", Some(body));
+}
+
+/// The id of the element with the keyboard's focus (`BODY` when it has none).
+fn focused(browser: &Browser) -> String {
+    browser
+        .script("const a = document.activeElement; return a.id || a.tagName;")
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// axe-core's WCAG 2.1 A and AA check finds nothing on the page as it is.
+fn no_violations(browser: &Browser, what: &str) {
+    let found = browser.axe_violations();
+    assert!(found.is_empty(), "{what}: {found:#?}");
+}
+
+#[test]
+fn a_whole_game_by_keyboard_with_the_focus_kept_and_no_axe_violations() {
+    if !browser_present() {
+        return;
+    }
+    let (server, browser) = teacher("hexapawn", "keyboard");
+    no_violations(&browser, "start");
+    // Tab to the board, then Enter on a pawn and Enter on where it goes, turn after turn.
+    for _ in 0..40 {
+        if focused(&browser) == "board" {
+            break;
+        }
+        press(&browser, &["\u{e004}"]);
+    }
+    assert_eq!(focused(&browser), "board");
+    let mut moves = 0;
+    while server.game()["end"].is_null() {
+        let before = browser.version();
+        press(&browser, &["\u{e007}"]);
+        // The pawn is picked and the keyboard is on its first square to go to.
+        browser.wait("document.querySelector('rect.spot.picked') !== null");
+        press(&browser, &["\u{e007}"]);
+        browser.wait(&format!("Number(document.body.dataset.version) > {before}"));
+        moves += 1;
+        if moves == 1 {
+            no_violations(&browser, "mid-game");
+        }
+        if server.game()["end"].is_null() {
+            assert_eq!(
+                focused(&browser),
+                "board",
+                "the focus stays on the board after a move"
+            );
+        }
+    }
+    // The screen reader is told what the machine drew and played, and the result.
+    let said = browser.text("#said");
+    let game = server.game();
+    assert!(said.contains(&browser.text("#end .result")), "{said}");
+    if let Some(turn) = game["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .find(|t| t["who"] == "machine")
+    {
+        assert!(
+            said.contains(turn["words"].as_str().unwrap_or("")),
+            "{said}"
+        );
+    }
+    no_violations(&browser, "end of game");
+    // The game over, the focus is on New game: Enter starts the next.
+    assert_eq!(focused(&browser), "new-game");
+    let before = browser.version();
+    press(&browser, &["\u{e007}"]);
+    browser.wait(&format!("Number(document.body.dataset.version) > {before}"));
+    assert_eq!(server.game()["ply"], 0);
+    assert_ne!(focused(&browser), "BODY");
+    // A move clicked keeps the focus on a move button, not the page's top.
+    browser.click_and_wait("#moves button.move");
+    assert_ne!(focused(&browser), "BODY");
+
+    for tab in ["memory", "score", "train", "settings"] {
+        browser.click(&format!("#tab-{tab}"));
+        browser.wait(&format!("!document.getElementById('panel-{tab}').hidden"));
+        if tab == "settings" {
+            browser.wait("document.querySelector('#beads-fields input') !== null");
+        }
+        no_violations(&browser, tab);
+    }
+    // The box dialog: opened from a tile by keyboard, the focus stays in it, and Escape
+    // gives it back to the tile.
+    browser.click("#tab-memory");
+    browser.wait("document.querySelector('.tile') !== null");
+    browser.script("document.querySelector('.tile').focus(); return 0;");
+    let tile = focused(&browser);
+    press(&browser, &["\u{e007}"]);
+    browser.wait("!document.getElementById('box-view').hidden && document.querySelector('#box-view-label svg')");
+    no_violations(&browser, "the box dialog");
+    press(&browser, &["\u{e004}", "\u{e004}", "\u{e004}"]);
+    assert!(
+        browser
+            .script("return document.getElementById('box-view').contains(document.activeElement);")
+            == json!(true),
+        "the focus stays in the dialog: {}",
+        focused(&browser)
+    );
+    press(&browser, &["\u{e00c}"]);
+    browser.wait("document.getElementById('box-view').hidden");
+    assert_eq!(focused(&browser), tile);
+    // An error.
+    browser.click("#tab-game");
+    browser.script("document.getElementById('typed-move').value = 'c3-c1'; return 0;");
+    browser.click("#send");
+    browser.wait("!document.getElementById('error').hidden");
+    no_violations(&browser, "an error");
+}
+
+/// The computed font size of every visible element `css` finds, in px.
+fn font_sizes(browser: &Browser, css: &str) -> Vec<f64> {
+    let sizes = browser.script(&format!(
+        "return [...document.querySelectorAll('{css}')].filter(e => e.offsetParent !== null)
+            .map(e => parseFloat(getComputedStyle(e).fontSize));"
+    ));
+    sizes
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect()
+}
+
+/// The font size whose capital letters are 16′ of arc high from 8 m, on a picture 2 m
+/// wide shown by `width` px: 8 m × tan(16′) ≈ 37.2 mm, a capital of DejaVu Sans is
+/// 0.729 of the font size (1493 of 2048 units), as ISO 9241-3 measures a character.
+fn sixteen_minutes(width: u32) -> f64 {
+    let seen = 8000.0 * (16.0_f64 / 60.0).to_radians().tan();
+    seen / 2000.0 * f64::from(width) / (1493.0 / 2048.0)
+}
+
+#[test]
+fn what_the_class_reads_is_16_minutes_of_arc_from_the_back_row() {
+    if !browser_present() {
+        return;
+    }
+    let browser = Browser::start("back-row");
+    let least = sixteen_minutes(1280);
+    assert!((32.5..33.0).contains(&least), "{least}");
+    for (preset, language) in [("menace", "en"), ("menace", "pl"), ("hexapawn", "ru")] {
+        let kit = kit_file(preset, language);
+        let server = Server::start(&["--kit", kit.to_str().unwrap()], None);
+        browser.resize(1280, 720);
+        browser.open(&format!("{}/?token={}", server.base, server.token));
+        click_first_move(&browser, &|| server.game());
+        let what = format!("{preset} {language}");
+        let mut read = vec![];
+        for css in ["#prompt", "#drawn", "#totals"] {
+            read.push((css, font_sizes(&browser, css)));
+        }
+        while server.game()["end"].is_null() {
+            click_first_move(&browser, &|| server.game());
+        }
+        browser.wait("!document.getElementById('end').hidden");
+        for css in ["#end .result", "#changes li", "#drawn", "#totals"] {
+            read.push((css, font_sizes(&browser, css)));
+        }
+        eprintln!("{what} at 1280x720, in px (at least {least:.1}): {read:?}");
+        for (css, sizes) in &read {
+            assert!(
+                !sizes.is_empty() || *css == "#changes li",
+                "{what}: {css} is shown"
+            );
+            for size in sizes {
+                assert!(*size >= least, "{what}: {css} is {size} px");
+            }
+        }
+        browser.screenshot(&format!("back-row-{preset}-{language}-1280x720"));
+        fits_one_screen(&browser, 1280, 720, &what);
+    }
+}
+
+/// The page at `width` x `height` without zooming out, clipping or overlapping: nothing
+/// is wider than the screen, no block spills out of its box, the game's blocks do not
+/// overlap, and the board and the label take most of the width of an upright screen.
+fn fits_any_screen(browser: &Browser, width: u32, height: u32, what: &str) {
+    browser.resize(width, height);
+    let found = browser.script(
+        "const visible = (e) => e.offsetParent !== null && e.getClientRects().length > 0;
+         const all = [...document.querySelectorAll('body *')].filter(visible).filter(e => !e.closest('.sr-only, svg *'));
+         const wide = all.filter(e => e.getBoundingClientRect().right > innerWidth + 1).map(e => e.id || e.className || e.tagName);
+         const spills = [...document.querySelectorAll('#bar, .tabs, .step, .end, .stuck, .under-board, .turns-box, .moves, .beads, .changes, #error')]
+           .filter(visible).filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.id || e.className);
+         const blocks = ['#bar', '#board svg', '.under-board', '.step.box', '.step.turn', '.step.beads-step', '.step.draw', '.turns-box']
+           .map(css => [css, document.querySelector(css)]).filter(([, e]) => e && visible(e))
+           .map(([css, e]) => [css, e.getBoundingClientRect()]);
+         const overlaps = [];
+         for (const [i, [a, r]] of blocks.entries()) for (const [b, s] of blocks.slice(i + 1))
+           if (r.left < s.right - 1 && s.left < r.right - 1 && r.top < s.bottom - 1 && s.top < r.bottom - 1) overlaps.push(a + ' / ' + b);
+         const size = (css) => { const e = document.querySelector(css); return e && visible(e) ? e.getBoundingClientRect().width : null; };
+         return { scroll: document.documentElement.scrollWidth, wide, spills, overlaps,
+           board: size('#board svg'), label: size('#machine-label svg'), scale: visualViewport.scale };",
+    );
+    eprintln!("{what} at {width}x{height}: {found}");
+    browser.screenshot(&what.replace(' ', "-"));
+    assert_eq!(found["scale"], json!(1), "{what}: zoomed");
+    assert!(
+        found["scroll"].as_u64() <= Some(u64::from(width)),
+        "{what}: {found}"
+    );
+    assert_eq!(found["wide"], json!([]), "{what}: past the right edge");
+    assert_eq!(found["spills"], json!([]), "{what}: spills out of its box");
+    assert_eq!(found["overlaps"], json!([]), "{what}: overlapping");
+    if width < height {
+        let least = 0.6 * f64::from(width);
+        for part in ["board", "label"] {
+            if let Some(w) = found[part].as_f64() {
+                assert!(
+                    w >= least.min(0.55 * f64::from(height)),
+                    "{what}: the {part} is {w} px wide"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_lesson_fits_a_phone_and_a_tablet_both_ways_in_every_language() {
+    if !browser_present() {
+        return;
+    }
+    let browser = Browser::start("any-screen");
+    for language in ["en", "pl", "ru"] {
+        let kit = kit_file("menace", language);
+        let server = Server::start(&["--kit", kit.to_str().unwrap()], None);
+        browser.resize(1280, 720);
+        browser.open(&format!("{}/?token={}", server.base, server.token));
+        click_first_move(&browser, &|| server.game());
+        for (width, height) in [(390, 844), (844, 390), (768, 1024), (1024, 768)] {
+            let what = format!("menace {language} teacher {width}x{height}");
+            fits_any_screen(&browser, width, height, &what);
+        }
+        while server.game()["end"].is_null() {
+            click_first_move(&browser, &|| server.game());
+        }
+        browser.open_view_only(&server.base);
+        for (width, height) in [(390, 844), (844, 390), (768, 1024), (1024, 768)] {
+            let what = format!("menace {language} pupil {width}x{height}");
+            fits_any_screen(&browser, width, height, &what);
         }
     }
 }

@@ -108,6 +108,8 @@ pub enum Problem {
     },
     /// Undo with nothing to undo.
     NoUndo,
+    /// Taking back a move with no move of the class's to take back.
+    NoMove,
     /// A pace of watching out of range.
     Pace {
         /// The fastest pace's number.
@@ -191,6 +193,7 @@ impl ApiError {
             ),
             Problem::Opponent { name } => fill("api.opponent", &[("name", name)]),
             Problem::NoUndo => fill("api.no_undo", &[]),
+            Problem::NoMove => fill("page.no_move_back", &[]),
             Problem::Pace { max } => fill("api.pace", &[("max", &max.to_string())]),
             Problem::Panel => fill("api.panel", &[("panels", &table::PANELS.join(", "))]),
             Problem::Setting(unfit) => settings::message(unfit, words),
@@ -343,6 +346,7 @@ enum Route {
     Now,
     Move,
     NewGame,
+    TakeBack,
     Boxes,
     OneBox(String),
     Pictures,
@@ -371,6 +375,7 @@ impl Route {
             "/api/now" => (Some(Now), None),
             "/api/game/move" => (None, Some(Move)),
             "/api/game/new" => (None, Some(NewGame)),
+            "/api/game/back" => (None, Some(TakeBack)),
             "/api/boxes" => (Some(Boxes), None),
             "/api/pictures" => (Some(Pictures), None),
             "/api/score" => (Some(Score), None),
@@ -613,6 +618,10 @@ impl<G: Game> Classroom<G> {
             }
             Route::NewGame => {
                 live.new_game(fixed)?;
+                json(&live.game(fixed)?)
+            }
+            Route::TakeBack => {
+                live.take_back(fixed)?;
                 json(&live.game(fixed)?)
             }
             Route::Boxes => json(&live.boxes(fixed)),
@@ -947,6 +956,122 @@ mod tests {
         assert_eq!(pupil("POST", "/api/nothing"), 404);
         assert_eq!(pupil("DELETE", "/api/game"), 405);
         assert_eq!(pupil("GET", "/api/boxes/1/2"), 404);
+    }
+
+    /// Plays the first legal move on the board as the page last saw it.
+    fn first_move(lesson: &dyn Lesson, game: &Value) -> (u16, Value) {
+        let body =
+            json!({"move": game["moves"][0]["move"], "game": game["number"], "ply": game["ply"]});
+        ask(lesson, "POST", "/api/game/move", Some(body))
+    }
+
+    #[test]
+    fn a_move_sent_twice_is_played_once_and_a_stale_one_is_explained() {
+        let her = lesson("hexapawn", None, None);
+        let (_, start) = ask(&*her, "GET", "/api/game", None);
+        let (status, once) = first_move(&*her, &start);
+        assert_eq!(status, 200);
+        // The second click of a double click: the same move for the same board.
+        let (status, twice) = first_move(&*her, &start);
+        assert_eq!(status, 200, "{twice}");
+        assert_eq!(twice, once);
+        assert_eq!(ask(&*her, "GET", "/api/game", None).1, once);
+        // Another move for that board is stale: said so, without "reload".
+        let other = json!({"move": start["moves"][1]["move"], "game": 1, "ply": 0});
+        let (status, refused) = ask(&*her, "POST", "/api/game/move", Some(other));
+        assert_eq!(status, 409);
+        let said = refused["error"].as_str().unwrap();
+        assert!(
+            said.contains("moved first") && !said.contains("eload"),
+            "{said}"
+        );
+        // A repeat of the move that ended a game changes nothing either.
+        let mut last = once;
+        while last["end"].is_null() {
+            last = first_move(&*her, &last).1;
+        }
+        let score = ask(&*her, "GET", "/api/score", None).1;
+        let turns = last["turns"].as_array().unwrap();
+        let ply = turns.iter().rposition(|t| t["who"] == "human").unwrap();
+        let again = json!({"move": turns[ply]["move"], "game": last["number"], "ply": ply});
+        assert_eq!(ask(&*her, "POST", "/api/game/move", Some(again)).0, 200);
+        assert_eq!(ask(&*her, "GET", "/api/score", None).1, score);
+    }
+
+    #[test]
+    fn a_move_taken_back_leaves_the_board_and_the_beads_as_they_were() {
+        for preset in ["hexapawn", "menace", "bachet"] {
+            let lesson = lesson(preset, None, None);
+            // The last game's beads in the boxes, so that taking back undoes a rule's work.
+            let mut boards = Vec::new();
+            for _ in 0..2 {
+                let mut game = ask(&*lesson, "GET", "/api/game", None).1;
+                boards.clear();
+                while game["end"].is_null() {
+                    boards.push((game.clone(), ask(&*lesson, "GET", "/api/boxes", None).1));
+                    game = first_move(&*lesson, &game).1;
+                }
+                if ask(&*lesson, "GET", "/api/score", None).1["games"] == 1 {
+                    ask(&*lesson, "POST", "/api/game/new", None);
+                }
+            }
+            assert_eq!(ask(&*lesson, "GET", "/api/score", None).1["games"], 2);
+            while let Some((game, boxes)) = boards.pop() {
+                let (status, back) = ask(&*lesson, "POST", "/api/game/back", None);
+                assert_eq!(status, 200, "{preset}: {back}");
+                let strip = |g: &Value| {
+                    let mut g = g.clone();
+                    g["version"] = Value::Null;
+                    g
+                };
+                assert_eq!(strip(&back), strip(&game), "{preset}");
+                // The beads before the game the move was in; the finished game before it
+                // stays counted.
+                let now = ask(&*lesson, "GET", "/api/boxes", None).1;
+                let counts = |b: &Value| {
+                    b.as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|x| x["beads"].clone())
+                        .collect::<Vec<_>>()
+                };
+                assert_eq!(counts(&now), counts(&boxes), "{preset}");
+                assert_eq!(ask(&*lesson, "GET", "/api/score", None).1["games"], 1);
+            }
+            let (status, none) = ask(&*lesson, "POST", "/api/game/back", None);
+            assert_eq!(status, 409, "{preset}: {none}");
+            assert!(
+                none["error"].as_str().unwrap().contains("take back"),
+                "{none}"
+            );
+        }
+    }
+
+    #[test]
+    fn stopping_the_watched_games_gives_the_class_a_clean_game() {
+        let her = lesson("hexapawn", None, None);
+        let now = Cell::new(Duration::ZERO);
+        let clock = || now.get();
+        ask(
+            &*her,
+            "POST",
+            "/api/watch",
+            Some(json!({"opponent": "random", "pace": 0})),
+        );
+        her.step(&clock).unwrap();
+        let (_, watched) = ask(&*her, "GET", "/api/game", None);
+        assert_eq!(watched["ply"], 2);
+        ask(&*her, "POST", "/api/train/cancel", None);
+        assert_eq!(her.step(&clock).unwrap(), None);
+        let (_, game) = ask(&*her, "GET", "/api/game", None);
+        assert_eq!(
+            (&game["ply"], &game["end"]),
+            (&json!(0), &Value::Null),
+            "{game}"
+        );
+        assert_eq!(game["number"], watched["number"]);
+        assert!(!game["moves"].as_array().unwrap().is_empty());
+        assert_eq!(first_move(&*her, &game).0, 200);
     }
 
     #[test]

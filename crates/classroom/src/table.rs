@@ -286,8 +286,14 @@ pub struct GameView {
     pub turns: Vec<TurnView>,
     /// The human's legal moves; empty when the game is over.
     pub moves: Vec<Choice>,
+    /// Where the machine's latest move changed the board (as a move's `spots`), for the
+    /// page to mark; empty before it moved.
+    pub last: Vec<Spot>,
     /// `win`, `draw`, `loss` or `resigned` for the machine, once the game is over.
     pub end: Option<&'static str>,
+    /// Whether the machine won because the class has no move left (rather than by a
+    /// row, a line or the last stone).
+    pub blocked: bool,
     /// What the rule changed, once the game is over.
     pub changes: Vec<Change>,
     /// The rule's name.
@@ -545,8 +551,26 @@ impl Live {
             ),
             None => (None, Vec::new()),
         };
+        let blocked = matches!(replay.over, Some((End::Won, _))) && game.no_move_left(position);
+        let last = replay
+            .turns
+            .iter()
+            .rev()
+            .find_map(|t| match *t {
+                Turn::Machine {
+                    node,
+                    draw: Draw::Bead { child, .. } | Draw::Forced { child },
+                } => {
+                    let mv = tree.move_to(node, child)?;
+                    Some(board::spots(game, &tree.positions[node as usize], mv))
+                }
+                _ => None,
+            })
+            .unwrap_or_default();
         Ok(GameView {
             number: games + 1,
+            blocked,
+            last,
             ply: replay.turns.len(),
             position: game.format_position(position),
             board: to_svg(&board::board(game, position)),
@@ -630,12 +654,12 @@ fn turn_view<G: Game>(fixed: &Fixed<G>, held: &Beads, turn: Turn) -> TurnView {
     let back = game.inverse(symmetry);
     let slots = setup.machine.slots(b as u32);
     *box_id = Some(mbox.id);
-    *turn = Some(
-        fixed
-            .words()
-            .get(game.describe_symmetry(symmetry))
-            .to_string(),
-    );
+    // The page's own words, one instruction for the box in the hand, for any picture
+    // (the labels of some games have arrows, others dots).
+    let key = game
+        .describe_symmetry(symmetry)
+        .replacen("symmetry.", "page.turn.", 1);
+    *turn = Some(fixed.words().get(&key).to_string());
     *beads = mbox
         .moves
         .iter()
@@ -701,6 +725,32 @@ fn changes<G: Game>(
         .collect()
 }
 
+/// Which of the moves at `node` `wanted` names: as `play` reads it, or the kit's words
+/// for it, whatever the case and spacing; refused with the legal moves otherwise.
+fn find_move<G: Game>(fixed: &Fixed<G>, node: Node, wanted: &str) -> Result<usize, ApiError> {
+    let tree = &fixed.setup.tree;
+    let position = &tree.positions[node as usize];
+    let moves = tree.moves(node);
+    let legal: Vec<Said> = moves.iter().map(|&m| fixed.said(position, m)).collect();
+    let words = |t: &str| {
+        t.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let found = fixed.game.read_move(position, moves, wanted).or_else(|| {
+        let wanted = words(wanted);
+        legal.iter().position(|m| words(&m.words) == wanted)
+    });
+    found.ok_or_else(|| {
+        let words: Vec<&str> = legal.iter().map(|m| m.words.as_str()).collect();
+        ApiError::bad(Problem::Illegal {
+            mv: wanted.chars().take(40).collect(),
+            legal: words.join("; "),
+        })
+    })
+}
+
 impl Live {
     /// Plays the human's move, given in the game's notation or the kit's words, and the
     /// machine's answer.
@@ -716,6 +766,21 @@ impl Live {
         self.idle()?;
         let replay = self.replay(fixed)?;
         let (_, games, _) = self.on_board();
+        let tree = &fixed.setup.tree;
+        let wanted = text.trim();
+        // The same move sent again for the board it was played on (a double click, a
+        // tap repeated on a whiteboard): already done, so nothing changes and nothing
+        // is refused.
+        let played_at = board
+            .ply
+            .filter(|_| board.game.is_none_or(|g| g == games + 1))
+            .and_then(|p| replay.turns.get(p));
+        if let Some(&Turn::Opponent { node, child }) = played_at
+            && let Ok(at) = find_move(fixed, node, wanted)
+            && tree.children(node)[at] == child
+        {
+            return Ok(());
+        }
         let stale = board.game.is_some_and(|g| g != games + 1)
             || board.ply.is_some_and(|p| p != replay.turns.len());
         if replay.over.is_some() || stale {
@@ -725,29 +790,7 @@ impl Live {
                 Problem::NotYourTurn
             }));
         }
-        let tree = &fixed.setup.tree;
-        let position = &tree.positions[replay.node as usize];
-        let wanted = text.trim();
-        let moves = tree.moves(replay.node);
-        let legal: Vec<Said> = moves.iter().map(|&m| fixed.said(position, m)).collect();
-        // As `play` reads it, or the kit's words for it, whatever the case and spacing.
-        let words = |t: &str| {
-            t.split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-                .to_lowercase()
-        };
-        let found = fixed.game.read_move(position, moves, wanted).or_else(|| {
-            let wanted = words(wanted);
-            legal.iter().position(|m| words(&m.words) == wanted)
-        });
-        let Some(at) = found else {
-            let words: Vec<&str> = legal.iter().map(|m| m.words.as_str()).collect();
-            return Err(ApiError::bad(Problem::Illegal {
-                mv: wanted.chars().take(40).collect(),
-                legal: words.join("; "),
-            }));
-        };
+        let at = find_move(fixed, replay.node, wanted)?;
         self.human.push(tree.children(replay.node)[at]);
         self.version += 1;
         Ok(self.settle(fixed)?)
@@ -890,6 +933,45 @@ impl Live {
         self.version += 1;
         self.save(fixed);
         Ok(self.settle(fixed)?)
+    }
+
+    /// Takes back the class's last move and the machine's answer to it. A finished game
+    /// is taken back into play: the rule's beads come out again and it is no longer
+    /// counted. The machine's moves are replayed from the game's own stream, so the
+    /// board and the beads are as they were before the move.
+    pub fn take_back<G: Game>(&mut self, fixed: &Fixed<G>) -> Result<(), ApiError> {
+        self.idle()?;
+        match self.finished.take() {
+            // A finished game was the latest change remembered (a record, an undo or a
+            // reset forgets it): undoing that change takes its beads back.
+            Some(mut f) if !f.human.is_empty() && self.saved.undo() => {
+                f.human.pop();
+                self.human = f.human;
+            }
+            Some(f) => {
+                self.finished = Some(f);
+                return Err(ApiError::conflict(Problem::NoMove));
+            }
+            None => {
+                if self.human.pop().is_none() {
+                    return Err(ApiError::conflict(Problem::NoMove));
+                }
+            }
+        }
+        self.version += 1;
+        self.save(fixed);
+        Ok(self.settle(fixed)?)
+    }
+
+    /// Clears the board for a new game of the class's: a game the machine played on its
+    /// own, finished or not, is not the class's to go on with (its moves are counted
+    /// if it was finished, and a half game changed no bead).
+    pub fn clear_board<G: Game>(&mut self, fixed: &Fixed<G>) -> Result<(), Error> {
+        if self.finished.take().is_some() || !self.human.is_empty() {
+            self.human.clear();
+            self.version += 1;
+        }
+        self.settle(fixed)
     }
 
     /// Refills every box as new and forgets the games.

@@ -364,6 +364,8 @@ pub fn step<G: Game>(
         return Ok(None);
     };
     if run.cancelled {
+        // Back in place for `finish` to see what kind of run ends.
+        live.training = Some(run);
         return finish(fixed, live).map(|()| None);
     }
     let wait = watch_step(fixed, live, &mut run, now);
@@ -440,10 +442,18 @@ fn watch_step<G: Game>(
 }
 
 /// Ends a run: it no longer holds the machine, the beads are saved, and the next game
-/// is set up.
+/// is set up (after watching, a clean one for the class: the automatic opponent's game
+/// is not theirs to go on with).
 pub fn finish<G: Game>(fixed: &Fixed<G>, live: &mut Live) -> Result<(), Error> {
-    live.training = None;
+    let watched = live
+        .training
+        .take()
+        .is_some_and(|run| run.watching.is_some());
     live.version += 1;
     live.save(fixed);
-    live.settle(fixed)
+    if watched {
+        live.clear_board(fixed)
+    } else {
+        live.settle(fixed)
+    }
 }

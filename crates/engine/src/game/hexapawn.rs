@@ -170,6 +170,16 @@ impl Rules for Hexapawn {
         None
     }
 
+    fn no_move_left(&self, position: &Board) -> bool {
+        let mut moves = Vec::new();
+        pawn_moves(self, position, &mut moves);
+        moves.is_empty()
+            && position.white & self.row_mask(self.rows - 1) == 0
+            && position.black & self.row_mask(0) == 0
+            && position.white != 0
+            && position.black != 0
+    }
+
     fn symmetry_count(&self) -> usize {
         2
     }

@@ -173,6 +173,12 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn play(&self, position: &Self::Position, mv: Self::Move) -> Self::Position;
     /// The result if the game is over in this position.
     fn outcome(&self, position: &Self::Position) -> Option<Outcome>;
+    /// Whether the game is over because the side to move has no move left (a blocked
+    /// pawn), rather than by a row, a line or the last stone: the classroom screen
+    /// says so. No game ends that way unless it says otherwise.
+    fn no_move_left(&self, _position: &Self::Position) -> bool {
+        false
+    }
 
     /// How many symmetries the board has, the identity included.
     fn symmetry_count(&self) -> usize;

@@ -129,17 +129,87 @@ function clickSpot(spot) {
   const complete = candidates(picked).filter((m) => m.spots.length === picked.length);
   if (complete.length === 1) {
     picked = [];
+    cursor = 0;
     play(complete[0].move);
     return;
   }
+  cursor = 0;
   drawSpots();
+}
+
+// The spot the keyboard is on (an index into `reachable()`), drawn with a thick frame.
+let cursor = 0;
+
+// The spots the keyboard moves between: where a move starts, or once one is picked,
+// where the moves it starts can end.
+function reachable() {
+  if (!game || game.end || !teacher || busy()) return [];
+  const seen = new Map();
+  const add = (s) => { if (!seen.has(spotKey(s))) seen.set(spotKey(s), s); };
+  if (picked.length) {
+    for (const m of candidates(picked)) for (const s of m.spots) if (!picked.some((p) => inside(p, s))) add(s);
+  } else {
+    for (const m of game.moves) add(m.spots[0]);
+  }
+  return [...seen.values()];
+}
+
+// The arrow keys go to the nearest reachable spot that way, Enter or Space clicks it.
+function boardKey(e) {
+  const spots = reachable();
+  if (!spots.length) return;
+  const ways = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
+  const centre = (s) => [s[0] + s[2] / 2, s[1] + s[3] / 2];
+  cursor = Math.min(cursor, spots.length - 1);
+  if (e.key === 'Enter' || e.key === ' ') {
+    e.preventDefault();
+    clickSpot(spots[cursor]);
+    return;
+  }
+  const way = ways[e.key];
+  if (!way) return;
+  e.preventDefault();
+  const [x, y] = centre(spots[cursor]);
+  let best = -1;
+  let bestCost = Infinity;
+  spots.forEach((s, i) => {
+    const [sx, sy] = centre(s);
+    const along = (sx - x) * way[0] + (sy - y) * way[1];
+    const across = Math.abs((sx - x) * way[1]) + Math.abs((sy - y) * way[0]);
+    if (along > 0.5 && along + 2 * across < bestCost) { best = i; bestCost = along + 2 * across; }
+  });
+  if (best >= 0) cursor = best;
+  drawSpots();
+}
+
+// What the spot under the keyboard starts or ends, for a screen reader.
+function sayCursor() {
+  const spots = reachable();
+  const s = spots[Math.min(cursor, spots.length - 1)];
+  const moves = s ? game.moves.filter((m) => m.spots.some((o) => spotKey(o) === spotKey(s))) : [];
+  $('board-said').textContent = moves.map((m) => m.words).join('; ');
+}
+
+// A rectangle over a spot of the board picture.
+function rect(s, cls) {
+  const r = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+  r.setAttribute('x', s[0]); r.setAttribute('y', s[1]);
+  r.setAttribute('width', s[2]); r.setAttribute('height', s[3]);
+  r.setAttribute('class', cls);
+  return r;
 }
 
 function drawSpots() {
   const svg = $('board').querySelector('svg');
   if (!svg) return;
   svg.querySelectorAll('.spot').forEach((n) => n.remove());
-  if (!game || game.end) return;
+  const keys = reachable();
+  $('board').tabIndex = keys.length ? 0 : -1;
+  if (keys.length) sayCursor();
+  if (!game) return;
+  // The machine's latest move, marked until the class moves.
+  for (const s of game.last) svg.append(rect(s, 'spot last'));
+  if (game.end) return;
   const targets = picked.length ? candidates(picked) : [];
   // What a pupil can start a move with: the piece that moves, the square, the stone.
   const first = new Set(game.moves.map((m) => spotKey(m.spots[0])));
@@ -151,26 +221,45 @@ function drawSpots() {
       const key = spotKey(s);
       if (seen.has(key)) continue;
       seen.add(key);
-      const r = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
-      r.setAttribute('x', s[0]); r.setAttribute('y', s[1]);
-      r.setAttribute('width', s[2]); r.setAttribute('height', s[3]);
       let cls = 'spot';
       if (picked.some((p) => inside(p, s))) cls += ' picked';
       else if (targets.some((t) => t.spots.some((o) => spotKey(o) === key))) cls += ' target';
       else if (!picked.length && first.has(key) && teacher && !busy()) cls += pieces ? ' movable' : ' open';
-      r.setAttribute('class', cls);
+      const r = rect(s, cls);
       r.setAttribute('data-spot', key);
-      r.addEventListener('click', (e) => { e.stopPropagation(); clickSpot(s); });
+      r.addEventListener('click', (e) => { e.stopPropagation(); if (!repeated(e)) clickSpot(s); });
       svg.append(r);
     }
   }
+  markCursor();
 }
 
-function play(move) {
-  return act(async () => {
-    game = await api('POST', '/api/game/move', { move, game: game.number, ply: game.ply });
-  });
+// Frames the spot the keyboard is on while the keyboard has the board. The spots stay as
+// they are: a click that focused the board lands on the spot it was pressed on.
+function markCursor() {
+  const spots = reachable();
+  const under = spots.length ? spotKey(spots[Math.min(cursor, spots.length - 1)]) : null;
+  const shown = $('board').matches(':focus-visible');
+  for (const r of $('board').querySelectorAll('rect.spot[data-spot]')) {
+    r.classList.toggle('cursor', shown && r.dataset.spot === under);
+  }
 }
+
+// The move on its way to the machine, if any: a second click or tap meanwhile (a double
+// click, a tap repeated on a whiteboard) is the same move, not a new one.
+let sending = null;
+
+function play(move) {
+  if (sending !== null) return sending;
+  sending = act(async () => {
+    game = await api('POST', '/api/game/move', { move, game: game.number, ply: game.ply });
+  }).finally(() => { sending = null; });
+  return sending;
+}
+
+// Whether a click is the second (or third) of a quick series: on a redrawn board it would
+// land on the next board's piece or button, so it is not a move of its own.
+const repeated = (e) => e.detail > 1;
 
 // ---- the game panel -------------------------------------------------------------
 
@@ -187,7 +276,7 @@ function renderGame() {
   $('prompt').hidden = !canMove;
   $('prompt').textContent = say('page.your_move.' + kit.game);
   $('moves').replaceChildren(...(!canMove ? [] : game.moves.length <= MANY ? game.moves.map((m) =>
-    element('button', { class: 'move', 'data-move': m.move, text: m.words, type: 'button', onclick: () => play(m.move) }))
+    element('button', { class: 'move', 'data-move': m.move, text: m.words, type: 'button', onclick: (e) => { if (!repeated(e)) play(m.move); } }))
     : [moveList()]));
   $('moves').hidden = !canMove;
   $('typed').hidden = !canMove;
@@ -199,15 +288,33 @@ function renderGame() {
   $('turns').replaceChildren(...turns);
   $('turns-title').parentElement.hidden = turns.length === 0;
   renderEnd();
+  renderTakeBack();
   renderStuck();
   renderMachine();
 }
 
 // The class's moves as one list to choose from, and the button that plays the choice.
 function moveList() {
-  const list = element('select', { id: 'move-list' }, ...game.moves.map((m) => element('option', { value: m.move, text: m.words })));
+  const list = element('select', { id: 'move-list', 'aria-label': say('page.move_list') }, ...game.moves.map((m) => element('option', { value: m.move, text: m.words })));
   return element('span', { class: 'move-list' }, list,
     element('button', { type: 'button', id: 'play-listed', text: say('page.send'), onclick: () => play(list.value) }));
+}
+
+// Takes back the class's last move and the machine's answer (after the end of a game
+// too, which then is no longer counted).
+// At the end of a game it stands under New game, beside the result, so that the result
+// and what the rule did keep the room under the board.
+function renderTakeBack() {
+  const can = teacher && !busy() && !game.stuck && game.turns.some((t) => t.who === 'human');
+  $('take-back').hidden = !can;
+  const home = game.end && !game.stuck && teacher && !busy() ? $('end-buttons') : $('take-back-home');
+  if ($('take-back').parentElement !== home) home.append($('take-back'));
+}
+
+// How the game ended, for the machine; why it won when the class has no move left.
+function resultText() {
+  if (busy() && progress.watching) return say('page.end_watched.' + game.end);
+  return say('page.end.' + (game.end === 'win' && game.blocked ? 'win_blocked' : game.end));
 }
 
 function renderEnd() {
@@ -222,12 +329,14 @@ function renderEnd() {
       say('page.change', { box: c.box, colour: c.colour.name, move: c.words, before: c.before, after: c.after })
         .replace(' → ', '\u00a0→\u00a0'));
   });
-  const result = busy() && progress.watching ? 'page.end_watched.' : 'page.end.';
-  const head = element('div', { class: 'row' }, element('p', { class: 'result', text: say(result + game.end) }));
+  const head = element('div', { class: 'row' }, element('p', { class: 'result', text: resultText() }));
   if (teacher && !busy()) {
-    head.append(element('button', { id: 'new-game', class: 'primary', type: 'button', text: say('page.new_game'),
-      onclick: () => act(() => api('POST', '/api/game/new')) }));
+    head.append(element('p', { class: 'end-buttons', id: 'end-buttons' },
+      element('button', { id: 'new-game', class: 'primary', type: 'button', text: say('page.new_game'),
+        onclick: () => act(() => api('POST', '/api/game/new')) })));
   }
+  // The take-back button is moved, not made anew: it goes home before the end is redrawn.
+  $('take-back-home').append($('take-back'));
   end.replaceChildren(head,
     element('p', { text: game.changes.length ? say('page.rule', { rule: say('page.settings.rule_name.' + game.rule) }) : say('page.no_change') }),
     element('ul', { id: 'changes', class: 'changes' }, ...lines));
@@ -244,9 +353,38 @@ function renderStuck() {
   if (teacher && !busy()) {
     stuck.append(element('p', { class: 'buttons' },
       element('button', { type: 'button', text: say('page.undo'), onclick: () => act(() => api('POST', '/api/undo')) }),
-      element('button', { type: 'button', text: say('page.reset'), onclick: () => showPanel('train') }),
+      element('button', { type: 'button', id: 'stuck-reset', text: say('page.reset'), onclick: () => askReset(true) }),
       element('button', { type: 'button', text: say('page.tab.settings'), onclick: () => showPanel('settings') })));
+    // Fresh boxes forget every game: asked first, as in "The machine plays".
+    if (resetAsked) {
+      stuck.append(element('p', { class: 'confirm' }, element('span', { text: say('page.reset_confirm') + ' ' }),
+        element('button', { type: 'button', id: 'stuck-reset-yes', text: say('page.yes'), onclick: () => { resetAsked = false; act(() => api('POST', '/api/reset')); } }),
+        ' ',
+        element('button', { type: 'button', id: 'stuck-reset-no', text: say('page.no'), onclick: () => askReset(false) })));
+    }
   }
+}
+
+// Whether the stuck panel asks before resetting to fresh boxes.
+let resetAsked = false;
+
+function askReset(asked) {
+  resetAsked = asked;
+  renderStuck();
+  $(asked ? 'stuck-reset-yes' : 'stuck-reset').focus();
+}
+
+// What a screen reader is told of the machine's turn and the result, once each.
+let announced = '';
+
+function announce(box, drawn) {
+  const parts = [box === null ? '' : say('page.box', { id: box }) + '.', drawn];
+  if (game.end && !game.stuck) parts.push(resultText());
+  const text = parts.filter((p) => p).join(' ');
+  const key = game.number + '/' + game.ply + '/' + text;
+  if (key === announced) return;
+  announced = key;
+  $('said').textContent = text;
 }
 
 async function renderMachine() {
@@ -258,6 +396,7 @@ async function renderMachine() {
   }
   const step = (cls, key, ...content) => element('div', { class: 'step ' + cls }, element('h3', { text: say(key) }), ...content);
   if (turn.box === null) {
+    announce(null, say('page.forced', { move: turn.words }));
     steps.replaceChildren(step('draw', 'page.step_draw', element('p', { class: 'drawn-text', id: 'drawn', text: say('page.forced', { move: turn.words }) })));
     return;
   }
@@ -266,6 +405,7 @@ async function renderMachine() {
   const drawnText = turn.move == null ? say(game.stuck ? 'page.empty_box' : 'page.resigned', { id: turn.box })
     : game.rule === 'relay' ? say('page.relay', { move: turn.words })
     : say('page.drawn', { colour: turn.beads[turn.drawn].colour.name, move: turn.words });
+  announce(turn.box, drawnText);
   steps.replaceChildren(
     step('box', 'page.step_box', element('p', { class: 'count', id: 'machine-box', text: say('page.box', { id: turn.box }) }), labelBox),
     step('turn', 'page.step_turn', element('p', { text: turn.turn })),
@@ -308,7 +448,11 @@ function tile(b, i, used) {
     element('span', { class: 'counts' }, ...counts));
 }
 
+// The control that opened the box dialog, by id: the focus goes back to it.
+let opener = null;
+
 async function showBox(id) {
+  opener = focusPlace() || (() => $('box-' + id));
   const box = await api('GET', '/api/boxes/' + id);
   $('box-view-title').textContent = say('page.box', { id: box.id }) + ' · ' + box.tag;
   $('box-view-label').innerHTML = box.label;
@@ -317,7 +461,24 @@ async function showBox(id) {
   $('box-view-close').focus();
 }
 
-function closeBox() { $('box-view').hidden = true; }
+function closeBox() {
+  if ($('box-view').hidden) return;
+  $('box-view').hidden = true;
+  const back = opener && opener();
+  if (back) back.focus();
+}
+
+// Tab and Shift+Tab go round the dialog's own controls while it is open.
+function trapFocus(e) {
+  if (e.key !== 'Tab' || $('box-view').hidden) return;
+  const inside = [...$('box-view').querySelectorAll('button, [href], input, select, [tabindex="0"]')]
+    .filter((n) => !n.disabled && n.offsetParent !== null);
+  if (!inside.length) return;
+  const [first, last] = [inside[0], inside[inside.length - 1]];
+  if (!$('box-view').contains(document.activeElement)) { e.preventDefault(); first.focus(); }
+  else if (e.shiftKey && document.activeElement === first) { e.preventDefault(); last.focus(); }
+  else if (!e.shiftKey && document.activeElement === last) { e.preventDefault(); first.focus(); }
+}
 
 // ---- the score --------------------------------------------------------------------
 
@@ -340,13 +501,17 @@ function renderScore() {
   $('undo').disabled = !score.can_undo || busy();
 }
 
-// The learning curve: the machine's losses so far against games played.
+// The learning curve: the machine's losses so far against games played; on a log scale
+// of games when asked (after thousands of watched games the first ones, where the
+// machine learns, would be a vertical line).
 function curve(points) {
   const [w, h, left, bottom, top, right] = [640, 330, 80, 60, 20, 30];
   const x0 = points[0][0];
   const x1 = Math.max(points[points.length - 1][0], x0 + 1);
   const y1 = Math.max(1, ...points.map((p) => p[1]));
-  const sx = (g) => left + (g - x0) / (x1 - x0) * (w - left - right);
+  const log = $('curve-log').checked;
+  const at = (g) => (log ? Math.log(1 + g - x0) / Math.log(1 + x1 - x0) : (g - x0) / (x1 - x0));
+  const sx = (g) => left + at(g) * (w - left - right);
   const sy = (l) => h - bottom - l / y1 * (h - bottom - top);
   const line = points.map((p) => sx(p[0]).toFixed(1) + ',' + sy(p[1]).toFixed(1)).join(' ');
   const esc = (t) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;');
@@ -702,11 +867,36 @@ async function refresh(force) {
     panel = shown;
   }
   showUnsaved();
+  const focus = focusPlace();
   renderGame();
   renderScore();
   renderTraining();
   renderPanels();
+  keepFocus(focus);
   document.body.dataset.version = version;
+}
+
+// Where the keyboard's focus is, as what finds it again once the page is redrawn (the
+// move buttons and the tiles are made anew): a function giving the element, or null.
+function focusPlace() {
+  const at = document.activeElement;
+  if (!at || at === document.body) return null;
+  const { id } = at;
+  const move = at.dataset ? at.dataset.move : undefined;
+  if (move !== undefined) return () => [...document.querySelectorAll('#moves [data-move]')].find((n) => n.dataset.move === move);
+  return id ? () => $(id) : null;
+}
+
+// Puts the focus back where it was, or on the nearest control that does the same job
+// (the next move, New game), so that a keyboard user is never sent back to the page's top.
+function keepFocus(place) {
+  const usable = (n) => n && !n.disabled && n.offsetParent !== null && n.tabIndex >= 0;
+  // A control hidden by the redraw (New game) or a board with nothing left to play
+  // has lost the focus too.
+  if (place === null || usable(document.activeElement)) return;
+  const found = [place(), ...['#moves button.move', '#move-list', '#board[tabindex="0"]', '#new-game', '#take-back']
+    .map((css) => document.querySelector(css))].find(usable);
+  if (found) found.focus();
 }
 
 // Watchers (and a second tab) follow the teacher's screen; faster while the machine plays.
@@ -739,11 +929,14 @@ function setUp() {
     'train-start': 'page.start', 'train-cancel': 'page.cancel',
     'watch-title': 'page.watch', 'watch-hint': 'page.watch_hint', 'watch-opponent-label': 'page.train_opponent',
     'pace-label': 'page.pace', 'watch-start': 'page.watch_start', 'watch-step': 'page.step', 'watch-stop': 'page.stop',
-    undo: 'page.undo', reset: 'page.reset', 'reset-question': 'page.reset_confirm', 'reset-yes': 'page.yes',
-    'reset-no': 'page.no', 'box-view-close': 'page.close', export: 'page.export', 'import-text': 'page.import',
+    undo: 'page.undo', 'take-back': 'page.take_back', reset: 'page.reset', 'reset-question': 'page.reset_confirm', 'reset-yes': 'page.yes',
+    'reset-no': 'page.no', 'curve-log-text': 'page.curve_log', 'box-view-close': 'page.close', export: 'page.export', 'import-text': 'page.import',
   };
   for (const [id, key] of Object.entries(text)) $(id).textContent = say(key);
   $('error-close').title = say('page.close');
+  $('error-close').setAttribute('aria-label', say('page.close'));
+  $('tabs').setAttribute('aria-label', say('page.tabs'));
+  $('board').setAttribute('aria-label', say('page.board_keys'));
   $('train-games').max = kit.max_train_games;
   const options = () => kit.opponents.map((o) => element('option', { value: o, text: say('page.opponent.' + o) }));
   $('train-opponent').replaceChildren(...options());
@@ -784,6 +977,7 @@ function setUp() {
   $('watch-stop').addEventListener('click', () => act(() => api('POST', '/api/train/cancel')));
   $('train-cancel').addEventListener('click', () => act(() => api('POST', '/api/train/cancel')));
   $('undo').addEventListener('click', () => act(() => api('POST', '/api/undo')));
+  $('take-back').addEventListener('click', () => act(async () => { game = await api('POST', '/api/game/back'); }));
   $('reset').addEventListener('click', () => { $('reset-confirm').hidden = false; });
   $('reset-no').addEventListener('click', () => { $('reset-confirm').hidden = true; });
   $('reset-yes').addEventListener('click', () => {
@@ -791,6 +985,7 @@ function setUp() {
     act(() => api('POST', '/api/reset'));
   });
   $('export').addEventListener('click', () => act(exportBeads));
+  $('curve-log').addEventListener('change', renderScore);
   // Only where the beads are the page's own (the static site): the server reads its
   // file at start (`matchbox serve --state`).
   $('import-button').hidden = !transport.load;
@@ -816,7 +1011,10 @@ function setUp() {
   setUpSettings();
   $('box-view-close').addEventListener('click', closeBox);
   $('box-view').addEventListener('click', (e) => { if (e.target === $('box-view')) closeBox(); });
-  document.addEventListener('keydown', (e) => { if (e.key === 'Escape') closeBox(); });
+  document.addEventListener('keydown', (e) => { if (e.key === 'Escape') closeBox(); trapFocus(e); });
+  $('board').addEventListener('keydown', boardKey);
+  $('board').addEventListener('focus', markCursor);
+  $('board').addEventListener('blur', markCursor);
   $('board').addEventListener('click', () => { if (picked.length) { picked = []; drawSpots(); } });
 }
 
