@@ -1,13 +1,14 @@
 //! Every label is laid out, never overprinted: measured from the labels' display lists
 //! (in mm) over every preset, language, label size and sticker sheet, and kits at the
 //! limits. No two bead discs meet, no two of a label's words (the bead line, the tag,
-//! the box id) meet, and no word meets the picture.
+//! the box id) meet, and no word meets the picture; the bead line is one line, on every
+//! label of a kit alike.
 
 use matchbox_engine::boxes::BoxSet;
 use matchbox_engine::kit::{Kit, presets};
 use matchbox_engine::media::STICKER_SHEETS;
 use matchbox_print::draw::fonts::text_width;
-use matchbox_print::draw::scene::{Scene, Shape, readable_letter};
+use matchbox_print::draw::scene::{GREY, Scene, Shape, readable_letter};
 use matchbox_print::label::{draw_label, smallest_letter};
 use matchbox_print::pictures::Game;
 use std::sync::Arc;
@@ -142,6 +143,18 @@ fn parts(label: &Scene) -> Parts {
     parts
 }
 
+/// The sizes of a label's bead line, a size per line: the words set in grey.
+fn bead_lines(label: &Scene) -> Vec<f32> {
+    label
+        .shapes
+        .iter()
+        .filter_map(|shape| match shape {
+            Shape::Text { size, colour, .. } if *colour == GREY => Some(*size),
+            _ => None,
+        })
+        .collect()
+}
+
 /// What is wrong with one label, if anything.
 fn overprinted(label: &Scene) -> Vec<String> {
     let parts = parts(label);
@@ -224,6 +237,23 @@ fn check<G: Game>(game: &G, kit: &Kit, at: &str, wrong: &mut Vec<String>) -> usi
         for problem in overprinted(label) {
             wrong.push(format!("{at}, box {}: {problem}", set.boxes[i].id));
         }
+    }
+    // The bead line (the label's grey words): one line on every label or on none, at
+    // one size throughout the kit.
+    let lines: Vec<Vec<f32>> = labels.iter().map(|label| bead_lines(label)).collect();
+    if lines.iter().any(|l| l.len() > 1) {
+        wrong.push(format!("{at}: a bead line on two lines"));
+    }
+    let first = lines.first().cloned().unwrap_or_default();
+    if lines.iter().any(|l| l.len() != first.len()) {
+        wrong.push(format!("{at}: a bead line on some labels only"));
+    }
+    if lines
+        .iter()
+        .flatten()
+        .any(|size| (size - first[0]).abs() > 1e-4)
+    {
+        wrong.push(format!("{at}: bead lines of different sizes"));
     }
     labels.len()
 }
