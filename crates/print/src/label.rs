@@ -4,6 +4,7 @@
 use crate::draw::fonts::{fit, text_width};
 use crate::draw::scene::{
     Anchor, CAP_HEIGHT, GREY, Rect, SMALLEST_LETTER_MM, Scene, Shape, TextStyle, Weight, pt,
+    readable,
 };
 use crate::pictures::{DrawnMove, Game};
 use crate::sheet::{MOVE_EDGE_WIDEST, label_drawing, move_edge};
@@ -341,34 +342,48 @@ fn draw_strip_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, left: f32
 
 /// Stacked: beads, tag and id along the bottom, under the picture: the bead line at
 /// the left, the id at the right, the tag in the middle of the label where it fits
-/// there, else in the middle of the room between them.
+/// there, else in the middle of the room between them. A tag too small to read there
+/// takes the bead line's room as well (a long game's tag: nim's box 765 of 1,000
+/// stones, CXXVIII–…–CCCLXXXIII), the bead line giving way on that label alone.
 fn draw_stacked_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, text_size: f32) {
     let LabelWords { w, h, pad, .. } = *words;
     let small = text_size * 0.72;
     let baseline = h - pad - text_size * 0.2;
     let gap = text_size * 0.5;
+    let id_w = |size: f32| text_width(&words.id, size, Weight::Regular);
+    // The tag and the id between `left` and the label's right margin: the id as large
+    // as it can be up to `small`, the tag given what is left.
+    let foot = |left: f32| {
+        let rest = w - pad - left;
+        let id_size = fit(&words.id, small, Weight::Regular, rest / 2.0 - gap)
+            .max(least_readable_size().min(small));
+        let right = w - pad - id_w(id_size) - gap;
+        let (tag, tag_size) = fitted_tag(
+            words.kit,
+            words.b,
+            str::to_string,
+            TextStyle::new(text_size).bold(),
+            right - left,
+        );
+        (id_size, right, tag, tag_size)
+    };
     let mut left = pad;
-    if let Some((text, size)) = &words.beads {
-        scene.styled_text(pt(pad, baseline), text.clone(), bead_style(*size));
+    let mut beads = words.beads.as_ref();
+    if let Some((text, size)) = beads {
         left += text_width(text, *size, Weight::Regular) + gap;
     }
-    // The id as large as it can be beside a tag of a single move number.
-    let id_size = fit(
-        &words.id,
-        small,
-        Weight::Regular,
-        (w - pad - left) / 2.0 - gap,
-    );
+    let mut laid = foot(left);
+    if beads.is_some() && !readable(laid.3) {
+        beads = None;
+        left = pad;
+        laid = foot(left);
+    }
+    let (id_size, right, tag_text, tag_size) = laid;
+    if let Some((text, size)) = beads {
+        scene.styled_text(pt(pad, baseline), text.clone(), bead_style(*size));
+    }
     let id_style = TextStyle::new(id_size).anchored(Anchor::End);
     scene.styled_text(pt(w - pad, baseline), words.id.as_str(), id_style);
-    let right = w - pad - text_width(&words.id, id_size, Weight::Regular) - gap;
-    let (tag_text, tag_size) = fitted_tag(
-        words.kit,
-        words.b,
-        str::to_string,
-        TextStyle::new(text_size).bold(),
-        right - left,
-    );
     let half = text_width(&tag_text, tag_size, Weight::Bold) / 2.0;
     // A tag that fills its room exactly (shrunk to it) is centred in the room.
     let tag_x = (w / 2.0).min(right - half).max(left + half);
