@@ -3,13 +3,16 @@
 
 use crate::draw::fonts::{fit, text_width};
 use crate::draw::scene::{
-    Anchor, CAP_HEIGHT, GREY, Rect, Scene, Shape, TextStyle, Weight, pt, readable,
+    Anchor, CAP_HEIGHT, GREY, Rect, SMALLEST_LETTER_MM, Scene, Shape, TextStyle, Weight, pt,
+    readable,
 };
 use crate::pictures::{DrawnMove, Game};
-use crate::sheet::{label_drawing, move_edge};
+use crate::sheet::{MOVE_EDGE_WIDEST, label_drawing, move_edge};
 use matchbox_engine::boxes::{MatchBox, short_tag, tag};
 use matchbox_engine::i18n::{Strings, strings};
 use matchbox_engine::kit::Kit;
+use matchbox_engine::rule::BeadSchedule;
+use std::sync::Arc;
 
 /// Labels at least this much wider than high are laid out as a strip: the position on
 /// the left, the words on the right (the small craft boxes of MENACE builds). So is a
@@ -146,13 +149,62 @@ fn text_lines(scene: &mut Scene, x: f32, baseline: f32, lines: &[String], style:
     }
 }
 
+/// The size of the smallest letters a pupil can read, in mm (capitals
+/// [`SMALLEST_LETTER_MM`] high).
+fn least_readable_size() -> f32 {
+    SMALLEST_LETTER_MM / CAP_HEIGHT
+}
+
+/// A kit's bead line as every one of its labels sets it: which wording and the size.
+/// It depends on the kit alone (the label's size, the language, the game, the most
+/// beads a box starts with), never on one box's tag or id, so that every label says it
+/// alike.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct BeadLine {
+    /// The strings key: the full wording or the short one.
+    key: &'static str,
+    /// Its size in mm.
+    size: f32,
+}
+
+impl BeadLine {
+    /// The line for a kit whose labels give it `width` mm at `size` at most: in full
+    /// while that fits at the smallest text size, else short while that fits with its
+    /// letters still readable; `None` where neither does (or the kit shows no beads).
+    /// Measured with the most beads a box of the kit starts with, the widest number.
+    fn of<G: Game>(game: &G, kit: &Kit, size: f32, width: f32) -> Option<BeadLine> {
+        if !kit.show_beads {
+            return None;
+        }
+        let s = strings(kit.language);
+        let most = match &kit.beads {
+            BeadSchedule::Each(n) => *n,
+            BeadSchedule::ByMoveNumber(by_move) => by_move.values().copied().max().unwrap_or(1),
+        };
+        let [full, short] = game.bead_line();
+        [(full, SMALLEST_TEXT_MM), (short, least_readable_size())]
+            .into_iter()
+            .find_map(|(key, least)| {
+                let text = s.fill(key, &[("n", &most.to_string())]);
+                let size = fit(&text, size, Weight::Regular, width);
+                (size >= least).then_some(BeadLine { key, size })
+            })
+    }
+
+    /// The line of a box whose moves each start with `beads`.
+    fn text(&self, kit: &Kit, beads: u32) -> String {
+        strings(kit.language).fill(self.key, &[("n", &beads.to_string())])
+    }
+}
+
 /// The words on a label (the box id, the move-number tag and the bead line) and the
 /// label's size and margin, as both layouts need them.
 struct LabelWords<'a, P, M> {
     kit: &'a Kit,
     b: &'a MatchBox<P, M>,
     id: String,
-    beads: Option<String>,
+    /// The bead line's text, as the kit's [`BeadLine`] words it for this box.
+    beads: Option<(String, f32)>,
     w: f32,
     h: f32,
     pad: f32,
@@ -163,9 +215,27 @@ fn bead_style(size: f32) -> TextStyle {
     TextStyle::new(size).coloured(GREY)
 }
 
+/// The margin of every label of a kit: a twentieth of its height within 0.8 to 2 mm,
+/// and the widest move edge where `move_colours` draws them (the bead line is measured
+/// with it, so that a box whose edge is thinner sets it alike).
+fn kit_pad(kit: &Kit, h: f32) -> f32 {
+    let base = (h * 0.05).clamp(0.8, 2.0);
+    if kit.move_colours {
+        base + 0.4 + MOVE_EDGE_WIDEST
+    } else {
+        base
+    }
+}
+
+/// The share of a stacked label's foot the bead line may take at most: the tag and the
+/// id share the rest.
+const BEADS_SHARE: f32 = 0.42;
+
 /// The label of one box, drawn at [`label_drawing`] size, origin at its top-left
 /// corner: the picture in its own proportions, as large as it can be, with the words
-/// beside it (a strip) or beneath it, whichever leaves it larger.
+/// beside it (a strip) or beneath it, whichever leaves it larger. The picture is a
+/// scene of its own placed in the label, so that what the game drew can be told from
+/// the words around it.
 pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Move>) -> Scene {
     let s = strings(kit.language);
     let size = label_drawing(kit);
@@ -179,21 +249,6 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
         h,
     };
     let pad = (h * 0.05).clamp(0.8, 2.0) + draw_move_edge(&mut scene, kit, &b.move_numbers, frame);
-    let words = LabelWords {
-        kit,
-        b,
-        id: s.fill("label.box", &[("id", &b.id.to_string())]),
-        // Per arrow, per dot: each game names what marks a move on its labels.
-        beads: kit
-            .show_beads
-            .then(|| b.moves.first())
-            .flatten()
-            .map(|first| s.fill(game.bead_line(), &[("n", &first.beads.to_string())])),
-        w,
-        h,
-        pad,
-    };
-
     let (unit_w, unit_h) = game.picture_size(1.0);
     let scale = |area: Rect| (area.w / unit_w).min(area.h / unit_h);
     let text_size = (h * 0.1).clamp(2.2, 4.5);
@@ -204,26 +259,51 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
         h: h - 2.0 * pad - text_size * 1.35,
     };
     // A strip keeps at least a third of its width for the words.
-    let picture_w = ((h - 2.0 * pad) * unit_w / unit_h).min((w - 3.0 * pad) * 0.66);
+    let picture_w = |pad: f32| ((h - 2.0 * pad) * unit_w / unit_h).min((w - 3.0 * pad) * 0.66);
     let beside = Rect {
         x: pad,
         y: pad,
-        w: picture_w,
+        w: picture_w(pad),
         h: h - 2.0 * pad,
     };
-    let strip = w / h >= STRIP_ASPECT || unit_h > unit_w;
-    if strip && scale(beside) > scale(below) {
-        game.draw(&b.position, &moves, beside, &mut scene);
-        draw_strip_words(&mut scene, &words, pad * 2.0 + picture_w);
+    let strip = (w / h >= STRIP_ASPECT || unit_h > unit_w) && scale(beside) > scale(below);
+    // The bead line is measured in the room the widest margin leaves.
+    let widest = kit_pad(kit, h);
+    let bead_line = if strip {
+        BeadLine::of(game, kit, h * 0.14, w - 3.0 * widest - picture_w(widest))
     } else {
-        draw_stacked_words(&mut scene, &words, text_size, below.y + below.h);
-        game.draw(&b.position, &moves, below, &mut scene);
+        BeadLine::of(
+            game,
+            kit,
+            text_size * 0.72 * 0.85,
+            (w - 2.0 * widest) * BEADS_SHARE,
+        )
+    };
+    let words = LabelWords {
+        kit,
+        b,
+        id: s.fill("label.box", &[("id", &b.id.to_string())]),
+        beads: bead_line
+            .zip(b.moves.first())
+            .map(|(line, first)| (line.text(kit, first.beads), line.size)),
+        w,
+        h,
+        pad,
+    };
+    let mut picture = Scene::new(w, h);
+    if strip {
+        game.draw(&b.position, &moves, beside, &mut picture);
+        draw_strip_words(&mut scene, &words, pad * 2.0 + beside.w);
+    } else {
+        game.draw(&b.position, &moves, below, &mut picture);
+        draw_stacked_words(&mut scene, &words, text_size);
     }
+    scene.place(Arc::new(picture), 0.0, 0.0);
     scene
 }
 
 /// Strip: the id at the top of a column at the right from `left`, the tag at its foot,
-/// and the bead line between them when there is room for it.
+/// and the bead line between them.
 fn draw_strip_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, left: f32) {
     let LabelWords { h, pad, .. } = *words;
     let width = words.w - left - pad;
@@ -251,87 +331,64 @@ fn draw_strip_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, left: f32
         );
         top = baseline + size * 0.35;
     }
-    let room = tag_baseline - tag_size * 0.9 - top;
-    if let Some(text) = &words.beads {
-        let style = bead_style(h * 0.14).anchored(Anchor::Middle);
-        if let Some((lines, size)) = fitted_lines(text, style, width, SMALLEST_TEXT_MM)
-            && lines.len() as f32 * size * 1.15 + size * 0.3 <= room
-        {
-            let baseline = top + (room + lines.len() as f32 * size * 1.15) / 2.0 - size * 0.2;
-            text_lines(scene, centre, baseline, &lines, TextStyle { size, ..style });
-        }
+    if let Some((text, size)) = &words.beads {
+        // Centred between the id and the tag.
+        let bottom = tag_baseline - tag_size * 0.9;
+        let baseline = (top + bottom) / 2.0 + size * 0.3;
+        let style = bead_style(*size).anchored(Anchor::Middle);
+        scene.styled_text(pt(centre, baseline), text.clone(), style);
     }
 }
 
-/// Stacked: beads, tag and id along the bottom, under a picture that ends at
-/// `picture_foot`: the tag in the middle, the id and the bead line each in the room
-/// beside it.
-fn draw_stacked_words<P, M>(
-    scene: &mut Scene,
-    words: &LabelWords<P, M>,
-    text_size: f32,
-    picture_foot: f32,
-) {
+/// Stacked: beads, tag and id along the bottom, under the picture: the bead line at
+/// the left, the id at the right, the tag in the middle of the label where it fits
+/// there, else in the middle of the room between them. A tag too small to read there
+/// takes the bead line's room as well (a long game's tag: nim's box 765 of 1,000
+/// stones, CXXVIII–…–CCCLXXXIII), the bead line giving way on that label alone.
+fn draw_stacked_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, text_size: f32) {
     let LabelWords { w, h, pad, .. } = *words;
     let small = text_size * 0.72;
     let baseline = h - pad - text_size * 0.2;
-    let tag_style = TextStyle::new(text_size).bold().anchored(Anchor::Middle);
-    // A long tag (Marienbad's 4–6–8–10–12–14–16) takes what the id leaves it.
-    let id_w = text_width(
-        &words.id,
-        SMALLEST_TEXT_MM.max(small * 0.8),
-        Weight::Regular,
-    ) + text_size * 0.5;
-    let tag_in = |room: f32| {
-        let style = TextStyle::new(text_size).bold();
-        fitted_tag(words.kit, words.b, str::to_string, style, room)
-    };
-    let (mut tag_text, mut tag_size) = tag_in(w - 2.0 * (pad + id_w));
-    let mut tag_x = w / 2.0;
-    let tag_w = |text: &str, size: f32| text_width(text, size, Weight::Bold);
-    // Room for the id (right) and the bead line (left), beside the tag.
-    let (mut id_room, mut beads_room) = {
-        let side = (w - 2.0 * pad - tag_w(&tag_text, tag_size)) / 2.0 - text_size * 0.5;
-        (side, side)
-    };
-    // A tag too small to read in the middle takes the room left of the id as well (a long
-    // game's tag beside a long box word: nim's box 765 of 1,000 stones in Polish), the
-    // bead line giving way.
-    if !readable(tag_size) {
-        let room = w - 2.0 * pad - id_w;
-        (tag_text, tag_size) = tag_in(room);
-        tag_x = pad + room / 2.0;
-        let half = tag_w(&tag_text, tag_size) / 2.0;
-        id_room = w - pad - (tag_x + half) - text_size * 0.5;
-        beads_room = tag_x - half - pad - text_size * 0.5;
-    }
-    scene.styled_text(
-        pt(tag_x, baseline),
-        tag_text,
-        TextStyle {
-            size: tag_size,
-            ..tag_style
-        },
-    );
-    let id_style = TextStyle::new(small).anchored(Anchor::End);
-    scene.fitted_text(pt(w - pad, baseline), words.id.as_str(), id_style, id_room);
-    if let Some(text) = &words.beads
-        && let Some((lines, size)) =
-            fitted_lines(text, bead_style(small * 0.85), beads_room, SMALLEST_TEXT_MM)
-        // Two lines only where they stay clear of the picture.
-        && baseline - (lines.len() as f32 - 1.0) * size * 1.15 - size * CAP_HEIGHT >= picture_foot
-    {
-        text_lines(
-            scene,
-            pad,
-            baseline,
-            &lines,
-            TextStyle {
-                size,
-                ..bead_style(small)
-            },
+    let gap = text_size * 0.5;
+    let id_w = |size: f32| text_width(&words.id, size, Weight::Regular);
+    // The tag and the id between `left` and the label's right margin: the id as large
+    // as it can be up to `small`, the tag given what is left.
+    let foot = |left: f32| {
+        let rest = w - pad - left;
+        let id_size = fit(&words.id, small, Weight::Regular, rest / 2.0 - gap)
+            .max(least_readable_size().min(small));
+        let right = w - pad - id_w(id_size) - gap;
+        let (tag, tag_size) = fitted_tag(
+            words.kit,
+            words.b,
+            str::to_string,
+            TextStyle::new(text_size).bold(),
+            right - left,
         );
+        (id_size, right, tag, tag_size)
+    };
+    let mut left = pad;
+    let mut beads = words.beads.as_ref();
+    if let Some((text, size)) = beads {
+        left += text_width(text, *size, Weight::Regular) + gap;
     }
+    let mut laid = foot(left);
+    if beads.is_some() && !readable(laid.3) {
+        beads = None;
+        left = pad;
+        laid = foot(left);
+    }
+    let (id_size, right, tag_text, tag_size) = laid;
+    if let Some((text, size)) = beads {
+        scene.styled_text(pt(pad, baseline), text.clone(), bead_style(*size));
+    }
+    let id_style = TextStyle::new(id_size).anchored(Anchor::End);
+    scene.styled_text(pt(w - pad, baseline), words.id.as_str(), id_style);
+    let half = text_width(&tag_text, tag_size, Weight::Bold) / 2.0;
+    // A tag that fills its room exactly (shrunk to it) is centred in the room.
+    let tag_x = (w / 2.0).min(right - half).max(left + half);
+    let tag_style = TextStyle::new(tag_size).bold().anchored(Anchor::Middle);
+    scene.styled_text(pt(tag_x, baseline), tag_text, tag_style);
 }
 
 #[cfg(test)]

@@ -144,6 +144,19 @@ const MOVE_EDGES: [(Rgb, f32, Option<f32>); 6] = [
     ([0x6d, 0x4c, 0x41], 0.5, Some(1.8)),
 ];
 
+/// The widest of the move edges, in mm at full scale.
+pub const MOVE_EDGE_WIDEST: f32 = {
+    let mut widest = 0.0;
+    let mut i = 0;
+    while i < MOVE_EDGES.len() {
+        if MOVE_EDGES[i].1 > widest {
+            widest = MOVE_EDGES[i].1;
+        }
+        i += 1;
+    }
+    widest
+};
+
 /// How many of the machine's moves `move_colours` can tell apart.
 pub const MOVE_EDGE_COUNT: usize = MOVE_EDGES.len();
 
@@ -265,7 +278,7 @@ fn sheet_foot(scene: &mut Scene, kit: &Kit, legend: &Legend, (top, bottom): (f32
         let style = TextStyle::new(size);
         let block = CALIBRATION_MM.max(crate::draw::fonts::text_width(note, size, style.weight));
         let first = top + size;
-        let lines = flow(&items, left, right - block - 4.0, size);
+        let lines = balanced(&items, left, right - block - 4.0, size);
         let last = first + (lines.len() - 1) as f32 * size * 1.6;
         // The last line's descenders, not its baseline, must stay above `bottom`.
         if last + size * DESCENT > bottom && size > 1.8 {
@@ -382,6 +395,32 @@ fn flow(items: &[LegendItem], left: f32, right: f32, size: f32) -> Vec<Vec<(f32,
             line.push((x, item));
         }
         x += w;
+    }
+    lines
+}
+
+/// The items flowed into as few lines as between `left` and `right`, but each line
+/// as short as keeps them that few, so that the last line is as full as the others and
+/// never holds one colour alone («Ж жёлтый» under a full line).
+fn balanced(
+    items: &[LegendItem],
+    left: f32,
+    right: f32,
+    size: f32,
+) -> Vec<Vec<(f32, &LegendItem)>> {
+    let mut lines = flow(items, left, right, size);
+    if lines.len() < 2 {
+        return lines;
+    }
+    // Narrower by half a letter at a time while the lines stay as many.
+    let mut narrower = right - size * 0.5;
+    while narrower > left {
+        let fewer = flow(items, left, narrower, size);
+        if fewer.len() != lines.len() {
+            break;
+        }
+        lines = fewer;
+        narrower -= size * 0.5;
     }
     lines
 }

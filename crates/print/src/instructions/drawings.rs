@@ -408,11 +408,26 @@ impl<'a, G: Game> Figures<'a, G> {
         let mut scene = Scene::new(self.width, height);
         let title = TextStyle::new(3.1).bold();
         scene.fitted_text(pt(0.0, 3.2), s.get("score.chart"), title, self.width);
+        // Under the chart, what a class does past the sheet's last game.
+        let note_style = TextStyle::new(2.8);
+        let note = wrap(
+            &s.fill("score.past", &[("games", &games.to_string())]),
+            note_style.size,
+            Weight::Regular,
+            self.width,
+            self.kit.language,
+        );
+        let note_line = note_style.size * 1.3;
+        let note_h = note.len() as f32 * note_line + 1.5;
+        for (i, line) in note.iter().enumerate() {
+            let baseline = height - note_h + 1.5 + (i as f32 + 0.8) * note_line;
+            scene.styled_text(pt(0.0, baseline), line.clone(), note_style);
+        }
         let plot = Rect {
             x: 9.0,
             y: 7.0,
             w: self.width - 12.0,
-            h: height - 18.0,
+            h: height - 18.0 - note_h,
         };
         let faint = Stroke::solid([0xcc, 0xcc, 0xcc], 0.15);
         let axis = Stroke::solid(INK, 0.35);
@@ -443,7 +458,7 @@ impl<'a, G: Game> Figures<'a, G> {
         );
         let axis_text = TextStyle::new(2.8).anchored(Anchor::End);
         scene.styled_text(
-            pt(plot.x + plot.w, height - 1.0),
+            pt(plot.x + plot.w, plot.y + plot.h + 10.0),
             s.get("score.axis_games"),
             axis_text,
         );

@@ -44,6 +44,8 @@ pub struct Expected {
     pub median: f64,
     /// Mean games played until then.
     pub games_mean: f64,
+    /// The games nine machines in ten had learnt by: the score sheet's rows.
+    pub games_90: u32,
 }
 
 /// What the sheets may quote of the simulations and of the exact analysis.
@@ -122,6 +124,7 @@ impl Expected {
         let games = training.games_to_learn.as_ref()?;
         (training.unfinished == 0).then(|| Expected {
             games_mean: games.mean,
+            games_90: quantile(games, 0.9),
             opponent: "perfect".into(),
             runs: training.runs,
             min: losses.min,
@@ -132,8 +135,24 @@ impl Expected {
     }
 }
 
+/// The smallest count that `share` of the runs had at most (the 90th percentile for
+/// 0.9), from the runs' histogram.
+fn quantile(stats: &matchbox_engine::simulate::stats::Stats, share: f64) -> u32 {
+    let runs: u32 = stats.histogram.values().sum();
+    let mut seen = 0;
+    for (&count, &n) in &stats.histogram {
+        seen += n;
+        if f64::from(seen) >= share * f64::from(runs) {
+            return count;
+        }
+    }
+    stats.max
+}
+
 /// The size of the score sheet, from the kit's own figures: rows enough for the games
-/// a faultless opponent needs on average, a chart as high as the losses can climb.
+/// nine machines in ten need against a faultless opponent (the mean would leave nearly
+/// half the classes past the last row: HER's mean is 99 games, its slowest 400), a
+/// chart as high as the losses can climb.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct ScoreSheet {
     /// Rows of the table, one per game, and the chart's last game.
@@ -149,20 +168,20 @@ impl ScoreSheet {
         losses: 20,
     };
 
-    /// The most rows a class is given: a hundred games are days of lessons, and a kit
-    /// whose machine needs thousands (nim with 1,000 stones) is trained by `simulate`,
-    /// not by hand; its sheet would otherwise run to 60 pages.
-    const MOST_GAMES: u32 = 100;
+    /// The most rows a class is given: two hundred games are weeks of lessons (HER's
+    /// nine in ten need 164), and a kit whose machine needs thousands (Marienbad, nim
+    /// with 1,000 stones) is trained by `simulate`, not by hand; its sheet would
+    /// otherwise run to 60 pages. The sheet says what to do past its last row.
+    const MOST_GAMES: u32 = 200;
 
     /// The sheet for what the kit's pages quote.
     pub fn of(findings: &Findings) -> ScoreSheet {
         let up = |n: f64, step: u32| (n.ceil().max(1.0) as u32).div_ceil(step) * step;
         let exact = findings.exact.as_ref();
         if let Some(e) = &findings.expected {
-            // Games: the slowest teacher the pages quote, a faultless opponent.
-            let games = exact
-                .map_or(0.0, |x| f64::from(x.perfect_games))
-                .max(e.games_mean);
+            // Games: the slowest teacher the pages quote, a faultless opponent, by the
+            // machines it trained, not by their mean.
+            let games = f64::from(e.games_90);
             // Losses: no opponent can inflict more than the worst case worked out.
             let losses = exact.map_or(e.max, |x| x.worst_losses.max(e.max));
             let rows = up(games, 10).clamp(20, Self::MOST_GAMES);
@@ -516,7 +535,7 @@ pub fn typeset<G: Game>(
 mod tests {
     use super::*;
 
-    fn expected(games_mean: f64, max: u32) -> Findings {
+    fn expected(games_mean: f64, games_90: u32, max: u32) -> Findings {
         Findings {
             expected: Some(Expected {
                 opponent: "perfect".into(),
@@ -526,18 +545,33 @@ mod tests {
                 mean: f64::from(max),
                 median: f64::from(max),
                 games_mean,
+                games_90,
             }),
             ..Findings::default()
         }
     }
 
     #[test]
-    fn the_score_sheet_has_rows_for_the_games_a_class_plays_and_no_more() {
-        // Bachet's machine: about 40 games, 12 losses.
-        let bachet = ScoreSheet::of(&expected(37.2, 12));
+    fn the_score_sheet_has_rows_for_the_games_nine_classes_in_ten_play() {
+        // HER: a mean of 99 games, but one machine in ten needs more than 164.
+        let her = ScoreSheet::of(&expected(99.2, 164, 11));
+        assert_eq!((her.games, her.losses), (170, 12));
+        // Bachet's machine: a mean of 25 games, nine in ten by 35; 12 losses.
+        let bachet = ScoreSheet::of(&expected(25.2, 35, 12));
         assert_eq!((bachet.games, bachet.losses), (40, 12));
         // Nim with 1,000 stones: 2,258 games and 2,244 losses would be 60 pages of rows.
-        let long = ScoreSheet::of(&expected(2258.0, 2244));
-        assert_eq!((long.games, long.losses), (100, 100));
+        let long = ScoreSheet::of(&expected(2258.0, 2400, 2244));
+        assert_eq!((long.games, long.losses), (200, 200));
+    }
+
+    #[test]
+    fn nine_runs_in_ten_had_at_most_the_90th_percentile() {
+        let runs: Vec<u32> = (1..=200).collect();
+        let stats = matchbox_engine::simulate::stats::Stats::of(&runs).unwrap();
+        assert_eq!(quantile(&stats, 0.9), 180);
+        // Ties: the count itself where it takes the 90th run.
+        let tied = [5, 5, 5, 5, 5, 5, 5, 5, 5, 9];
+        let stats = matchbox_engine::simulate::stats::Stats::of(&tied).unwrap();
+        assert_eq!(quantile(&stats, 0.9), 5);
     }
 }

@@ -6,14 +6,14 @@ use matchbox_engine::game::{Rules, Side};
 use matchbox_engine::i18n::Strings;
 
 use super::{CAPTION, CUT};
-use super::{DrawnMove, Picture};
+use super::{DrawnMove, Picture, disc_centres};
 use crate::draw::scene::{
     Anchor, INK, Rect, Scene, Shape, Stroke, TextStyle, WHITE, legible_radius, pt,
 };
 
 impl Picture for Hexapawn {
-    fn bead_line(&self) -> &'static str {
-        "label.beads.hexapawn"
+    fn bead_line(&self) -> [&'static str; 2] {
+        ["label.beads.hexapawn", "label.beads_short.arrow"]
     }
 
     fn picture_size(&self, cell: f32) -> (f32, f32) {
@@ -109,6 +109,8 @@ impl Picture for Hexapawn {
                 draw_pawn(scene, centre(sq), cell, INK);
             }
         }
+        let radius = |code: &str| (cell * 0.17).max(legible_radius(code)).min(cell * 0.36);
+        let mut arrows = Vec::with_capacity(moves.len());
         for m in moves {
             let (from, to) = (centre(m.mv.from), centre(m.mv.to));
             // Start the arrow on the pawn's head and stop short of the target's centre.
@@ -121,17 +123,12 @@ impl Picture for Hexapawn {
                 from.y + (to.y - from.y) * 0.9,
             );
             scene.arrow(start, end, m.colour, cell * 0.075);
-            let mid = pt(
-                from.x + (to.x - from.x) * 0.55,
-                from.y + (to.y - from.y) * 0.55,
-            );
-            // Large enough for its letters to be read on small craft-box labels.
-            scene.bead_tag(
-                mid,
-                (cell * 0.17).max(legible_radius(&m.code)).min(cell * 0.36),
-                m.colour,
-                &m.code,
-            );
+            arrows.push((from, to, 0.55, radius(&m.code)));
+        }
+        // The discs after every arrow, so that no arrow is drawn over a letter.
+        let discs = disc_centres(&arrows, frame);
+        for ((m, at), (_, _, _, r)) in moves.iter().zip(discs).zip(arrows) {
+            scene.bead_tag(at, r, m.colour, &m.code);
         }
     }
 }

@@ -4,7 +4,7 @@ use matchbox_engine::game::nim::{Nim, Pile, Take};
 use matchbox_engine::i18n::Strings;
 
 use super::{CAPTION, CUT};
-use super::{DrawnMove, Picture};
+use super::{DrawnMove, Picture, disc_centres};
 use crate::draw::fonts::fit;
 use crate::draw::scene::{
     Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, Weight, legible_radius, pt,
@@ -71,11 +71,11 @@ impl Picture for Nim {
     }
 
     /// An arrow per move on one heap, a coloured stone on several.
-    fn bead_line(&self) -> &'static str {
+    fn bead_line(&self) -> [&'static str; 2] {
         if self.several() {
-            "label.beads.nim-heaps"
+            ["label.beads.nim-heaps", "label.beads_short.stone"]
         } else {
-            "label.beads.nim"
+            ["label.beads.nim", "label.beads_short.arrow"]
         }
     }
 
@@ -172,12 +172,20 @@ impl Picture for Nim {
         let tag_r = (unit * 0.06).min(slot * 0.16);
         // Large enough for its letters to be read, while the arrows stay apart.
         let tag_r = |code: &str| tag_r.max(legible_radius(code)).min(slot * 0.3);
+        let arrows: Vec<_> = moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let end = pt(area.x + slot * (i as f32 + 0.5), end_y);
+                (start, end, 0.42, tag_r(&m.code))
+            })
+            .collect();
+        let discs = disc_centres(&arrows, area);
         for (i, m) in moves.iter().enumerate() {
             let x = area.x + slot * (i as f32 + 0.5);
             let end = pt(x, end_y);
             scene.arrow(start, end, m.colour, unit * 0.022);
             let along = |t: f32| pt(start.x + (x - start.x) * t, start.y + (end_y - start.y) * t);
-            scene.bead_tag(along(0.42), tag_r(&m.code), m.colour, &m.code);
             // The count taken sits beside the arrow's lower part, on its outer side.
             let low = along(0.8);
             let (at_x, anchor) = if x < centre_x - 0.1 {
@@ -198,6 +206,10 @@ impl Picture for Nim {
                 (stones - m.mv.count).to_string(),
                 TextStyle::new(left_size).anchored(Anchor::Middle),
             );
+        }
+        // The discs after every arrow, so that no arrow is drawn over a letter.
+        for ((m, at), (_, _, _, r)) in moves.iter().zip(discs).zip(arrows) {
+            scene.bead_tag(at, r, m.colour, &m.code);
         }
     }
 }

@@ -13,8 +13,8 @@ impl Picture for TicTacToe {
     // The Latin and the Cyrillic O and X.
     const DRAWN_LETTERS: &'static [&'static str] = &["O", "X", "\u{41e}", "\u{425}"];
 
-    fn bead_line(&self) -> &'static str {
-        "label.beads.tictactoe"
+    fn bead_line(&self) -> [&'static str; 2] {
+        ["label.beads.tictactoe", "label.beads_short.dot"]
     }
 
     fn picture_size(&self, cell: f32) -> (f32, f32) {
