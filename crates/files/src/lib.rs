@@ -67,34 +67,93 @@ fn split(path: &Path) -> Result<(PathBuf, String), Error> {
     Ok((parent, name))
 }
 
-/// The sibling of `name` in `parent` of this kind, made by process `pid`.
-fn sibling(parent: &Path, name: &str, kind: Kind, pid: u32) -> PathBuf {
-    parent.join(format!(".{name}.matchbox-{}-{pid}", kind.tag()))
+/// The process that made a sibling: its id and, where the system tells it, its start
+/// time (clock ticks after boot), so that another process given the same id after the
+/// ids wrap round is never taken for it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Maker {
+    pid: u32,
+    start: Option<u64>,
 }
 
-/// The kind and process of a sibling name of `name`, if it is one.
-fn parse_sibling(file: &str, name: &str) -> Option<(Kind, u32)> {
+impl Maker {
+    /// This process.
+    fn this() -> Maker {
+        static THIS: std::sync::OnceLock<Maker> = std::sync::OnceLock::new();
+        *THIS.get_or_init(|| {
+            let pid = std::process::id();
+            Maker {
+                pid,
+                start: started(pid),
+            }
+        })
+    }
+
+    /// The part of a sibling's name after its kind: `PID-START`, or `PID` where the start
+    /// time is unknown (and in the names of runs before start times were added).
+    fn tag(self) -> String {
+        match self.start {
+            Some(start) => format!("{}-{start}", self.pid),
+            None => self.pid.to_string(),
+        }
+    }
+
+    fn parse(tag: &str) -> Option<Maker> {
+        let (pid, start) = match tag.split_once('-') {
+            Some((pid, start)) => (pid, Some(start.parse().ok()?)),
+            None => (tag, None),
+        };
+        Some(Maker {
+            pid: pid.parse().ok()?,
+            start,
+        })
+    }
+}
+
+/// When process `pid` started, in clock ticks after boot (`/proc/PID/stat`, field 22),
+/// if it runs and the system tells.
+fn started(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces or ')'.
+    let (_, rest) = stat.rsplit_once(')')?;
+    rest.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// The sibling of `name` in `parent` of this kind, made by `maker`.
+fn sibling(parent: &Path, name: &str, kind: Kind, maker: Maker) -> PathBuf {
+    parent.join(format!(".{name}.matchbox-{}-{}", kind.tag(), maker.tag()))
+}
+
+/// The kind and maker of a sibling name of `name`, if it is one.
+fn parse_sibling(file: &str, name: &str) -> Option<(Kind, Maker)> {
     let rest = file.strip_prefix('.')?.strip_prefix(name)?;
     let rest = rest.strip_prefix(".matchbox-")?;
     Kind::ALL.into_iter().find_map(|kind| {
-        let pid = rest.strip_prefix(kind.tag())?.strip_prefix('-')?;
-        Some((kind, pid.parse().ok()?))
+        let tag = rest.strip_prefix(kind.tag())?.strip_prefix('-')?;
+        Some((kind, Maker::parse(tag)?))
     })
 }
 
-/// Whether process `pid` still runs; where that cannot be known, a sibling younger than
-/// an hour is taken as someone's work in progress.
-fn alive(pid: u32, sibling: &Path) -> bool {
-    if pid == std::process::id() {
+/// Whether the process that made `sibling` still runs: the same process id started at
+/// the same moment. A name without a start time (or a system without `/proc`) is
+/// trusted only while the sibling is younger than an hour, as someone's work in
+/// progress: a process id alone may have been handed to another program since.
+fn alive(maker: Maker, sibling: &Path) -> bool {
+    if maker == Maker::this() {
         return true;
     }
-    let proc = Path::new("/proc");
-    if proc.join("self").exists() {
-        return proc.join(pid.to_string()).exists();
+    let young = || {
+        std::fs::symlink_metadata(sibling)
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t.elapsed().is_ok_and(|age| age.as_secs() < 3600))
+    };
+    if !Path::new("/proc/self/stat").exists() {
+        return young();
     }
-    std::fs::symlink_metadata(sibling)
-        .and_then(|m| m.modified())
-        .is_ok_and(|t| t.elapsed().is_ok_and(|age| age.as_secs() < 3600))
+    match maker.start {
+        Some(start) => started(maker.pid) == Some(start),
+        None => Path::new("/proc").join(maker.pid.to_string()).exists() && young(),
+    }
 }
 
 fn remove(path: &Path) {
@@ -155,9 +214,9 @@ fn on_disk_threads<T: Sync, R: Send>(items: &[T], each: impl Fn(&T) -> R + Sync)
 }
 
 /// The name, kind and process of a sibling left by a run, if `file` is one.
-fn parse_any_sibling(file: &str) -> Option<(&str, Kind, u32)> {
+fn parse_any_sibling(file: &str) -> Option<(&str, Kind, Maker)> {
     let (name, _) = file.strip_prefix('.')?.rsplit_once(".matchbox-")?;
-    parse_sibling(file, name).map(|(kind, pid)| (name, kind, pid))
+    parse_sibling(file, name).map(|(kind, maker)| (name, kind, maker))
 }
 
 /// Repairs what killed runs left beside `name` in `parent` (beside every name there,
@@ -170,14 +229,14 @@ fn repair(parent: &Path, name: Option<&str>) {
     };
     for entry in entries.flatten() {
         let file = entry.file_name().to_string_lossy().into_owned();
-        let Some((own, kind, pid)) = parse_any_sibling(&file) else {
+        let Some((own, kind, maker)) = parse_any_sibling(&file) else {
             continue;
         };
         if name.is_some_and(|n| n != own) {
             continue;
         }
         let path = entry.path();
-        if alive(pid, &path) {
+        if alive(maker, &path) {
             continue;
         }
         let target = parent.join(own);
@@ -241,8 +300,15 @@ impl Drop for Temporary {
 }
 
 /// Installs the SIGINT / SIGTERM handler that removes this process's temporaries and
-/// exits with [`INTERRUPTED`].
+/// exits with [`INTERRUPTED`], and ignores SIGXFSZ.
 pub fn clean_up_on_signals() {
+    // Over a file-size limit (`ulimit -f`) a write then fails with EFBIG, said as the
+    // user's mistake, and the temporaries are removed, instead of the signal killing the
+    // run silently with its temporaries left behind.
+    // SAFETY: ignoring a signal installs no handler.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     let _ = ctrlc::set_handler(|| {
         // Never released: the process ends with the lock held, so no write starts again.
         let _steps = STEPS.write().unwrap_or_else(|e| e.into_inner());
@@ -318,10 +384,12 @@ fn locked<T>(step: impl FnOnce() -> T) -> T {
     step()
 }
 
-/// Writes `bytes` into a new file and syncs it to disk.
+/// Writes `bytes` into a new file and syncs it to disk. The file is made new
+/// (`O_EXCL`): a symbolic link planted at the name is never followed, so it can never
+/// aim the write at another file.
 fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     locked(|| {
-        let mut file = File::create(path)?;
+        let mut file = File::create_new(path)?;
         file.write_all(bytes)?;
         file.sync_all()
     })
@@ -336,13 +404,19 @@ fn sync_folder(dir: &Path) {
 
 /// Writes `bytes` to `path` atomically: readers see the old file or the new, never half.
 /// The folder must exist: a missing one is named in the error, not created.
+/// A `path` that is a symbolic link is written through: the file it leads to is
+/// replaced, and the link stays a link (a state file kept in a synced folder, reached by
+/// a link, goes on being synced).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     check_file_path(path)?;
-    let (parent, name) = split(path)?;
+    let real = through_link(path)?;
+    let (parent, name) = split(&real)?;
     repair(&parent, Some(&name));
-    let tmp = Temporary::new(sibling(&parent, &name, Kind::Temporary, std::process::id()));
+    let tmp = Temporary::new(sibling(&parent, &name, Kind::Temporary, Maker::this()));
+    // Whatever holds this process's own temporary name (a link planted there) goes.
+    remove(&tmp.path);
     write_synced(&tmp.path, bytes).map_err(|e| write_error(path, &e))?;
-    locked(|| std::fs::rename(&tmp.path, path)).map_err(|e| write_error(path, &e))?;
+    locked(|| std::fs::rename(&tmp.path, &real)).map_err(|e| write_error(path, &e))?;
     sync_folder(&parent);
     Ok(())
 }
@@ -506,10 +580,10 @@ pub fn check_replaceable(dir: &Path, old_output: OldOutput) -> Result<Unchanged,
         .collect())
 }
 
-/// The folder a path names: itself, or where it leads when it is a symbolic link (even
-/// to a folder not made yet), so that a link given as `--out` is written through and
-/// never replaced.
-fn through_link(dir: &Path) -> Result<PathBuf, Error> {
+/// The file or folder a path names: itself, or where it leads when it is a symbolic link
+/// (even to one not made yet), so that a link given as `--out` or `--state` is written
+/// through and never replaced.
+pub(crate) fn through_link(dir: &Path) -> Result<PathBuf, Error> {
     let mut path = dir.to_path_buf();
     // As many links in a row as Linux follows.
     for _ in 0..40 {
@@ -523,7 +597,7 @@ fn through_link(dir: &Path) -> Result<PathBuf, Error> {
         };
     }
     Err(Error::Input(format!(
-        "{} is a symbolic link that leads round in a circle: choose a folder with --out",
+        "{} is a symbolic link that leads round in a circle: remove it or choose another path",
         dir.display()
     )))
 }
@@ -575,7 +649,7 @@ impl Written {
             &self.parent,
             &self.name,
             Kind::Temporary,
-            std::process::id(),
+            Maker::this(),
         ));
         locked(|| std::fs::create_dir(&tmp.path)).map_err(|e| write_error(&self.dir, &e))?;
         let root = tmp.path.clone();
@@ -744,9 +818,8 @@ impl<'a> NewFolder<'a> {
         // Checked again just before the swap: a file put into `dir` meanwhile is kept.
         check_replaceable(&self.dir, self.old_output)?;
         let (dir, parent, name) = (&written.dir, &written.parent, &written.name);
-        let pid = std::process::id();
-        let old = Temporary::new(sibling(parent, name, Kind::Old, pid));
-        let trash = Temporary::new(sibling(parent, name, Kind::Trash, pid));
+        let old = Temporary::new(sibling(parent, name, Kind::Old, Maker::this()));
+        let trash = Temporary::new(sibling(parent, name, Kind::Trash, Maker::this()));
         {
             // The swap: a signal waits for it, so it is never left half-way by SIGINT or
             // SIGTERM; only SIGKILL or a crash can stop it between the renames.
@@ -955,7 +1028,10 @@ mod tests {
     }
 
     /// A process id that is not running: the largest one Linux can hand out, plus one.
-    const DEAD: u32 = 4_194_305;
+    const DEAD: Maker = Maker {
+        pid: 4_194_305,
+        start: None,
+    };
 
     #[test]
     fn leftovers_of_a_killed_run_are_repaired() {
