@@ -128,6 +128,142 @@ fn a_kit_written_before_manifests_is_replaced() {
 const DEAD: u32 = 4_194_305;
 
 #[test]
+fn a_kit_copied_without_its_list_and_written_on_is_never_replaced() {
+    let root = scratch("copied");
+    let kit = root.join("kit");
+    bachet_kit(&kit);
+    std::fs::remove_file(kit.join(".matchbox-files")).unwrap();
+    // Annotated: the same names, other bytes.
+    for name in ["labels.pdf", "kit.pdf"] {
+        let mut mine = std::fs::read(kit.join(name)).unwrap();
+        mine.extend_from_slice(b"% my notes for Tuesday\n");
+        std::fs::write(kit.join(name), &mine).unwrap();
+    }
+    let annotated = std::fs::read(kit.join("kit.pdf")).unwrap();
+    // kit.pdf comes before labels.pdf in name order: the first named.
+    refused(&kit, &kit.join("kit.pdf"), &annotated);
+    // A preview drawn on is as much the user's.
+    bachet_kit(&root.join("fresh"));
+    let fresh = root.join("fresh");
+    std::fs::remove_file(fresh.join(".matchbox-files")).unwrap();
+    std::fs::write(fresh.join("previews/box-1.png"), b"drawn on").unwrap();
+    refused(&fresh, &fresh.join("previews/box-1.png"), b"drawn on");
+}
+
+#[cfg(unix)]
+#[test]
+fn the_folders_mode_group_and_access_list_survive_the_swap() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let root = scratch("access");
+    let kit = root.join("kit");
+    std::fs::create_dir(&kit).unwrap();
+    // nogroup, and an access list letting user 1000 read: a class's shared folder.
+    std::os::unix::fs::chown(&kit, None, Some(65534)).unwrap();
+    let acl = access_list(1000);
+    set_xattr(&kit, "system.posix_acl_access", &acl);
+    std::fs::set_permissions(&kit, std::fs::Permissions::from_mode(0o2770)).unwrap();
+    let before = xattr(&kit, "system.posix_acl_access").expect("an access list");
+    for _ in 0..2 {
+        bachet_kit(&kit);
+        let m = std::fs::metadata(&kit).unwrap();
+        assert_eq!(m.mode() & 0o7777, 0o2770, "{:o}", m.mode());
+        assert_eq!(m.gid(), 65534);
+        assert_eq!(xattr(&kit, "system.posix_acl_access"), Some(before.clone()));
+        // Files made inside take the folder's group, as they did before the swap.
+        assert_eq!(std::fs::metadata(kit.join("kit.pdf")).unwrap().gid(), 65534);
+    }
+}
+
+/// A POSIX access list as Linux stores it: the owner, the group and the mask rwx, user
+/// `uid` r-x, others nothing.
+fn access_list(uid: u32) -> Vec<u8> {
+    let entry = |tag: u16, perm: u16, id: u32| {
+        [
+            tag.to_le_bytes().as_slice(),
+            &perm.to_le_bytes(),
+            &id.to_le_bytes(),
+        ]
+        .concat()
+    };
+    [
+        2u32.to_le_bytes().to_vec(),
+        entry(0x01, 7, u32::MAX),
+        entry(0x02, 5, uid),
+        entry(0x04, 7, u32::MAX),
+        entry(0x10, 7, u32::MAX),
+        entry(0x20, 0, u32::MAX),
+    ]
+    .concat()
+}
+
+fn c_path(path: &Path) -> std::ffi::CString {
+    use std::os::unix::ffi::OsStrExt;
+    std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap()
+}
+
+fn xattr(path: &Path, name: &str) -> Option<Vec<u8>> {
+    let (path, name) = (c_path(path), std::ffi::CString::new(name).unwrap());
+    let mut value = vec![0u8; 4096];
+    // SAFETY: NUL-terminated strings, a buffer writable for its length.
+    let n = unsafe {
+        libc::getxattr(
+            path.as_ptr(),
+            name.as_ptr(),
+            value.as_mut_ptr().cast(),
+            value.len(),
+        )
+    };
+    value.truncate(usize::try_from(n).ok()?);
+    Some(value)
+}
+
+fn set_xattr(path: &Path, name: &str, value: &[u8]) {
+    let (path, name) = (c_path(path), std::ffi::CString::new(name).unwrap());
+    // SAFETY: NUL-terminated strings, a buffer readable for its length.
+    let done = unsafe {
+        libc::setxattr(
+            path.as_ptr(),
+            name.as_ptr(),
+            value.as_ptr().cast(),
+            value.len(),
+            0,
+        )
+    };
+    assert_eq!(done, 0, "{}", std::io::Error::last_os_error());
+}
+
+#[test]
+fn a_crash_window_folder_is_put_back_though_its_process_id_is_in_use_again() {
+    let root = scratch("reused");
+    let kit = root.join("kit");
+    bachet_kit(&kit);
+    let old = std::fs::read(kit.join("kit.pdf")).unwrap();
+    // A run that this test's own process id once named (the ids wrap round), started at
+    // another moment than this test.
+    let reused = std::process::id();
+    std::fs::rename(&kit, root.join(format!(".kit.matchbox-old-{reused}-1"))).unwrap();
+    bachet_kit(&kit);
+    assert_eq!(std::fs::read(kit.join("kit.pdf")).unwrap(), old);
+    assert!(!root.join(format!(".kit.matchbox-old-{reused}-1")).exists());
+    // And a name from before start times were added, an hour old.
+    let legacy = root.join(format!(".kit.matchbox-old-{reused}"));
+    std::fs::rename(&kit, &legacy).unwrap();
+    let hours_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+    std::fs::File::open(&legacy)
+        .unwrap()
+        .set_modified(hours_ago)
+        .unwrap();
+    bachet_kit(&kit);
+    assert_eq!(std::fs::read(kit.join("kit.pdf")).unwrap(), old);
+    let mut names: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["kit"]);
+}
+
+#[test]
 fn the_crash_window_is_restored_even_by_a_run_that_fails() {
     let root = scratch("crash");
     let kit = root.join("kit");

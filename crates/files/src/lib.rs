@@ -327,11 +327,15 @@ fn write_error(path: &Path, e: &std::io::Error) -> Error {
     let folder = split(path).map_or_else(|_| ".".into(), |(p, _)| p.display().to_string());
     let unchanged = "nothing was changed";
     match e.kind() {
-        ErrorKind::StorageFull | ErrorKind::FileTooLarge | ErrorKind::QuotaExceeded => {
-            Error::Input(format!(
-                "cannot write {shown}: the disk is full; free some space or write elsewhere ({unchanged})"
-            ))
-        }
+        ErrorKind::FileTooLarge => Error::Input(format!(
+            "cannot write {shown}: it is larger than this system lets matchbox write (a file size limit, ulimit -f); raise the limit or make a smaller kit ({unchanged})"
+        )),
+        ErrorKind::ResourceBusy => Error::Input(format!(
+            "cannot replace {shown}: it is a mount point or in use by the system; write into a folder inside it, e.g. {shown}/kit ({unchanged})"
+        )),
+        ErrorKind::StorageFull | ErrorKind::QuotaExceeded => Error::Input(format!(
+            "cannot write {shown}: the disk is full; free some space or write elsewhere ({unchanged})"
+        )),
         ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => Error::Input(format!(
             "cannot write {shown}: the folder {folder} is not writable; choose a folder you can write to ({unchanged})"
         )),
@@ -495,14 +499,26 @@ fn foreign(dir: &Path, path: &Path, why: &str) -> Error {
 /// CRC32 and size by path (`/` between its parts).
 pub type Unchanged = HashMap<String, (u32, u64)>;
 
+/// What [`check_replaceable`] found in a folder that may be replaced.
+#[derive(Default)]
+pub struct Replaceable {
+    /// The files its [`MANIFEST`] lists, found unchanged.
+    pub unchanged: Unchanged,
+    /// In a folder without a manifest, its files, in name order: each must come out of
+    /// this run byte for byte, or the folder is not replaced (a kit's own files, copied
+    /// without the hidden manifest and then written on, must not be lost).
+    pub to_prove: Vec<PathBuf>,
+}
+
 /// Checks that `dir` may be replaced whole: it does not exist, is empty, or holds only
 /// what the last run wrote into it, unchanged, as its [`MANIFEST`] lists; gives those
-/// files. A folder written before there were manifests is asked of `old_output`, which
-/// gives the first path inside it that such a run would not have written, if any.
-pub fn check_replaceable(dir: &Path, old_output: OldOutput) -> Result<Unchanged, Error> {
+/// files. A folder without a manifest is asked of `old_output`, which gives the first
+/// path inside it that a matchbox run would not have written, if any; its files are then
+/// to be proved against what this run writes ([`Replaceable::to_prove`]).
+pub fn check_replaceable(dir: &Path, old_output: OldOutput) -> Result<Replaceable, Error> {
     let dir = &through_link(dir)?;
     match std::fs::metadata(dir) {
-        Err(_) => return Ok(Unchanged::new()),
+        Err(_) => return Ok(Replaceable::default()),
         Ok(m) if !m.is_dir() => {
             return Err(Error::Input(format!(
                 "{} is a file, not a folder: choose a folder to write the kit into",
@@ -520,7 +536,14 @@ pub fn check_replaceable(dir: &Path, old_output: OldOutput) -> Result<Unchanged,
     let Ok(text) = std::fs::read_to_string(dir.join(MANIFEST)) else {
         return match old_output(&entries) {
             Some(path) => Err(foreign(dir, &path, "was not written by matchbox")),
-            None => Ok(Unchanged::new()),
+            None => Ok(Replaceable {
+                unchanged: Unchanged::new(),
+                to_prove: entries
+                    .into_iter()
+                    .filter(|(_, is_dir)| !is_dir)
+                    .map(|(path, _)| path)
+                    .collect(),
+            }),
         };
     };
     let Some(listed) = read_manifest(&text) else {
@@ -574,10 +597,94 @@ pub fn check_replaceable(dir: &Path, old_output: OldOutput) -> Result<Unchanged,
     if let Some(i) = stray {
         return Err(foreign(dir, &entries[i].0, "was not written by matchbox"));
     }
-    Ok(files
-        .into_iter()
-        .map(|(_, name, held)| (name, held))
-        .collect())
+    Ok(Replaceable {
+        unchanged: files
+            .into_iter()
+            .map(|(_, name, held)| (name, held))
+            .collect(),
+        to_prove: Vec::new(),
+    })
+}
+
+/// The first of `to_prove` (paths inside `dir`) that `new` (the folder this run wrote)
+/// does not hold byte for byte, as the refusal to replace `dir`.
+fn prove(dir: &Path, new: &Path, to_prove: &[PathBuf]) -> Result<(), Error> {
+    let same = on_disk_threads(to_prove, |path| {
+        match (std::fs::read(dir.join(path)), std::fs::read(new.join(path))) {
+            (Ok(old), Ok(made)) => old == made,
+            _ => false,
+        }
+    });
+    match to_prove.iter().zip(same).find(|(_, same)| !same) {
+        Some((path, _)) => Err(foreign(
+            dir,
+            path,
+            "is not what this run writes, and the folder has no .matchbox-files to show that matchbox wrote it",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Gives the new folder `new` the mode (with its setgid bit), owner, group and access
+/// control lists of the folder `dir` it replaces, before any file goes in, so that the
+/// files made in it inherit them as they did in `dir`. What cannot be copied (another
+/// owner, for a user who is not root) is left as it is made.
+fn same_access(dir: &Path, new: &Path) {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let Ok(was) = std::fs::metadata(dir) else {
+        return;
+    };
+    if std::os::unix::fs::chown(new, Some(was.uid()), Some(was.gid())).is_err() {
+        let _ = std::os::unix::fs::chown(new, None, Some(was.gid()));
+    }
+    for name in ["system.posix_acl_access", "system.posix_acl_default"] {
+        if let Some(value) = xattr(dir, name) {
+            set_xattr(new, name, &value);
+        }
+    }
+    // Last: chown clears the setgid bit, and the mode sets the access list's mask.
+    let _ = std::fs::set_permissions(new, std::fs::Permissions::from_mode(was.mode() & 0o7777));
+}
+
+/// The C string of a path, for the calls std has no wrapper of.
+fn c_path(path: &Path) -> Option<std::ffi::CString> {
+    use std::os::unix::ffi::OsStrExt;
+    std::ffi::CString::new(path.as_os_str().as_bytes()).ok()
+}
+
+/// The extended attribute `name` of `path` (not followed), if it has one.
+fn xattr(path: &Path, name: &str) -> Option<Vec<u8>> {
+    let (path, name) = (c_path(path)?, std::ffi::CString::new(name).ok()?);
+    let mut value = vec![0u8; 65536];
+    // SAFETY: both strings are NUL-terminated and `value` is writable for its length.
+    let n = unsafe {
+        libc::lgetxattr(
+            path.as_ptr(),
+            name.as_ptr(),
+            value.as_mut_ptr().cast(),
+            value.len(),
+        )
+    };
+    let n = usize::try_from(n).ok()?;
+    value.truncate(n);
+    Some(value)
+}
+
+/// Sets the extended attribute `name` of `path` (not followed), where it can.
+fn set_xattr(path: &Path, name: &str, value: &[u8]) {
+    let (Some(path), Ok(name)) = (c_path(path), std::ffi::CString::new(name)) else {
+        return;
+    };
+    // SAFETY: both strings are NUL-terminated and `value` is readable for its length.
+    unsafe {
+        libc::lsetxattr(
+            path.as_ptr(),
+            name.as_ptr(),
+            value.as_ptr().cast(),
+            value.len(),
+            0,
+        );
+    }
 }
 
 /// The file or folder a path names: itself, or where it leads when it is a symbolic link
@@ -600,6 +707,40 @@ pub(crate) fn through_link(dir: &Path) -> Result<PathBuf, Error> {
         "{} is a symbolic link that leads round in a circle: remove it or choose another path",
         dir.display()
     )))
+}
+
+/// Refuses to replace the folder the user is in (`--out .` is refused as naming no
+/// folder of its own; this is `--out "$PWD"` and the folders above it): the shell would
+/// be left in a removed folder.
+fn not_where_you_are(dir: &Path) -> Result<(), Error> {
+    let (Ok(here), Ok(dir_real)) = (
+        std::env::current_dir().and_then(|d| d.canonicalize()),
+        dir.canonicalize(),
+    ) else {
+        return Ok(());
+    };
+    if here.starts_with(&dir_real) {
+        return Err(Error::Input(format!(
+            "cannot replace {}: it is the folder you are in, or holds it, and the kit folder is replaced whole; name a folder inside it, e.g. {}/kit (nothing was changed)",
+            dir.display(),
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a folder that is a mount point (of another file system than its parent): it
+/// cannot be renamed, so it cannot be replaced whole. A bind mount within one file system
+/// is told by the rename's EBUSY instead (see [`write_error`]).
+fn not_a_mount_point(dir: &Path, parent: &Path, m: &std::fs::Metadata) -> Result<(), Error> {
+    use std::os::unix::fs::MetadataExt;
+    match std::fs::metadata(parent) {
+        Ok(p) if p.dev() != m.dev() => Err(write_error(
+            dir,
+            &std::io::Error::from(ErrorKind::ResourceBusy),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// A folder made to replace `dir` whole, its files put in from any thread as they are
@@ -633,6 +774,9 @@ struct Written {
     /// The files of the folder being replaced, found unchanged: one whose bytes are
     /// written again is linked into the new folder rather than written.
     before: Unchanged,
+    /// The mode, owner, group and access lists of the folder being replaced, given to
+    /// the new one when it is made.
+    keep_access: bool,
     /// Path, CRC32 and size of every file written, for the manifest.
     listed: Mutex<Vec<(String, u32, usize)>>,
     /// Every failed write, by the path it was to have.
@@ -652,6 +796,9 @@ impl Written {
             Maker::this(),
         ));
         locked(|| std::fs::create_dir(&tmp.path)).map_err(|e| write_error(&self.dir, &e))?;
+        if self.keep_access {
+            same_access(&self.dir, &tmp.path);
+        }
         let root = tmp.path.clone();
         Ok((tmp, vec![root]))
     }
@@ -717,15 +864,17 @@ impl<'a> NewFolder<'a> {
             folder_exists(&parent, &dir)?;
         }
         repair(&parent, Some(&name));
-        let before = check_replaceable(&dir, old_output)?;
-        match std::fs::metadata(&dir) {
-            Ok(m) if m.permissions().readonly() => {
+        not_where_you_are(&dir)?;
+        let before = check_replaceable(&dir, old_output)?.unchanged;
+        let existing = std::fs::metadata(&dir).ok();
+        if let Some(m) = &existing {
+            if m.permissions().readonly() {
                 return Err(Error::Input(format!(
                     "cannot replace {}: the folder is read-only; choose a folder you can write to",
                     dir.display()
                 )));
             }
-            _ => {}
+            not_a_mount_point(&dir, &parent, m)?;
         }
         let written = Arc::new(Written {
             dir: dir.clone(),
@@ -733,6 +882,7 @@ impl<'a> NewFolder<'a> {
             name,
             folders: Mutex::new(None),
             before,
+            keep_access: existing.is_some_and(|m| m.is_dir()),
             listed: Mutex::new(Vec::new()),
             failed: Mutex::new(Vec::new()),
             abandoned: AtomicBool::new(false),
@@ -816,7 +966,8 @@ impl<'a> NewFolder<'a> {
             sync_folder(folder);
         }
         // Checked again just before the swap: a file put into `dir` meanwhile is kept.
-        check_replaceable(&self.dir, self.old_output)?;
+        let found = check_replaceable(&self.dir, self.old_output)?;
+        prove(&self.dir, &tmp.path, &found.to_prove)?;
         let (dir, parent, name) = (&written.dir, &written.parent, &written.name);
         let old = Temporary::new(sibling(parent, name, Kind::Old, Maker::this()));
         let trash = Temporary::new(sibling(parent, name, Kind::Trash, Maker::this()));
