@@ -57,6 +57,8 @@ fn every_name_of_one_state_file_reaches_one_lock_and_a_link_stays_a_link() {
     };
     // Saved through the link: the file it leads to is written, the link stays.
     let mut server = Server::start(&["--preset", "bachet"], Some(&link));
+    // Answered: the server is past its banner and watches for Ctrl-C.
+    assert!(server.game().is_object());
     assert_eq!(server.interrupt().code(), Some(0));
     assert!(is_link(), "the link is kept");
     assert!(
