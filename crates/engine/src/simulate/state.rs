@@ -1111,7 +1111,8 @@ mod tests {
         let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
         let path = Path::new("s.json");
         let mut saved = Saved::fresh(&setup.machine, own(&kit));
-        saved.games = 2;
+        saved.record(End::Won, Some(3));
+        saved.record(End::Won, Some(3));
         let text = to_json(&game, &kit, &setup, &saved).unwrap();
         let read = |t: &str| from_json(t, path, &game, &kit, &setup, false);
         let refusal = |t: &str| match read(t) {
@@ -1180,8 +1181,10 @@ mod tests {
         ] {
             assert_eq!(shown(marked), plain);
         }
-        // Without its mark, UTF-16 is not text the page or the command line can read.
-        assert!(shown(le).contains("is not text"));
+        // Without its mark, UTF-16 is refused, as the page refuses it (read as UTF-8, its
+        // every other byte is a NUL).
+        let unmarked = shown(le);
+        assert!(unmarked.contains("is not a matchbox state file"), "{unmarked}");
     }
 
     #[test]
