@@ -97,3 +97,32 @@ fn every_name_of_one_state_file_reaches_one_lock_and_a_link_stays_a_link() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_pipe_as_the_state_file_is_refused_at_once() {
+    let dir = support::scratch("state-pipe");
+    let pipe = dir.join("s.json");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&pipe)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    // Read, a pipe with no writer waits for ever: stopped after 20 s.
+    let mut child = matchbox()
+        .args(["play", "--preset", "bachet", "--state"])
+        .arg(&pipe)
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() && start.elapsed().as_secs() < 20 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let o = child.wait_with_output().unwrap();
+    let message = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{message}");
+    assert!(message.contains("not a plain file"), "{message}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -351,17 +351,22 @@ fn write_error(path: &Path, e: &std::io::Error) -> Error {
 }
 
 /// Checks, before any work, that the file `path` can be written where it is: its
-/// folder exists (it is never created) and `path` is not a folder.
+/// folder exists (it is never created) and `path` is not a folder, nor a pipe or a
+/// device (reading one would wait for ever, or read what is not a file).
 pub fn check_file_path(path: &Path) -> Result<(), Error> {
     let (parent, _) = split(path)?;
     folder_exists(&parent, path)?;
-    if path.is_dir() {
-        return Err(Error::Input(format!(
-            "cannot write {}: it is a folder; name a file",
+    let not = |what: &str| {
+        Err(Error::Input(format!(
+            "cannot write {}: it is {what}; name a file",
             path.display()
-        )));
+        )))
+    };
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => not("a folder"),
+        Ok(m) if !m.is_file() => not("not a plain file but a pipe or a device"),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// Checks that the folder `parent` of `path` exists, without creating it.

@@ -1184,7 +1184,10 @@ mod tests {
         // Without its mark, UTF-16 is refused, as the page refuses it (read as UTF-8, its
         // every other byte is a NUL).
         let unmarked = shown(le);
-        assert!(unmarked.contains("is not a matchbox state file"), "{unmarked}");
+        assert!(
+            unmarked.contains("is not a matchbox state file"),
+            "{unmarked}"
+        );
     }
 
     #[test]
