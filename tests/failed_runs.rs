@@ -163,20 +163,28 @@ fn a_killed_kit_run_leaves_the_old_kit_or_the_new_one_whole() {
     std::fs::remove_dir_all(&root).unwrap();
 }
 
-/// Runs `matchbox` with a file size limit, as on a disk that fills up: writes fail
-/// with EFBIG (SIGXFSZ is ignored, as a shell's `trap` does).
-fn run_with_file_limit(kib: u32, args: &[&str]) -> Output {
-    Command::new("sh")
+/// Runs `matchbox ARGS` from a shell (`shell`, then `-c`) after `setup`, a shell
+/// command (a limit, a mount).
+fn run_after(shell: &[&str], setup: &str, args: &[&str]) -> Output {
+    Command::new(shell[0])
+        .args(&shell[1..])
         .arg("-c")
-        .arg(format!(
-            "trap '' XFSZ; ulimit -f {}; exec \"$0\" \"$@\"",
-            kib * 2
-        ))
+        .arg(format!("{setup} && exec \"$0\" \"$@\""))
         .arg(env!("CARGO_BIN_EXE_matchbox"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap()
+}
+
+/// Runs `matchbox` with a file size limit, as on a disk that fills up: writes fail
+/// with EFBIG (SIGXFSZ is ignored, as a shell's `trap` does).
+fn run_with_file_limit(kib: u32, args: &[&str]) -> Output {
+    run_after(
+        &["sh"],
+        &format!("trap '' XFSZ; ulimit -f {}", kib * 2),
+        args,
+    )
 }
 
 #[test]
@@ -241,13 +249,11 @@ fn a_file_size_limit_without_a_trap_is_said_and_leaves_nothing() {
     let root = scratch("ulimit");
     let out = root.join("kit");
     // As a shell sets it, SIGXFSZ not ignored: the signal would end the run silently.
-    let o = Command::new("sh")
-        .arg("-c")
-        .arg("ulimit -f 100; exec \"$0\" \"$@\"")
-        .arg(env!("CARGO_BIN_EXE_matchbox"))
-        .args(["kit", "--preset", "menace", "--out", out.to_str().unwrap()])
-        .output()
-        .unwrap();
+    let o = run_after(
+        &["sh"],
+        "ulimit -f 100",
+        &["kit", "--preset", "menace", "--out", out.to_str().unwrap()],
+    );
     let message = stderr(&o);
     assert_eq!(o.status.code(), Some(2), "{message}");
     assert_eq!(message.lines().count(), 1, "{message}");
@@ -257,17 +263,14 @@ fn a_file_size_limit_without_a_trap_is_said_and_leaves_nothing() {
 }
 
 /// `matchbox kit --preset bachet --out DIR` in a mount namespace of its own, after `mount`
-/// (a shell command with `$1` for DIR) made DIR a mount point there.
+/// (a shell command) made DIR a mount point there.
 fn kit_onto_a_mount_point(mount: &str, dir: &Path) -> Output {
-    Command::new("unshare")
-        .args(["-m", "sh", "-c"])
-        .arg(format!(
-            "{mount} && exec \"$0\" kit --preset bachet --out \"$1\""
-        ))
-        .arg(env!("CARGO_BIN_EXE_matchbox"))
-        .arg(dir)
-        .output()
-        .unwrap()
+    let out = dir.to_str().unwrap();
+    run_after(
+        &["unshare", "-m", "sh"],
+        &format!("{mount} '{out}'"),
+        &["kit", "--preset", "bachet", "--out", out],
+    )
 }
 
 #[test]
@@ -279,8 +282,8 @@ fn a_mount_point_or_the_folder_you_are_in_is_refused_with_exit_2() {
     std::fs::create_dir_all(&elsewhere).unwrap();
     // Another file system, and a bind mount of a folder of the same one.
     for mount in [
-        "mount -t tmpfs none \"$1\"".to_string(),
-        format!("mount --bind {} \"$1\"", elsewhere.display()),
+        "mount -t tmpfs none".to_string(),
+        format!("mount --bind '{}'", elsewhere.display()),
     ] {
         let o = kit_onto_a_mount_point(&mount, &point);
         let message = stderr(&o);

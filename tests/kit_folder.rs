@@ -110,12 +110,18 @@ fn a_folder_holding_no_kit_is_never_emptied() {
     refused(&mine, &mine.join("kit.pdf"), b"%PDF mine");
 }
 
+/// A Bachet kit in `dir` without its list of files, as a kit written before there were
+/// lists, or copied without its hidden files.
+fn bachet_kit_without_its_list(dir: &Path) {
+    bachet_kit(dir);
+    std::fs::remove_file(dir.join(".matchbox-files")).unwrap();
+}
+
 #[test]
 fn a_kit_written_before_manifests_is_replaced() {
     let root = scratch("old-kit");
     let kit = root.join("kit");
-    bachet_kit(&kit);
-    std::fs::remove_file(kit.join(".matchbox-files")).unwrap();
+    bachet_kit_without_its_list(&kit);
     bachet_kit(&kit);
     assert!(kit.join(".matchbox-files").is_file());
     // But not with a stranger in its previews.
@@ -131,8 +137,7 @@ const DEAD: u32 = 4_194_305;
 fn a_kit_copied_without_its_list_and_written_on_is_never_replaced() {
     let root = scratch("copied");
     let kit = root.join("kit");
-    bachet_kit(&kit);
-    std::fs::remove_file(kit.join(".matchbox-files")).unwrap();
+    bachet_kit_without_its_list(&kit);
     // Annotated: the same names, other bytes.
     for name in ["labels.pdf", "kit.pdf"] {
         let mut mine = std::fs::read(kit.join(name)).unwrap();
@@ -143,9 +148,8 @@ fn a_kit_copied_without_its_list_and_written_on_is_never_replaced() {
     // kit.pdf comes before labels.pdf in name order: the first named.
     refused(&kit, &kit.join("kit.pdf"), &annotated);
     // A preview drawn on is as much the user's.
-    bachet_kit(&root.join("fresh"));
     let fresh = root.join("fresh");
-    std::fs::remove_file(fresh.join(".matchbox-files")).unwrap();
+    bachet_kit_without_its_list(&fresh);
     std::fs::write(fresh.join("previews/box-1.png"), b"drawn on").unwrap();
     refused(&fresh, &fresh.join("previews/box-1.png"), b"drawn on");
 }
@@ -153,6 +157,7 @@ fn a_kit_copied_without_its_list_and_written_on_is_never_replaced() {
 #[cfg(unix)]
 #[test]
 fn the_folders_mode_group_and_access_list_survive_the_swap() {
+    use matchbox_files::{set_xattr, xattr};
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
     let root = scratch("access");
     let kit = root.join("kit");
@@ -160,7 +165,7 @@ fn the_folders_mode_group_and_access_list_survive_the_swap() {
     // nogroup, and an access list letting user 1000 read: a class's shared folder.
     std::os::unix::fs::chown(&kit, None, Some(65534)).unwrap();
     let acl = access_list(1000);
-    set_xattr(&kit, "system.posix_acl_access", &acl);
+    set_xattr(&kit, "system.posix_acl_access", &acl).unwrap();
     std::fs::set_permissions(&kit, std::fs::Permissions::from_mode(0o2770)).unwrap();
     let before = xattr(&kit, "system.posix_acl_access").expect("an access list");
     for _ in 0..2 {
@@ -196,48 +201,28 @@ fn access_list(uid: u32) -> Vec<u8> {
     .concat()
 }
 
-fn c_path(path: &Path) -> std::ffi::CString {
-    use std::os::unix::ffi::OsStrExt;
-    std::ffi::CString::new(path.as_os_str().as_bytes()).unwrap()
+/// A Bachet kit in `root/kit`, and its kit.pdf.
+fn kit_and_its_pdf(root: &Path) -> (PathBuf, Vec<u8>) {
+    let kit = root.join("kit");
+    bachet_kit(&kit);
+    let pdf = std::fs::read(kit.join("kit.pdf")).unwrap();
+    (kit, pdf)
 }
 
-fn xattr(path: &Path, name: &str) -> Option<Vec<u8>> {
-    let (path, name) = (c_path(path), std::ffi::CString::new(name).unwrap());
-    let mut value = vec![0u8; 4096];
-    // SAFETY: NUL-terminated strings, a buffer writable for its length.
-    let n = unsafe {
-        libc::getxattr(
-            path.as_ptr(),
-            name.as_ptr(),
-            value.as_mut_ptr().cast(),
-            value.len(),
-        )
-    };
-    value.truncate(usize::try_from(n).ok()?);
-    Some(value)
-}
-
-fn set_xattr(path: &Path, name: &str, value: &[u8]) {
-    let (path, name) = (c_path(path), std::ffi::CString::new(name).unwrap());
-    // SAFETY: NUL-terminated strings, a buffer readable for its length.
-    let done = unsafe {
-        libc::setxattr(
-            path.as_ptr(),
-            name.as_ptr(),
-            value.as_ptr().cast(),
-            value.len(),
-            0,
-        )
-    };
-    assert_eq!(done, 0, "{}", std::io::Error::last_os_error());
+/// The names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
 }
 
 #[test]
 fn a_crash_window_folder_is_put_back_though_its_process_id_is_in_use_again() {
     let root = scratch("reused");
-    let kit = root.join("kit");
-    bachet_kit(&kit);
-    let old = std::fs::read(kit.join("kit.pdf")).unwrap();
+    let (kit, old) = kit_and_its_pdf(&root);
     // A run that this test's own process id once named (the ids wrap round), started at
     // another moment than this test.
     let reused = std::process::id();
@@ -255,20 +240,13 @@ fn a_crash_window_folder_is_put_back_though_its_process_id_is_in_use_again() {
         .unwrap();
     bachet_kit(&kit);
     assert_eq!(std::fs::read(kit.join("kit.pdf")).unwrap(), old);
-    let mut names: Vec<_> = std::fs::read_dir(&root)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    assert_eq!(names, ["kit"]);
+    assert_eq!(names(&root), ["kit"]);
 }
 
 #[test]
 fn the_crash_window_is_restored_even_by_a_run_that_fails() {
     let root = scratch("crash");
-    let kit = root.join("kit");
-    bachet_kit(&kit);
-    let old = std::fs::read(kit.join("kit.pdf")).unwrap();
+    let (kit, old) = kit_and_its_pdf(&root);
     // Killed between the two renames: the folder is missing, its old copy beside it.
     std::fs::rename(&kit, root.join(format!(".kit.matchbox-old-{DEAD}"))).unwrap();
     let bad = root.join("bad.yaml");
@@ -282,12 +260,7 @@ fn the_crash_window_is_restored_even_by_a_run_that_fails() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert_eq!(std::fs::read(kit.join("kit.pdf")).unwrap(), old);
-    let mut names: Vec<_> = std::fs::read_dir(&root)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    assert_eq!(names, ["bad.yaml", "kit"]);
+    assert_eq!(names(&root), ["bad.yaml", "kit"]);
 }
 
 #[cfg(unix)]

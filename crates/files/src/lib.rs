@@ -644,7 +644,7 @@ fn same_access(dir: &Path, new: &Path) {
     }
     for name in ["system.posix_acl_access", "system.posix_acl_default"] {
         if let Some(value) = xattr(dir, name) {
-            set_xattr(new, name, &value);
+            let _ = set_xattr(new, name, &value);
         }
     }
     // Last: chown clears the setgid bit, and the mode sets the access list's mask.
@@ -657,8 +657,9 @@ fn c_path(path: &Path) -> Option<std::ffi::CString> {
     std::ffi::CString::new(path.as_os_str().as_bytes()).ok()
 }
 
-/// The extended attribute `name` of `path` (not followed), if it has one.
-fn xattr(path: &Path, name: &str) -> Option<Vec<u8>> {
+/// The extended attribute `name` of `path` (not followed), if it has one: an access
+/// list is `system.posix_acl_access`.
+pub fn xattr(path: &Path, name: &str) -> Option<Vec<u8>> {
     let (path, name) = (c_path(path)?, std::ffi::CString::new(name).ok()?);
     let mut value = vec![0u8; 65536];
     // SAFETY: both strings are NUL-terminated and `value` is writable for its length.
@@ -675,20 +676,25 @@ fn xattr(path: &Path, name: &str) -> Option<Vec<u8>> {
     Some(value)
 }
 
-/// Sets the extended attribute `name` of `path` (not followed), where it can.
-fn set_xattr(path: &Path, name: &str, value: &[u8]) {
-    let (Some(path), Ok(name)) = (c_path(path), std::ffi::CString::new(name)) else {
-        return;
-    };
+/// Sets the extended attribute `name` of `path` (not followed).
+pub fn set_xattr(path: &Path, name: &str, value: &[u8]) -> std::io::Result<()> {
+    let invalid = || std::io::Error::from(ErrorKind::InvalidInput);
+    let path = c_path(path).ok_or_else(invalid)?;
+    let name = std::ffi::CString::new(name).map_err(|_| invalid())?;
     // SAFETY: both strings are NUL-terminated and `value` is readable for its length.
-    unsafe {
+    let done = unsafe {
         libc::lsetxattr(
             path.as_ptr(),
             name.as_ptr(),
             value.as_ptr().cast(),
             value.len(),
             0,
-        );
+        )
+    };
+    if done == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
     }
 }
 

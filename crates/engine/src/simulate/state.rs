@@ -1071,6 +1071,11 @@ mod tests {
         Settings::of_kit(kit, kit.rule)
     }
 
+    /// The file of a fresh machine with the kit's own settings.
+    fn fresh_text(game: &Pawns, kit: &Kit, setup: &Setup<Pawns>) -> String {
+        to_json(game, kit, setup, &Saved::fresh(&setup.machine, own(kit))).unwrap()
+    }
+
     /// A state file's text read back for the kit's machine, with the file's settings.
     fn from_json(
         text: &str,
@@ -1155,15 +1160,8 @@ mod tests {
 
     #[test]
     fn a_file_with_a_byte_order_mark_or_in_utf16_is_read_as_the_page_reads_it() {
-        let (_, kit, setup) = compiled(HER);
-        let (game, _) = fixtures::pawns(HER);
-        let text = to_json(
-            &game,
-            &kit,
-            &setup,
-            &Saved::fresh(&setup.machine, own(&kit)),
-        )
-        .unwrap();
+        let (game, kit, setup) = compiled(HER);
+        let text = fresh_text(&game, &kit, &setup);
         let path = Path::new("s.json");
         let shown = |bytes: Vec<u8>| match open(path, Ok(bytes)) {
             Ok(Some(stored)) => format!("{:?}", stored.file),
@@ -1314,13 +1312,7 @@ mod tests {
     fn a_file_changed_by_hand_is_told_from_the_programs_save() {
         let (game, kit, setup) = compiled(HER);
         let path = Path::new("s.json");
-        let text = to_json(
-            &game,
-            &kit,
-            &setup,
-            &Saved::fresh(&setup.machine, own(&kit)),
-        )
-        .unwrap();
+        let text = fresh_text(&game, &kit, &setup);
         let read = |t: &str, accept: bool| from_json(t, path, &game, &kit, &setup, accept);
         let refusal = |t: &str| match read(t, false) {
             Err(e @ Error::StateFile(_)) => e.to_string(),
