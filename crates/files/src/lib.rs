@@ -328,7 +328,7 @@ fn write_error(path: &Path, e: &std::io::Error) -> Error {
     let unchanged = "nothing was changed";
     match e.kind() {
         ErrorKind::FileTooLarge => Error::Input(format!(
-            "cannot write {shown}: it is larger than this system lets matchbox write (a file size limit, ulimit -f); raise the limit or make a smaller kit ({unchanged})"
+            "cannot write {shown}: the disk is full, or the file is larger than a file size limit lets matchbox write (ulimit -f); free some space, raise the limit or write elsewhere ({unchanged})"
         )),
         ErrorKind::ResourceBusy => Error::Input(format!(
             "cannot replace {shown}: it is a mount point or in use by the system; write into a folder inside it, e.g. {shown}/kit ({unchanged})"

@@ -687,7 +687,7 @@ impl fmt::Display for Words<'_> {
         match &refused.why {
             Refusal::NotText => write!(
                 f,
-                "{file} is not a matchbox state file (it is not text: UTF-8, or UTF-16 with its byte order mark); {KEEP}"
+                "{file} is not a matchbox state file (it is not UTF-8 text, nor UTF-16 with its byte order mark); {KEEP}"
             ),
             Refusal::Damaged(place) => {
                 let place = match place {
