@@ -293,6 +293,8 @@ fn run(cli: Cli) -> Result<i32, Error> {
             let bar = progress_bar(u64::from(runs));
             let progress = |n| bar.inc(n);
             let verdict = with_game!(&kit.game, |game| {
+                // A kit that `kit` cannot print does not pass either, for the same reason.
+                matchbox_print::make::check_printable(game, &kit)?;
                 verify::verify(game, &kit, opponent, runs, max_games, seed, &progress)
             })?;
             bar.finish_and_clear();

@@ -198,6 +198,46 @@ fn a_bad_kit_gets_one_line_with_file_line_and_column() {
 }
 
 #[test]
+fn a_kits_control_characters_are_shown_escaped_never_sent_to_the_terminal() {
+    for (name, yaml) in [
+        ("esc.yaml", "game: \"\\e[2Jchess\"\n"),
+        ("c1.yaml", "game: \"\\x9b2J\\a\"\n"),
+        ("preset-esc.yaml", "preset: \"\\e]0;owned\\a\"\n"),
+    ] {
+        let path = temp_kit(name, yaml);
+        for command in ["boxes", "kit", "verify"] {
+            let out = matchbox(&[command, "--kit", path.to_str().unwrap()]);
+            let err = stderr(&out);
+            assert_eq!(out.status.code(), Some(2), "{name} {command}: {err}");
+            assert!(
+                !err.trim_end().chars().any(char::is_control),
+                "{name} {command}: {err:?}"
+            );
+            assert!(err.contains("\\u{"), "{name} {command}: {err}");
+        }
+    }
+}
+
+#[test]
+fn verify_refuses_what_kit_refuses_with_the_same_message() {
+    let path = temp_kit(
+        "small-label.yaml",
+        "game: hexapawn\nlabel: {width_mm: 20, height_mm: 12}\n",
+    );
+    let kit = matchbox(&["kit", "--kit", path.to_str().unwrap()]);
+    let verify = matchbox(&["verify", "--kit", path.to_str().unwrap()]);
+    assert_eq!(kit.status.code(), Some(2), "{}", stderr(&kit));
+    assert_eq!(verify.status.code(), Some(2), "{}", stderr(&verify));
+    assert!(
+        stderr(&kit).contains("too small to read"),
+        "{}",
+        stderr(&kit)
+    );
+    assert_eq!(stderr(&verify), stderr(&kit));
+    assert!(verify.stdout.is_empty());
+}
+
+#[test]
 fn a_kit_file_may_be_named_without_its_flag() {
     let kit = temp_kit("bare.yaml", "preset: bachet\n");
     let kit = kit.to_str().unwrap();

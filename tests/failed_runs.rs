@@ -132,9 +132,11 @@ fn a_killed_kit_run_leaves_the_old_kit_or_the_new_one_whole() {
         } else {
             // Killed between the two renames of the swap: the complete old kit
             // waits beside it, and the next run puts it back.
-            let old = root.join(format!(".kit.matchbox-old-{}", child.id()));
+            // Named by the process id and its start time.
+            let prefix = format!(".kit.matchbox-old-{}-", child.id());
+            let old = names(&root).into_iter().find(|n| n.starts_with(&prefix));
             assert_eq!(how, "KILL", "only SIGKILL can stop the swap half-way");
-            contents(&old)
+            contents(&root.join(old.expect("the old kit beside it")))
         };
         let state = whole.iter().position(|w| *w == now);
         assert!(
@@ -161,20 +163,28 @@ fn a_killed_kit_run_leaves_the_old_kit_or_the_new_one_whole() {
     std::fs::remove_dir_all(&root).unwrap();
 }
 
-/// Runs `matchbox` with a file size limit, as on a disk that fills up: writes fail
-/// with EFBIG (SIGXFSZ is ignored, as a shell's `trap` does).
-fn run_with_file_limit(kib: u32, args: &[&str]) -> Output {
-    Command::new("sh")
+/// Runs `matchbox ARGS` from a shell (`shell`, then `-c`) after `setup`, a shell
+/// command (a limit, a mount).
+fn run_after(shell: &[&str], setup: &str, args: &[&str]) -> Output {
+    Command::new(shell[0])
+        .args(&shell[1..])
         .arg("-c")
-        .arg(format!(
-            "trap '' XFSZ; ulimit -f {}; exec \"$0\" \"$@\"",
-            kib * 2
-        ))
+        .arg(format!("{setup} && exec \"$0\" \"$@\""))
         .arg(env!("CARGO_BIN_EXE_matchbox"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap()
+}
+
+/// Runs `matchbox` with a file size limit, as on a disk that fills up: writes fail
+/// with EFBIG (SIGXFSZ is ignored, as a shell's `trap` does).
+fn run_with_file_limit(kib: u32, args: &[&str]) -> Output {
+    run_after(
+        &["sh"],
+        &format!("trap '' XFSZ; ulimit -f {}", kib * 2),
+        args,
+    )
 }
 
 #[test]
@@ -196,7 +206,7 @@ fn a_full_disk_is_the_users_situation_and_changes_nothing() {
     );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let message = stderr(&o);
-    assert!(message.contains("the disk is full"), "{message}");
+    assert!(message.contains("a file size limit"), "{message}");
     assert_eq!(message.lines().count(), 1, "{message}");
     assert_eq!(contents(&out), before, "the old kit is untouched");
     assert_eq!(names(&root), ["kit"], "no temporary file left");
@@ -216,7 +226,7 @@ fn a_full_disk_is_the_users_situation_and_changes_nothing() {
         ],
     );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("the disk is full"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("a file size limit"), "{}", stderr(&o));
     std::fs::write(&state, "").unwrap();
     let o = matchbox()
         .args(["play", "--preset", "menace", "--state"])
@@ -231,6 +241,72 @@ fn a_full_disk_is_the_users_situation_and_changes_nothing() {
         stderr(&o)
     );
     assert_eq!(names(&root), ["kit", "state.json"]);
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_file_size_limit_without_a_trap_is_said_and_leaves_nothing() {
+    let root = scratch("ulimit");
+    let out = root.join("kit");
+    // As a shell sets it, SIGXFSZ not ignored: the signal would end the run silently.
+    let o = run_after(
+        &["sh"],
+        "ulimit -f 100",
+        &["kit", "--preset", "menace", "--out", out.to_str().unwrap()],
+    );
+    let message = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{message}");
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(message.contains("ulimit -f"), "{message}");
+    assert!(names(&root).is_empty(), "left {:?}", names(&root));
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+/// `matchbox kit --preset bachet --out DIR` in a mount namespace of its own, after `mount`
+/// (a shell command) made DIR a mount point there.
+fn kit_onto_a_mount_point(mount: &str, dir: &Path) -> Output {
+    let out = dir.to_str().unwrap();
+    run_after(
+        &["unshare", "-m", "sh"],
+        &format!("{mount} '{out}'"),
+        &["kit", "--preset", "bachet", "--out", out],
+    )
+}
+
+#[test]
+fn a_mount_point_or_the_folder_you_are_in_is_refused_with_exit_2() {
+    let root = scratch("mount");
+    let point = root.join("point");
+    let elsewhere = root.join("elsewhere");
+    std::fs::create_dir_all(&point).unwrap();
+    std::fs::create_dir_all(&elsewhere).unwrap();
+    // Another file system, and a bind mount of a folder of the same one.
+    for mount in [
+        "mount -t tmpfs none".to_string(),
+        format!("mount --bind '{}'", elsewhere.display()),
+    ] {
+        let o = kit_onto_a_mount_point(&mount, &point);
+        let message = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{mount}: {message}");
+        assert_eq!(message.lines().count(), 1, "{message}");
+        assert!(message.contains("is a mount point"), "{message}");
+        assert_eq!(names(&root), ["elsewhere", "point"], "{mount}");
+        assert!(names(&elsewhere).is_empty(), "{mount}");
+    }
+    // `--out "$PWD"` and `--out .` in an empty folder: the shell is never left inside a
+    // removed folder.
+    for out in [point.to_str().unwrap(), "."] {
+        let o = matchbox()
+            .args(["kit", "--preset", "bachet", "--out", out])
+            .current_dir(&point)
+            .output()
+            .unwrap();
+        let message = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{out}: {message}");
+        assert_eq!(message.lines().count(), 1, "{message}");
+        assert!(point.is_dir() && names(&point).is_empty(), "{out}");
+    }
+    assert_eq!(names(&root), ["elsewhere", "point"]);
     std::fs::remove_dir_all(&root).unwrap();
 }
 

@@ -110,12 +110,18 @@ fn a_folder_holding_no_kit_is_never_emptied() {
     refused(&mine, &mine.join("kit.pdf"), b"%PDF mine");
 }
 
+/// A Bachet kit in `dir` without its list of files, as a kit written before there were
+/// lists, or copied without its hidden files.
+fn bachet_kit_without_its_list(dir: &Path) {
+    bachet_kit(dir);
+    std::fs::remove_file(dir.join(".matchbox-files")).unwrap();
+}
+
 #[test]
 fn a_kit_written_before_manifests_is_replaced() {
     let root = scratch("old-kit");
     let kit = root.join("kit");
-    bachet_kit(&kit);
-    std::fs::remove_file(kit.join(".matchbox-files")).unwrap();
+    bachet_kit_without_its_list(&kit);
     bachet_kit(&kit);
     assert!(kit.join(".matchbox-files").is_file());
     // But not with a stranger in its previews.
@@ -128,11 +134,119 @@ fn a_kit_written_before_manifests_is_replaced() {
 const DEAD: u32 = 4_194_305;
 
 #[test]
-fn the_crash_window_is_restored_even_by_a_run_that_fails() {
-    let root = scratch("crash");
+fn a_kit_copied_without_its_list_and_written_on_is_never_replaced() {
+    let root = scratch("copied");
+    let kit = root.join("kit");
+    bachet_kit_without_its_list(&kit);
+    // Annotated: the same names, other bytes.
+    for name in ["labels.pdf", "kit.pdf"] {
+        let mut mine = std::fs::read(kit.join(name)).unwrap();
+        mine.extend_from_slice(b"% my notes for Tuesday\n");
+        std::fs::write(kit.join(name), &mine).unwrap();
+    }
+    let annotated = std::fs::read(kit.join("kit.pdf")).unwrap();
+    // kit.pdf comes before labels.pdf in name order: the first named.
+    refused(&kit, &kit.join("kit.pdf"), &annotated);
+    // A preview drawn on is as much the user's.
+    let fresh = root.join("fresh");
+    bachet_kit_without_its_list(&fresh);
+    std::fs::write(fresh.join("previews/box-1.png"), b"drawn on").unwrap();
+    refused(&fresh, &fresh.join("previews/box-1.png"), b"drawn on");
+}
+
+#[cfg(unix)]
+#[test]
+fn the_folders_mode_group_and_access_list_survive_the_swap() {
+    use matchbox_files::{set_xattr, xattr};
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let root = scratch("access");
+    let kit = root.join("kit");
+    std::fs::create_dir(&kit).unwrap();
+    // nogroup, and an access list letting user 1000 read: a class's shared folder.
+    std::os::unix::fs::chown(&kit, None, Some(65534)).unwrap();
+    let acl = access_list(1000);
+    set_xattr(&kit, "system.posix_acl_access", &acl).unwrap();
+    std::fs::set_permissions(&kit, std::fs::Permissions::from_mode(0o2770)).unwrap();
+    let before = xattr(&kit, "system.posix_acl_access").expect("an access list");
+    for _ in 0..2 {
+        bachet_kit(&kit);
+        let m = std::fs::metadata(&kit).unwrap();
+        assert_eq!(m.mode() & 0o7777, 0o2770, "{:o}", m.mode());
+        assert_eq!(m.gid(), 65534);
+        assert_eq!(xattr(&kit, "system.posix_acl_access"), Some(before.clone()));
+        // Files made inside take the folder's group, as they did before the swap.
+        assert_eq!(std::fs::metadata(kit.join("kit.pdf")).unwrap().gid(), 65534);
+    }
+}
+
+/// A POSIX access list as Linux stores it: the owner, the group and the mask rwx, user
+/// `uid` r-x, others nothing.
+fn access_list(uid: u32) -> Vec<u8> {
+    let entry = |tag: u16, perm: u16, id: u32| {
+        [
+            tag.to_le_bytes().as_slice(),
+            &perm.to_le_bytes(),
+            &id.to_le_bytes(),
+        ]
+        .concat()
+    };
+    [
+        2u32.to_le_bytes().to_vec(),
+        entry(0x01, 7, u32::MAX),
+        entry(0x02, 5, uid),
+        entry(0x04, 7, u32::MAX),
+        entry(0x10, 7, u32::MAX),
+        entry(0x20, 0, u32::MAX),
+    ]
+    .concat()
+}
+
+/// A Bachet kit in `root/kit`, and its kit.pdf.
+fn kit_and_its_pdf(root: &Path) -> (PathBuf, Vec<u8>) {
     let kit = root.join("kit");
     bachet_kit(&kit);
-    let old = std::fs::read(kit.join("kit.pdf")).unwrap();
+    let pdf = std::fs::read(kit.join("kit.pdf")).unwrap();
+    (kit, pdf)
+}
+
+/// The names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_crash_window_folder_is_put_back_though_its_process_id_is_in_use_again() {
+    let root = scratch("reused");
+    let (kit, old) = kit_and_its_pdf(&root);
+    // A run that this test's own process id once named (the ids wrap round), started at
+    // another moment than this test.
+    let reused = std::process::id();
+    std::fs::rename(&kit, root.join(format!(".kit.matchbox-old-{reused}-1"))).unwrap();
+    bachet_kit(&kit);
+    assert_eq!(std::fs::read(kit.join("kit.pdf")).unwrap(), old);
+    assert!(!root.join(format!(".kit.matchbox-old-{reused}-1")).exists());
+    // And a name from before start times were added, an hour old.
+    let legacy = root.join(format!(".kit.matchbox-old-{reused}"));
+    std::fs::rename(&kit, &legacy).unwrap();
+    let hours_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(7200);
+    std::fs::File::open(&legacy)
+        .unwrap()
+        .set_modified(hours_ago)
+        .unwrap();
+    bachet_kit(&kit);
+    assert_eq!(std::fs::read(kit.join("kit.pdf")).unwrap(), old);
+    assert_eq!(names(&root), ["kit"]);
+}
+
+#[test]
+fn the_crash_window_is_restored_even_by_a_run_that_fails() {
+    let root = scratch("crash");
+    let (kit, old) = kit_and_its_pdf(&root);
     // Killed between the two renames: the folder is missing, its old copy beside it.
     std::fs::rename(&kit, root.join(format!(".kit.matchbox-old-{DEAD}"))).unwrap();
     let bad = root.join("bad.yaml");
@@ -146,12 +260,7 @@ fn the_crash_window_is_restored_even_by_a_run_that_fails() {
     ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert_eq!(std::fs::read(kit.join("kit.pdf")).unwrap(), old);
-    let mut names: Vec<_> = std::fs::read_dir(&root)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    assert_eq!(names, ["bad.yaml", "kit"]);
+    assert_eq!(names(&root), ["bad.yaml", "kit"]);
 }
 
 #[cfg(unix)]

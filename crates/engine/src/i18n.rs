@@ -241,6 +241,29 @@ pub fn grouped(language: Language, n: i64) -> String {
     out
 }
 
+/// `text` safe to show on a terminal: a control character (ESC, BEL, a line break, the
+/// C1 controls) or a mark that turns the direction of the text around is written as its
+/// escape (`\u{1b}`), never sent, so a kit's text quoted in a message can neither run
+/// terminal commands nor hide or reorder the words around it.
+pub fn printable(text: &str) -> String {
+    let hidden = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    if !text.chars().any(hidden) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if hidden(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// The messages about a teacher's kit (its mistakes and its warnings) in the kit's
 /// language: the `problem.*` strings, with the numbers in them written as the language
 /// writes them. Every message about a kit goes through it, from kit.yaml's reading to the
@@ -251,7 +274,12 @@ pub struct Messages(pub Language);
 impl Messages {
     /// `problem.KEY` with its `{name}` placeholders filled in.
     pub fn say(self, key: &str, values: &[(&str, &str)]) -> String {
-        strings(self.0).fill(&format!("problem.{key}"), values)
+        let shown: Vec<(&str, String)> = values
+            .iter()
+            .map(|(name, value)| (*name, printable(value)))
+            .collect();
+        let shown: Vec<(&str, &str)> = shown.iter().map(|(n, v)| (*n, v.as_str())).collect();
+        strings(self.0).fill(&format!("problem.{key}"), &shown)
     }
 
     /// A whole number: as the kit writes it in English; grouped by threes from 10 000
@@ -314,6 +342,22 @@ impl Messages {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_kits_control_characters_are_shown_escaped_in_messages() {
+        let said = Messages(Language::En).say(
+            "expected",
+            &[
+                ("key", "game"),
+                ("takes", "hexapawn"),
+                ("found", "\u{1b}[2Jchess\u{7}\u{9b}"),
+            ],
+        );
+        assert!(!said.chars().any(char::is_control), "{said:?}");
+        assert!(said.contains("\\u{1b}[2Jchess\\u{7}\\u{9b}"), "{said}");
+        assert_eq!(printable("Машина\u{202e}"), "Машина\\u{202e}");
+        assert_eq!(printable("plain, café"), "plain, café");
+    }
+
     use super::*;
     use crate::palette::default_palette;
 

@@ -67,34 +67,93 @@ fn split(path: &Path) -> Result<(PathBuf, String), Error> {
     Ok((parent, name))
 }
 
-/// The sibling of `name` in `parent` of this kind, made by process `pid`.
-fn sibling(parent: &Path, name: &str, kind: Kind, pid: u32) -> PathBuf {
-    parent.join(format!(".{name}.matchbox-{}-{pid}", kind.tag()))
+/// The process that made a sibling: its id and, where the system tells it, its start
+/// time (clock ticks after boot), so that another process given the same id after the
+/// ids wrap round is never taken for it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Maker {
+    pid: u32,
+    start: Option<u64>,
 }
 
-/// The kind and process of a sibling name of `name`, if it is one.
-fn parse_sibling(file: &str, name: &str) -> Option<(Kind, u32)> {
+impl Maker {
+    /// This process.
+    fn this() -> Maker {
+        static THIS: std::sync::OnceLock<Maker> = std::sync::OnceLock::new();
+        *THIS.get_or_init(|| {
+            let pid = std::process::id();
+            Maker {
+                pid,
+                start: started(pid),
+            }
+        })
+    }
+
+    /// The part of a sibling's name after its kind: `PID-START`, or `PID` where the start
+    /// time is unknown (and in the names of runs before start times were added).
+    fn tag(self) -> String {
+        match self.start {
+            Some(start) => format!("{}-{start}", self.pid),
+            None => self.pid.to_string(),
+        }
+    }
+
+    fn parse(tag: &str) -> Option<Maker> {
+        let (pid, start) = match tag.split_once('-') {
+            Some((pid, start)) => (pid, Some(start.parse().ok()?)),
+            None => (tag, None),
+        };
+        Some(Maker {
+            pid: pid.parse().ok()?,
+            start,
+        })
+    }
+}
+
+/// When process `pid` started, in clock ticks after boot (`/proc/PID/stat`, field 22),
+/// if it runs and the system tells.
+fn started(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces or ')'.
+    let (_, rest) = stat.rsplit_once(')')?;
+    rest.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// The sibling of `name` in `parent` of this kind, made by `maker`.
+fn sibling(parent: &Path, name: &str, kind: Kind, maker: Maker) -> PathBuf {
+    parent.join(format!(".{name}.matchbox-{}-{}", kind.tag(), maker.tag()))
+}
+
+/// The kind and maker of a sibling name of `name`, if it is one.
+fn parse_sibling(file: &str, name: &str) -> Option<(Kind, Maker)> {
     let rest = file.strip_prefix('.')?.strip_prefix(name)?;
     let rest = rest.strip_prefix(".matchbox-")?;
     Kind::ALL.into_iter().find_map(|kind| {
-        let pid = rest.strip_prefix(kind.tag())?.strip_prefix('-')?;
-        Some((kind, pid.parse().ok()?))
+        let tag = rest.strip_prefix(kind.tag())?.strip_prefix('-')?;
+        Some((kind, Maker::parse(tag)?))
     })
 }
 
-/// Whether process `pid` still runs; where that cannot be known, a sibling younger than
-/// an hour is taken as someone's work in progress.
-fn alive(pid: u32, sibling: &Path) -> bool {
-    if pid == std::process::id() {
+/// Whether the process that made `sibling` still runs: the same process id started at
+/// the same moment. A name without a start time (or a system without `/proc`) is
+/// trusted only while the sibling is younger than an hour, as someone's work in
+/// progress: a process id alone may have been handed to another program since.
+fn alive(maker: Maker, sibling: &Path) -> bool {
+    if maker == Maker::this() {
         return true;
     }
-    let proc = Path::new("/proc");
-    if proc.join("self").exists() {
-        return proc.join(pid.to_string()).exists();
+    let young = || {
+        std::fs::symlink_metadata(sibling)
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t.elapsed().is_ok_and(|age| age.as_secs() < 3600))
+    };
+    if !Path::new("/proc/self/stat").exists() {
+        return young();
     }
-    std::fs::symlink_metadata(sibling)
-        .and_then(|m| m.modified())
-        .is_ok_and(|t| t.elapsed().is_ok_and(|age| age.as_secs() < 3600))
+    match maker.start {
+        Some(start) => started(maker.pid) == Some(start),
+        None => Path::new("/proc").join(maker.pid.to_string()).exists() && young(),
+    }
 }
 
 fn remove(path: &Path) {
@@ -155,9 +214,9 @@ fn on_disk_threads<T: Sync, R: Send>(items: &[T], each: impl Fn(&T) -> R + Sync)
 }
 
 /// The name, kind and process of a sibling left by a run, if `file` is one.
-fn parse_any_sibling(file: &str) -> Option<(&str, Kind, u32)> {
+fn parse_any_sibling(file: &str) -> Option<(&str, Kind, Maker)> {
     let (name, _) = file.strip_prefix('.')?.rsplit_once(".matchbox-")?;
-    parse_sibling(file, name).map(|(kind, pid)| (name, kind, pid))
+    parse_sibling(file, name).map(|(kind, maker)| (name, kind, maker))
 }
 
 /// Repairs what killed runs left beside `name` in `parent` (beside every name there,
@@ -170,14 +229,14 @@ fn repair(parent: &Path, name: Option<&str>) {
     };
     for entry in entries.flatten() {
         let file = entry.file_name().to_string_lossy().into_owned();
-        let Some((own, kind, pid)) = parse_any_sibling(&file) else {
+        let Some((own, kind, maker)) = parse_any_sibling(&file) else {
             continue;
         };
         if name.is_some_and(|n| n != own) {
             continue;
         }
         let path = entry.path();
-        if alive(pid, &path) {
+        if alive(maker, &path) {
             continue;
         }
         let target = parent.join(own);
@@ -241,8 +300,15 @@ impl Drop for Temporary {
 }
 
 /// Installs the SIGINT / SIGTERM handler that removes this process's temporaries and
-/// exits with [`INTERRUPTED`].
+/// exits with [`INTERRUPTED`], and ignores SIGXFSZ.
 pub fn clean_up_on_signals() {
+    // Over a file-size limit (`ulimit -f`) a write then fails with EFBIG, said as the
+    // user's mistake, and the temporaries are removed, instead of the signal killing the
+    // run silently with its temporaries left behind.
+    // SAFETY: ignoring a signal installs no handler.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     let _ = ctrlc::set_handler(|| {
         // Never released: the process ends with the lock held, so no write starts again.
         let _steps = STEPS.write().unwrap_or_else(|e| e.into_inner());
@@ -261,11 +327,15 @@ fn write_error(path: &Path, e: &std::io::Error) -> Error {
     let folder = split(path).map_or_else(|_| ".".into(), |(p, _)| p.display().to_string());
     let unchanged = "nothing was changed";
     match e.kind() {
-        ErrorKind::StorageFull | ErrorKind::FileTooLarge | ErrorKind::QuotaExceeded => {
-            Error::Input(format!(
-                "cannot write {shown}: the disk is full; free some space or write elsewhere ({unchanged})"
-            ))
-        }
+        ErrorKind::FileTooLarge => Error::Input(format!(
+            "cannot write {shown}: the disk is full, or the file is larger than a file size limit lets matchbox write (ulimit -f); free some space, raise the limit or write elsewhere ({unchanged})"
+        )),
+        ErrorKind::ResourceBusy => Error::Input(format!(
+            "cannot replace {shown}: it is a mount point or in use by the system; write into a folder inside it, e.g. {shown}/kit ({unchanged})"
+        )),
+        ErrorKind::StorageFull | ErrorKind::QuotaExceeded => Error::Input(format!(
+            "cannot write {shown}: the disk is full; free some space or write elsewhere ({unchanged})"
+        )),
         ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => Error::Input(format!(
             "cannot write {shown}: the folder {folder} is not writable; choose a folder you can write to ({unchanged})"
         )),
@@ -281,17 +351,22 @@ fn write_error(path: &Path, e: &std::io::Error) -> Error {
 }
 
 /// Checks, before any work, that the file `path` can be written where it is: its
-/// folder exists (it is never created) and `path` is not a folder.
+/// folder exists (it is never created) and `path` is not a folder, nor a pipe or a
+/// device (reading one would wait for ever, or read what is not a file).
 pub fn check_file_path(path: &Path) -> Result<(), Error> {
     let (parent, _) = split(path)?;
     folder_exists(&parent, path)?;
-    if path.is_dir() {
-        return Err(Error::Input(format!(
-            "cannot write {}: it is a folder; name a file",
+    let not = |what: &str| {
+        Err(Error::Input(format!(
+            "cannot write {}: it is {what}; name a file",
             path.display()
-        )));
+        )))
+    };
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => not("a folder"),
+        Ok(m) if !m.is_file() => not("not a plain file but a pipe or a device"),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// Checks that the folder `parent` of `path` exists, without creating it.
@@ -318,10 +393,12 @@ fn locked<T>(step: impl FnOnce() -> T) -> T {
     step()
 }
 
-/// Writes `bytes` into a new file and syncs it to disk.
+/// Writes `bytes` into a new file and syncs it to disk. The file is made new
+/// (`O_EXCL`): a symbolic link planted at the name is never followed, so it can never
+/// aim the write at another file.
 fn write_synced(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     locked(|| {
-        let mut file = File::create(path)?;
+        let mut file = File::create_new(path)?;
         file.write_all(bytes)?;
         file.sync_all()
     })
@@ -336,13 +413,19 @@ fn sync_folder(dir: &Path) {
 
 /// Writes `bytes` to `path` atomically: readers see the old file or the new, never half.
 /// The folder must exist: a missing one is named in the error, not created.
+/// A `path` that is a symbolic link is written through: the file it leads to is
+/// replaced, and the link stays a link (a state file kept in a synced folder, reached by
+/// a link, goes on being synced).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     check_file_path(path)?;
-    let (parent, name) = split(path)?;
+    let real = through_link(path)?;
+    let (parent, name) = split(&real)?;
     repair(&parent, Some(&name));
-    let tmp = Temporary::new(sibling(&parent, &name, Kind::Temporary, std::process::id()));
+    let tmp = Temporary::new(sibling(&parent, &name, Kind::Temporary, Maker::this()));
+    // Whatever holds this process's own temporary name (a link planted there) goes.
+    remove(&tmp.path);
     write_synced(&tmp.path, bytes).map_err(|e| write_error(path, &e))?;
-    locked(|| std::fs::rename(&tmp.path, path)).map_err(|e| write_error(path, &e))?;
+    locked(|| std::fs::rename(&tmp.path, &real)).map_err(|e| write_error(path, &e))?;
     sync_folder(&parent);
     Ok(())
 }
@@ -421,14 +504,26 @@ fn foreign(dir: &Path, path: &Path, why: &str) -> Error {
 /// CRC32 and size by path (`/` between its parts).
 pub type Unchanged = HashMap<String, (u32, u64)>;
 
+/// What [`check_replaceable`] found in a folder that may be replaced.
+#[derive(Default)]
+pub struct Replaceable {
+    /// The files its [`MANIFEST`] lists, found unchanged.
+    pub unchanged: Unchanged,
+    /// In a folder without a manifest, its files, in name order: each must come out of
+    /// this run byte for byte, or the folder is not replaced (a kit's own files, copied
+    /// without the hidden manifest and then written on, must not be lost).
+    pub to_prove: Vec<PathBuf>,
+}
+
 /// Checks that `dir` may be replaced whole: it does not exist, is empty, or holds only
 /// what the last run wrote into it, unchanged, as its [`MANIFEST`] lists; gives those
-/// files. A folder written before there were manifests is asked of `old_output`, which
-/// gives the first path inside it that such a run would not have written, if any.
-pub fn check_replaceable(dir: &Path, old_output: OldOutput) -> Result<Unchanged, Error> {
+/// files. A folder without a manifest is asked of `old_output`, which gives the first
+/// path inside it that a matchbox run would not have written, if any; its files are then
+/// to be proved against what this run writes ([`Replaceable::to_prove`]).
+pub fn check_replaceable(dir: &Path, old_output: OldOutput) -> Result<Replaceable, Error> {
     let dir = &through_link(dir)?;
     match std::fs::metadata(dir) {
-        Err(_) => return Ok(Unchanged::new()),
+        Err(_) => return Ok(Replaceable::default()),
         Ok(m) if !m.is_dir() => {
             return Err(Error::Input(format!(
                 "{} is a file, not a folder: choose a folder to write the kit into",
@@ -446,7 +541,14 @@ pub fn check_replaceable(dir: &Path, old_output: OldOutput) -> Result<Unchanged,
     let Ok(text) = std::fs::read_to_string(dir.join(MANIFEST)) else {
         return match old_output(&entries) {
             Some(path) => Err(foreign(dir, &path, "was not written by matchbox")),
-            None => Ok(Unchanged::new()),
+            None => Ok(Replaceable {
+                unchanged: Unchanged::new(),
+                to_prove: entries
+                    .into_iter()
+                    .filter(|(_, is_dir)| !is_dir)
+                    .map(|(path, _)| path)
+                    .collect(),
+            }),
         };
     };
     let Some(listed) = read_manifest(&text) else {
@@ -500,16 +602,106 @@ pub fn check_replaceable(dir: &Path, old_output: OldOutput) -> Result<Unchanged,
     if let Some(i) = stray {
         return Err(foreign(dir, &entries[i].0, "was not written by matchbox"));
     }
-    Ok(files
-        .into_iter()
-        .map(|(_, name, held)| (name, held))
-        .collect())
+    Ok(Replaceable {
+        unchanged: files
+            .into_iter()
+            .map(|(_, name, held)| (name, held))
+            .collect(),
+        to_prove: Vec::new(),
+    })
 }
 
-/// The folder a path names: itself, or where it leads when it is a symbolic link (even
-/// to a folder not made yet), so that a link given as `--out` is written through and
-/// never replaced.
-fn through_link(dir: &Path) -> Result<PathBuf, Error> {
+/// The first of `to_prove` (paths inside `dir`) that `new` (the folder this run wrote)
+/// does not hold byte for byte, as the refusal to replace `dir`.
+fn prove(dir: &Path, new: &Path, to_prove: &[PathBuf]) -> Result<(), Error> {
+    let same = on_disk_threads(to_prove, |path| {
+        match (std::fs::read(dir.join(path)), std::fs::read(new.join(path))) {
+            (Ok(old), Ok(made)) => old == made,
+            _ => false,
+        }
+    });
+    match to_prove.iter().zip(same).find(|(_, same)| !same) {
+        Some((path, _)) => Err(foreign(
+            dir,
+            path,
+            "is not what this run writes, and the folder has no .matchbox-files to show that matchbox wrote it",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Gives the new folder `new` the mode (with its setgid bit), owner, group and access
+/// control lists of the folder `dir` it replaces, before any file goes in, so that the
+/// files made in it inherit them as they did in `dir`. What cannot be copied (another
+/// owner, for a user who is not root) is left as it is made.
+fn same_access(dir: &Path, new: &Path) {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    let Ok(was) = std::fs::metadata(dir) else {
+        return;
+    };
+    if std::os::unix::fs::chown(new, Some(was.uid()), Some(was.gid())).is_err() {
+        let _ = std::os::unix::fs::chown(new, None, Some(was.gid()));
+    }
+    for name in ["system.posix_acl_access", "system.posix_acl_default"] {
+        if let Some(value) = xattr(dir, name) {
+            let _ = set_xattr(new, name, &value);
+        }
+    }
+    // Last: chown clears the setgid bit, and the mode sets the access list's mask.
+    let _ = std::fs::set_permissions(new, std::fs::Permissions::from_mode(was.mode() & 0o7777));
+}
+
+/// The C string of a path, for the calls std has no wrapper of.
+fn c_path(path: &Path) -> Option<std::ffi::CString> {
+    use std::os::unix::ffi::OsStrExt;
+    std::ffi::CString::new(path.as_os_str().as_bytes()).ok()
+}
+
+/// The extended attribute `name` of `path` (not followed), if it has one: an access
+/// list is `system.posix_acl_access`.
+pub fn xattr(path: &Path, name: &str) -> Option<Vec<u8>> {
+    let (path, name) = (c_path(path)?, std::ffi::CString::new(name).ok()?);
+    let mut value = vec![0u8; 65536];
+    // SAFETY: both strings are NUL-terminated and `value` is writable for its length.
+    let n = unsafe {
+        libc::lgetxattr(
+            path.as_ptr(),
+            name.as_ptr(),
+            value.as_mut_ptr().cast(),
+            value.len(),
+        )
+    };
+    let n = usize::try_from(n).ok()?;
+    value.truncate(n);
+    Some(value)
+}
+
+/// Sets the extended attribute `name` of `path` (not followed).
+pub fn set_xattr(path: &Path, name: &str, value: &[u8]) -> std::io::Result<()> {
+    let invalid = || std::io::Error::from(ErrorKind::InvalidInput);
+    let path = c_path(path).ok_or_else(invalid)?;
+    let name = std::ffi::CString::new(name).map_err(|_| invalid())?;
+    // SAFETY: both strings are NUL-terminated and `value` is readable for its length.
+    let done = unsafe {
+        libc::lsetxattr(
+            path.as_ptr(),
+            name.as_ptr(),
+            value.as_ptr().cast(),
+            value.len(),
+            0,
+        )
+    };
+    if done == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+/// The file or folder a path names: itself, or where it leads when it is a symbolic link
+/// (even to one not made yet), so that a link given as `--out` or `--state` is written
+/// through and never replaced.
+pub(crate) fn through_link(dir: &Path) -> Result<PathBuf, Error> {
     let mut path = dir.to_path_buf();
     // As many links in a row as Linux follows.
     for _ in 0..40 {
@@ -523,9 +715,43 @@ fn through_link(dir: &Path) -> Result<PathBuf, Error> {
         };
     }
     Err(Error::Input(format!(
-        "{} is a symbolic link that leads round in a circle: choose a folder with --out",
+        "{} is a symbolic link that leads round in a circle: remove it or choose another path",
         dir.display()
     )))
+}
+
+/// Refuses to replace the folder the user is in (`--out .` is refused as naming no
+/// folder of its own; this is `--out "$PWD"` and the folders above it): the shell would
+/// be left in a removed folder.
+fn not_where_you_are(dir: &Path) -> Result<(), Error> {
+    let (Ok(here), Ok(dir_real)) = (
+        std::env::current_dir().and_then(|d| d.canonicalize()),
+        dir.canonicalize(),
+    ) else {
+        return Ok(());
+    };
+    if here.starts_with(&dir_real) {
+        return Err(Error::Input(format!(
+            "cannot replace {}: it is the folder you are in, or holds it, and the kit folder is replaced whole; name a folder inside it, e.g. {}/kit (nothing was changed)",
+            dir.display(),
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses a folder that is a mount point (of another file system than its parent): it
+/// cannot be renamed, so it cannot be replaced whole. A bind mount within one file system
+/// is told by the rename's EBUSY instead (see [`write_error`]).
+fn not_a_mount_point(dir: &Path, parent: &Path, m: &std::fs::Metadata) -> Result<(), Error> {
+    use std::os::unix::fs::MetadataExt;
+    match std::fs::metadata(parent) {
+        Ok(p) if p.dev() != m.dev() => Err(write_error(
+            dir,
+            &std::io::Error::from(ErrorKind::ResourceBusy),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// A folder made to replace `dir` whole, its files put in from any thread as they are
@@ -559,6 +785,9 @@ struct Written {
     /// The files of the folder being replaced, found unchanged: one whose bytes are
     /// written again is linked into the new folder rather than written.
     before: Unchanged,
+    /// The mode, owner, group and access lists of the folder being replaced, given to
+    /// the new one when it is made.
+    keep_access: bool,
     /// Path, CRC32 and size of every file written, for the manifest.
     listed: Mutex<Vec<(String, u32, usize)>>,
     /// Every failed write, by the path it was to have.
@@ -575,9 +804,12 @@ impl Written {
             &self.parent,
             &self.name,
             Kind::Temporary,
-            std::process::id(),
+            Maker::this(),
         ));
         locked(|| std::fs::create_dir(&tmp.path)).map_err(|e| write_error(&self.dir, &e))?;
+        if self.keep_access {
+            same_access(&self.dir, &tmp.path);
+        }
         let root = tmp.path.clone();
         Ok((tmp, vec![root]))
     }
@@ -643,15 +875,17 @@ impl<'a> NewFolder<'a> {
             folder_exists(&parent, &dir)?;
         }
         repair(&parent, Some(&name));
-        let before = check_replaceable(&dir, old_output)?;
-        match std::fs::metadata(&dir) {
-            Ok(m) if m.permissions().readonly() => {
+        not_where_you_are(&dir)?;
+        let before = check_replaceable(&dir, old_output)?.unchanged;
+        let existing = std::fs::metadata(&dir).ok();
+        if let Some(m) = &existing {
+            if m.permissions().readonly() {
                 return Err(Error::Input(format!(
                     "cannot replace {}: the folder is read-only; choose a folder you can write to",
                     dir.display()
                 )));
             }
-            _ => {}
+            not_a_mount_point(&dir, &parent, m)?;
         }
         let written = Arc::new(Written {
             dir: dir.clone(),
@@ -659,6 +893,7 @@ impl<'a> NewFolder<'a> {
             name,
             folders: Mutex::new(None),
             before,
+            keep_access: existing.is_some_and(|m| m.is_dir()),
             listed: Mutex::new(Vec::new()),
             failed: Mutex::new(Vec::new()),
             abandoned: AtomicBool::new(false),
@@ -742,11 +977,11 @@ impl<'a> NewFolder<'a> {
             sync_folder(folder);
         }
         // Checked again just before the swap: a file put into `dir` meanwhile is kept.
-        check_replaceable(&self.dir, self.old_output)?;
+        let found = check_replaceable(&self.dir, self.old_output)?;
+        prove(&self.dir, &tmp.path, &found.to_prove)?;
         let (dir, parent, name) = (&written.dir, &written.parent, &written.name);
-        let pid = std::process::id();
-        let old = Temporary::new(sibling(parent, name, Kind::Old, pid));
-        let trash = Temporary::new(sibling(parent, name, Kind::Trash, pid));
+        let old = Temporary::new(sibling(parent, name, Kind::Old, Maker::this()));
+        let trash = Temporary::new(sibling(parent, name, Kind::Trash, Maker::this()));
         {
             // The swap: a signal waits for it, so it is never left half-way by SIGINT or
             // SIGTERM; only SIGKILL or a crash can stop it between the renames.
@@ -955,7 +1190,10 @@ mod tests {
     }
 
     /// A process id that is not running: the largest one Linux can hand out, plus one.
-    const DEAD: u32 = 4_194_305;
+    const DEAD: Maker = Maker {
+        pid: 4_194_305,
+        start: None,
+    };
 
     #[test]
     fn leftovers_of_a_killed_run_are_repaired() {

@@ -2,10 +2,17 @@
 //! it (`STATE.lock`) for as long as they run, so that neither overwrites the other's
 //! games. The lock is the operating system's (`flock`): it is released when the program
 //! ends however it ends, so a lock file left by a crash is stale and taken over.
+//!
+//! One file, one lock, whatever path reaches it: a symbolic link is followed to the real
+//! file, and the lock file is made beside that one; a folder reached by `..`, a link or a
+//! bind mount holds the same lock file (`flock` is on the file itself, not its path); and
+//! the state file itself is locked too, so that a second name of it (a hard link) is
+//! refused as well. The lock file is never followed: one that is a link, or a file with
+//! other names, or holding anything but a process id, is refused rather than written.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
 use matchbox_engine::Error;
@@ -15,6 +22,10 @@ use matchbox_engine::Error;
 pub struct StateLock {
     file: File,
     path: PathBuf,
+    /// The state file as it was when the lock was taken, locked too: its other names
+    /// (hard links) reach this lock, and keep reaching it after a save gives the path a
+    /// new file.
+    _state: Option<File>,
 }
 
 /// The lock file of a state file: its name with `.lock` added.
@@ -24,15 +35,37 @@ pub fn lock_path(state: &Path) -> PathBuf {
     state.with_file_name(name)
 }
 
+/// The message for a state file that another program holds.
+fn in_use(state: &Path, holder: Option<u32>) -> Error {
+    let holder = holder.map_or_else(String::new, |pid| format!(" (process {pid})"));
+    Error::Input(format!(
+        "{} is in use by another `matchbox serve` or `matchbox play`{holder}: stop that one first, or choose another --state file",
+        state.display()
+    ))
+}
+
 impl StateLock {
     /// Takes the lock of the state file `state`, or says which process holds it.
     pub fn take(state: &Path) -> Result<StateLock, Error> {
-        let path = lock_path(state);
+        let real = crate::through_link(state)?;
+        let path = lock_path(&real);
         let cannot = |e: std::io::Error| {
+            let why = if e.raw_os_error() == Some(libc::ELOOP) {
+                "it is a symbolic link, which matchbox never follows; remove it".to_string()
+            } else {
+                format!("{e}; choose a folder you can write to")
+            };
             Error::Input(format!(
-                "cannot lock the state file {} ({}: {e}); choose a folder you can write to",
+                "cannot lock the state file {} ({}: {why})",
                 state.display(),
-                path.display()
+                path.display(),
+            ))
+        };
+        let refuse = |why: &str| {
+            Error::Input(format!(
+                "cannot lock the state file {}: {} {why}, so it is not matchbox's lock file; move it away",
+                state.display(),
+                path.display(),
             ))
         };
         // A holder that ends removes the file while still holding it: a file opened
@@ -44,38 +77,49 @@ impl StateLock {
                 .write(true)
                 .create(true)
                 .truncate(false)
+                // Never through a link, and never blocking on a FIFO planted there.
+                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
                 .open(&path)
                 .map_err(cannot)?;
+            let held = file.metadata().map_err(cannot)?;
+            if !held.is_file() {
+                return Err(refuse("is not a plain file"));
+            }
+            if held.nlink() > 1 {
+                return Err(refuse("is another file's second name (a hard link)"));
+            }
+            let mut holder = String::new();
+            if file.read_to_string(&mut holder).is_err()
+                || !holder.trim().bytes().all(|b| b.is_ascii_digit())
+            {
+                return Err(refuse("holds something other than a process number"));
+            }
             match file.try_lock() {
                 Ok(()) => {}
                 Err(TryLockError::WouldBlock) => {
-                    let mut holder = String::new();
-                    let _ = file.read_to_string(&mut holder);
-                    let holder = match holder.trim().parse::<u32>() {
-                        Ok(pid) => format!(" (process {pid})"),
-                        Err(_) => String::new(),
-                    };
-                    return Err(Error::Input(format!(
-                        "{} is in use by another `matchbox serve` or `matchbox play`{holder}: stop that one first, or choose another --state file",
-                        state.display()
-                    )));
+                    return Err(in_use(state, holder.trim().parse().ok()));
                 }
                 Err(TryLockError::Error(e)) => return Err(cannot(e)),
             }
-            let same = match (file.metadata(), std::fs::metadata(&path)) {
-                (Ok(held), Ok(there)) => held.ino() == there.ino() && held.dev() == there.dev(),
+            let same = match std::fs::symlink_metadata(&path) {
+                Ok(there) => held.ino() == there.ino() && held.dev() == there.dev(),
                 _ => false,
             };
             if !same {
                 continue;
             }
+            let state_file = lock_state_file(&real, state)?;
             // The holder's process id, for the message of the next one refused.
             let written = file
                 .set_len(0)
                 .and_then(|()| file.seek(SeekFrom::Start(0)))
                 .and_then(|_| write!(file, "{}", std::process::id()));
             written.map_err(cannot)?;
-            return Ok(StateLock { file, path });
+            return Ok(StateLock {
+                file,
+                path,
+                _state: state_file,
+            });
         }
         Err(cannot(std::io::Error::other(
             "the lock file keeps changing",
@@ -83,10 +127,39 @@ impl StateLock {
     }
 }
 
+/// Locks the state file `real` itself (reached as `state`), if there is one yet: the same
+/// file under another name (a hard link) then finds it locked.
+fn lock_state_file(real: &Path, state: &Path) -> Result<Option<File>, Error> {
+    let file = match OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(real)
+    {
+        Ok(file) => file,
+        Err(_) => return Ok(None),
+    };
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return Ok(None);
+    }
+    match file.try_lock() {
+        Ok(()) => Ok(Some(file)),
+        Err(TryLockError::WouldBlock) => Err(in_use(state, None)),
+        // A file system without locks: the lock file beside it is the lock.
+        Err(TryLockError::Error(_)) => Ok(None),
+    }
+}
+
 impl Drop for StateLock {
     fn drop(&mut self) {
-        // Removed while still locked; the lock goes with the file handle just after.
-        let _ = std::fs::remove_file(&self.path);
+        // Removed while still locked, and only while the name is still this file's; the
+        // lock goes with the file handle just after.
+        let ours = match (self.file.metadata(), std::fs::symlink_metadata(&self.path)) {
+            (Ok(held), Ok(there)) => held.ino() == there.ino() && held.dev() == there.dev(),
+            _ => false,
+        };
+        if ours {
+            let _ = std::fs::remove_file(&self.path);
+        }
         let _ = self.file.unlock();
     }
 }
@@ -113,6 +186,72 @@ mod tests {
         // A lock file left by a crash holds no lock: taken over.
         std::fs::write(lock_path(&state), "999999").unwrap();
         let again = StateLock::take(&state).unwrap();
+        drop(again);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn scratch(what: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("matchbox-lock-{what}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("sub")).unwrap();
+        dir
+    }
+
+    #[test]
+    fn a_link_planted_as_the_lock_file_is_refused_and_its_target_untouched() {
+        let dir = scratch("planted");
+        let state = dir.join("s.json");
+        std::fs::write(dir.join("report.txt"), b"the report").unwrap();
+        std::os::unix::fs::symlink("report.txt", lock_path(&state)).unwrap();
+        let refused = StateLock::take(&state).unwrap_err();
+        assert!(matches!(refused, Error::Input(_)), "{refused}");
+        assert!(refused.to_string().contains("symbolic link"), "{refused}");
+        assert_eq!(
+            std::fs::read(dir.join("report.txt")).unwrap(),
+            b"the report"
+        );
+        assert!(
+            std::fs::symlink_metadata(lock_path(&state))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        // A second name of the report (a hard link) is refused as well.
+        std::fs::remove_file(lock_path(&state)).unwrap();
+        std::fs::hard_link(dir.join("report.txt"), lock_path(&state)).unwrap();
+        let refused = StateLock::take(&state).unwrap_err().to_string();
+        assert!(refused.contains("hard link"), "{refused}");
+        assert_eq!(
+            std::fs::read(dir.join("report.txt")).unwrap(),
+            b"the report"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn every_path_to_one_state_file_reaches_one_lock() {
+        let dir = scratch("paths");
+        let state = dir.join("s.json");
+        std::fs::write(&state, b"{}").unwrap();
+        std::os::unix::fs::symlink("s.json", dir.join("link.json")).unwrap();
+        std::fs::hard_link(&state, dir.join("sub/second.json")).unwrap();
+        let first = StateLock::take(&state).unwrap();
+        for other in [
+            dir.join("link.json"),
+            dir.join("sub/second.json"),
+            dir.join("sub/../s.json"),
+        ] {
+            let refused = StateLock::take(&other).unwrap_err().to_string();
+            assert!(
+                refused.contains("in use by another"),
+                "{other:?}: {refused}"
+            );
+        }
+        drop(first);
+        // Through the link: the lock file beside the real file, not beside the link.
+        let again = StateLock::take(&dir.join("link.json")).unwrap();
+        assert!(lock_path(&state).exists());
+        assert!(!lock_path(&dir.join("link.json")).exists());
         drop(again);
         std::fs::remove_dir_all(&dir).unwrap();
     }

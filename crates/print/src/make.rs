@@ -70,12 +70,11 @@ fn build<G: Game>(
 ) -> Result<KitFiles, Error> {
     // The one compiled machine: boxes, the exact positions and the beads on them,
     // for the labels, the pages and the figures alike.
-    let set = BoxSet::build(game, kit)?;
-    set.check_label_count(kit)?;
-    progress.boxes_found(set.boxes.len(), dpi.is_some());
-    let label_sheets = LabelSheets::draw(game, kit, &set, progress);
+    let (set, label_sheets) = checked_labels(game, kit, |boxes| {
+        progress.boxes_found(boxes, dpi.is_some());
+        progress
+    })?;
     let (labels, sheets) = (&label_sheets.labels, &label_sheets.sheets);
-    legible(kit, &set, labels)?;
     let label_pages = sheets.len();
     let setup = Setup::compile(game, kit, kit.rule, set, Tree::of_kit(game, kit)?, false)?;
     let set = &setup.set;
@@ -106,6 +105,29 @@ fn build<G: Game>(
         previews: previews?,
         boxes: set.boxes.len(),
     })
+}
+
+/// The kit's boxes and their labels on sheets, or what makes the kit unprintable: more
+/// labels than the sheets can hold, or letters too small to read. `found` is told how
+/// many boxes there are and gives what to tell of the drawing.
+fn checked_labels<'p, G: Game>(
+    game: &G,
+    kit: &Kit,
+    found: impl FnOnce(usize) -> &'p dyn Progress,
+) -> Result<(BoxSet<G>, LabelSheets), Error> {
+    let set = BoxSet::build(game, kit)?;
+    set.check_label_count(kit)?;
+    let progress = found(set.boxes.len());
+    let label_sheets = LabelSheets::draw(game, kit, &set, progress);
+    legible(kit, &set, &label_sheets.labels)?;
+    Ok((set, label_sheets))
+}
+
+/// Refuses a kit that `matchbox kit` would refuse for its labels (too many for the
+/// sheets, letters too small to read), with the same message: for `verify`, so that the
+/// kit it passes can be printed.
+pub fn check_printable<G: Game>(game: &G, kit: &Kit) -> Result<(), Error> {
+    checked_labels(game, kit, |_| &()).map(drop)
 }
 
 /// What the teacher's pages quote: the simulated expectation and the exact figures,

@@ -55,8 +55,9 @@ pub const CONNECTION_LIFETIME: Duration = Duration::from_secs(30);
 pub const MAX_CONNECTIONS: usize = 1000;
 /// File descriptors kept for the rest of the program (the state file, the runtime).
 const RESERVED_FILES: usize = 32;
-/// The exit status after Ctrl-C or SIGTERM, as for the other commands.
-pub const INTERRUPTED: i32 = 130;
+/// The exit status after Ctrl-C or SIGTERM, once the beads are saved: 0, as the README
+/// promises, since that is how a teacher ends a lesson (a save that fails exits 1 or 2).
+pub const STOPPED: i32 = 0;
 
 /// How the server is set up.
 pub struct Options {
@@ -426,7 +427,7 @@ async fn api(
 
 /// Serves the page until Ctrl-C or SIGTERM, printing the teacher's and the viewers'
 /// addresses first; then stops training, saves, and gives the exit status
-/// ([`INTERRUPTED`]).
+/// ([`STOPPED`]).
 pub fn serve(kit: &Kit, options: &Options) -> Result<i32, Error> {
     let app = app(kit, options)?;
     // Over a file-size limit a save then fails (and the page says so) instead of the
@@ -464,7 +465,7 @@ pub fn serve(kit: &Kit, options: &Options) -> Result<i32, Error> {
         Ok(())
     });
     let closed = app.close();
-    served.and(closed).map(|()| INTERRUPTED)
+    served.and(closed).map(|()| STOPPED)
 }
 
 /// Resolves at Ctrl-C (SIGINT) or SIGTERM; never if neither can be watched.

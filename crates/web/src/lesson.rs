@@ -136,13 +136,21 @@ fn refusal(kit: &Kit, refused: &Refused) -> String {
         }
         Refusal::Edited(impossible) => {
             let why = impossible.as_ref().map_or_else(String::new, |count| {
+                // A rule that adds beads is held to what the file's games can add.
+                let key = if count.most == u64::from(count.start) {
+                    "page.file.impossible"
+                } else {
+                    "page.file.impossible_after"
+                };
                 words.fill(
-                    "page.file.impossible",
+                    key,
                     &[
                         ("box", &count.box_id.to_string()),
                         ("colour", &words.colour_name(&count.colour)),
                         ("beads", &count.beads.to_string()),
                         ("start", &count.start.to_string()),
+                        ("most", &count.most.to_string()),
+                        ("games", &count.games.to_string()),
                     ],
                 )
             });

@@ -506,29 +506,46 @@ pub fn to_json<G: Notation>(
     Ok(serde_json::to_string_pretty(&file)? + "\n")
 }
 
-/// The first count in `beads` that no game under the machine's rule can leave, named by
-/// its box and colour: under Gardner's rule and the relay's a move never gains a bead.
+/// The most beads one game under the machine's rule can add to a move: a box is met at
+/// most once a game, and a move gains at most its rule's best reward then (Gardner's
+/// rule and the relay's never add one).
+fn most_gained(machine: &Machine) -> u64 {
+    match machine.rule {
+        Rule::Gardner | Rule::Relay => 0,
+        Rule::GardnerReward => 1,
+        Rule::Menace => {
+            let r = machine.reward;
+            u64::try_from(r.win.max(r.draw).max(r.loss)).unwrap_or(0)
+        }
+    }
+}
+
+/// The first count in `beads` that no `games` games under the machine's rule can leave,
+/// named by its box and colour: a move never holds more than it starts with and what
+/// each game can add ([`most_gained`]).
 fn impossible_count<G: Notation>(
     kit: &Kit,
     set: &BoxSet<G>,
     machine: &Machine,
     beads: &Beads,
+    games: u64,
 ) -> Option<Impossible> {
-    if !matches!(machine.rule, Rule::Gardner | Rule::Relay) {
-        return None;
-    }
     let fresh = machine.fresh_beads();
+    let gained = most_gained(machine).saturating_mul(games);
+    let most = |slot| u64::from(fresh.count(slot)).saturating_add(gained);
     set.boxes.iter().enumerate().find_map(|(b, mbox)| {
         mbox.moves
             .iter()
             .zip(machine.slots(b as u32))
-            .find(|(_, slot)| beads.count(*slot) > fresh.count(*slot))
+            .find(|(_, slot)| u64::from(beads.count(*slot)) > most(*slot))
             .map(|(m, slot)| Impossible {
                 box_id: mbox.id,
                 colour: kit.palette[m.colour].clone(),
                 beads: beads.count(slot),
                 rule: machine.rule,
                 start: fresh.count(slot),
+                most: most(slot),
+                games,
             })
     })
 }
@@ -559,7 +576,7 @@ pub struct Refused {
 /// Why a state file is refused.
 #[derive(Debug)]
 pub enum Refusal {
-    /// Not UTF-8 text.
+    /// Not text: UTF-8, or UTF-16 with its byte order mark.
     NotText,
     /// Not a state file's JSON: the line and column where it breaks, or none when it
     /// ends too early.
@@ -619,34 +636,58 @@ pub struct Impossible {
     pub beads: u32,
     /// The machine's rule.
     pub rule: Rule,
-    /// The beads the move starts with, which the rule never adds to.
+    /// The beads the move starts with.
     pub start: u32,
+    /// The most beads the rule can leave it after the file's games (`start` under a rule
+    /// that never adds one).
+    pub most: u64,
+    /// The games the file says were played.
+    pub games: u64,
 }
 
 impl fmt::Display for Impossible {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        write!(
-            f,
-            "box {}, {}: {} beads, but under `{}` a move never holds more than the {} it starts with",
-            self.box_id,
-            self.colour.name,
-            self.beads,
-            self.rule.name(),
-            self.start
-        )
+        let (id, colour, beads, rule) =
+            (self.box_id, &self.colour.name, self.beads, self.rule.name());
+        if self.most == u64::from(self.start) {
+            write!(
+                f,
+                "box {id}, {colour}: {beads} beads, but under `{rule}` a move never holds more than the {} it starts with",
+                self.start
+            )
+        } else {
+            write!(
+                f,
+                "box {id}, {colour}: {beads} beads, but under `{rule}` a move starting with {} holds at most {} after {} games",
+                self.start, self.most, self.games
+            )
+        }
     }
 }
 
 /// What most refusals end with on the command line.
 const KEEP: &str = "it was left as it is: move it away or choose another --state file";
 
+/// A refusal shown on a terminal: the file's own words in it (another kit's name, a
+/// score line) are [`printable`](crate::i18n::printable), so a state file cannot send the
+/// terminal commands either.
 impl fmt::Display for Refused {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        let file = &self.file;
-        match &self.why {
+        f.write_str(&crate::i18n::printable(&Words(self).to_string()))
+    }
+}
+
+/// A refusal's words as they are.
+struct Words<'a>(&'a Refused);
+
+impl fmt::Display for Words<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        let Words(refused) = self;
+        let file = &refused.file;
+        match &refused.why {
             Refusal::NotText => write!(
                 f,
-                "{file} is not a matchbox state file (it is not UTF-8 text); {KEEP}"
+                "{file} is not a matchbox state file (it is not UTF-8 text, nor UTF-16 with its byte order mark); {KEEP}"
             ),
             Refusal::Damaged(place) => {
                 let place = match place {
@@ -764,7 +805,7 @@ impl Stored {
         let impossible = if vouched {
             None
         } else {
-            impossible_count(kit, set, machine, &beads)
+            impossible_count(kit, set, machine, &beads, file.games)
         };
         let warning = edited_warning(&shown, edited, impossible, accept_edited)?;
         let saved = Saved {
@@ -781,8 +822,16 @@ impl Stored {
 impl StateFile {
     /// Whether the file was changed since the program saved it: a file of this version
     /// without its checksum was changed too; an older one had none, and is held to what
-    /// its rule can do.
+    /// its rule can do. A file holding what its version never wrote (the score or undo
+    /// before 2, a checksum before 3, settings before 4) claims an older version than it
+    /// is, to shed its checksum: changed too.
     fn edited(&self) -> Result<bool, Error> {
+        let newer = (self.version < 2 && (self.score.is_some() || !self.undo.is_empty()))
+            || (self.version < 3 && self.checksum.is_some())
+            || (self.version < 4 && self.settings.is_some());
+        if newer {
+            return Ok(true);
+        }
         Ok(match &self.checksum {
             Some(sum) => *sum != self.checksum()?,
             None => self.version >= 3,
@@ -894,6 +943,26 @@ fn edited_warning(
     }
 }
 
+/// A state file's bytes as text: UTF-8, with or without a byte order mark, or UTF-16
+/// with its byte order mark (as an editor may save it, "Unicode" in Notepad); what a
+/// browser reads as text the same way, so that the page and the command line open the
+/// same files.
+fn decoded(bytes: Vec<u8>) -> Option<String> {
+    let utf16 = |bytes: &[u8], unit: fn([u8; 2]) -> u16| {
+        let (units, odd) = bytes.as_chunks::<2>();
+        if !odd.is_empty() {
+            return None;
+        }
+        String::from_utf16(&units.iter().map(|&u| unit(u)).collect::<Vec<_>>()).ok()
+    };
+    match bytes.as_slice() {
+        [0xef, 0xbb, 0xbf, rest @ ..] => String::from_utf8(rest.to_vec()).ok(),
+        [0xff, 0xfe, rest @ ..] => utf16(rest, u16::from_le_bytes),
+        [0xfe, 0xff, rest @ ..] => utf16(rest, u16::from_be_bytes),
+        _ => String::from_utf8(bytes).ok(),
+    }
+}
+
 /// Reads the state file at `path` as [`read`] does, from what reading it gave
 /// (`std::fs::read`: the caller does the file system); `None` when there is none yet (a
 /// fresh machine).
@@ -901,8 +970,8 @@ pub fn open(path: &Path, contents: std::io::Result<Vec<u8>>) -> Result<Option<St
     let shown = path.display();
     match contents {
         Ok(bytes) => {
-            let text = String::from_utf8(bytes)
-                .map_err(|_| refused(&shown.to_string(), Refusal::NotText))?;
+            let text =
+                decoded(bytes).ok_or_else(|| refused(&shown.to_string(), Refusal::NotText))?;
             read(&text, path).map(Some)
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
@@ -1002,6 +1071,11 @@ mod tests {
         Settings::of_kit(kit, kit.rule)
     }
 
+    /// The file of a fresh machine with the kit's own settings.
+    fn fresh_text(game: &Pawns, kit: &Kit, setup: &Setup<Pawns>) -> String {
+        to_json(game, kit, setup, &Saved::fresh(&setup.machine, own(kit))).unwrap()
+    }
+
     /// A state file's text read back for the kit's machine, with the file's settings.
     fn from_json(
         text: &str,
@@ -1033,6 +1107,85 @@ mod tests {
             file.checksum = Some(file.checksum().unwrap());
         }
         serde_json::to_string_pretty(&file).unwrap()
+    }
+
+    #[test]
+    fn a_hand_edit_is_not_laundered_by_claiming_an_older_version() {
+        let (game, mut kit) = fixtures::pawns(HER);
+        kit.rule = Rule::Menace;
+        let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
+        let path = Path::new("s.json");
+        let mut saved = Saved::fresh(&setup.machine, own(&kit));
+        saved.record(End::Won, Some(3));
+        saved.record(End::Won, Some(3));
+        let text = to_json(&game, &kit, &setup, &saved).unwrap();
+        let read = |t: &str| from_json(t, path, &game, &kit, &setup, false);
+        let refusal = |t: &str| match read(t) {
+            Err(e @ Error::StateFile(_)) => e.to_string(),
+            other => panic!("accepted: {other:?}"),
+        };
+        // The program's own version 2 file (no checksum, no settings) is read.
+        let old = older(&text, 2);
+        assert_eq!(read(&old).unwrap().1, None);
+        // MENACE's rule adds beads, but no more than 3 a game: 2 games leave at most 7.
+        let raised = in_boxes(&old, "\"beads\": 1", "\"beads\": 99");
+        let message = refusal(&raised);
+        assert!(message.contains("99 beads"), "{message}");
+        assert!(message.contains("at most 7 after 2 games"), "{message}");
+        assert!(message.contains("--accept-edited-state"), "{message}");
+        let (saved, warning) = from_json(&raised, path, &game, &kit, &setup, true).unwrap();
+        assert_eq!(saved.beads.count(0), 99);
+        assert!(warning.unwrap().contains("changed by hand"));
+        // What a version never wrote, kept under its number: an edit.
+        let claims = |version: u32, keep_settings: bool, keep_checksum: bool| {
+            let mut file: StateFile = serde_json::from_str(&text).unwrap();
+            file.version = version;
+            if !keep_settings {
+                file.settings = None;
+            }
+            if !keep_checksum {
+                file.checksum = None;
+            }
+            serde_json::to_string_pretty(&file).unwrap()
+        };
+        for (version, settings, checksum) in [(3, true, false), (2, false, true), (2, true, false)]
+        {
+            let message = refusal(&claims(version, settings, checksum));
+            assert!(
+                message.contains("was changed since"),
+                "{version}: {message}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_file_with_a_byte_order_mark_or_in_utf16_is_read_as_the_page_reads_it() {
+        let (game, kit, setup) = compiled(HER);
+        let text = fresh_text(&game, &kit, &setup);
+        let path = Path::new("s.json");
+        let shown = |bytes: Vec<u8>| match open(path, Ok(bytes)) {
+            Ok(Some(stored)) => format!("{:?}", stored.file),
+            Ok(None) => "none".into(),
+            Err(e) => e.to_string(),
+        };
+        let plain = shown(text.clone().into_bytes());
+        assert!(plain.contains("matchbox-state"), "{plain}");
+        let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+        let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+        for marked in [
+            [&[0xef, 0xbb, 0xbf][..], text.as_bytes()].concat(),
+            [&[0xff, 0xfe][..], &le].concat(),
+            [&[0xfe, 0xff][..], &be].concat(),
+        ] {
+            assert_eq!(shown(marked), plain);
+        }
+        // Without its mark, UTF-16 is refused, as the page refuses it (read as UTF-8, its
+        // every other byte is a NUL).
+        let unmarked = shown(le);
+        assert!(
+            unmarked.contains("is not a matchbox state file"),
+            "{unmarked}"
+        );
     }
 
     #[test]
@@ -1159,13 +1312,7 @@ mod tests {
     fn a_file_changed_by_hand_is_told_from_the_programs_save() {
         let (game, kit, setup) = compiled(HER);
         let path = Path::new("s.json");
-        let text = to_json(
-            &game,
-            &kit,
-            &setup,
-            &Saved::fresh(&setup.machine, own(&kit)),
-        )
-        .unwrap();
+        let text = fresh_text(&game, &kit, &setup);
         let read = |t: &str, accept: bool| from_json(t, path, &game, &kit, &setup, accept);
         let refusal = |t: &str| match read(t, false) {
             Err(e @ Error::StateFile(_)) => e.to_string(),
