@@ -64,10 +64,14 @@ fn train(browser: &Browser, games: u64) {
         json!({ "games": games, "opponent": "perfect" }),
     );
     assert_eq!(started["running"], json!(true), "{started}");
-    browser.wait(
-        "window.trained = window.trained || null, transport.api('GET', '/api/train').then((t) => { window.trained = t; }), window.trained && !window.trained.running",
+    // Until the run is over, asked from inside the page.
+    let ended = browser.script_async(
+        "const done = arguments[arguments.length - 1];
+         const look = () => transport.api('GET', '/api/train').then(
+           (t) => (t.running ? setTimeout(look, 50) : done(t)), (e) => done({ refused: e.message }));
+         look();",
     );
-    browser.script("window.trained = null; return 0;");
+    assert_eq!(ended["running"], json!(false), "{ended}");
 }
 
 /// Games the machine has played, as the tab in front sees it.
@@ -200,4 +204,105 @@ fn a_browser_that_keeps_nothing_is_said_at_once_and_the_lesson_works() {
     play_by_clicking(&browser, &game, &mut Lcg(2));
     assert_eq!(games(&browser), json!(1));
     browser.screenshot("web-lesson-keeps-nothing-at-start");
+}
+
+/// The page's share of the hostile run (`cargo test --test web_two_tabs -- --ignored
+/// --nocapture`): 33 tries of tabs on one kit, by kind, each checking that every game
+/// trained in any tab is in the machine every tab shows and in the browser's storage.
+#[test]
+#[ignore = "a hostile run of a few minutes; its figures are in docs/reliability-server.md"]
+fn hostile_tabs() {
+    let Some(dist) = site() else {
+        return;
+    };
+    let _alone = ONE_BROWSER.lock().unwrap_or_else(PoisonError::into_inner);
+    let server = FileServer::start(&dist);
+    let mut rng = Lcg(33);
+    let mut held = std::collections::BTreeMap::<&str, (usize, usize)>::new();
+    let mut tally = |kind: &'static str, ok: bool| {
+        let entry = held.entry(kind).or_default();
+        entry.0 += 1;
+        entry.1 += usize::from(ok);
+    };
+    let kinds: [(&str, usize); 5] = [
+        ("two tabs, training in turns", 10),
+        ("three tabs, training in each", 6),
+        ("the keeping tab closed, then training", 6),
+        ("the keeping tab closed during a run", 6),
+        ("storage full, then the keeping tab closed", 5),
+    ];
+    for (kind, tries) in kinds {
+        for _ in 0..tries {
+            // A browser of its own per try: a fresh profile, an empty storage.
+            let browser = Browser::start("web-hostile-tabs");
+            browser.open(&lesson(&server));
+            let mut tabs = vec![
+                browser
+                    .call("GET", "/window", None)
+                    .as_str()
+                    .unwrap()
+                    .to_string(),
+            ];
+            let extra = if kind.starts_with("three") { 2 } else { 1 };
+            for _ in 0..extra {
+                let tab = browser.call("POST", "/window/new", Some(json!({ "type": "tab" })));
+                let tab = tab["handle"].as_str().unwrap().to_string();
+                switch(&browser, &tab);
+                browser.open(&lesson(&server));
+                tabs.push(tab);
+            }
+            if kind.starts_with("storage") {
+                browser.script(
+                    "let n = 0; for (const size of [100000, 1000, 10]) { for (;;) { try { localStorage.setItem('other' + n, 'x'.repeat(size)); n += 1; } catch (e) { break; } } } return n;",
+                );
+            }
+            let mut total = 0u64;
+            for _ in 0..3 {
+                let tab = &tabs[rng.below(tabs.len())];
+                switch(&browser, tab);
+                let games = 1 + rng.below(400) as u64;
+                train(&browser, games);
+                total += games;
+            }
+            let mut ok = tabs.iter().all(|tab| {
+                switch(&browser, tab);
+                games(&browser) == json!(total)
+            });
+            if kind.contains("closed") {
+                switch(&browser, &tabs[0]);
+                if kind.ends_with("during a run") {
+                    let started = api(
+                        &browser,
+                        "POST",
+                        "/api/train",
+                        json!({ "games": 100_000, "opponent": "random" }),
+                    );
+                    ok &= started["running"] == json!(true);
+                }
+                browser.call("DELETE", "/window", None);
+                tabs.remove(0);
+                switch(&browser, &tabs[0]);
+                browser.wait("document.getElementById('view-only').textContent !== '' && transport !== undefined");
+                // The games the closed tab handed round before it closed are all here.
+                let now = games(&browser).as_u64().unwrap_or(0);
+                ok &= now >= total;
+                let more = 1 + rng.below(50) as u64;
+                train(&browser, more);
+                ok &= games(&browser).as_u64() == Some(now + more);
+                total = now + more;
+            }
+            if !kind.starts_with("storage") {
+                ok &= kept(&browser).as_u64() == Some(total);
+            }
+            eprintln!(
+                "{kind}: {total} games, {}",
+                if ok { "held" } else { "LOST GAMES" }
+            );
+            tally(kind, ok);
+        }
+    }
+    for (kind, (tries, ok)) in &held {
+        eprintln!("{kind} | {tries} | {ok}");
+    }
+    assert!(held.values().all(|(tries, ok)| tries == ok), "{held:?}");
 }
