@@ -9,7 +9,7 @@
 mod support;
 
 use std::path::Path;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use serde_json::{Value, json};
 use support::browser::{Browser, browser_present};
@@ -92,6 +92,36 @@ fn switch(browser: &Browser, handle: &str) {
     browser.call("POST", "/window", Some(json!({ "handle": handle })));
 }
 
+/// A new game started through the transport, and shown by the page in front: the page
+/// follows the machine by looking every second, and a click before it shows the new game
+/// would be taken for the last game's.
+fn new_game(browser: &Browser) {
+    let game = api(browser, "POST", "/api/game/new", Value::Null);
+    let version = game["version"].as_u64().unwrap();
+    browser.wait(&format!(
+        "Number(document.body.dataset.version) >= {version}"
+    ));
+}
+
+/// The lesson opened in a new tab, brought to the front: its handle.
+fn new_tab(browser: &Browser, server: &FileServer) -> String {
+    let tab = browser.call("POST", "/window/new", Some(json!({ "type": "tab" })));
+    let tab = tab["handle"].as_str().unwrap().to_string();
+    switch(browser, &tab);
+    browser.open(&lesson(server));
+    tab
+}
+
+/// The site served, and a browser named `name` at 1280x720 to oneself (`None`: skipped).
+fn start(name: &str) -> Option<(FileServer, Browser, MutexGuard<'static, ()>)> {
+    let dist = site()?;
+    let alone = ONE_BROWSER.lock().unwrap_or_else(PoisonError::into_inner);
+    let server = FileServer::start(&dist);
+    let browser = Browser::start(name);
+    browser.resize(1280, 720);
+    Some((server, browser, alone))
+}
+
 /// What the tab in front says about the tabs (its line under the kit's name).
 fn said(browser: &Browser) -> Value {
     browser.script(
@@ -101,22 +131,15 @@ fn said(browser: &Browser) -> Value {
 
 #[test]
 fn two_tabs_on_one_kit_train_in_both_and_lose_no_game() {
-    let Some(dist) = site() else {
+    let Some((server, browser, _alone)) = start("web-two-tabs") else {
         return;
     };
-    let _alone = ONE_BROWSER.lock().unwrap_or_else(PoisonError::into_inner);
-    let server = FileServer::start(&dist);
-    let browser = Browser::start("web-two-tabs");
-    browser.resize(1280, 720);
     browser.open(&lesson(&server));
     let first = browser.call("GET", "/window", None);
     let first = first.as_str().unwrap().to_string();
     let words = api(&browser, "GET", "/api/kit", Value::Null)["words"].clone();
     // The teacher opens the lesson again in a second tab (the projector's and their own).
-    let second = browser.call("POST", "/window/new", Some(json!({ "type": "tab" })));
-    let second = second["handle"].as_str().unwrap().to_string();
-    switch(&browser, &second);
-    browser.open(&lesson(&server));
+    let second = new_tab(&browser, &server);
     assert_eq!(
         said(&browser),
         words["page.tabs.follows"],
@@ -136,10 +159,10 @@ fn two_tabs_on_one_kit_train_in_both_and_lose_no_game() {
     // And a game clicked on the board of each.
     let mut rng = Lcg(11);
     let game = || api(&browser, "GET", "/api/game", Value::Null);
-    api(&browser, "POST", "/api/game/new", Value::Null);
+    new_game(&browser);
     play_by_clicking(&browser, &game, &mut rng);
     switch(&browser, &first);
-    api(&browser, "POST", "/api/game/new", Value::Null);
+    new_game(&browser);
     play_by_clicking(&browser, &game, &mut rng);
     assert_eq!(
         said(&browser),
@@ -166,22 +189,16 @@ fn two_tabs_on_one_kit_train_in_both_and_lose_no_game() {
     assert_eq!(games(&browser), json!(367));
     assert_eq!(kept(&browser), json!(367));
     // A tab opened now follows this one.
-    let third = browser.call("POST", "/window/new", Some(json!({ "type": "tab" })));
-    switch(&browser, third["handle"].as_str().unwrap());
-    browser.open(&lesson(&server));
+    new_tab(&browser, &server);
     assert_eq!(said(&browser), words["page.tabs.follows"]);
     assert_eq!(games(&browser), json!(367));
 }
 
 #[test]
 fn a_browser_that_keeps_nothing_is_said_at_once_and_the_lesson_works() {
-    let Some(dist) = site() else {
+    let Some((server, browser, _alone)) = start("web-keeps-nothing") else {
         return;
     };
-    let _alone = ONE_BROWSER.lock().unwrap_or_else(PoisonError::into_inner);
-    let server = FileServer::start(&dist);
-    let browser = Browser::start("web-keeps-nothing");
-    browser.resize(1280, 720);
     // Site data blocked: every write refused, from before the page's first script.
     browser.call(
         "POST",
@@ -245,11 +262,7 @@ fn hostile_tabs() {
             ];
             let extra = if kind.starts_with("three") { 2 } else { 1 };
             for _ in 0..extra {
-                let tab = browser.call("POST", "/window/new", Some(json!({ "type": "tab" })));
-                let tab = tab["handle"].as_str().unwrap().to_string();
-                switch(&browser, &tab);
-                browser.open(&lesson(&server));
-                tabs.push(tab);
+                tabs.push(new_tab(&browser, &server));
             }
             if kind.starts_with("storage") {
                 browser.script(
