@@ -6,6 +6,14 @@
 // be opened from a state file (`load`). The rest of the contract is app.js's: `api`
 // resolves with the answer's JSON, or rejects with an error whose `refused` is true
 // when the machine said no.
+//
+// One machine however many tabs: the tab that holds the kit's lock (Web Locks) runs the
+// machine and keeps the beads; every other tab of this browser on the kit sends it its
+// requests (BroadcastChannel) and shows its answers, so both play on one machine and no
+// game is overwritten. When that tab closes, the next takes the lock and opens the
+// lesson with the last beads the first handed round. Another browser, or profile, shares
+// no storage with this one and has a machine of its own; a state file carries beads
+// across.
 'use strict';
 
 const transport = (() => {
@@ -40,19 +48,42 @@ const transport = (() => {
   let unkept = null;
   let toldUnkept = null;
 
+  // Which tab keeps the beads (a page word's key, or null while this one is alone), and
+  // who is told.
+  let tabs = null;
+  let toldTabs = null;
+
   // Says a problem (a page word's key, and why) as soon as the page listens.
   function problem(word, why) {
     if (told) told(word, why);
     else problems.push([word, why]);
   }
 
-  // Keeps the beads; while the storage cannot, the page says why until a save succeeds.
-  function keep(text) {
-    const kept = storage.set(key, text);
-    const why = kept === true ? null : kept;
+  // Says which tab keeps the beads.
+  function sayTabs(word) {
+    tabs = word;
+    if (toldTabs) toldTabs(word);
+  }
+
+  // Whether the storage kept the last beads changed: the page says it.
+  function unkeptNow(why) {
     if (why === unkept) return;
     unkept = why;
     if (toldUnkept) toldUnkept(unkept);
+  }
+
+  // The other tabs on this kit, where the browser can tell them apart.
+  const channel = 'BroadcastChannel' in self && navigator.locks ? new BroadcastChannel(key) : null;
+  // The last beads the keeping tab handed round: newer than the storage's when it is full.
+  let latest = null;
+
+  // Keeps the beads; while the storage cannot, the page says why until a save succeeds.
+  // The other tabs are handed them too, to open with if this one closes.
+  function keep(text) {
+    const kept = storage.set(key, text);
+    const why = kept === true ? null : kept;
+    unkeptNow(why);
+    if (channel) channel.postMessage({ saved: text, unkept: why });
   }
 
   // engine.js, with its worker: loaded here, so that lesson.html lists the same
@@ -84,13 +115,9 @@ const transport = (() => {
     for (const note of answer.notes) console.info(note);
   }
 
-  const opened = (async () => {
-    await engineLoaded;
-    engine.onsaved = keep;
-    // Only the next visit without a kit misses it if it cannot be kept.
-    storage.set(LAST, kit);
-    if (!given) history.replaceState(null, '', '#' + encodeURIComponent(kit));
-    const stored = storage.get(key);
+  // Opens the lesson with the beads kept (the keeping tab's last, else the storage's).
+  async function openKept() {
+    const stored = latest ?? storage.get(key);
     if (stored === null) return open(null);
     try {
       await open(stored);
@@ -101,10 +128,115 @@ const transport = (() => {
       problem('page.beads_unread', e.message);
       await open(null);
     }
+  }
+
+  // Never settles: a lock held with it is held until the tab closes.
+  const forever = () => new Promise(() => {});
+  // Whether this tab keeps the beads: it holds the kit's lock (at once where the browser
+  // cannot tell tabs apart). Otherwise it queues for the lock, to take over when the
+  // keeping tab closes.
+  const holding = new Promise((resolve) => {
+    if (!channel) {
+      resolve(true);
+      return;
+    }
+    navigator.locks.request(key, { ifAvailable: true }, (lock) => {
+      if (lock) {
+        resolve(true);
+        return forever();
+      }
+      resolve(false);
+      navigator.locks.request(key, () => {
+        takeOver();
+        return forever();
+      });
+      return null;
+    });
+  });
+  // Set once this tab runs the machine.
+  let keeper = false;
+
+  const opened = (async () => {
+    await engineLoaded;
+    engine.onsaved = keep;
+    // Only the next visit without a kit misses it if it cannot be kept; and the page
+    // says at once that the storage keeps nothing.
+    const kept = storage.set(LAST, kit);
+    if (kept !== true) unkeptNow(kept);
+    if (!given) history.replaceState(null, '', '#' + encodeURIComponent(kit));
+    if (!channel) sayTabs('page.tabs.unknown');
+    if (!(await holding)) {
+      sayTabs('page.tabs.follows');
+      return;
+    }
+    await openKept();
+    keeper = true;
+    if (channel) channel.postMessage({ keeper: true });
   })();
 
-  async function api(method, path, body) {
+  // The requests this tab sent the keeping tab, by id, until answered.
+  const asked = new Map();
+  const me = Array.from(crypto.getRandomValues(new Uint32Array(2)), (n) => n.toString(36)).join('');
+  let nextAsk = 1;
+
+  // A request for the keeping tab: `{api: [method, path, body]}` or `{load: [text, name,
+  // anyway]}`; its answer, or its refusal as an error.
+  function ask(request) {
+    const id = me + ':' + nextAsk++;
+    return new Promise((resolve, reject) => {
+      asked.set(id, { request, resolve, reject });
+      channel.postMessage({ id, request });
+    });
+  }
+
+  // A request answered by this tab's machine.
+  function answer(request) {
+    return request.api ? here(...request.api) : loadHere(...request.load);
+  }
+
+  // The keeping tab closed: this one opens the lesson with its last beads, answers what
+  // it was asked, and tells the others to ask it.
+  async function takeOver() {
     await opened;
+    await openKept();
+    keeper = true;
+    sayTabs('page.tabs.took_over');
+    channel.postMessage({ keeper: true });
+    for (const [id, waiting] of asked) {
+      asked.delete(id);
+      answer(waiting.request).then(waiting.resolve, waiting.reject);
+    }
+  }
+
+  if (channel) {
+    channel.onmessage = async ({ data }) => {
+      if (data.request) {
+        // Another tab's request: the keeping tab answers it (the others let it go).
+        if (!keeper) return;
+        if (tabs === null) sayTabs('page.tabs.keeps');
+        try {
+          channel.postMessage({ to: data.id, answer: await answer(data.request) });
+        } catch (e) {
+          channel.postMessage({ to: data.id, error: { message: e.message, refused: e.refused, field: e.field, edited: e.edited } });
+        }
+      } else if (data.to) {
+        const waiting = asked.get(data.to);
+        if (!waiting) return;
+        asked.delete(data.to);
+        if (data.error) waiting.reject(Object.assign(new Error(data.error.message), data.error));
+        else waiting.resolve(data.answer);
+      } else if (data.saved !== undefined) {
+        latest = data.saved;
+        unkeptNow(data.unkept);
+      } else if (data.keeper) {
+        // A tab took over: what the one before left unanswered goes to it.
+        for (const [id, waiting] of asked) channel.postMessage({ id, request: waiting.request });
+      }
+    };
+  }
+
+  // One of the page's requests, answered by this tab's machine.
+  async function here(method, path, body) {
     const parts = await engine.ask({
       command: 'api', method, path, body: body === undefined ? '' : JSON.stringify(body),
     });
@@ -114,23 +246,37 @@ const transport = (() => {
     return data;
   }
 
+  // A state file's text opened in this tab's machine, and kept.
+  async function loadHere(text, name, anyway) {
+    await open(text, name, anyway);
+    keep((await here('GET', '/api/state')).text);
+  }
+
+  async function api(method, path, body) {
+    await opened;
+    return keeper ? here(method, path, body) : ask({ api: [method, path, body] });
+  }
+
   // Opens a state file's beads in place of these (`anyway`: although changed by hand),
   // and keeps them as the engine writes them (with its checksum: a file changed by hand
   // and opened all the same opens again without asking); a refused file changes nothing.
   async function load(file, anyway) {
     await opened;
-    await open(await file.text(), file.name, anyway);
-    keep((await api('GET', '/api/state')).text);
+    const text = await file.text();
+    return keeper ? loadHere(text, file.name, anyway) : ask({ load: [text, file.name, anyway] });
   }
 
-  // `listen(say, storageUnkept)`: problems the page shows, as a word's key and why; and
-  // why the browser's storage can no longer keep the beads ('full', 'blocked', or null
-  // once it can again), at every change.
-  function listen(say, storageUnkept) {
+  // `listen(say, storageUnkept, tabsSaid)`: problems the page shows, as a word's key and
+  // why; why the browser's storage can no longer keep the beads ('full', 'blocked', or
+  // null once it can again), at every change; and which tab keeps the beads, as a
+  // word's key, when the lesson is open in more than one.
+  function listen(say, storageUnkept, tabsSaid) {
     told = say;
     toldUnkept = storageUnkept;
+    toldTabs = tabsSaid;
     for (const [word, why] of problems.splice(0)) say(word, why);
     if (unkept) storageUnkept(unkept);
+    if (tabs) tabsSaid(tabs);
   }
 
   // The page is the teacher's (nobody else reaches this browser's engine); no answer

@@ -8,16 +8,23 @@
 //! Anyone may look; only a request carrying the token printed at start may change
 //! anything. The bead state is saved to the `play --state` file after every game.
 //!
-//! The server is meant to stay up for a whole lesson with a room of tablets on it: a
-//! request's head must arrive within [`HEADER_TIMEOUT`] and the whole request within
-//! [`REQUEST_TIMEOUT`], a connection lasts at most [`CONNECTION_LIFETIME`], there are
-//! never more connections than file descriptors allow, and a Host header that names
-//! something other than an address is refused (a DNS rebinding page cannot read it).
+//! The server is meant to stay up for a whole lesson with a room of tablets on it, one
+//! of which may be hostile: a request's head must arrive within [`HEADER_TIMEOUT`] and
+//! the whole request within [`REQUEST_TIMEOUT`], a body announced over [`BODY_LIMIT`] is
+//! refused before it is read, a connection lasts at most [`CONNECTION_LIFETIME`], one
+//! computer holds at most [`PER_CLIENT`] connections, there are never more connections
+//! than file descriptors allow (with [`RESERVE`] of them kept for computers that hold
+//! few), and a Host header that names something other than an address is refused (a DNS
+//! rebinding page cannot read it). A connection over a cap is accepted and reset at
+//! once rather than left in the system's queue, where it would stand in front of the
+//! teacher's.
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::path::PathBuf;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -43,8 +50,9 @@ pub const TOKEN_HEADER: &str = "x-matchbox-token";
 pub const BODY_LIMIT: usize = 4096;
 /// The port when none is given.
 pub const DEFAULT_PORT: u16 = 8080;
-/// Time a client has to send a request's head (its first line and headers).
-pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// Time a client has to send a request's head (its first line and headers), and an idle
+/// connection has before its next one.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 /// Time a request has, from its head to the answer (a body sent a byte at a time is
 /// cut off here).
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
@@ -52,7 +60,15 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(20);
 /// (a page simply opens another): idle connections cannot pile up.
 pub const CONNECTION_LIFETIME: Duration = Duration::from_secs(30);
 /// Connections at most, whatever the file descriptors allow.
-pub const MAX_CONNECTIONS: usize = 1000;
+pub const MAX_CONNECTIONS: usize = 4000;
+/// Connections open at once from one computer (an IPv4 address, or an IPv6 /64): a
+/// browser opens six to a server, a page and its requests a few more.
+pub const PER_CLIENT: usize = 32;
+/// Connections let in over the cap for computers that hold fewer than [`FEW`], so that
+/// the teacher's laptop gets in when many hostile addresses have taken every other slot.
+pub const RESERVE: usize = 64;
+/// Connections a computer may hold and still be let into the [`RESERVE`].
+pub const FEW: usize = 8;
 /// File descriptors kept for the rest of the program (the state file, the runtime).
 const RESERVED_FILES: usize = 32;
 /// The exit status after Ctrl-C or SIGTERM, once the beads are saved: 0, as the README
@@ -188,8 +204,19 @@ fn host_allowed(host: Option<&str>) -> bool {
     name.eq_ignore_ascii_case("localhost") || name.parse::<IpAddr>().is_ok()
 }
 
-/// Refuses a request whose Host header names something other than an address, and
-/// one that does not arrive whole within [`REQUEST_TIMEOUT`].
+/// Whether a request's Content-Length announces more than [`BODY_LIMIT`] (one that is
+/// not a number is left to hyper, which refuses it).
+fn announced_too_big(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .is_some_and(|length| length > BODY_LIMIT as u64)
+}
+
+/// Refuses a request whose Host header names something other than an address, one
+/// whose body is announced too big, and one that does not arrive whole within
+/// [`REQUEST_TIMEOUT`].
 async fn guard(State(s): State<Arc<Server>>, request: HttpRequest, next: Next) -> Response {
     let host = request
         .headers()
@@ -198,6 +225,19 @@ async fn guard(State(s): State<Arc<Server>>, request: HttpRequest, next: Next) -
     if !host_allowed(host) {
         let host = host.unwrap_or_default().chars().take(60).collect();
         return s.refuse(StatusCode::MISDIRECTED_REQUEST, Problem::Host { host });
+    }
+    if announced_too_big(request.headers()) {
+        // Refused before a byte of the body is read, and the connection closed: the
+        // rest of the body is never waited for.
+        let mut refused = s.refuse(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            Problem::TooBig { limit: BODY_LIMIT },
+        );
+        refused.headers_mut().insert(
+            header::CONNECTION,
+            header::HeaderValue::from_static("close"),
+        );
+        return refused;
     }
     match tokio::time::timeout(REQUEST_TIMEOUT, next.run(request)).await {
         Ok(response) => response,
@@ -442,8 +482,7 @@ pub fn serve(kit: &Kit, options: &Options) -> Result<i32, Error> {
         .map_err(|e| Error::Internal(format!("cannot start the server: {e}")))?;
     let router = app.router.clone();
     let served = runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind(options.listen)
-            .await
+        let listener = listen(options.listen)
             .map_err(|e| Error::Input(format!("cannot listen on {}: {e}", options.listen)))?;
         let addr = listener
             .local_addr()
@@ -468,6 +507,25 @@ pub fn serve(kit: &Kit, options: &Options) -> Result<i32, Error> {
     served.and(closed).map(|()| STOPPED)
 }
 
+/// Connections the system may hold for the server before it takes them (the system
+/// caps it, at 4,096 on a recent Linux). A connection that finds the queue full is not
+/// refused but ignored, and its computer tries again a second later: the queue must
+/// hold a flood's connections and the teacher's behind them.
+const BACKLOG: u32 = 4096;
+
+/// A listener on `address` with a [`BACKLOG`] of connections.
+fn listen(address: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if address.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    // As the standard bind does: a server restarted at once gets its port back.
+    socket.set_reuseaddr(true)?;
+    socket.bind(address)?;
+    socket.listen(BACKLOG)
+}
+
 /// Resolves at Ctrl-C (SIGINT) or SIGTERM; never if neither can be watched.
 async fn stopped() {
     let interrupted = async {
@@ -485,7 +543,8 @@ async fn stopped() {
 }
 
 /// Connections at most: the file descriptors the process may open, less those the rest
-/// of the program needs, so that running out of them never stops the server.
+/// of the program needs and the [`RESERVE`], so that running out of them never stops
+/// the server.
 fn connection_cap() -> usize {
     let mut limit = libc::rlimit {
         rlim_cur: 0,
@@ -499,53 +558,118 @@ fn connection_cap() -> usize {
         1024
     };
     files
-        .saturating_sub(RESERVED_FILES)
+        .saturating_sub(RESERVED_FILES + RESERVE)
         .clamp(8, MAX_CONNECTIONS)
 }
 
-/// One connection counted in, and out when dropped.
-struct Counted(Arc<AtomicUsize>);
-
-impl Drop for Counted {
-    fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::Relaxed);
+/// The computer a connection comes from: its IPv4 address (also when it reaches an IPv6
+/// listener), or its IPv6 address's /64, all of which one computer may use.
+fn computer(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V4(_) => address,
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & !(u64::MAX as u128))),
+        },
     }
 }
 
-/// Takes connections until `stop`, at most `cap` open at once, each with the timeouts
-/// of the module's doc. A connection over the cap waits in the system's queue until one
-/// closes; a failed accept (no file descriptor left) is retried a moment later.
+/// The connections open, in all and by computer, against the caps.
+struct Tally {
+    /// Connections at most, before the [`RESERVE`].
+    cap: usize,
+    open: Mutex<(usize, HashMap<IpAddr, usize>)>,
+}
+
+impl Tally {
+    fn new(cap: usize) -> Arc<Tally> {
+        Arc::new(Tally {
+            cap,
+            open: Mutex::new((0, HashMap::new())),
+        })
+    }
+
+    /// Counts a connection from `address` in, if the caps leave room for it: at most
+    /// [`PER_CLIENT`] from one computer, and `cap` in all, or `cap` and [`RESERVE`] for
+    /// a computer holding fewer than [`FEW`]. It is counted out when the answer is dropped.
+    fn admit(self: &Arc<Tally>, address: IpAddr) -> Option<Admitted> {
+        let computer = computer(address);
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        let (total, by_computer) = &mut *open;
+        let held = by_computer.get(&computer).copied().unwrap_or(0);
+        let room = if held < FEW {
+            self.cap + RESERVE
+        } else {
+            self.cap
+        };
+        if held >= PER_CLIENT || *total >= room {
+            return None;
+        }
+        *total += 1;
+        *by_computer.entry(computer).or_default() += 1;
+        Some(Admitted {
+            tally: Arc::clone(self),
+            computer,
+        })
+    }
+}
+
+/// One connection counted in, and out when dropped.
+struct Admitted {
+    tally: Arc<Tally>,
+    computer: IpAddr,
+}
+
+impl Drop for Admitted {
+    fn drop(&mut self) {
+        let mut open = self
+            .tally
+            .open
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let (total, by_computer) = &mut *open;
+        *total -= 1;
+        if let Entry::Occupied(mut held) = by_computer.entry(self.computer) {
+            *held.get_mut() -= 1;
+            if *held.get() == 0 {
+                held.remove();
+            }
+        }
+    }
+}
+
+/// Takes connections until `stop`, within the caps of [`Tally`], each with the timeouts
+/// of the module's doc. A connection over a cap is accepted and reset at once: left in
+/// the system's queue, it would keep every later one (the teacher's) waiting behind it.
+/// A failed accept (no file descriptor left) is retried a moment later.
 async fn accept(
     listener: tokio::net::TcpListener,
     router: Router,
     cap: usize,
     stop: impl Future<Output = ()>,
 ) {
-    let open = Arc::new(AtomicUsize::new(0));
+    let tally = Tally::new(cap);
     let mut stop = std::pin::pin!(stop);
     let pause = Duration::from_millis(50);
     loop {
-        if open.load(Ordering::Relaxed) >= cap {
-            tokio::select! {
-                () = &mut stop => return,
-                () = tokio::time::sleep(pause) => continue,
-            }
-        }
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             () = &mut stop => return,
             accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
+                Ok(accepted) => accepted,
                 Err(_) => {
                     tokio::time::sleep(pause).await;
                     continue;
                 }
             },
         };
-        open.fetch_add(1, Ordering::Relaxed);
-        let counted = Counted(Arc::clone(&open));
+        let Some(admitted) = tally.admit(peer.ip()) else {
+            // A reset leaves no TIME_WAIT behind, however often the client comes back.
+            let _ = stream.set_zero_linger();
+            continue;
+        };
         let service = hyper_util::service::TowerToHyperService::new(router.clone());
         tokio::spawn(async move {
-            let _counted = counted;
+            let _admitted = admitted;
             let mut http = hyper::server::conn::http1::Builder::new();
             http.timer(hyper_util::rt::TokioTimer::new())
                 .header_read_timeout(HEADER_TIMEOUT);
@@ -587,6 +711,48 @@ mod tests {
         ] {
             assert!(!host_allowed(Some(host)), "{host}");
         }
+    }
+
+    #[test]
+    fn one_computer_holds_at_most_its_share_and_the_reserve_lets_a_new_one_in() {
+        let tally = Tally::new(40);
+        let hostile: IpAddr = "10.0.0.9".parse().unwrap();
+        let held: Vec<Admitted> = (0..PER_CLIENT)
+            .map(|_| tally.admit(hostile).expect("within its share"))
+            .collect();
+        assert!(tally.admit(hostile).is_none(), "over its share");
+        // Another computer fills the rest of the cap.
+        let other: IpAddr = "10.0.0.10".parse().unwrap();
+        let rest: Vec<Admitted> = (PER_CLIENT..40)
+            .map(|_| tally.admit(other).expect("within the cap"))
+            .collect();
+        assert!(
+            tally.admit(other).is_none(),
+            "{} held: no reserve",
+            rest.len()
+        );
+        // A third, holding nothing, gets in through the reserve, up to FEW.
+        let teacher: IpAddr = "10.0.0.11".parse().unwrap();
+        let teachers: Vec<Admitted> = (0..FEW)
+            .map(|_| tally.admit(teacher).expect("in the reserve"))
+            .collect();
+        assert!(tally.admit(teacher).is_none(), "FEW held");
+        // Closed connections make room again.
+        drop(held);
+        assert!(tally.admit(hostile).is_some());
+        drop(teachers);
+        assert_eq!(tally.open.lock().unwrap().1.get(&teacher), None);
+    }
+
+    #[test]
+    fn an_ipv6_computer_is_its_64() {
+        let a: IpAddr = "2001:db8:1:2:aaaa::1".parse().unwrap();
+        let b: IpAddr = "2001:db8:1:2:bbbb::2".parse().unwrap();
+        let c: IpAddr = "2001:db8:1:3::1".parse().unwrap();
+        assert_eq!(computer(a), computer(b));
+        assert_ne!(computer(a), computer(c));
+        let mapped: IpAddr = "::ffff:192.0.2.7".parse().unwrap();
+        assert_eq!(computer(mapped), "192.0.2.7".parse::<IpAddr>().unwrap());
     }
 
     #[test]

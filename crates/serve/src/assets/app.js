@@ -999,6 +999,11 @@ function setUp() {
     transport.listen((key, why) => showError(say(key, { why })), (unkept) => {
       browserUnkept = unkept;
       showUnsaved();
+    }, (tabs) => {
+      // Which tab keeps the beads, with the lesson open in more than one: said where a
+      // view-only screen says whose it follows.
+      $('view-only').textContent = say(tabs);
+      $('view-only').hidden = false;
     });
   }
   // The static site's way back to the kit designer.
