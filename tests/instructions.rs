@@ -73,19 +73,19 @@ fn the_fastest_teachers_opening_is_in_the_kits_language() {
             Language::En,
             "Any first move will do",
             "so that 7, 6 or 5 are left",
-            "the teacher wins that game at once",
+            "the trainer wins that game at once",
         ),
         (
             Language::Pl,
             "Pierwszy ruch może być dowolny",
             "zostało ich 7, 6 albo 5",
-            "nauczyciel od razu wygrywa tę partię",
+            "przeciwnik-nauczyciel od razu wygrywa tę partię",
         ),
         (
             Language::Ru,
             "Первый ход может быть любым",
             "осталось 7, 6 или 5",
-            "учитель сразу выигрывает эту партию",
+            "тренер сразу выигрывает эту партию",
         ),
     ] {
         let kit = kit("bachet", language);
