@@ -502,3 +502,27 @@ fn no_page_holds_fewer_than_three_lines_unless_it_ends_its_section() {
         }
     }
 }
+
+#[test]
+fn the_print_check_is_the_teachers_and_menace_says_what_each_result_does_to_a_bead() {
+    let at = |name: &str| SECTIONS.iter().position(|s| *s == name).unwrap();
+    for language in [Language::En, Language::Pl, Language::Ru] {
+        let kit = kit("menace", language);
+        let pages = with_game!(&kit.game, |game| sections(game, &kit));
+        // The pupils' operating page is read at every move; the check is done once, before cutting.
+        let bar = |page: &str| page.contains("50 mm") || page.contains("50 мм");
+        assert!(!bar(&pages[at("operator")]), "{language:?}");
+        assert!(bar(&pages[at("teacher")]), "{language:?}");
+        // The reward is the kit's own: 3 beads for a win, 1 for a draw, the drawn bead for a loss.
+        let (win, draw) = match language {
+            Language::En => ("3 more beads", "1 more bead"),
+            Language::Pl => ("3 dodatkowe koraliki", "1 dodatkowy koralik"),
+            _ => ("3 дополнительные бусинки", "1 дополнительную бусинку"),
+        };
+        let overview = &pages[at("overview")];
+        assert!(
+            overview.contains(win) && overview.contains(draw),
+            "{language:?}:\n{overview}"
+        );
+    }
+}
