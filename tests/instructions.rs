@@ -73,19 +73,19 @@ fn the_fastest_teachers_opening_is_in_the_kits_language() {
             Language::En,
             "Any first move will do",
             "so that 7, 6 or 5 are left",
-            "the teacher wins that game at once",
+            "the trainer wins that game at once",
         ),
         (
             Language::Pl,
             "Pierwszy ruch może być dowolny",
             "zostało ich 7, 6 albo 5",
-            "nauczyciel od razu wygrywa tę partię",
+            "przeciwnik-nauczyciel od razu wygrywa tę partię",
         ),
         (
             Language::Ru,
             "Первый ход может быть любым",
             "осталось 7, 6 или 5",
-            "учитель сразу выигрывает эту партию",
+            "тренер сразу выигрывает эту партию",
         ),
     ] {
         let kit = kit("bachet", language);
@@ -486,5 +486,29 @@ fn no_page_holds_fewer_than_three_lines_unless_it_ends_its_section() {
                 );
             }
         }
+    }
+}
+
+#[test]
+fn the_print_check_is_the_teachers_and_menace_says_what_each_result_does_to_a_bead() {
+    let at = |name: &str| SECTIONS.iter().position(|s| *s == name).unwrap();
+    for language in [Language::En, Language::Pl, Language::Ru] {
+        let kit = kit("menace", language);
+        let pages = with_game!(&kit.game, |game| sections(game, &kit));
+        // The pupils' operating page is read at every move; the check is done once, before cutting.
+        let bar = |page: &str| page.contains("50 mm") || page.contains("50 мм");
+        assert!(!bar(&pages[at("operator")]), "{language:?}");
+        assert!(bar(&pages[at("teacher")]), "{language:?}");
+        // The reward is the kit's own: 3 beads for a win, 1 for a draw, the drawn bead for a loss.
+        let (win, draw) = match language {
+            Language::En => ("3 more beads", "1 more bead"),
+            Language::Pl => ("3 dodatkowe koraliki", "1 dodatkowy koralik"),
+            _ => ("3 дополнительные бусинки", "1 дополнительную бусинку"),
+        };
+        let overview = &pages[at("overview")];
+        assert!(
+            overview.contains(win) && overview.contains(draw),
+            "{language:?}:\n{overview}"
+        );
     }
 }

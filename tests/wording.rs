@@ -223,17 +223,17 @@ fn a_kit_whose_side_loses_says_what_happens() {
         (
             Language::En,
             "gives up at its first move",
-            "for good after about 12 games; against one who plays at random, after about 43 games, of which it wins about 28.",
+            "for good after about 12 games; against one who plays at random, after about 43 games, of which the machine itself wins about 28.",
         ),
         (
             Language::Pl,
             "poddaje się już przy pierwszym ruchu",
-            "na dobre przy pierwszym ruchu średnio po 12 partiach, a z przeciwnikiem grającym na chybił trafił – średnio po 43 partiach, z których wygrywa około 28.",
+            "na dobre przy pierwszym ruchu średnio po 12 partiach, a z przeciwnikiem grającym na chybił trafił – średnio po 43 partiach, z których sama maszyna wygrywa około 28.",
         ),
         (
             Language::Ru,
             "сдаётся уже на первом ходу",
-            "окончательно сдаётся на первом ходу в среднем после 12 партий, а против соперника, который ходит наугад, — в среднем после 43 партий, из которых выигрывает около 28.",
+            "окончательно сдаётся на первом ходу в среднем после 12 партий, а против соперника, который ходит наугад, — в среднем после 43 партий, из которых сама машина выигрывает около 28.",
         ),
     ] {
         let kit = kit("hexapawn-first", language);
