@@ -188,6 +188,16 @@ pub(super) fn check_keys(
     Ok(places)
 }
 
+/// The top-level key written on or above `line` of a kit's text (the key whose value
+/// holds that line), for a problem placed on a line to be shown at its key.
+pub fn key_on_line(text: &str, line: u64) -> Option<String> {
+    let TopKeys(keys) = serde_saphyr::from_str(text).ok()?;
+    keys.into_iter()
+        .take_while(|(key, _)| key.referenced.line() <= line)
+        .last()
+        .map(|(key, _)| key.value)
+}
+
 /// A key a kit can take, as a form is built from it: how it is written, where it goes,
 /// which games and presets use it, and what a kit of each game has without it. Its
 /// words are the `designer.field.KEY` strings (and `.hint`), in every language.

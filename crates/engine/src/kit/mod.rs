@@ -3,7 +3,7 @@
 //! hold; [`resolve`]: the settings made into a kit, one concern at a time).
 
 mod keys;
-pub use keys::{KeyDescription, describe_keys};
+pub use keys::{KeyDescription, describe_keys, key_on_line};
 mod resolve;
 
 use serde::{Deserialize, Serialize};
