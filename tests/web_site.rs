@@ -902,13 +902,23 @@ fn the_designer_names_no_game_preset_game_key_or_range() {
 
 /// Clicks a preset's card and waits for its design.
 fn choose_preset(browser: &Browser, preset: &str) {
-    redesigned(browser, || browser.click(&format!(".card[data-preset='{preset}']")));
+    redesigned(browser, || {
+        browser.click(&format!(".card[data-preset='{preset}']"))
+    });
 }
 
 /// Presses a key (WebDriver's code for it) on the element that has the focus.
 fn press(browser: &Browser, key: char) {
     let active = browser.call("GET", "/element/active", None);
-    let id = active.as_object().unwrap().values().next().unwrap().as_str().unwrap().to_string();
+    let id = active
+        .as_object()
+        .unwrap()
+        .values()
+        .next()
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_string();
     browser.call(
         "POST",
         &format!("/element/{id}/value"),
@@ -926,12 +936,16 @@ fn the_designer_has_no_accessibility_violation_in_any_state() {
     browser.script(CAPTURE);
     let clean = |state: &str| {
         let violations = browser.axe_violations();
-        assert_eq!(violations, Vec::<Value>::new(), "axe-core on the designer, {state}");
+        assert_eq!(
+            violations,
+            Vec::<Value>::new(),
+            "axe-core on the designer, {state}"
+        );
     };
     clean("at the start");
-    let presets: Vec<String> = serde_json::from_value(
-        browser.script("return [...document.querySelectorAll('.card[data-preset]')].map((c) => c.dataset.preset);"),
-    )
+    let presets: Vec<String> = serde_json::from_value(browser.script(
+        "return [...document.querySelectorAll('.card[data-preset]')].map((c) => c.dataset.preset);",
+    ))
     .unwrap();
     assert!(presets.len() >= 8, "{presets:?}");
     for preset in &presets {
@@ -951,7 +965,10 @@ fn the_designer_has_no_accessibility_violation_in_any_state() {
     // An error at its field: said there, and kit.pdf greyed while the kit cannot be made.
     choose_preset(&browser, "bachet");
     type_into(&browser, "#input-stones", "0");
-    assert_eq!(browser.text("#error-stones"), "stones must be from 1 to 1000, not 0");
+    assert_eq!(
+        browser.text("#error-stones"),
+        "stones must be from 1 to 1000, not 0"
+    );
     assert_eq!(
         browser.script("return document.querySelector('[data-file=\"kit.pdf\"]').disabled;"),
         json!(true)
@@ -976,9 +993,8 @@ fn the_designer_has_no_accessibility_violation_in_any_state() {
     let sheets = sheets.as_str().unwrap();
     assert!(sheets.contains("63,5 × 38,1 mm"), "{sheets}");
     assert!(!sheets.contains("38.09"), "{sheets}");
-    let colours = browser.script(
-        "return [...document.querySelectorAll('.colour-name')].map((i) => i.value);",
-    );
+    let colours = browser
+        .script("return [...document.querySelectorAll('.colour-name')].map((i) => i.value);");
     assert_eq!(colours[0], json!("czerwony"), "{colours}");
     assert_eq!(
         browser.script("return document.getElementById('languages').getAttribute('aria-label');"),
@@ -1005,7 +1021,9 @@ fn the_skip_link_takes_the_keyboard_from_the_cards_to_the_downloads() {
     press(&browser, '\u{E007}');
     press(&browser, '\u{E004}');
     assert_eq!(
-        browser.script("return document.activeElement.dataset.file || document.activeElement.outerHTML;"),
+        browser.script(
+            "return document.activeElement.dataset.file || document.activeElement.outerHTML;"
+        ),
         json!("kit.pdf"),
         "Enter on the skip link, then Tab: kit.pdf"
     );
@@ -1042,7 +1060,10 @@ fn the_designer_starts_and_works_with_the_browsers_storage_full() {
     redesigned(&browser, || browser.click("[data-language=ru]"));
     browser.wait("!document.getElementById('storage').hidden");
     let said = browser.text("#storage");
-    assert!(said.contains("kit.yaml") && said.contains("браузер"), "{said}");
+    assert!(
+        said.contains("kit.yaml") && said.contains("браузер"),
+        "{said}"
+    );
     // It works all the same.
     choose_preset(&browser, "bachet");
     assert_eq!(

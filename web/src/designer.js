@@ -429,11 +429,11 @@ function showProblem(problem, warnings) {
     if (at) {
       at.textContent = p.text;
       at.hidden = false;
-      const box = at.closest('.field');
-      box.classList.add('invalid');
-      const input = box.querySelector('input, select');
+      const holder = at.closest('.field');
+      holder.classList.add('invalid');
+      const input = holder.querySelector('input, select');
       if (input && !p.warning) input.setAttribute('aria-invalid', 'true');
-      box.scrollIntoView({ block: 'nearest' });
+      holder.scrollIntoView({ block: 'nearest' });
     }
     notes.push({ text: p.text, warning: p.warning, key: at ? p.key : null });
   }

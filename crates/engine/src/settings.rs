@@ -10,8 +10,8 @@ use std::fmt;
 use serde::de::DeserializeOwned;
 use serde_saphyr::{Location, Spanned};
 
-use crate::{Error, Place, Problem};
 use crate::i18n::{Language, Messages};
+use crate::{Error, Place, Problem};
 
 /// Where a kit file gives each key: later checks (the boxes, the palette, the labels)
 /// point their errors at the setting that caused them, in the kit's language.

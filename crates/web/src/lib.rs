@@ -136,9 +136,7 @@ pub fn answer(request: &[u8]) -> Result<Vec<Part>, Error> {
             dpi,
         } => {
             let kit = read_kit(&yaml)?;
-            matchbox_engine::with_game!(&kit.game, |game| design(
-                game, &kit, &yaml, box_index, dpi
-            ))
+            matchbox_engine::with_game!(&kit.game, |game| design(game, &kit, &yaml, box_index, dpi))
         }
         Request::Kit { yaml, previews } => {
             let kit = read_kit(&yaml)?;

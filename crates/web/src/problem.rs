@@ -24,7 +24,10 @@ pub fn problem_json(problem: &Problem, yaml: Option<&str>, warning: bool) -> Val
         text = rest;
     }
     // A message about one key begins with it where it can; the field names it already.
-    if let Some(rest) = key.as_deref().and_then(|k| text.strip_prefix(k)?.strip_prefix(": ")) {
+    if let Some(rest) = key
+        .as_deref()
+        .and_then(|k| text.strip_prefix(k)?.strip_prefix(": "))
+    {
         text = rest;
     }
     json!({

@@ -328,7 +328,10 @@ mod tests {
         let mut sorted = names.clone();
         sorted.sort();
         assert_eq!(sorted, every, "each key once, and no other");
-        assert!(keys.iter().all(|k| k.kind != Kind::Own), "every shape named");
+        assert!(
+            keys.iter().all(|k| k.kind != Kind::Own),
+            "every shape named"
+        );
         let kind = |name: &str| keys.iter().find(|k| k.name == name).unwrap().kind.clone();
         assert_eq!(kind("stones"), Kind::Number);
         assert_eq!(kind("heaps"), Kind::List);

@@ -8,7 +8,6 @@ mod resolve;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Error, Problem};
 use crate::game::{AnyGame, GAMES, MachineSettings, Side};
 use crate::i18n::{Language, Messages};
 use crate::media::{LABEL_SIZES, LabelSize, Paper, StickerSheet};
@@ -17,6 +16,7 @@ use crate::rule::{BeadSchedule, Reward, Rule};
 use crate::settings::{
     KitText, Places, Preset, SettingsFile, Source, messages_for, placed, settings_file,
 };
+use crate::{Error, Problem};
 use keys::{VOCABULARY, check_keys, game_names, no_game, unknown_preset};
 use resolve::{LabelChoice, PaletteEntry};
 pub use resolve::{MAX_NAME_CHARS, without_controls};
@@ -609,7 +609,11 @@ mod tests {
             "kit.yaml",
         )
         .unwrap();
-        assert!(kit.warnings[0].to_string().starts_with("kit.yaml:2:7: предупреждение:"));
+        assert!(
+            kit.warnings[0]
+                .to_string()
+                .starts_with("kit.yaml:2:7: предупреждение:")
+        );
         assert_eq!(kit.places.messages, Messages(Language::Ru));
     }
 

@@ -8,13 +8,13 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde_saphyr::Spanned;
 
 use super::{Kit, KitFile, Numerals, Tags};
-use crate::{Error, Problem};
 use crate::game::{AnyGame, Side};
 use crate::i18n::Language;
 use crate::media::{LABEL_SIZES, LabelSize, Paper, STICKER_SHEETS, StickerSheet, sticker_sheet};
 use crate::palette::{self, Colour};
 use crate::rule::{BeadSchedule, MAX_REWARD, MAX_START_BEADS, Reward, Rule};
 use crate::settings::{Places, Source, code_point, deferred, ranged};
+use crate::{Error, Problem};
 
 /// What `label:` names: a label size cut from plain paper, or a sticker sheet.
 #[derive(Clone, Copy, Debug, PartialEq)]
