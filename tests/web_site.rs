@@ -765,14 +765,9 @@ fn the_lesson_is_one_screen_in_every_language_at_both_sizes() {
     }
 }
 
-#[test]
-fn a_full_browser_storage_is_said_in_the_kits_language_until_the_beads_are_kept() {
-    let Some((dist, _alone)) = site() else {
-        return;
-    };
-    let (_server, browser, words) =
-        lesson_at_1280x720(&dist, "web-storage", "preset: menace\nlanguage: pl\n");
-    // The browser's storage filled up by something else (other kits' beads).
+/// Fills the browser's storage for the page's site to the last byte, with entries named
+/// `other…`, as other kits' beads would.
+fn fill_storage(browser: &Browser) {
     let filled = browser.script(
         "let n = 0, full = null;
          for (const size of [100000, 1000, 10]) {
@@ -783,6 +778,17 @@ fn a_full_browser_storage_is_said_in_the_kits_language_until_the_beads_are_kept(
          return full;",
     );
     assert_eq!(filled, json!("QuotaExceededError"));
+}
+
+#[test]
+fn a_full_browser_storage_is_said_in_the_kits_language_until_the_beads_are_kept() {
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
+    let (_server, browser, words) =
+        lesson_at_1280x720(&dist, "web-storage", "preset: menace\nlanguage: pl\n");
+    // The browser's storage filled up by something else (other kits' beads).
+    fill_storage(&browser);
     let game = || lesson_api(&browser, "GET", "/api/game");
     let mut rng = Lcg(3);
     play_by_clicking(&browser, &game, &mut rng);
@@ -870,20 +876,29 @@ fn the_designer_names_no_game_preset_game_key_or_range() {
     let every_game = GAMES.len();
     let mut names: Vec<String> = GAMES.iter().map(|g| g.name.to_string()).collect();
     names.extend(presets().map(|p| p.name.to_string()));
-    // A game's own keys: a page that names one has a form written for that game.
-    names.extend(
-        describe_keys()
-            .into_iter()
-            .filter(|k| k.games.len() < every_game)
-            .map(|k| k.name.to_string()),
-    );
-    assert!(names.len() > every_game, "{names:?}");
+    // A game's own keys: a page that names one, as a string or a property (`'rows'`,
+    // `rows:`), has a form written for that game; the English words (the rows of a
+    // table) may stand in its prose and code.
+    let own_keys: Vec<String> = describe_keys()
+        .into_iter()
+        .filter(|k| k.games.len() < every_game)
+        .flat_map(|k| {
+            let key = k.name;
+            [format!("'{key}'"), format!("\"{key}\""), format!("`{key}`"), format!("{key}:")]
+        })
+        .collect();
+    assert!(names.len() > every_game && !own_keys.is_empty(), "{names:?}");
     let mut found = Vec::new();
     for file in DESIGNER_FILES {
         let text = std::fs::read_to_string(src.join(file)).unwrap();
         for name in &names {
             if holds_word(&text, name) {
                 found.push(format!("{file}: {name}"));
+            }
+        }
+        for key in &own_keys {
+            if holds_word(&text, key) || text.contains(&format!("{{ {key}")) {
+                found.push(format!("{file}: {key}"));
             }
         }
         // A range is the engine's to check: no bounds and no limits of its own.
@@ -1046,16 +1061,7 @@ fn the_designer_starts_and_works_with_the_browsers_storage_full() {
     );
     // The storage filled up by something else, then the page opened again in Russian.
     browser.script("localStorage.clear(); return 0;");
-    let filled = browser.script(
-        "let n = 0, full = null;
-         for (const size of [100000, 1000, 10]) {
-           for (;;) {
-             try { localStorage.setItem('other' + n, 'x'.repeat(size)); n += 1; } catch (e) { full = e.name; break; }
-           }
-         }
-         return full;",
-    );
-    assert_eq!(filled, json!("QuotaExceededError"));
+    fill_storage(&browser);
     browser.open(&format!("{}/", server.base));
     redesigned(&browser, || browser.click("[data-language=ru]"));
     browser.wait("!document.getElementById('storage').hidden");
