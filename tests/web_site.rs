@@ -884,10 +884,18 @@ fn the_designer_names_no_game_preset_game_key_or_range() {
         .filter(|k| k.games.len() < every_game)
         .flat_map(|k| {
             let key = k.name;
-            [format!("'{key}'"), format!("\"{key}\""), format!("`{key}`"), format!("{key}:")]
+            [
+                format!("'{key}'"),
+                format!("\"{key}\""),
+                format!("`{key}`"),
+                format!("{key}:"),
+            ]
         })
         .collect();
-    assert!(names.len() > every_game && !own_keys.is_empty(), "{names:?}");
+    assert!(
+        names.len() > every_game && !own_keys.is_empty(),
+        "{names:?}"
+    );
     let mut found = Vec::new();
     for file in DESIGNER_FILES {
         let text = std::fs::read_to_string(src.join(file)).unwrap();

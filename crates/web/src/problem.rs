@@ -135,13 +135,10 @@ mod tests {
     #[test]
     fn an_unplaced_problem_about_a_key_names_it_and_its_commands_apart() {
         let yaml = "preset: hexapawn\nlabel: craft-small\n";
-        let kit = crate::read_kit(yaml).unwrap();
         let error = crate::answer(
             &serde_json::to_vec(&json!({"command": "design", "yaml": yaml, "dpi": 96.0})).unwrap(),
         )
-        .err()
-        .expect("letters too small");
-        drop(kit);
+        .expect_err("letters too small");
         let value = error_json(&error, Some(yaml));
         assert_eq!(value["key"], "label", "{value}");
         let text = value["text"].as_str().unwrap();
