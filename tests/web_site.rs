@@ -765,14 +765,9 @@ fn the_lesson_is_one_screen_in_every_language_at_both_sizes() {
     }
 }
 
-#[test]
-fn a_full_browser_storage_is_said_in_the_kits_language_until_the_beads_are_kept() {
-    let Some((dist, _alone)) = site() else {
-        return;
-    };
-    let (_server, browser, words) =
-        lesson_at_1280x720(&dist, "web-storage", "preset: menace\nlanguage: pl\n");
-    // The browser's storage filled up by something else (other kits' beads).
+/// Fills the browser's storage for the page's site to the last byte, with entries named
+/// `other…`, as other kits' beads would.
+fn fill_storage(browser: &Browser) {
     let filled = browser.script(
         "let n = 0, full = null;
          for (const size of [100000, 1000, 10]) {
@@ -783,6 +778,17 @@ fn a_full_browser_storage_is_said_in_the_kits_language_until_the_beads_are_kept(
          return full;",
     );
     assert_eq!(filled, json!("QuotaExceededError"));
+}
+
+#[test]
+fn a_full_browser_storage_is_said_in_the_kits_language_until_the_beads_are_kept() {
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
+    let (_server, browser, words) =
+        lesson_at_1280x720(&dist, "web-storage", "preset: menace\nlanguage: pl\n");
+    // The browser's storage filled up by something else (other kits' beads).
+    fill_storage(&browser);
     let game = || lesson_api(&browser, "GET", "/api/game");
     let mut rng = Lcg(3);
     play_by_clicking(&browser, &game, &mut rng);
@@ -839,4 +845,244 @@ fn a_browser_that_keeps_nothing_is_told_apart_from_a_full_one() {
     );
     fits_one_screen(&browser, 1280, 720, "lesson with the storage blocked");
     browser.screenshot("web-lesson-storage-blocked");
+}
+
+/// The page's own files, which the engine's catalogue describes every game to: the
+/// lesson's transport (`transport.js`) is the classroom's, not the designer's.
+const DESIGNER_FILES: &[&str] = &[
+    "index.html",
+    "designer.js",
+    "designer.css",
+    "engine.js",
+    "worker.js",
+    "zip.js",
+];
+
+/// Whether `text` holds `word` whole: not inside a longer name (`nim` in `animation`).
+fn holds_word(text: &str, word: &str) -> bool {
+    let part = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        !before.is_some_and(part) && !after.is_some_and(part)
+    })
+}
+
+#[test]
+fn the_designer_names_no_game_preset_game_key_or_range() {
+    use matchbox_engine::game::GAMES;
+    use matchbox_engine::kit::{describe_keys, presets};
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("web/src");
+    let every_game = GAMES.len();
+    let mut names: Vec<String> = GAMES.iter().map(|g| g.name.to_string()).collect();
+    names.extend(presets().map(|p| p.name.to_string()));
+    // A game's own keys: a page that names one, as a string or a property (`'rows'`,
+    // `rows:`), has a form written for that game; the English words (the rows of a
+    // table) may stand in its prose and code.
+    let own_keys: Vec<String> = describe_keys()
+        .into_iter()
+        .filter(|k| k.games.len() < every_game)
+        .flat_map(|k| {
+            let key = k.name;
+            [
+                format!("'{key}'"),
+                format!("\"{key}\""),
+                format!("`{key}`"),
+                format!("{key}:"),
+            ]
+        })
+        .collect();
+    assert!(
+        names.len() > every_game && !own_keys.is_empty(),
+        "{names:?}"
+    );
+    let mut found = Vec::new();
+    for file in DESIGNER_FILES {
+        let text = std::fs::read_to_string(src.join(file)).unwrap();
+        for name in &names {
+            if holds_word(&text, name) {
+                found.push(format!("{file}: {name}"));
+            }
+        }
+        for key in &own_keys {
+            if holds_word(&text, key) || text.contains(&format!("{{ {key}")) {
+                found.push(format!("{file}: {key}"));
+            }
+        }
+        // A range is the engine's to check: no bounds and no limits of its own.
+        for bound in ["min:", "max:", "MAX_", "MIN_", "min=", "max="] {
+            if text.contains(bound) {
+                found.push(format!("{file}: {bound}"));
+            }
+        }
+    }
+    assert_eq!(found, Vec::<String>::new(), "the page names these itself");
+    assert!(
+        !src.join("words.js").exists(),
+        "the page's words are the engine's (templates/*/strings.yaml)"
+    );
+}
+
+/// Clicks a preset's card and waits for its design.
+fn choose_preset(browser: &Browser, preset: &str) {
+    redesigned(browser, || {
+        browser.click(&format!(".card[data-preset='{preset}']"))
+    });
+}
+
+/// Presses a key (WebDriver's code for it) on the element that has the focus.
+fn press(browser: &Browser, key: char) {
+    let active = browser.call("GET", "/element/active", None);
+    let id = active
+        .as_object()
+        .unwrap()
+        .values()
+        .next()
+        .unwrap()
+        .as_str()
+        .unwrap()
+        .to_string();
+    browser.call(
+        "POST",
+        &format!("/element/{id}/value"),
+        Some(json!({ "text": key.to_string() })),
+    );
+}
+
+#[test]
+fn the_designer_has_no_accessibility_violation_in_any_state() {
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
+    let server = FileServer::start(&dist);
+    let browser = open("web-designer-axe", &server);
+    browser.script(CAPTURE);
+    let clean = |state: &str| {
+        let violations = browser.axe_violations();
+        assert_eq!(
+            violations,
+            Vec::<Value>::new(),
+            "axe-core on the designer, {state}"
+        );
+    };
+    clean("at the start");
+    let presets: Vec<String> = serde_json::from_value(browser.script(
+        "return [...document.querySelectorAll('.card[data-preset]')].map((c) => c.dataset.preset);",
+    ))
+    .unwrap();
+    assert!(presets.len() >= 8, "{presets:?}");
+    for preset in &presets {
+        choose_preset(&browser, preset);
+        clean(&format!("with {preset}"));
+    }
+    // Every checkbox and every field has words a screen reader says.
+    let unnamed = browser.script(
+        "return [...document.querySelectorAll('#form input, #form select')].filter((c) => !c.labels.length && !c.getAttribute('aria-label') && !c.getAttribute('aria-labelledby')).map((c) => c.id || c.outerHTML);",
+    );
+    assert_eq!(unnamed, json!([]));
+    let bare = browser.script(
+        "return [...document.querySelectorAll('#form input[type=checkbox]')].filter((c) => !c.labels[0] || !c.labels[0].textContent.trim()).map((c) => c.id);",
+    );
+    assert_eq!(bare, json!([]), "a checkbox with no words");
+
+    // An error at its field: said there, and kit.pdf greyed while the kit cannot be made.
+    choose_preset(&browser, "bachet");
+    type_into(&browser, "#input-stones", "0");
+    assert_eq!(
+        browser.text("#error-stones"),
+        "stones must be from 1 to 1000, not 0"
+    );
+    assert_eq!(
+        browser.script("return document.querySelector('[data-file=\"kit.pdf\"]').disabled;"),
+        json!(true)
+    );
+    clean("with a mistake at a field");
+    type_into(&browser, "#input-stones", "5");
+    assert_eq!(
+        browser.script("return document.querySelector('[data-file=\"kit.pdf\"]').disabled;"),
+        json!(false)
+    );
+    browser.click("[data-file='labels.pdf']");
+    assert!(saved(&browser, "labels.pdf").starts_with(b"%PDF"));
+    browser.wait("!document.body.classList.contains('making')");
+    clean("with a download made");
+
+    // In Polish: sticker sizes to 0.1 mm with a decimal comma, the colours' names and
+    // the aria-labels in the page's words.
+    redesigned(&browser, || browser.click("[data-language=pl]"));
+    let sheets = browser.script(
+        "return [...document.querySelectorAll('#input-label option')].map((o) => o.textContent).join(' | ');",
+    );
+    let sheets = sheets.as_str().unwrap();
+    assert!(sheets.contains("63,5 × 38,1 mm"), "{sheets}");
+    assert!(!sheets.contains("38.09"), "{sheets}");
+    let colours = browser
+        .script("return [...document.querySelectorAll('.colour-name')].map((i) => i.value);");
+    assert_eq!(colours[0], json!("czerwony"), "{colours}");
+    assert_eq!(
+        browser.script("return document.getElementById('languages').getAttribute('aria-label');"),
+        json!("Język strony")
+    );
+    clean("in Polish");
+    browser.screenshot("web-designer-pl-axe");
+}
+
+#[test]
+fn the_skip_link_takes_the_keyboard_from_the_cards_to_the_downloads() {
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
+    let server = FileServer::start(&dist);
+    let browser = open("web-designer-skip", &server);
+    // From the page's top, the first Tab reaches the skip link (after the languages).
+    browser.script("document.querySelector('.skip').focus(); return 0;");
+    assert!(
+        browser.script("return document.activeElement.getBoundingClientRect().width > 0;")
+            == json!(true),
+        "the skip link is seen when it has the focus"
+    );
+    press(&browser, '\u{E007}');
+    press(&browser, '\u{E004}');
+    assert_eq!(
+        browser.script(
+            "return document.activeElement.dataset.file || document.activeElement.outerHTML;"
+        ),
+        json!("kit.pdf"),
+        "Enter on the skip link, then Tab: kit.pdf"
+    );
+    // And its focus is seen: an outline of its own.
+    let outline = browser.script("return getComputedStyle(document.activeElement).outlineStyle;");
+    assert_ne!(outline, json!("none"));
+}
+
+#[test]
+fn the_designer_starts_and_works_with_the_browsers_storage_full() {
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
+    let server = FileServer::start(&dist);
+    let browser = open("web-designer-storage", &server);
+    assert_eq!(
+        browser.script("return document.getElementById('storage').hidden;"),
+        json!(true),
+        "nothing said while the browser keeps the choices"
+    );
+    // The storage filled up by something else, then the page opened again in Russian.
+    browser.script("localStorage.clear(); return 0;");
+    fill_storage(&browser);
+    browser.open(&format!("{}/", server.base));
+    redesigned(&browser, || browser.click("[data-language=ru]"));
+    browser.wait("!document.getElementById('storage').hidden");
+    let said = browser.text("#storage");
+    assert!(
+        said.contains("kit.yaml") && said.contains("браузер"),
+        "{said}"
+    );
+    // It works all the same.
+    choose_preset(&browser, "bachet");
+    assert_eq!(
+        browser.script("return document.querySelectorAll('#boxes tbody tr').length;"),
+        json!(7)
+    );
+    browser.screenshot("web-designer-storage-full");
 }

@@ -18,7 +18,7 @@ dist=web/dist
 rm -rf "$dist"
 mkdir -p "$dist"
 cp web/src/index.html web/src/designer.css web/src/designer.js web/src/engine.js \
-   web/src/worker.js web/src/words.js web/src/zip.js web/src/transport.js "$dist/"
+   web/src/worker.js web/src/zip.js web/src/transport.js "$dist/"
 # The lesson: the classroom page of `matchbox serve` itself, with the site's transport.
 assets=crates/serve/src/assets
 cp "$assets/index.html" "$dist/lesson.html"

@@ -1,78 +1,55 @@
 // The kit designer: a preset or a game, every kit.yaml setting as a field, and beside
 // them the kit as the engine makes it (one label as it will print, the figures, the
-// box list). The page writes kit.yaml from the fields and the engine reads it exactly as
-// the command line does, so an error comes back as `kit.yaml:LINE:COLUMN: message` and
-// is shown at the field written on that line.
+// box list). The page knows no game: its form, its choices and its words come from the
+// engine's catalogue (every key a kit can take, and the words of every language), and
+// a mistake comes back as data (its place, its key, its words), shown at its field.
 'use strict';
 
 const $ = (id) => document.getElementById(id);
 const STORE = 'matchbox.designer';
 const LABEL_DPI = 300;
 const PICTURE_DPI = 110;
-
-// kit.yaml's own keys in the order the file writes them; the game's keys follow.
-const KIT_KEYS = ['name', 'machine', 'symmetry', 'skip_forced', 'beads', 'palette', 'rule', 'reward',
-  'language', 'paper', 'label', 'start_at', 'move_colours', 'tags', 'numerals', 'show_beads', 'previews'];
-
-// How each setting is edited: its kind, its choices, its section.
-const FIELDS = {
-  name: { kind: 'text', section: 'game' },
-  rows: { kind: 'number', section: 'game', min: 3, max: 8 },
-  cols: { kind: 'number', section: 'game', min: 3, max: 8 },
-  stones: { kind: 'number', section: 'game', min: 1, max: 1000 },
-  heaps: { kind: 'list', section: 'game' },
-  take: { kind: 'list', section: 'game' },
-  last_stone: { kind: 'choice', section: 'game', choices: ['wins', 'loses'] },
-  allowed: { kind: 'wiring', section: 'game' },
-  machine: { kind: 'choice', section: 'game', choices: ['first', 'second'] },
-  language: { kind: 'choice', section: 'paper', choices: ['en', 'pl', 'ru'] },
-  label: { kind: 'label', section: 'paper' },
-  paper: { kind: 'choice', section: 'paper', choices: ['a4', 'letter'] },
-  start_at: { kind: 'number', section: 'paper', min: 1 },
-  beads: { kind: 'beads', section: 'beads' },
-  rule: { kind: 'choice', section: 'beads', choices: ['gardner', 'gardner-reward', 'menace', 'relay'] },
-  reward: { kind: 'reward', section: 'beads' },
-  palette: { kind: 'palette', section: 'beads' },
-  tags: { kind: 'choice', section: 'look', choices: ['game-move', 'machine-move'] },
-  numerals: { kind: 'choice', section: 'look', choices: ['arabic', 'roman'] },
-  show_beads: { kind: 'flag', section: 'look' },
-  move_colours: { kind: 'flag', section: 'look' },
-  symmetry: { kind: 'flag', section: 'look' },
-  skip_forced: { kind: 'flag', section: 'look' },
-  previews: { kind: 'flag', section: 'look' },
-};
+// The form's parts, in the order the page shows them; the engine puts each key in one.
 const SECTIONS = ['game', 'paper', 'beads', 'look'];
+// Kinds whose field takes the section's whole width.
+const WIDE = ['text', 'list', 'map', 'beads', 'palette', 'label', 'reward'];
 
 const state = {
   language: 'en',
   catalogue: null,
   // Where the kit starts: a preset, or a game's own defaults.
-  preset: 'hexapawn',
-  game: 'hexapawn',
+  preset: null,
+  game: null,
   // The settings the teacher changed, as kit.yaml values.
   changed: {},
   // The kit's language follows the page's until the teacher sets it.
   languageSet: false,
   box: 0,
   design: null,
-  // The key written on each line of the last kit.yaml.
-  lines: [],
   files: null,
   asked: 0,
+  // Whether the browser keeps the choices (its storage may be full or switched off).
+  remembers: true,
 };
 
+// The page's words in its language (the engine's `designer.*` strings), else English.
 function say(key, values) {
-  let text = (WORDS[state.language] || WORDS.en)[key] ?? WORDS.en[key] ?? key;
+  const words = state.catalogue ? state.catalogue.words : {};
+  let text = (words[state.language] || {})[key] ?? (words.en || {})[key] ?? key;
   for (const [name, value] of Object.entries(values || {})) text = text.split(`{${name}}`).join(String(value));
   return text;
 }
 
-// Words for a count of `n`: the form the language uses for that number (`.one`,
-// `.few`, `.many`: 1 pudełko, 2 pudełka, 5 pudełek), else the key's own.
+// Words for a count of `n`: the strings write the forms for one, a few and many as
+// `one|few|many` (1 pudełko, 2 pudełka, 5 pudełek), as the engine's own counts.
 function sayCount(key, n, values) {
-  const form = `${key}.${new Intl.PluralRules(state.language).select(n)}`;
-  return say((WORDS[state.language] || WORDS.en)[form] !== undefined ? form : key, values);
+  const forms = say(key, values).split('|');
+  const form = { one: 0, few: 1 }[new Intl.PluralRules(state.language).select(n)] ?? 2;
+  return forms[Math.min(form, forms.length - 1)];
 }
+
+// A number as the page's language writes it, to one decimal at most (63,5 × 38,1 mm).
+const number = (x) => new Intl.NumberFormat(state.language, { maximumFractionDigits: 1 }).format(x);
 
 function element(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -84,6 +61,16 @@ function element(tag, attrs, ...children) {
   node.append(...children.filter((c) => c !== null && c !== undefined));
   return node;
 }
+
+// The keys a kit of `game` takes, as the engine describes them, kit.yaml's own first.
+function keysOf(game) {
+  return state.catalogue.keys.filter((k) => k.games.includes(game));
+}
+
+const describedKey = (name) => state.catalogue.keys.find((k) => k.name === name);
+
+// A key of the game alone (not of every kit): a preset's cannot be taken out of it.
+const ownKey = (k) => k.games.length < state.catalogue.games.length;
 
 // ---- kit.yaml: written from the settings, one key a line --------------------------
 
@@ -102,17 +89,12 @@ function yamlValue(value) {
   return String(value);
 }
 
-function gameKeys(game) {
-  return state.catalogue.games.find((g) => g.name === game).keys;
-}
-
-// The kit.yaml text of the current choices, and the key on each of its lines.
+// The kit.yaml text of the current choices, one key a line.
 function kitYaml() {
   const lines = state.preset ? [['preset', state.preset]] : [['game', state.game]];
-  for (const key of [...KIT_KEYS, ...gameKeys(state.game)]) {
-    if (key in state.changed) lines.push([key, state.changed[key]]);
+  for (const { name } of keysOf(state.game)) {
+    if (name in state.changed) lines.push([name, state.changed[name]]);
   }
-  state.lines = [null, ...lines.map(([key]) => key)];
   return lines.map(([key, value]) => `${key}: ${yamlValue(value)}\n`).join('');
 }
 
@@ -126,7 +108,7 @@ function show(kind, value) {
   switch (kind) {
     case 'list': return value.join(', ');
     case 'beads': return typeof value === 'object' ? Object.entries(value).map(([k, v]) => `${k}: ${v}`).join(', ') : String(value);
-    case 'wiring': return Object.entries(value).map(([k, v]) => `${k}: ${v.join(', ')}`).join('; ');
+    case 'map': return Object.entries(value).map(([k, v]) => `${k}: ${v.join(', ')}`).join('; ');
     default: return String(value);
   }
 }
@@ -139,12 +121,12 @@ function read(kind, text) {
       if (!text.includes(':')) return numberOrText(text);
       const map = {};
       for (const pair of text.split(',')) {
-        const [k, v] = pair.split(':').map((s) => s.trim());
+        const [k, v] = pair.split(':').map((part) => part.trim());
         map[k] = numberOrText(v ?? '');
       }
       return map;
     }
-    case 'wiring': {
+    case 'map': {
       const map = {};
       for (const part of text.split(';').filter((p) => p.trim())) {
         const [k, v] = part.split(':');
@@ -156,21 +138,42 @@ function read(kind, text) {
   }
 }
 
-function field(key, control, wide) {
-  const spec = FIELDS[key];
-  const hint = WORDS.en[`field.${key}.hint`] ? element('small', { class: 'hint', text: say(`field.${key}.hint`) }) : null;
-  const title = spec.kind === 'flag' ? null : element('span', { class: 'field-name', text: say(`field.${key}`) });
-  return element(spec.kind === 'flag' ? 'label' : 'div', { class: `field ${spec.kind}${wide ? ' wide' : ''}`, id: `field-${key}`, 'data-key': key },
-    title, control, hint, element('p', { class: 'field-error', id: `error-${key}`, hidden: true }));
+// Whether a key's words include a hint (a key without one says nothing more).
+const hasWord = (key) => key in (state.catalogue.words.en || {});
+
+// A setting's field: its name as the label of its control (a group's, for a control
+// of several inputs), its hint, and where its mistake is said.
+function field(spec, control) {
+  const key = spec.name;
+  const hint = hasWord(`field.${key}.hint`) ? element('small', { class: 'hint', id: `hint-${key}`, text: say(`field.${key}.hint`) }) : null;
+  const error = element('p', { class: 'field-error', id: `error-${key}`, hidden: true });
+  const described = [hint && `hint-${key}`, `error-${key}`].filter(Boolean).join(' ');
+  const wide = WIDE.includes(spec.kind) || (spec.kind === 'choice' && spec.choices.some((c) => say(`value.${c}`).length > 24));
+  const attrs = { class: `field ${spec.kind}${wide ? ' wide' : ''}`, id: `field-${key}`, 'data-key': key };
+  if (spec.kind === 'flag') {
+    control.setAttribute('aria-describedby', described);
+    return element('div', attrs, element('label', { class: 'flag-label' }, control,
+      element('span', { class: 'field-name', text: say(`field.${key}`) })), hint, error);
+  }
+  const group = ['reward', 'palette', 'label'].includes(spec.kind);
+  const name = group
+    ? element('span', { class: 'field-name', id: `name-${key}`, text: say(`field.${key}`) })
+    : element('label', { class: 'field-name', for: `input-${key}`, text: say(`field.${key}`) });
+  if (group) {
+    control.setAttribute('role', 'group');
+    control.setAttribute('aria-labelledby', `name-${key}`);
+  }
+  control.setAttribute('aria-describedby', described);
+  return element('div', attrs, name, control, hint, error);
 }
 
 // A setting changed by the teacher.
 function set(key, value) {
   state.changed[key] = value;
   if (key === 'language') state.languageSet = true;
-  // A game's own keys cannot be taken out of a preset (nim's `stones` and `heaps`):
+  // A game's own keys cannot be taken out of a preset (a pile's size, its heaps):
   // changing one starts a kit of the teacher's own from the current settings.
-  if (state.preset && gameKeys(state.game).includes(key) && state.design) {
+  if (state.preset && ownKey(describedKey(key)) && state.design) {
     const { name, game, ...settings } = state.design.settings;
     state.changed = { ...settings, ...state.changed };
     state.preset = null;
@@ -179,8 +182,8 @@ function set(key, value) {
   refresh();
 }
 
-function control(key) {
-  const spec = FIELDS[key];
+function control(spec) {
+  const key = spec.name;
   const id = `input-${key}`;
   switch (spec.kind) {
     case 'flag':
@@ -193,36 +196,33 @@ function control(key) {
     case 'reward':
       return element('div', { class: 'triple', id },
         ...['win', 'draw', 'loss'].map((part) => element('input', {
-          type: 'number', 'data-part': part, 'aria-label': part,
+          type: 'number', 'data-part': part, 'aria-label': say(`reward.${part}`),
           oninput: () => debounced(() => set(key, Object.fromEntries([...$(id).querySelectorAll('input')]
             .map((i) => [i.dataset.part, numberOrText(i.value)])))),
         })));
     case 'palette':
       return element('div', { class: 'palette', id });
-    default: {
-      const attrs = { id, type: spec.kind === 'number' ? 'number' : 'text', oninput: (e) => debounced(() => set(key, read(spec.kind, e.target.value))) };
-      if (spec.min !== undefined) attrs.min = spec.min;
-      if (spec.max !== undefined) attrs.max = spec.max;
-      if (key === 'name') attrs.maxlength = 200;
-      return element('input', attrs);
-    }
+    default:
+      return element('input', {
+        id, type: spec.kind === 'number' ? 'number' : 'text', oninput: (e) => debounced(() => set(key, read(spec.kind, e.target.value))),
+      });
   }
 }
 
 function labelControl() {
   const c = state.catalogue;
-  const select = element('select', { id: 'input-label', onchange: labelChanged },
+  const select = element('select', { id: 'input-label', 'aria-labelledby': 'name-label', onchange: labelChanged },
     element('optgroup', { label: say('label.cut') },
       ...c.labels.map((l) => element('option', { value: l.name, text: say(`label.${l.name}`) }))),
     element('optgroup', { label: say('label.stickers') },
       ...c.stickers.map((s) => element('option', {
         value: s.code,
-        text: say('label.sheet', { code: s.code, across: s.across, down: s.down, w: s.label.width_mm, h: s.label.height_mm, paper: say(`value.${s.paper}`) }),
+        text: say('label.sheet', { code: s.code, across: s.across, down: s.down, w: number(s.label.width_mm), h: number(s.label.height_mm), paper: say(`value.${s.paper}`) }),
       }))),
     element('option', { value: 'custom', text: say('label.custom') }));
-  const size = (part) => element('label', { class: 'size' }, element('span', { text: say(`field.${part}`) }),
-    element('input', { type: 'number', id: `input-${part}`, step: '0.1', oninput: () => debounced(labelChanged) }));
-  return element('div', { class: 'label-choice' }, select, element('div', { id: 'label-size', class: 'pair', hidden: true }, size('width_mm'), size('height_mm')));
+  const part = (name) => element('label', { class: 'size' }, element('span', { text: say(`field.${name}`) }),
+    element('input', { type: 'number', id: `input-${name}`, step: '0.1', oninput: () => debounced(labelChanged) }));
+  return element('div', { class: 'label-choice' }, select, element('div', { id: 'label-size', class: 'pair', hidden: true }, part('width_mm'), part('height_mm')));
 }
 
 function labelChanged() {
@@ -242,28 +242,29 @@ function debounced(action) {
 function buildForm() {
   const form = $('form');
   form.replaceChildren();
-  const keys = [...KIT_KEYS, ...gameKeys(state.game)].filter((k) => FIELDS[k]);
+  const keys = keysOf(state.game);
   for (const section of SECTIONS) {
-    const inSection = Object.keys(FIELDS).filter((k) => FIELDS[k].section === section && keys.includes(k));
+    const inSection = keys.filter((k) => k.section === section);
     if (!inSection.length) continue;
     form.append(element('fieldset', { class: `section ${section}` },
       element('legend', { text: say(`section.${section}`) }),
-      ...inSection.map((k) => field(k, control(k), ['name', 'label', 'palette', 'beads', 'rule', 'reward'].includes(k)))));
+      ...inSection.map((k) => field(k, control(k)))));
   }
   form.append(element('p', { class: 'form-foot' }, element('button', { type: 'button', class: 'quiet', text: say('reset'), onclick: resetToPreset })));
 }
 
 // Shows the kit's settings in the fields the teacher is not typing in.
 function fillForm(settings) {
-  for (const key of Object.keys(FIELDS)) {
+  for (const spec of keysOf(state.game)) {
+    const key = spec.name;
     const box = $(`field-${key}`);
     if (!box || box.contains(document.activeElement)) continue;
-    const spec = FIELDS[key];
     const value = settings[key];
-    box.hidden = key === 'reward' && settings.rule !== 'menace';
+    // A key that applies under one value of another (`reward` under one rule) only then.
+    box.hidden = Boolean(spec.applies) && settings[spec.applies[0]] !== spec.applies[1];
     if (spec.kind === 'flag') $(`input-${key}`).checked = Boolean(value);
     else if (spec.kind === 'reward') {
-      for (const input of $('input-reward').querySelectorAll('input')) input.value = value ? value[input.dataset.part] : '';
+      for (const input of $(`input-${key}`).querySelectorAll('input')) input.value = value ? value[input.dataset.part] : '';
     } else if (spec.kind === 'palette') fillPalette(value || []);
     else if (spec.kind === 'label') {
       const custom = typeof value === 'object';
@@ -279,15 +280,22 @@ function fillForm(settings) {
   }
   // A sticker sheet is cut from its own paper.
   const sheet = state.catalogue.stickers.find((s) => s.code === settings.label);
-  $('input-paper').disabled = Boolean(sheet);
+  if ($('input-paper')) $('input-paper').disabled = Boolean(sheet);
 }
+
+// A colour's name in the page's language where it is one of the named colours; what
+// the teacher wrote otherwise.
+const colourName = (name) => {
+  const said = say(`colour.${name}`);
+  return said === `colour.${name}` ? name : said;
+};
 
 function fillPalette(colours) {
   const box = $('input-palette');
-  const rows = colours.map((c, i) => element('div', { class: 'colour' },
-    element('input', { type: 'color', value: c.rgb, 'aria-label': c.name, oninput: paletteChanged }),
-    element('input', { type: 'text', value: c.name, class: 'colour-name', oninput: () => debounced(paletteChanged) }),
-    element('button', { type: 'button', class: 'quiet small', text: '×', title: say('palette.remove'), disabled: colours.length < 2,
+  const rows = colours.map((c, i) => element('div', { class: 'colour', 'data-name': c.name },
+    element('input', { type: 'color', value: c.rgb, 'aria-label': say('palette.colour', { name: colourName(c.name) }), oninput: paletteChanged }),
+    element('input', { type: 'text', value: colourName(c.name), class: 'colour-name', 'aria-label': say('palette.name', { n: i + 1 }), oninput: () => debounced(paletteChanged) }),
+    element('button', { type: 'button', class: 'quiet small', text: '×', title: say('palette.remove'), 'aria-label': `${say('palette.remove')}: ${colourName(c.name)}`, disabled: colours.length < 2,
       onclick: () => { box.children[i].remove(); paletteChanged(); } })));
   box.replaceChildren(...rows, element('button', {
     type: 'button', class: 'quiet small', text: `+ ${say('palette.add')}`,
@@ -295,10 +303,13 @@ function fillPalette(colours) {
   }));
 }
 
+// The palette as kit.yaml writes it: a named colour shown in the page's words keeps
+// its own name while the teacher leaves the words as shown.
 function readPalette() {
   return [...$('input-palette').querySelectorAll('.colour')].map((row) => {
     const [rgb, name] = row.querySelectorAll('input');
-    return { name: name.value, rgb: rgb.value };
+    const kept = row.dataset.name;
+    return { name: name.value === colourName(kept) ? kept : name.value, rgb: rgb.value };
   });
 }
 
@@ -308,12 +319,14 @@ function paletteChanged() {
 
 function resetToPreset() {
   state.changed = state.languageSet ? { language: state.changed.language } : { language: state.language };
-  if (!state.preset) state.preset = state.catalogue.games.find((g) => g.name === state.game).presets[0]?.name ?? null;
+  if (!state.preset) state.preset = gameOf(state.game).presets[0]?.name ?? null;
   markCards();
   refresh();
 }
 
 // ---- the machines: one card a preset, with its first label --------------------------
+
+const gameOf = (name) => state.catalogue.games.find((g) => g.name === name);
 
 function buildGames() {
   const games = $('games');
@@ -373,7 +386,7 @@ async function refresh() {
     design = await engine.design(yaml, state.box, LABEL_DPI);
   } catch (e) {
     if (asked === state.asked) {
-      showProblem(e.message);
+      showProblem(e.problem || { text: e.message });
       document.body.dataset.problems = Number(document.body.dataset.problems || 0) + 1;
     }
     return;
@@ -393,50 +406,39 @@ async function refresh() {
   showLabel(design);
   showFigures(design);
   showBoxes(design);
-  document.querySelector('[data-file="previews.zip"]').disabled = !design.settings.previews;
   $('previews-hint').textContent = say(design.settings.previews ? 'download.previews.hint' : 'download.previews.off');
 }
 
-// The command line's pointers to its other commands (`(see `matchbox labels`)`,
-// `; `matchbox boxes` still lists them`): the page offers those choices in its own
-// fields. In every language a message puts them in brackets or after a `;`; brackets go
-// first, so that a `;` inside other brackets never takes the rest of the message.
-function withoutCommands(text) {
-  return text.replace(/ \([^()]*`matchbox \w+`[^()]*\)/g, '')
-    .replace(/;[^;]*`matchbox \w+`[^;]*$/, '');
-}
-
-// An engine message `kit.yaml:LINE:COLUMN: text` at the field of that line, or above all.
-function showProblem(message, warnings) {
+// A kit's mistake (`problem`, or none) and its warnings, each as the engine hands them
+// over: at its key's field where it has one, and above all. The words at the field
+// leave out the key, which the field names, and the command line's pointers to its
+// other commands, which the page offers in its own fields.
+function showProblem(problem, warnings) {
   for (const e of document.querySelectorAll('.field-error')) e.hidden = true;
   for (const f of document.querySelectorAll('.field.invalid')) f.classList.remove('invalid');
+  for (const c of document.querySelectorAll('[aria-invalid]')) c.removeAttribute('aria-invalid');
   const box = $('problem');
-  document.body.classList.toggle('stale', Boolean(message));
+  const invalid = Boolean(problem);
+  document.body.classList.toggle('stale', invalid);
+  // No files from a kit that cannot be made: kit.yaml, as written, is still there.
+  for (const b of document.querySelectorAll('.download:not([data-file="kit.yaml"])')) b.disabled = invalid || (b.dataset.file === 'previews.zip' && !state.design?.settings.previews);
+  $('downloads-note').hidden = !invalid;
   const notes = [];
-  for (const text of [message, ...(warnings || [])].filter(Boolean)) {
-    // At the key on that line. A message about the kit as made names its key first
-    // (`label: at 52 x 36 mm the letters ...`), after the line's place when the key is
-    // written in the file; the field names it already.
-    const place = /^kit\.yaml:(\d+):(\d+): (.*)$/s.exec(text);
-    const warning = text !== message;
-    let rest = place ? place[3] : text;
-    // A warning begins with the kit language's word for one (`warning: `, `uwaga: `),
-    // which the page says in its own title.
-    if (warning) rest = rest.replace(/^[^:`]+: /, '');
-    const named = /^([a-z_]+): (.*)$/s.exec(rest);
-    const key = place ? state.lines[Number(place[1])] : named && FIELDS[named[1]] ? named[1] : null;
-    const said = withoutCommands(named && named[1] === key ? named[2] : rest);
-    const at = key && $(`error-${key}`);
+  for (const p of [problem, ...(warnings || [])].filter(Boolean)) {
+    const at = p.key && $(`error-${p.key}`);
     if (at) {
-      at.textContent = said;
+      at.textContent = p.text;
       at.hidden = false;
-      at.closest('.field').classList.add('invalid');
-      at.closest('.field').scrollIntoView({ block: 'nearest' });
+      const holder = at.closest('.field');
+      holder.classList.add('invalid');
+      const input = holder.querySelector('input, select');
+      if (input && !p.warning) input.setAttribute('aria-invalid', 'true');
+      holder.scrollIntoView({ block: 'nearest' });
     }
-    notes.push({ text: at ? said : withoutCommands(text), warning, key });
+    notes.push({ text: p.text, warning: p.warning, key: at ? p.key : null });
   }
   box.hidden = notes.length === 0;
-  box.className = message ? 'problem error' : 'problem warning';
+  box.className = problem ? 'problem error' : 'problem warning';
   box.replaceChildren(...notes.map((n) => element('p', {},
     element('b', { text: say(n.warning ? 'warning.title' : 'error.title') }), ' ', n.text,
     n.key ? element('span', { class: 'where', text: ` (${say(`field.${n.key}`)})` }) : null)));
@@ -473,6 +475,8 @@ function showFigures(design) {
 function showBoxes(design) {
   const rgb = Object.fromEntries(design.settings.palette.map((c) => [c.name, c.rgb]));
   const body = $('boxes').tBodies[0];
+  // A box picked by keyboard keeps the focus on its row as the list is drawn again.
+  const focused = body.contains(document.activeElement);
   body.replaceChildren(...design.boxes.boxes.map((b, i) => element('tr', {
     class: i === state.box ? 'current' : '', tabindex: 0,
     onclick: () => { state.box = i; refresh(); },
@@ -483,6 +487,7 @@ function showBoxes(design) {
   element('td', { class: 'position' }, ...b.position.split('/').map((row) => element('span', { text: row }))),
   element('td', { class: 'moves' }, ...b.moves.map((m) => element('span', { class: 'move' },
     element('span', { class: 'swatch', style: `background:${rgb[m.colour]}` }), `${m.move} ×${m.beads}`))))));
+  if (focused) body.rows[state.box].focus();
 }
 
 // ---- downloads ---------------------------------------------------------------------
@@ -573,23 +578,50 @@ async function download(file) {
       $('status-text').textContent = say('cancelled', { file });
     } else {
       $('status-text').textContent = '';
-      showProblem(e.message);
+      showProblem(e.problem || { text: e.message });
     }
   }
 }
 
 // ---- the page's language, and what is kept between visits ---------------------------
 
+// The browser's storage, which may be full, switched off or refused: then the page
+// works all the same, says so once, and only cannot remember.
+const storage = {
+  get(key) {
+    try {
+      return localStorage.getItem(key);
+    } catch (e) {
+      forgetful();
+      return null;
+    }
+  },
+  set(key, value) {
+    try {
+      localStorage.setItem(key, value);
+      return true;
+    } catch (e) {
+      forgetful();
+      return false;
+    }
+  },
+};
+
+function forgetful() {
+  state.remembers = false;
+  $('storage').hidden = false;
+}
+
 // The choices, kept for the next visit.
 function save() {
   const { preset, game, changed, languageSet, box, language } = state;
-  localStorage.setItem(STORE, JSON.stringify({ preset, game, changed, languageSet, box, language }));
+  storage.set(STORE, JSON.stringify({ preset, game, changed, languageSet, box, language }));
 }
 
 function restore() {
   try {
-    const kept = JSON.parse(localStorage.getItem(STORE) || 'null');
-    if (kept && state.catalogue.games.some((g) => g.name === kept.game)) Object.assign(state, kept);
+    const kept = JSON.parse(storage.get(STORE) || 'null');
+    if (kept && gameOf(kept.game)) Object.assign(state, kept);
   } catch (e) { /* a damaged entry starts afresh */ }
 }
 
@@ -598,7 +630,11 @@ function translate() {
   document.title = say('page.title');
   for (const node of document.querySelectorAll('[data-word]')) node.textContent = say(node.dataset.word);
   for (const node of document.querySelectorAll('[data-title]')) node.title = say(node.dataset.title);
-  for (const b of document.querySelectorAll('[data-language]')) b.classList.toggle('current', b.dataset.language === state.language);
+  for (const node of document.querySelectorAll('[data-aria]')) node.setAttribute('aria-label', say(node.dataset.aria));
+  for (const b of document.querySelectorAll('[data-language]')) {
+    b.classList.toggle('current', b.dataset.language === state.language);
+    b.setAttribute('aria-pressed', String(b.dataset.language === state.language));
+  }
 }
 
 function setLanguage(language) {
@@ -611,9 +647,12 @@ function setLanguage(language) {
 }
 
 async function start() {
-  const wanted = (navigator.language || 'en').slice(0, 2);
-  state.language = WORDS[wanted] ? wanted : 'en';
   state.catalogue = await engine.catalogue();
+  const wanted = (navigator.language || 'en').slice(0, 2);
+  state.language = state.catalogue.languages.includes(wanted) ? wanted : 'en';
+  // The first game's first preset, until the teacher has chosen.
+  state.game = state.catalogue.games[0].name;
+  state.preset = state.catalogue.games[0].presets[0]?.name ?? null;
   restore();
   if (!state.languageSet) state.changed.language = state.language;
   translate();

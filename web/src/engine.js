@@ -5,7 +5,8 @@
 // `window.matchbox` is the scriptable face of it:
 //   await matchbox.kit(yaml)   -> {'labels.pdf': Uint8Array, 'kit.pdf': ..., 'previews/box-001.png': ...}
 //   await matchbox.boxes(yaml) -> the object `matchbox boxes --json` prints
-// A bad kit rejects with the CLI's message (file:line:column: ...) as the error's message.
+// A bad kit rejects with the CLI's message (file:line:column: ...) as the error's message,
+// and the same as data in `error.problem` (place, key, text, hints).
 'use strict';
 
 const engine = (() => {
@@ -39,6 +40,8 @@ const engine = (() => {
       } else {
         const error = new Error(decode(message.parts.error));
         error.status = message.status;
+        // The same as data: its place, its key, its words at the field, its hints.
+        if (message.parts.problem) error.problem = JSON.parse(decode(message.parts.problem));
         asked.reject(error);
       }
     };

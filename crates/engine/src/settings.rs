@@ -10,8 +10,8 @@ use std::fmt;
 use serde::de::DeserializeOwned;
 use serde_saphyr::{Location, Spanned};
 
-use crate::Error;
 use crate::i18n::{Language, Messages};
+use crate::{Error, Place, Problem};
 
 /// Where a kit file gives each key: later checks (the boxes, the palette, the labels)
 /// point their errors at the setting that caused them, in the kit's language.
@@ -34,10 +34,19 @@ impl Places {
     /// An input error pointing at the first of `keys` that the kit file gives; without
     /// a place when it gives none (a preset, a default).
     pub fn error(&self, keys: &[&str], message: impl fmt::Display) -> Error {
-        match keys.iter().find_map(|k| self.keys.get(k)) {
-            Some(loc) => located(&self.source, loc, message),
-            None => Error::Input(message.to_string()),
-        }
+        let given = keys.iter().find_map(|k| Some((*k, self.keys.get(k)?)));
+        let place = given.map(|(_, loc)| Place {
+            file: self.source.clone(),
+            line: loc.line(),
+            column: loc.column(),
+        });
+        // Said about the key the file gives, else the first the problem is about.
+        let key = given.map(|(k, _)| k).or(keys.first().copied());
+        Error::Kit(Box::new(Problem {
+            place,
+            key: key.map(str::to_string),
+            message: message.to_string(),
+        }))
     }
 }
 
@@ -60,6 +69,108 @@ pub trait SettingsFile: DeserializeOwned + Default {
     fn overlay(self, top: Self) -> Self;
     /// Where each key given in the file is written.
     fn places(&self) -> BTreeMap<&'static str, Location>;
+    /// How each key's value is written, from its type, in the order of the struct.
+    fn kinds() -> Vec<(&'static str, Kind)>;
+}
+
+/// How a key's value is written, as a form edits it: found from the value's type by
+/// asking it to read itself from a reader that only notes what it was asked for.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Kind {
+    /// A line of text.
+    Text,
+    /// A whole number.
+    Number,
+    /// true or false.
+    Flag,
+    /// One of the names.
+    Choice {
+        /// The names, as kit.yaml writes them.
+        choices: Vec<&'static str>,
+    },
+    /// A list of whole numbers.
+    List,
+    /// Whole numbers, each with a list of whole numbers.
+    Map,
+    /// A value of a shape of its own, found so from its type; the kit names each of its
+    /// own such keys' shapes below ([`crate::kit::describe_keys`]).
+    Own,
+    /// The beads of a box: one number, or move numbers with beads.
+    Beads,
+    /// The bead colours: names with `#rrggbb`.
+    Palette,
+    /// A label size by name, a sticker sheet, or a width and height in millimetres.
+    Label,
+    /// Beads added or taken after a win, a draw, a loss.
+    Reward,
+}
+
+impl Kind {
+    /// The kind of a key whose value is a `T`.
+    pub fn of<'de, T: serde::Deserialize<'de>>() -> Kind {
+        match T::deserialize(Probe) {
+            Err(Probed(kind)) => kind,
+            Ok(_) => Kind::Own,
+        }
+    }
+}
+
+/// The reader that notes what it was asked for ([`Kind::of`]).
+struct Probe;
+
+/// What [`Probe`] was asked for.
+#[derive(Debug)]
+struct Probed(Kind);
+
+impl fmt::Display for Probed {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "{:?}", self.0)
+    }
+}
+
+impl std::error::Error for Probed {}
+
+impl serde::de::Error for Probed {
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        Probed(Kind::Own)
+    }
+}
+
+/// `deserialize_NAME` methods of [`Probe`] that answer `kind`.
+macro_rules! probe_as {
+    ($kind:expr => $($method:ident),*) => {
+        $(fn $method<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Probed> {
+            Err(Probed($kind))
+        })*
+    };
+}
+
+impl<'de> serde::Deserializer<'de> for Probe {
+    type Error = Probed;
+    probe_as!(Kind::Own => deserialize_any);
+    probe_as!(Kind::Number => deserialize_i8, deserialize_i16, deserialize_i32, deserialize_i64,
+        deserialize_u8, deserialize_u16, deserialize_u32, deserialize_u64);
+    probe_as!(Kind::Flag => deserialize_bool);
+    probe_as!(Kind::Text => deserialize_str, deserialize_string);
+    probe_as!(Kind::List => deserialize_seq);
+    probe_as!(Kind::Map => deserialize_map);
+
+    fn deserialize_enum<V: serde::de::Visitor<'de>>(
+        self,
+        _: &'static str,
+        variants: &'static [&'static str],
+        _: V,
+    ) -> Result<V::Value, Probed> {
+        Err(Probed(Kind::Choice {
+            choices: variants.to_vec(),
+        }))
+    }
+
+    serde::forward_to_deserialize_any! {
+        i128 u128 f32 f64 char bytes byte_buf option unit unit_struct newtype_struct tuple
+        tuple_struct struct identifier ignored_any
+    }
 }
 
 /// Declares a part of kit.yaml once: a struct with every field optional and with its
@@ -83,6 +194,10 @@ macro_rules! settings_file {
                 $name { $($field: top.$field.or(self.$field),)* }
             }
 
+            fn kinds() -> Vec<(&'static str, $crate::settings::Kind)> {
+                vec![$((stringify!($field), $crate::settings::Kind::of::<$ty>())),*]
+            }
+
             fn places(&self) -> std::collections::BTreeMap<&'static str, serde_saphyr::Location> {
                 let mut places = std::collections::BTreeMap::new();
                 $(if let Some(f) = &self.$field {
@@ -94,6 +209,26 @@ macro_rules! settings_file {
     };
 }
 pub(crate) use settings_file;
+
+/// The keys of a game that has none of its own (noughts and crosses).
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct NoKeys {}
+
+impl SettingsFile for NoKeys {
+    const KEYS: &'static [&'static str] = &[];
+
+    fn overlay(self, _top: NoKeys) -> NoKeys {
+        NoKeys {}
+    }
+
+    fn places(&self) -> BTreeMap<&'static str, Location> {
+        BTreeMap::new()
+    }
+
+    fn kinds() -> Vec<(&'static str, Kind)> {
+        Vec::new()
+    }
+}
 
 /// The kit's text as a game reads its own keys from it: a preset's text (when the file
 /// keeps the preset's game), then the file's, with the file's places for errors.
@@ -431,15 +566,27 @@ pub fn located(source: &str, loc: &Location, message: impl fmt::Display) -> Erro
 }
 
 impl Source<'_> {
-    /// `file:line:column: `, the way a message names a place.
-    pub fn place(&self, loc: &Location) -> String {
-        format!("{}:{}:{}: ", self.name, loc.line(), loc.column())
+    /// The place of `loc` in this text, as a problem names it.
+    pub fn place(&self, loc: &Location) -> Place {
+        Place {
+            file: self.name.to_string(),
+            line: loc.line(),
+            column: loc.column(),
+        }
     }
 }
 
 /// [`located`] at a line and column.
 pub(crate) fn placed(source: &str, line: u64, column: u64, message: impl fmt::Display) -> Error {
-    Error::Input(format!("{source}:{line}:{column}: {message}"))
+    Error::Kit(Box::new(Problem {
+        place: Some(Place {
+            file: source.to_string(),
+            line,
+            column,
+        }),
+        key: None,
+        message: message.to_string(),
+    }))
 }
 
 /// What is wrong with a kit file as a whole, for errors that are not about one key.

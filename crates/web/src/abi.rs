@@ -22,16 +22,24 @@ pub extern "C" fn matchbox_request(len: usize) -> *mut u8 {
 
 /// Answers the request in the buffer: 0 when done, else the CLI's exit status for the
 /// error (2 for a mistake in the kit, 1 for the program's). The answer is framed parts
-/// (see [`crate::frame`]); an error's is one part, `error`, with the message.
+/// (see [`crate::frame`]); an error's are `error`, the message as the command line says
+/// it, and `problem`, the same as JSON with its place and key ([`crate::problem`]).
 #[unsafe(no_mangle)]
 pub extern "C" fn matchbox_call() -> i32 {
     let request = REQUEST.with_borrow_mut(std::mem::take);
     let (status, parts) = match crate::answer(&request) {
         Ok(parts) => (0, parts),
-        Err(e) => (
-            e.exit_code(),
-            vec![("error".into(), e.to_string().into_bytes())],
-        ),
+        Err(e) => {
+            let yaml = crate::request_yaml(&request);
+            let problem = crate::problem::error_json(&e, yaml.as_deref());
+            (
+                e.exit_code(),
+                vec![
+                    ("error".into(), e.to_string().into_bytes()),
+                    ("problem".into(), problem.to_string().into_bytes()),
+                ],
+            )
+        }
     };
     ANSWER.with_borrow_mut(|answer| *answer = crate::frame(&parts));
     status

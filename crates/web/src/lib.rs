@@ -14,6 +14,7 @@
 
 pub mod abi;
 pub mod lesson;
+pub mod problem;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -24,8 +25,8 @@ use serde_json::{Value, json};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::{BoxSet, boxes_json};
 use matchbox_engine::game::GAMES;
-use matchbox_engine::i18n::Language;
-use matchbox_engine::kit::{Kit, presets};
+use matchbox_engine::i18n::{Language, strings};
+use matchbox_engine::kit::{Kit, describe_keys, presets};
 use matchbox_engine::media::{LABEL_SIZES, STICKER_SHEETS};
 use matchbox_engine::palette::default_palette;
 use matchbox_engine::rule::Rule;
@@ -135,7 +136,7 @@ pub fn answer(request: &[u8]) -> Result<Vec<Part>, Error> {
             dpi,
         } => {
             let kit = read_kit(&yaml)?;
-            matchbox_engine::with_game!(&kit.game, |game| design(game, &kit, box_index, dpi))
+            matchbox_engine::with_game!(&kit.game, |game| design(game, &kit, &yaml, box_index, dpi))
         }
         Request::Kit { yaml, previews } => {
             let kit = read_kit(&yaml)?;
@@ -185,7 +186,39 @@ pub fn answer(request: &[u8]) -> Result<Vec<Part>, Error> {
     }
 }
 
-/// The choices of the kit designer.
+/// The kit's text a request carries, if it carries one: for its problems' keys.
+pub fn request_yaml(request: &[u8]) -> Option<String> {
+    #[derive(Deserialize)]
+    struct WithYaml {
+        yaml: Option<String>,
+    }
+    serde_json::from_slice::<WithYaml>(request).ok()?.yaml
+}
+
+/// The page's own words in every language: the designer's (`designer.*` of the strings,
+/// without the prefix) and the colours' names (`colour.*`).
+fn words() -> Value {
+    let by_language: serde_json::Map<String, Value> = Language::ALL
+        .iter()
+        .map(|&language| {
+            let words = strings(language);
+            let said: serde_json::Map<String, Value> = words
+                .keys()
+                .filter_map(|key| {
+                    let name = key
+                        .strip_prefix("designer.")
+                        .or(key.starts_with("colour.").then_some(key))?;
+                    Some((name.to_string(), Value::from(words.get(key))))
+                })
+                .collect();
+            (language.code().to_string(), Value::Object(said))
+        })
+        .collect();
+    Value::Object(by_language)
+}
+
+/// The choices of the kit designer: games and presets, every key a kit can take
+/// ([`describe_keys`]), label sizes and sticker sheets, and the page's words.
 fn catalogue() -> Value {
     let games: Vec<Value> = GAMES
         .iter()
@@ -209,11 +242,19 @@ fn catalogue() -> Value {
         "rules": Rule::ALL.map(Rule::name),
         "languages": Language::ALL.map(Language::code),
         "palette": default_palette(),
+        "keys": describe_keys(),
+        "words": words(),
     })
 }
 
 /// [`Request::Design`] for the kit's game.
-fn design<G: Game>(game: &G, kit: &Kit, box_index: usize, dpi: f32) -> Result<Vec<Part>, Error> {
+fn design<G: Game>(
+    game: &G,
+    kit: &Kit,
+    yaml: &str,
+    box_index: usize,
+    dpi: f32,
+) -> Result<Vec<Part>, Error> {
     if !(dpi.is_finite() && (36.0..=1200.0).contains(&dpi)) {
         return Err(Error::Internal(format!("label resolution {dpi} dpi")));
     }
@@ -244,7 +285,11 @@ fn design<G: Game>(game: &G, kit: &Kit, box_index: usize, dpi: f32) -> Result<Ve
         .collect();
     let value = json!({
         "settings": settings,
-        "warnings": kit.warnings,
+        "warnings": kit
+            .warnings
+            .iter()
+            .map(|w| problem::problem_json(w, Some(yaml), true))
+            .collect::<Vec<_>>(),
         "figures": figures,
         "colour_rgb": rgb,
         "label_mm": [kit.label.width_mm, kit.label.height_mm],

@@ -34,7 +34,7 @@ const PRESETS: &[Preset] = &[
 
 settings_file! {
     /// The board's keys in kit.yaml.
-    HexapawnFile {
+    pub HexapawnFile {
         rows: i64,
         cols: i64,
     }
@@ -288,6 +288,7 @@ impl Notation for Hexapawn {
 
 impl Descriptor for Hexapawn {
     const KEYS: &'static [&'static str] = &["rows", "cols"];
+    type File = HexapawnFile;
     const PRESETS: &'static [Preset] = PRESETS;
 
     fn read(text: &KitText) -> Result<Hexapawn, Error> {

@@ -16,7 +16,7 @@ use serde::Serialize;
 use crate::Error;
 use crate::i18n::Strings;
 use crate::rule::{BeadSchedule, Rule};
-use crate::settings::{KitText, Places, Preset};
+use crate::settings::{Kind, KitText, Places, Preset, SettingsFile};
 
 /// One of the two players.
 #[derive(
@@ -246,6 +246,8 @@ pub trait Descriptor: Rules + Serialize + PartialEq + Debug {
     /// Its own keys in kit.yaml; what each takes, in the words of error messages, is
     /// `problem.takes.KEY` of the game's strings.yaml.
     const KEYS: &'static [&'static str];
+    /// The part of kit.yaml that holds those keys: how each is written ([`Kind`]).
+    type File: SettingsFile;
     /// Its built-in kits.
     const PRESETS: &'static [Preset];
 
@@ -281,6 +283,8 @@ pub struct GameEntry {
     pub keys: &'static [&'static str],
     /// Its built-in kits.
     pub presets: &'static [Preset],
+    /// How each of its keys is written.
+    pub kinds: fn() -> Vec<(&'static str, Kind)>,
 }
 
 /// Declares the games: the one list where a game is registered.
@@ -299,6 +303,7 @@ macro_rules! games {
             name: <$ty as Rules>::NAME,
             keys: <$ty as Descriptor>::KEYS,
             presets: <$ty as Descriptor>::PRESETS,
+            kinds: <<$ty as Descriptor>::File as SettingsFile>::kinds,
         },)*];
 
         /// Evaluates `body` with `game` bound to the concrete game of an [`AnyGame`]

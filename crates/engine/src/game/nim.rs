@@ -56,7 +56,7 @@ pub enum LastStone {
 
 settings_file! {
     /// The game's keys in kit.yaml.
-    NimFile {
+    pub NimFile {
         stones: i64,
         heaps: Vec<i64>,
         take: Vec<i64>,
@@ -493,6 +493,7 @@ impl Notation for Nim {
 impl Descriptor for Nim {
     /// `take` first: errors about too many moves in a box point there.
     const KEYS: &'static [&'static str] = &["take", "stones", "heaps", "last_stone", "allowed"];
+    type File = NimFile;
     const PRESETS: &'static [Preset] = PRESETS;
 
     fn read(text: &KitText) -> Result<Nim, Error> {

@@ -240,6 +240,7 @@ impl Notation for TicTacToe {
 
 impl Descriptor for TicTacToe {
     const KEYS: &'static [&'static str] = &[];
+    type File = crate::settings::NoKeys;
     const PRESETS: &'static [Preset] = PRESETS;
 
     /// The board is always 3 x 3: nothing to read.

@@ -8,11 +8,12 @@ use serde::Deserialize;
 use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_saphyr::{Location, Spanned};
 
-use super::{KitFile, presets};
+use super::{Kit, KitFile, presets};
 use crate::Error;
 use crate::game::{AnyGame, GAMES};
 use crate::i18n::Messages;
-use crate::settings::{self, SettingsFile, Source, Vocabulary, placed};
+use crate::rule::Rule;
+use crate::settings::{self, Kind, SettingsFile, Source, Vocabulary, placed};
 
 /// The keys of a kit file, each with its place and the place of its value, in order.
 struct TopKeys(Vec<(Spanned<String>, Location)>);
@@ -175,4 +176,173 @@ pub(super) fn check_keys(
         return Err(src.at(&key, message));
     }
     Ok(places)
+}
+
+/// The top-level key written on or above `line` of a kit's text (the key whose value
+/// holds that line), for a problem placed on a line to be shown at its key.
+pub fn key_on_line(text: &str, line: u64) -> Option<String> {
+    let TopKeys(keys) = serde_saphyr::from_str(text).ok()?;
+    keys.into_iter()
+        .take_while(|(key, _)| key.referenced.line() <= line)
+        .last()
+        .map(|(key, _)| key.value)
+}
+
+/// A key a kit can take, as a form is built from it: how it is written, where it goes,
+/// which games and presets use it, and what a kit of each game has without it. Its
+/// words are the `designer.field.KEY` strings (and `.hint`), in every language.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct KeyDescription {
+    /// The key as kit.yaml writes it.
+    pub name: &'static str,
+    /// How its value is written.
+    #[serde(flatten)]
+    pub kind: Kind,
+    /// The part of the form it belongs to: `game`, `paper`, `beads` or `look`.
+    pub section: &'static str,
+    /// The games whose kits take it.
+    pub games: Vec<&'static str>,
+    /// The presets whose text gives it.
+    pub presets: Vec<&'static str>,
+    /// What a kit of each game (by name) that does not give it has.
+    pub defaults: BTreeMap<&'static str, serde_json::Value>,
+    /// The key and value it applies under, when only one (`reward` under `rule: menace`).
+    pub applies: Option<(&'static str, &'static str)>,
+}
+
+/// The part of the form each of kit.yaml's own keys goes in, and the shape of those of
+/// a shape of their own; a key of a game goes with the game. `preset` and `game` are
+/// chosen by the kit itself, not edited as a value, and are not described.
+const KIT_KEYS: &[(&str, &str, Option<Kind>)] = &[
+    ("name", "game", None),
+    ("machine", "game", None),
+    ("symmetry", "look", None),
+    ("skip_forced", "look", None),
+    ("beads", "beads", Some(Kind::Beads)),
+    ("palette", "beads", Some(Kind::Palette)),
+    ("rule", "beads", None),
+    ("reward", "beads", Some(Kind::Reward)),
+    ("language", "paper", None),
+    ("paper", "paper", None),
+    ("label", "paper", Some(Kind::Label)),
+    ("start_at", "paper", None),
+    ("move_colours", "look", None),
+    ("tags", "look", None),
+    ("numerals", "look", None),
+    ("show_beads", "look", None),
+    ("previews", "look", None),
+];
+
+/// Every key a kit can take, kit.yaml's own in the file's order, then each game's.
+pub fn describe_keys() -> Vec<KeyDescription> {
+    let defaults: Vec<(&str, BTreeMap<&str, serde_json::Value>)> = GAMES
+        .iter()
+        .map(|g| {
+            let kit = Kit::from_yaml(&format!("game: {}\n", g.name), "kit.yaml");
+            let settings = kit.map(|k| k.settings().into_iter().collect());
+            (g.name, settings.unwrap_or_default())
+        })
+        .collect();
+    let described = |name: &'static str, kind: Kind, section, games: Vec<&'static str>| {
+        let presets = presets()
+            .filter(|p| {
+                serde_saphyr::from_str::<TopKeys>(p.yaml)
+                    .is_ok_and(|TopKeys(keys)| keys.iter().any(|(k, _)| k.value == name))
+            })
+            .map(|p| p.name)
+            .collect();
+        let defaults = defaults
+            .iter()
+            .filter(|(game, _)| games.contains(game))
+            .filter_map(|(game, settings)| Some((*game, settings.get(name)?.clone())))
+            .collect();
+        let applies = (name == "reward").then_some(("rule", Rule::Menace.name()));
+        KeyDescription {
+            name,
+            kind,
+            section,
+            games,
+            presets,
+            defaults,
+            applies,
+        }
+    };
+    let every_game: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
+    let kinds = KitFile::kinds();
+    let mut keys: Vec<KeyDescription> = KIT_KEYS
+        .iter()
+        .map(|(name, section, own)| {
+            let (name, probed) = kinds
+                .iter()
+                .find(|(k, _)| k == name)
+                .expect("every described key is kit.yaml's")
+                .clone();
+            let kind = own.clone().unwrap_or(probed);
+            described(name, kind, section, every_game.clone())
+        })
+        .collect();
+    // A key two games share is one field, for both.
+    let mut game_keys: Vec<(&'static str, Kind, Vec<&'static str>)> = Vec::new();
+    for game in GAMES {
+        for (name, kind) in (game.kinds)() {
+            match game_keys.iter_mut().find(|(k, _, _)| *k == name) {
+                Some((_, _, games)) => games.push(game.name),
+                None => game_keys.push((name, kind, vec![game.name])),
+            }
+        }
+    }
+    keys.extend(
+        game_keys
+            .into_iter()
+            .map(|(name, kind, games)| described(name, kind, "game", games)),
+    );
+    keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_a_kit_can_take_is_described_once_with_its_shape() {
+        let keys = describe_keys();
+        let names: Vec<&str> = keys.iter().map(|k| k.name).collect();
+        let mut every: Vec<&str> = KitFile::KEYS
+            .iter()
+            .chain(GAMES.iter().flat_map(|g| g.keys))
+            .copied()
+            .filter(|k| !["preset", "game"].contains(k))
+            .collect();
+        every.sort();
+        every.dedup();
+        let mut sorted = names.clone();
+        sorted.sort();
+        assert_eq!(sorted, every, "each key once, and no other");
+        assert!(
+            keys.iter().all(|k| k.kind != Kind::Own),
+            "every shape named"
+        );
+        let kind = |name: &str| keys.iter().find(|k| k.name == name).unwrap().kind.clone();
+        assert_eq!(kind("stones"), Kind::Number);
+        assert_eq!(kind("heaps"), Kind::List);
+        assert_eq!(kind("allowed"), Kind::Map);
+        assert_eq!(kind("show_beads"), Kind::Flag);
+        assert_eq!(kind("name"), Kind::Text);
+        assert_eq!(
+            kind("last_stone"),
+            Kind::Choice {
+                choices: vec!["wins", "loses"]
+            }
+        );
+        assert_eq!(
+            kind("rule"),
+            Kind::Choice {
+                choices: Rule::ALL.map(Rule::name).to_vec()
+            }
+        );
+        let rows = keys.iter().find(|k| k.name == "rows").unwrap();
+        assert_eq!(rows.games, ["hexapawn"]);
+        assert_eq!(rows.defaults["hexapawn"], serde_json::json!(3));
+        assert!(rows.presets.contains(&"octapawn"), "{:?}", rows.presets);
+    }
 }

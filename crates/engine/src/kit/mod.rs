@@ -3,11 +3,11 @@
 //! hold; [`resolve`]: the settings made into a kit, one concern at a time).
 
 mod keys;
+pub use keys::{KeyDescription, describe_keys, key_on_line};
 mod resolve;
 
 use serde::{Deserialize, Serialize};
 
-use crate::Error;
 use crate::game::{AnyGame, GAMES, MachineSettings, Side};
 use crate::i18n::{Language, Messages};
 use crate::media::{LABEL_SIZES, LabelSize, Paper, StickerSheet};
@@ -16,6 +16,7 @@ use crate::rule::{BeadSchedule, Reward, Rule};
 use crate::settings::{
     KitText, Places, Preset, SettingsFile, Source, messages_for, placed, settings_file,
 };
+use crate::{Error, Problem};
 use keys::{VOCABULARY, check_keys, game_names, no_game, unknown_preset};
 use resolve::{LabelChoice, PaletteEntry};
 pub use resolve::{MAX_NAME_CHARS, without_controls};
@@ -88,7 +89,7 @@ pub struct Kit {
     /// What the kit file overrides in its preset that the user should know of, a line
     /// each with its place; shown on stderr, never an error.
     #[serde(skip)]
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Problem>,
 }
 
 /// Every game's presets, in the order `matchbox presets` lists them.
@@ -388,7 +389,7 @@ pub mod fixtures {
 #[cfg(test)]
 pub(crate) fn input_error(yaml: &str) -> String {
     match Kit::from_yaml(yaml, "kit.yaml") {
-        Err(Error::Input(m)) => m,
+        Err(Error::Kit(problem)) => problem.to_string(),
         other => panic!("expected an input error, got {other:?}"),
     }
 }
@@ -608,7 +609,11 @@ mod tests {
             "kit.yaml",
         )
         .unwrap();
-        assert!(kit.warnings[0].starts_with("kit.yaml:2:7: предупреждение:"));
+        assert!(
+            kit.warnings[0]
+                .to_string()
+                .starts_with("kit.yaml:2:7: предупреждение:")
+        );
         assert_eq!(kit.places.messages, Messages(Language::Ru));
     }
 

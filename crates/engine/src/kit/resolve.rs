@@ -8,13 +8,13 @@ use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde_saphyr::Spanned;
 
 use super::{Kit, KitFile, Numerals, Tags};
-use crate::Error;
 use crate::game::{AnyGame, Side};
 use crate::i18n::Language;
 use crate::media::{LABEL_SIZES, LabelSize, Paper, STICKER_SHEETS, StickerSheet, sticker_sheet};
 use crate::palette::{self, Colour};
 use crate::rule::{BeadSchedule, MAX_REWARD, MAX_START_BEADS, Reward, Rule};
 use crate::settings::{Places, Source, code_point, deferred, ranged};
+use crate::{Error, Problem};
 
 /// What `label:` names: a label size cut from plain paper, or a sticker sheet.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -329,7 +329,7 @@ impl KitFile {
         src: &Source,
         game: &AnyGame,
         preset_rule: Option<Rule>,
-    ) -> Result<(Rule, Vec<String>), Error> {
+    ) -> Result<(Rule, Vec<Problem>), Error> {
         let rule = self
             .rule
             .as_ref()
@@ -340,14 +340,11 @@ impl KitFile {
             && preset == Rule::Relay
             && own.value != Rule::Relay
         {
-            warnings.push(format!(
-                "{}{}",
-                src.place(&own.referenced),
-                say.say(
-                    "warning_relay_replaced",
-                    &[("rule", &say.rule(own.value.name()))]
-                )
-            ));
+            warnings.push(Problem {
+                place: Some(src.place(&own.referenced)),
+                key: Some("rule".into()),
+                message: say.say("warning_relay_replaced", &[("rule", &say.rule(own.value.name()))]),
+            });
         }
         if let Some(reward) = &self.reward
             && rule != Rule::Menace

@@ -212,9 +212,10 @@ mod tests {
     #[test]
     fn a_game_too_large_to_play_through_is_a_mistake_at_its_keys_in_the_kits_language() {
         let kit = Kit::from_yaml("game: nim\nheaps: [3, 3]\nlanguage: pl\n", "kit.yaml").unwrap();
-        let Error::Input(message) = (TooManyPositions { game: "nim" }).in_kit(&kit) else {
-            panic!("an input error");
+        let Error::Kit(problem) = (TooManyPositions { game: "nim" }).in_kit(&kit) else {
+            panic!("a kit's mistake");
         };
+        let message = problem.to_string();
         assert!(
             message.starts_with(
                 "kit.yaml:2:8: gra nim w tej wersji ma ponad 8\u{202f}000\u{202f}000 sytuacji"
