@@ -266,3 +266,23 @@ fn a_large_kit_says_up_front_how_long_it_takes_and_a_small_one_says_nothing() {
     assert_eq!(stderr(&small), "");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn version_names_the_release_and_the_commit_it_was_built_from() {
+    let out = matchbox(&["--version"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let head = std::process::Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("git runs");
+    let head = String::from_utf8(head.stdout).unwrap();
+    assert_eq!(
+        stdout(&out),
+        format!(
+            "matchbox {} (commit {})\n",
+            env!("CARGO_PKG_VERSION"),
+            head.trim()
+        )
+    );
+}
