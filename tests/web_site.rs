@@ -28,7 +28,7 @@ static ONE_BROWSER: Mutex<()> = Mutex::new(());
 /// The built site, if it is there (and on CI it must be), and the browser to oneself.
 fn site() -> Option<(PathBuf, MutexGuard<'static, ()>)> {
     let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("web/dist");
-    if dist.join("matchbox.wasm").exists() {
+    if dist.join("index.html").exists() {
         let alone = ONE_BROWSER.lock().unwrap_or_else(PoisonError::into_inner);
         return browser_present().then_some((dist, alone));
     }
@@ -839,4 +839,29 @@ fn a_browser_that_keeps_nothing_is_told_apart_from_a_full_one() {
     );
     fits_one_screen(&browser, 1280, 720, "lesson with the storage blocked");
     browser.screenshot("web-lesson-storage-blocked");
+}
+
+#[test]
+fn both_pages_install_as_an_app() {
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
+    let server = FileServer::start(&dist);
+    let browser = open("web-install", &server);
+    let lesson = lesson_url(&server.base, "preset: hexapawn\n");
+    for page in [format!("{}/", server.base), lesson] {
+        open_afresh(&browser, &page);
+        // Chromium's own verdict: what stops the page installing (manifest, icons,
+        // start address), as its install button would see it.
+        let answer = browser.call(
+            "POST",
+            "/goog/cdp/execute",
+            Some(json!({"cmd": "Page.getInstallabilityErrors", "params": {}})),
+        );
+        assert_eq!(
+            answer["installabilityErrors"],
+            json!([]),
+            "{page}: {answer}"
+        );
+    }
 }
