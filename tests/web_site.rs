@@ -865,3 +865,52 @@ fn both_pages_install_as_an_app() {
         );
     }
 }
+
+#[test]
+fn a_new_version_waits_until_the_page_says_so_and_reload_puts_it_in_place() {
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
+    // A copy of the site, so that a new version can be put on its server.
+    let copy = scratch("web-update");
+    for entry in std::fs::read_dir(&dist).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, copy.join(path.file_name().unwrap())).unwrap();
+    }
+    let server = FileServer::start(&copy);
+    let browser = open("web-update", &server);
+    browser.wait("navigator.serviceWorker.controller !== null");
+    let first = browser.script("return navigator.serviceWorker.controller.scriptURL;");
+    assert!(
+        browser
+            .script("return document.getElementById('matchbox-update') === null;")
+            .as_bool()
+            .unwrap(),
+        "the first visit has nothing to replace"
+    );
+    // The next version: another service worker (build.sh changes it with any file).
+    let sw = copy.join("sw.js");
+    let text = std::fs::read_to_string(&sw).unwrap();
+    std::fs::write(&sw, text.replacen("matchbox-", "matchbox-next-", 1)).unwrap();
+    browser.script("navigator.serviceWorker.getRegistration().then((r) => r.update()); return 0;");
+    browser.wait("document.getElementById('matchbox-update') !== null");
+    // The page keeps the old version until told.
+    assert_eq!(
+        browser.script("return navigator.serviceWorker.controller.scriptURL;"),
+        first
+    );
+    browser.script("window.beforeReload = true; return 0;");
+    browser.click("#matchbox-update button");
+    browser.wait("window.beforeReload === undefined && document.body.dataset.ready === 'yes'");
+    browser.wait("navigator.serviceWorker.controller !== null");
+    let cache = browser
+        .script_async("const done = arguments[arguments.length - 1]; caches.keys().then(done);");
+    assert!(
+        cache
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|name| name.as_str().unwrap().starts_with("matchbox-next-")),
+        "the old version's cache is gone: {cache}"
+    );
+}
