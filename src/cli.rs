@@ -19,9 +19,18 @@ use matchbox_print::make::Progress;
 
 use crate::{play, report};
 
+/// What `matchbox --version` prints after the name: the release and the commit it was
+/// built from (build.rs), so that a bug report names the exact program.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("MATCHBOX_COMMIT"),
+    ")"
+);
+
 /// Printable classroom kits for matchbox learning machines.
 #[derive(Parser, Debug)]
-#[command(name = "matchbox", version, about, long_about = None)]
+#[command(name = "matchbox", version = VERSION, about, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -353,3 +353,23 @@ fn a_polish_or_russian_kit_hears_the_program_in_its_language() {
         }
     }
 }
+
+#[test]
+fn version_names_the_release_and_the_commit_it_was_built_from() {
+    let out = matchbox(&["--version"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // What git says of this folder; "unknown" outside a clone, as build.rs says then.
+    let head = std::process::Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|out| out.status.success())
+        .map_or("unknown".to_owned(), |out| {
+            String::from_utf8(out.stdout).unwrap().trim().to_owned()
+        });
+    assert_eq!(
+        stdout(&out),
+        format!("matchbox {} (commit {head})\n", env!("CARGO_PKG_VERSION"))
+    );
+}

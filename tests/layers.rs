@@ -19,8 +19,10 @@ const SOURCES: [&str; 7] = [
 ];
 
 /// The workspace's crates and the ones of them each may use.
-const LAYERS: [(&str, &[&str]); 7] = [
-    ("matchbox-engine", &[]),
+const LAYERS: [(&str, &[&str]); 8] = [
+    // The templates folder as a crate, so that the engine's package carries them.
+    ("matchbox-templates", &[]),
+    ("matchbox-engine", &["matchbox-templates"]),
     ("matchbox-files", &["matchbox-engine"]),
     ("matchbox-print", &["matchbox-engine"]),
     ("matchbox-classroom", &["matchbox-engine", "matchbox-print"]),

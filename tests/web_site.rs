@@ -28,7 +28,7 @@ static ONE_BROWSER: Mutex<()> = Mutex::new(());
 /// The built site, if it is there (and on CI it must be), and the browser to oneself.
 fn site() -> Option<(PathBuf, MutexGuard<'static, ()>)> {
     let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("web/dist");
-    if dist.join("matchbox.wasm").exists() {
+    if dist.join("index.html").exists() {
         let alone = ONE_BROWSER.lock().unwrap_or_else(PoisonError::into_inner);
         return browser_present().then_some((dist, alone));
     }
@@ -1085,4 +1085,78 @@ fn the_designer_starts_and_works_with_the_browsers_storage_full() {
         json!(7)
     );
     browser.screenshot("web-designer-storage-full");
+}
+
+#[test]
+fn both_pages_install_as_an_app() {
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
+    let server = FileServer::start(&dist);
+    let browser = open("web-install", &server);
+    let lesson = lesson_url(&server.base, "preset: hexapawn\n");
+    for page in [format!("{}/", server.base), lesson] {
+        open_afresh(&browser, &page);
+        // Chromium's own verdict: what stops the page installing (manifest, icons,
+        // start address), as its install button would see it.
+        let answer = browser.call(
+            "POST",
+            "/goog/cdp/execute",
+            Some(json!({"cmd": "Page.getInstallabilityErrors", "params": {}})),
+        );
+        assert_eq!(
+            answer["installabilityErrors"],
+            json!([]),
+            "{page}: {answer}"
+        );
+    }
+}
+
+#[test]
+fn a_new_version_waits_until_the_page_says_so_and_reload_puts_it_in_place() {
+    let Some((dist, _alone)) = site() else {
+        return;
+    };
+    // A copy of the site, so that a new version can be put on its server.
+    let copy = scratch("web-update");
+    for entry in std::fs::read_dir(&dist).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, copy.join(path.file_name().unwrap())).unwrap();
+    }
+    let server = FileServer::start(&copy);
+    let browser = open("web-update", &server);
+    browser.wait("navigator.serviceWorker.controller !== null");
+    let first = browser.script("return navigator.serviceWorker.controller.scriptURL;");
+    assert!(
+        browser
+            .script("return document.getElementById('matchbox-update') === null;")
+            .as_bool()
+            .unwrap(),
+        "the first visit has nothing to replace"
+    );
+    // The next version: another service worker (build.sh changes it with any file).
+    let sw = copy.join("sw.js");
+    let text = std::fs::read_to_string(&sw).unwrap();
+    std::fs::write(&sw, text.replacen("matchbox-", "matchbox-next-", 1)).unwrap();
+    browser.script("navigator.serviceWorker.getRegistration().then((r) => r.update()); return 0;");
+    browser.wait("document.getElementById('matchbox-update') !== null");
+    // The page keeps the old version until told.
+    assert_eq!(
+        browser.script("return navigator.serviceWorker.controller.scriptURL;"),
+        first
+    );
+    browser.script("window.beforeReload = true; return 0;");
+    browser.click("#matchbox-update button");
+    browser.wait("window.beforeReload === undefined && document.body.dataset.ready === 'yes'");
+    browser.wait("navigator.serviceWorker.controller !== null");
+    let cache = browser
+        .script_async("const done = arguments[arguments.length - 1]; caches.keys().then(done);");
+    assert!(
+        cache
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|name| name.as_str().unwrap().starts_with("matchbox-next-")),
+        "the old version's cache is gone: {cache}"
+    );
 }

@@ -23,6 +23,7 @@ fn content_type(path: &Path) -> &'static str {
         Some("css") => "text/css; charset=utf-8",
         Some("svg") => "image/svg+xml",
         Some("wasm") => "application/wasm",
+        Some("webmanifest") => "application/manifest+json",
         _ => "application/octet-stream",
     }
 }

@@ -106,5 +106,50 @@ window.matchbox = {
 
 // Kept for offline use once loaded (browsers allow it on https and on this computer).
 if ('serviceWorker' in navigator && (location.protocol === 'https:' || ['localhost', '127.0.0.1', '[::1]'].includes(location.hostname))) {
-  navigator.serviceWorker.register('sw.js').catch(() => { /* the page works without it */ });
+  navigator.serviceWorker.register('sw.js').then((registration) => {
+    // A new version waits beside this one (sw.js) until the page lets it in: say so,
+    // once it is whole in the cache. The first visit has nothing to replace.
+    const waiting = () => {
+      if (registration.waiting && navigator.serviceWorker.controller) updateReady(registration.waiting);
+    };
+    waiting();
+    registration.addEventListener('updatefound', () => {
+      const next = registration.installing;
+      if (next) next.addEventListener('statechange', () => { if (next.state === 'installed') waiting(); });
+    });
+  }).catch(() => { /* the page works without it */ });
+  let reloading = false;
+  navigator.serviceWorker.addEventListener('controllerchange', () => {
+    if (reloading) location.reload();
+  });
+
+  // A bar at the foot of the page: the new version is ready, and Reload puts it in
+  // place (this page's work is the teacher's to save first: the bar waits).
+  function updateReady(worker) {
+    if (document.getElementById('matchbox-update')) return;
+    const bar = document.createElement('div');
+    bar.id = 'matchbox-update';
+    bar.setAttribute('role', 'status');
+    bar.style.cssText = 'position:fixed;left:0;right:0;bottom:0;z-index:1000;display:flex;gap:1rem;' +
+      'align-items:center;justify-content:center;padding:.6rem 1rem;background:#1d1b18;color:#fff;font:inherit';
+    // In the page's language (both pages keep <html lang> to the one on the screen).
+    const words = {
+      en: ['A new version of matchbox is ready.', 'Reload'],
+      pl: ['Nowa wersja matchbox jest gotowa.', 'Wczytaj ponownie'],
+      ru: ['Новая версия matchbox готова.', 'Перезагрузить'],
+    };
+    const [ready, reload] = words[document.documentElement.lang] || words.en;
+    const text = document.createElement('span');
+    text.textContent = ready;
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.textContent = reload;
+    button.style.cssText = 'font:inherit;font-weight:600;padding:.25rem .9rem;border-radius:.4rem;border:0;background:#ffe45c;color:#1d1b18;cursor:pointer';
+    button.addEventListener('click', () => {
+      reloading = true;
+      worker.postMessage('matchbox-update');
+    });
+    bar.append(text, button);
+    document.body.append(bar);
+  }
 }

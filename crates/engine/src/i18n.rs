@@ -42,7 +42,7 @@ pub struct Strings {
 }
 
 /// Every file of `templates/<language>/`, by its path under templates/, sorted.
-static TEMPLATE_FILES: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/templates.rs"));
+static TEMPLATE_FILES: &[(&str, &str)] = matchbox_templates::FILES;
 
 /// A template file by its path under templates/, e.g. `en/games/GAME/rules.md`.
 pub fn template_file(path: &str) -> Option<&'static str> {

@@ -1,6 +1,7 @@
 //! Compiles the templates into the program: every file of `templates/<language>/`,
 //! the games' own folders included, as (path under templates/, text). A new game's
-//! wording is a new folder there and needs no line of Rust.
+//! wording is a new folder there and needs no line of Rust. The files outside the
+//! language folders (this one, lib.rs, Cargo.toml, README.md) are not templates.
 
 use std::path::{Path, PathBuf};
 
@@ -23,11 +24,12 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn main() {
-    // The templates stay at the top of the repository, beside kit.yaml, where teachers find them.
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../templates");
-    println!("cargo:rerun-if-changed=../../templates");
+    // This crate is the templates folder itself, at the top of the repository beside
+    // kit.yaml where teachers find it, so that its package carries every template.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    println!("cargo:rerun-if-changed=.");
     let mut files = Vec::new();
-    for language in std::fs::read_dir(&root).expect("templates/ is readable") {
+    for language in std::fs::read_dir(root).expect("templates/ is readable") {
         let path = language.expect("templates/ is readable").path();
         if path.is_dir() {
             collect(&path, &mut files);
@@ -38,7 +40,7 @@ fn main() {
         .into_iter()
         .map(|path| {
             let name = path
-                .strip_prefix(&root)
+                .strip_prefix(root)
                 .expect("under templates/")
                 .to_str()
                 .expect("template paths are UTF-8")
