@@ -343,7 +343,10 @@ impl KitFile {
             warnings.push(Problem {
                 place: Some(src.place(&own.referenced)),
                 key: Some("rule".into()),
-                message: say.say("warning_relay_replaced", &[("rule", &say.rule(own.value.name()))]),
+                message: say.say(
+                    "warning_relay_replaced",
+                    &[("rule", &say.rule(own.value.name()))],
+                ),
             });
         }
         if let Some(reward) = &self.reward
