@@ -365,3 +365,72 @@ fn watching_plays_pauses_steps_and_stops() {
         "every game watched is saved"
     );
 }
+
+/// Plays `n` games with the first move listed, each to its end.
+fn play_games(server: &Server, n: usize) {
+    for _ in 0..n {
+        loop {
+            let (_, game) = server.anyone("GET", "/api/game", None);
+            if !game["end"].is_null() {
+                break;
+            }
+            let body = serde_json::json!({ "move": game["moves"][0]["move"] }).to_string();
+            assert_eq!(server.teacher("POST", "/api/game/move", Some(&body)).0, 200);
+        }
+        assert_eq!(server.teacher("POST", "/api/game/new", None).0, 200);
+    }
+}
+
+#[test]
+fn stopped_with_the_state_file_behind_it_says_which_games_and_where_they_are() {
+    let dir = tempdir("behind");
+    // The state file cannot be written at all (files of at most 1 KiB), nor anything
+    // else: the games are said lost, by number.
+    let err = dir.join("limited.txt");
+    let mut server = Server::start_in(
+        limited(&format!("ulimit -S -f 2; exec 2>'{}'", err.display())),
+        &["--preset", "hexapawn"],
+        Some(&dir.join("limited.json")),
+    );
+    play_games(&server, 2);
+    assert_eq!(server.signal("TERM").code(), Some(2));
+    let said = std::fs::read_to_string(&err).unwrap();
+    assert!(
+        said.contains(
+            "the state file holds none of this lesson's games; the games after game 0 are lost"
+        ),
+        "{said}"
+    );
+    // The state file's folder gone after the first game: the beads go to the temporary
+    // folder, and the message says which games the state file lacks and where they are.
+    let folder = dir.join("gone");
+    std::fs::create_dir_all(&folder).unwrap();
+    let temp = dir.join("tmp");
+    std::fs::create_dir_all(&temp).unwrap();
+    let err = dir.join("gone.txt");
+    let mut command = limited(&format!("exec 2>'{}'", err.display()));
+    command.env("TMPDIR", &temp);
+    let mut server = Server::start_in(
+        command,
+        &["--preset", "hexapawn"],
+        Some(&folder.join("her.json")),
+    );
+    play_games(&server, 1);
+    std::fs::remove_dir_all(&folder).unwrap();
+    play_games(&server, 2);
+    assert_eq!(server.signal("TERM").code(), Some(2));
+    let said = std::fs::read_to_string(&err).unwrap();
+    assert!(
+        said.contains("the state file holds the beads after game 1, not games 2 to 3; the beads after game 3 are saved in"),
+        "{said}"
+    );
+    let rescued: Vec<_> = std::fs::read_dir(&temp)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains("matchbox-rescued-"))
+        .collect();
+    assert_eq!(rescued.len(), 1, "{rescued:?}");
+    assert!(said.contains(&rescued[0].display().to_string()), "{said}");
+    let kept: Value = serde_json::from_str(&std::fs::read_to_string(&rescued[0]).unwrap()).unwrap();
+    assert_eq!(kept["games"], 3);
+}

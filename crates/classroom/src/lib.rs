@@ -42,6 +42,11 @@ pub trait Store: Send + Sync {
     fn name(&self) -> Option<String>;
     /// Told once when saving starts failing (the page says so too).
     fn failed(&self, _error: &Error) {}
+    /// Keeps the text somewhere else when [`Store::save`] cannot, as the lesson ends, and
+    /// says where; `None` where there is nowhere else.
+    fn rescue(&self, _text: &str) -> Option<String> {
+        None
+    }
 }
 
 /// What goes wrong with a request, in words the page's user reads.
@@ -747,12 +752,27 @@ impl<G: Game> Lesson for Classroom<G> {
         while self.step(clock)?.is_some() {}
         let (mut live, fixed) = self.locked();
         live.save(&fixed);
-        match live.unsaved() {
-            Some(e) => Err(Error::Internal(format!(
-                "{e}; the games since the last save are lost"
-            ))),
-            None => Ok(()),
-        }
+        let Some((e, kept)) = live.unsaved() else {
+            return Ok(());
+        };
+        // Which games the file lacks, and where they are if anywhere: a teacher stopping
+        // on a full disk must know what the class's last games became.
+        let games = live.saved.games;
+        let behind = match (kept, games - kept) {
+            (0, _) => "the state file holds none of this lesson's games".to_string(),
+            (_, 1) => format!("the state file holds the beads after game {kept}, not game {games}"),
+            _ => format!(
+                "the state file holds the beads after game {kept}, not games {} to {games}",
+                kept + 1
+            ),
+        };
+        let rescued = match fixed.rescue(&live.saved) {
+            Some(place) => format!(
+                "the beads after game {games} are saved in {place}: put that file in the state file's place once it can be written"
+            ),
+            None => format!("the games after game {kept} are lost"),
+        };
+        Err(Error::Input(format!("{e}: {behind}; {rescued}")))
     }
 }
 

@@ -57,6 +57,13 @@ impl<G: Game> Fixed<G> {
         store.save(&state::to_json(&self.game, &self.kit, &self.setup, saved)?)
     }
 
+    /// Keeps the beads somewhere else when the store itself cannot (see
+    /// [`Store::rescue`]), and says where.
+    pub fn rescue(&self, saved: &Saved) -> Option<String> {
+        let text = state::to_json(&self.game, &self.kit, &self.setup, saved).ok()?;
+        self.store.as_ref()?.rescue(&text)
+    }
+
     /// Every box's position with its coloured moves, as small as the page likes: the
     /// memory drawn as the class built it. They never change while the server runs.
     pub fn pictures(&self) -> Vec<String> {
@@ -135,6 +142,9 @@ pub struct Live {
     pub training: Option<super::train::Run>,
     /// Why the last save failed, while the state file is behind the page.
     unsaved: Option<Error>,
+    /// Games the beads had played at the last save that succeeded (or as opened): the
+    /// state file holds them, whatever came after.
+    saved_games: u64,
     /// The panel the teacher shows, which the view-only screens follow.
     panel: &'static str,
     /// Times the machine was made anew with other settings since the server started.
@@ -411,6 +421,7 @@ impl Live {
     /// A fresh screen with these beads and this score.
     pub fn new(saved: Saved) -> Live {
         Live {
+            saved_games: saved.games,
             saved,
             human: Vec::new(),
             finished: None,
@@ -441,6 +452,7 @@ impl Live {
     pub fn save<G: Game>(&mut self, fixed: &Fixed<G>) {
         match fixed.save(&self.saved) {
             Ok(()) => {
+                self.saved_games = self.saved.games;
                 if self.unsaved.take().is_some() {
                     self.version += 1;
                 }
@@ -464,9 +476,10 @@ impl Live {
         }
     }
 
-    /// The last save's failure, if the state file is behind.
-    pub fn unsaved(&self) -> Option<&Error> {
-        self.unsaved.as_ref()
+    /// The last save's failure, if the state file is behind, with the games the state
+    /// file holds.
+    pub fn unsaved(&self) -> Option<(&Error, u64)> {
+        self.unsaved.as_ref().map(|e| (e, self.saved_games))
     }
 
     /// The game on the board: the one just finished, or the one in progress. Its beads

@@ -136,6 +136,15 @@ impl Store for StateFile {
             "{e}: the file is as it was, the games since are kept in memory and shown on the page, and saved as soon as the file can be written"
         ));
     }
+
+    /// The system's temporary folder, often another disk than the state file's.
+    fn rescue(&self, text: &str) -> Option<String> {
+        let name = self.0.file_name()?.to_string_lossy();
+        let place =
+            std::env::temp_dir().join(format!("matchbox-rescued-{}-{name}", std::process::id()));
+        write_atomic(&place, text.as_bytes()).ok()?;
+        Some(place.display().to_string())
+    }
 }
 
 /// What a request handler reaches: the lesson, the teacher's token, and the driver's
