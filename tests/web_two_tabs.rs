@@ -227,7 +227,7 @@ fn a_browser_that_keeps_nothing_is_said_at_once_and_the_lesson_works() {
 /// --nocapture`): 33 tries of tabs on one kit, by kind, each checking that every game
 /// trained in any tab is in the machine every tab shows and in the browser's storage.
 #[test]
-#[ignore = "a hostile run of a few minutes; its figures are in docs/reliability.md ("The server and the page")"]
+#[ignore = "a hostile run of a few minutes; its figures are in docs/reliability.md, under The server and the page"]
 fn hostile_tabs() {
     let Some(dist) = site() else {
         return;
