@@ -14,7 +14,7 @@ use std::hash::Hash;
 use serde::Serialize;
 
 use crate::Error;
-use crate::i18n::Strings;
+use crate::i18n::{Said, Strings};
 use crate::rule::{BeadSchedule, Rule};
 use crate::settings::{KitText, Places, Preset};
 
@@ -78,10 +78,11 @@ pub enum Bound {
 /// A claim of the source articles about how many games a machine loses while learning.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Claim {
-    /// Where it is claimed.
-    pub source: &'static str,
-    /// The claim in words.
-    pub text: &'static str,
+    /// Where it is claimed: a key of the word store (`cli.verify.source.*`).
+    pub source: Said,
+    /// The claim, a key of the word store (`cli.verify.claim.*`): data about a historic
+    /// source, said in the kit's language and kept in English in `--json`.
+    pub text: Said,
     /// The bound on the losses to learn.
     pub bound: Bound,
     /// A claim about the games a thinking opponent needs to teach the machine, if any.
@@ -91,10 +92,11 @@ pub struct Claim {
 /// A claim about how many games it takes to teach the machine.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GamesClaim {
-    /// Where it is claimed.
-    pub source: &'static str,
-    /// The claim in words.
-    pub text: &'static str,
+    /// Where it is claimed: a key of the word store (`cli.verify.source.*`).
+    pub source: Said,
+    /// The claim, a key of the word store (`cli.verify.claim.*`): data about a historic
+    /// source, said in the kit's language and kept in English in `--json`.
+    pub text: Said,
     /// The number of games claimed.
     pub games: u32,
 }
@@ -116,10 +118,11 @@ pub struct Historic {
 /// first games than punishing losses alone (`gardner`), though it learns later.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RewardClaim {
-    /// Where it is claimed.
-    pub source: &'static str,
-    /// The claim in words.
-    pub text: &'static str,
+    /// Where it is claimed: a key of the word store (`cli.verify.source.*`).
+    pub source: Said,
+    /// The claim, a key of the word store (`cli.verify.claim.*`): data about a historic
+    /// source, said in the kit's language and kept in English in `--json`.
+    pub text: Said,
 }
 
 /// What a game's historic claims and box checks read of a kit besides the game: its

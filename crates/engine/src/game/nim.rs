@@ -14,7 +14,7 @@ use super::{
     as_in_the_articles, one_bead_each,
 };
 use crate::Error;
-use crate::i18n::Strings;
+use crate::i18n::{Said, Strings};
 use crate::rule::Rule;
 use crate::settings::{KitText, Preset, settings_file};
 
@@ -558,14 +558,14 @@ impl Descriptor for Nim {
             return None;
         }
         let described = self.last_stone_wins && as_in_the_articles(kit);
-        let source = "the Russian magazine article on Bachet's game";
+        let source = Said::new("cli.verify.source.russian_article");
         Some(if kit.rule == Rule::Relay {
             let wiring = BTreeMap::from([(7, vec![1, 3]), (6, vec![1, 2]), (5, vec![1])]);
             Historic {
                 name: "relay",
                 claim: (described && self.wiring == wiring).then_some(Claim {
                     source,
-                    text: "the relay automaton learns after exactly 6 lost games",
+                    text: Said::new("cli.verify.claim.relay"),
                     bound: Bound::Exactly(6),
                     games: None,
                 }),
@@ -577,7 +577,7 @@ impl Descriptor for Nim {
                 name: "bachet",
                 claim: (described && matchboxes && self.wiring.is_empty()).then_some(Claim {
                     source,
-                    text: "the 8-stone Bachet machine loses at most 12 games",
+                    text: Said::new("cli.verify.claim.bachet"),
                     bound: Bound::AtMost(12),
                     games: None,
                 }),

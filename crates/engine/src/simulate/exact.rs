@@ -45,11 +45,11 @@ pub use teaching::{Besides, Principle, Teaching};
 
 /// Why a kit's figures cannot be computed exactly.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal(pub String);
+pub struct Refusal(pub crate::i18n::Said);
 
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        self.0.fmt(f)
     }
 }
 
