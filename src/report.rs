@@ -427,7 +427,10 @@ fn verdict_body(words: Words, kit: &Kit, verdict: &Verdict) -> String {
 fn cannot_learn_text(words: Words, c: &CannotLearn) -> String {
     let g = &c.instead;
     let how = match g.states {
-        Some(states) => words.verify("exact_states", &[("states", &states.to_string())]),
+        Some(states) => words.verify(
+            "exact_states",
+            &[("states", &words.say.number(states as i64))],
+        ),
         None => words.verify("sampled", &[]),
     };
     format!(
@@ -449,7 +452,10 @@ fn giving_up_text(words: Words, g: &GivingUp) -> String {
         .map(|(n, m)| {
             words.verify(
                 "by_game",
-                &[("n", &n.to_string()), ("chance", &words.measure(m, 100.0, true))],
+                &[
+                    ("n", &n.to_string()),
+                    ("chance", &words.measure(m, 100.0, true)),
+                ],
             )
         })
         .collect();
@@ -585,7 +591,7 @@ fn distribution_text(words: Words, d: &Distribution) -> String {
             &[
                 ("losses", &words.mean(d.mean_losses.as_ref())),
                 ("games", &words.mean(d.mean_games.as_ref())),
-                ("states", &d.states.to_string()),
+                ("states", &words.say.number(d.states as i64)),
                 ("arithmetic", &words.verify(arithmetic, &[])),
             ],
         )
@@ -600,7 +606,7 @@ fn proof_text(words: Words, verdict: &Verdict, p: &Proof) -> String {
         words.verify(
             "method_exact",
             &[
-                ("states", &p.states.to_string()),
+                ("states", &words.say.number(p.states as i64)),
                 ("rational", &RATIONAL_STATES.to_string()),
             ],
         )

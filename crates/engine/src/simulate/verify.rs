@@ -622,9 +622,6 @@ mod tests {
             .filter(|c| !c.ok)
             .map(|c| c.what.key)
             .collect();
-        assert!(
-            failed.contains(&"cli.verify.faced"),
-            "{failed:?}"
-        );
+        assert!(failed.contains(&"cli.verify.faced"), "{failed:?}");
     }
 }

@@ -7,11 +7,11 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::Refusal;
-use crate::i18n::Said;
 use super::lines::{Lines, Mover, Transitions, lines_fit};
 use super::numbers::{Arithmetic, Bounds, Figure, Number, Rational, one, zero};
 use super::states::States;
 use crate::game::Rules;
+use crate::i18n::Said;
 use crate::machine::{Machine, Tree};
 use crate::rule::Rule;
 use crate::simulate::OpponentKind;

@@ -11,10 +11,10 @@ use std::borrow::Cow;
 use rustc_hash::FxHashMap;
 
 use super::Refusal;
-use crate::i18n::Said;
 use super::numbers::{Number, one, zero};
 use super::packed::Packing;
 use crate::game::Rules;
+use crate::i18n::Said;
 use crate::machine::{Beads, Draw, End, Machine, Node, Tree};
 use crate::simulate::{OpponentKind, teacher_moves};
 

@@ -2,10 +2,10 @@
 //! longer matter dropped (states with the same future lumped into one).
 
 use super::Refusal;
-use crate::i18n::Said;
 use super::lines::{After, Budget, Lines, MAX_WALKED, Mover, Resolve, Step, Walker};
 use super::packed::{Numbered, Packing};
 use crate::game::Rules;
+use crate::i18n::Said;
 use crate::machine::{Beads, Draw, LossMemo, Machine, Node, Tree};
 
 /// Most bead states the exact path enumerates before it gives way to sampling.
