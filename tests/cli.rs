@@ -326,3 +326,29 @@ fn a_polish_or_russian_kit_hears_the_program_in_its_language() {
         }
     }
 }
+
+#[test]
+fn find_says_in_the_kits_language_why_no_box_holds_a_position() {
+    for (language, preset, position) in [
+        ("pl", "hexapawn", "WWW/.../BBB"),
+        ("ru", "hexapawn", "W../.../BBB"),
+        ("pl", "bachet", "8"),
+        ("ru", "bachet-relay", "8"),
+        ("ru", "menace", "XXX/OO./..."),
+        ("pl", "marienbad", "1-3-5-7"),
+    ] {
+        let kit = temp_kit(
+            &format!("nobox-{language}-{preset}.yaml"),
+            &format!("preset: {preset}\nlanguage: {language}\n"),
+        );
+        let out = matchbox(&["find", position, kit.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{preset}: {}", stderr(&out));
+        let said = stderr(&out);
+        let english: Vec<&str> = said
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .filter(|w| ENGLISH.contains(w) || ["no", "holds", "it", "position"].contains(w))
+            .collect();
+        assert!(english.is_empty(), "{preset}: {english:?}\n{said}");
+        assert_eq!(said.lines().count(), 1, "{said}");
+    }
+}
