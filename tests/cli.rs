@@ -328,7 +328,7 @@ fn a_polish_or_russian_kit_hears_the_program_in_its_language() {
 }
 
 #[test]
-fn find_says_in_the_kits_language_why_no_box_holds_a_position() {
+fn find_says_in_the_kits_language_why_no_box_holds_a_position_or_it_cannot_read_it() {
     for (language, preset, position) in [
         ("pl", "hexapawn", "WWW/.../BBB"),
         ("ru", "hexapawn", "W../.../BBB"),
@@ -336,6 +336,13 @@ fn find_says_in_the_kits_language_why_no_box_holds_a_position() {
         ("ru", "bachet-relay", "8"),
         ("ru", "menace", "XXX/OO./..."),
         ("pl", "marienbad", "1-3-5-7"),
+        // Positions that cannot be read at all.
+        ("pl", "hexapawn", "BBB/.Q./WWW"),
+        ("ru", "hexapawn", "BBB/..."),
+        ("pl", "menace", "XZ./.../..."),
+        ("ru", "bachet", "12"),
+        ("pl", "marienbad", "1-3"),
+        ("ru", "marienbad", "1-3-5-9"),
     ] {
         let kit = temp_kit(
             &format!("nobox-{language}-{preset}.yaml"),
@@ -346,7 +353,10 @@ fn find_says_in_the_kits_language_why_no_box_holds_a_position() {
         let said = stderr(&out);
         let english: Vec<&str> = said
             .split(|c: char| !c.is_ascii_alphabetic())
-            .filter(|w| ENGLISH.contains(w) || ["no", "holds", "it", "position"].contains(w))
+            .filter(|w| {
+                ENGLISH.contains(w)
+                    || ["no", "holds", "it", "position", "square", "use", "stones"].contains(w)
+            })
             .collect();
         assert!(english.is_empty(), "{preset}: {english:?}\n{said}");
         assert_eq!(said.lines().count(), 1, "{said}");

@@ -345,7 +345,10 @@ impl<G: Rules> BoxSet<G> {
                 strings(language).fill("cli.find.position", &[("text", text), ("why", why)]),
             )
         };
-        let parse = |side| game.parse_position(text, side).map_err(|e| refuse(&e));
+        let parse = |side| {
+            game.parse_position(text, side)
+                .map_err(|e| refuse(&e.in_language(language)))
+        };
         let position = parse(self.machine)?;
         let reason = match self.find(game, &position) {
             Ok(found) => return Ok(found),

@@ -234,7 +234,7 @@ impl Notation for Hexapawn {
         })
     }
 
-    fn parse_position(&self, text: &str, to_move: Side) -> Result<Board, String> {
+    fn parse_position(&self, text: &str, to_move: Side) -> Result<Board, Said> {
         let example = self.format_position(&self.start());
         let marks = notation::read(
             text,
@@ -255,9 +255,7 @@ impl Notation for Hexapawn {
                     'B' => board.black |= bit,
                     '.' | '-' => {}
                     other => {
-                        return Err(format!(
-                            "'{other}' is not a square: use W (white pawn), B (black pawn) or . (empty)"
-                        ));
+                        return Err(Said::new("cli.position.pawns").with("mark", other));
                     }
                 }
             }

@@ -206,7 +206,7 @@ pub trait Notation: Rules {
     /// The position in one line of text (rows separated by `/`), as `boxes` prints it.
     fn format_position(&self, position: &Self::Position) -> String;
     /// Reads the text notation; `to_move` is used where the board does not tell.
-    fn parse_position(&self, text: &str, to_move: Side) -> Result<Self::Position, String>;
+    fn parse_position(&self, text: &str, to_move: Side) -> Result<Self::Position, Said>;
     /// A move in words a pupil can follow, e.g. `b1-b2` or `take 2`.
     fn format_move(&self, position: &Self::Position, mv: Self::Move) -> String;
     /// The move in the words of `words`' language, for a page to show; the notation
@@ -397,7 +397,7 @@ pub mod notation {
         rows: usize,
         cols: usize,
         example: &str,
-    ) -> Result<Vec<Vec<char>>, String> {
+    ) -> Result<Vec<Vec<char>>, crate::i18n::Said> {
         let mut lines: Vec<Vec<char>> = text
             .split(|c: char| c == '/' || c.is_whitespace())
             .filter(|r| !r.is_empty())
@@ -407,9 +407,10 @@ pub mod notation {
             lines = lines[0].chunks(cols).map(<[char]>::to_vec).collect();
         }
         if lines.len() != rows || lines.iter().any(|l| l.len() != cols) {
-            return Err(format!(
-                "a board here is {rows} rows of {cols} squares, top row first, separated by '/', e.g. {example}"
-            ));
+            return Err(crate::i18n::Said::new("cli.position.board")
+                .with("rows", rows)
+                .with("cols", cols)
+                .with("example", example));
         }
         Ok(lines)
     }

@@ -426,16 +426,14 @@ impl Notation for Nim {
             .join("-")
     }
 
-    fn parse_position(&self, text: &str, to_move: Side) -> Result<Pile, String> {
+    fn parse_position(&self, text: &str, to_move: Side) -> Result<Pile, Said> {
         let most = self.heaps.iter().copied().max().unwrap_or(0);
         let expected = if self.several() {
-            format!(
-                "a nim position is the stones left in each of the {} heaps, separated by dashes, e.g. {}",
-                self.heaps.len(),
-                self.format_position(&self.start())
-            )
+            Said::new("cli.position.heaps")
+                .with("heaps", self.heaps.len())
+                .with("example", self.format_position(&self.start()))
         } else {
-            format!("a nim position is the number of stones left, from 0 to {most}")
+            Said::new("cli.position.stones").with("most", most)
         };
         let counts: Vec<&str> = text
             .split(|c: char| c == '-' || c == ',' || c.is_whitespace())
@@ -448,13 +446,12 @@ impl Notation for Nim {
         for (slot, count) in heaps.iter_mut().zip(counts) {
             let stones: u16 = count.parse().map_err(|_| expected.clone())?;
             if stones > most {
-                return Err(if self.several() {
-                    format!(
-                        "no heap of this game starts with more than {most} stones, so {stones} cannot occur"
-                    )
+                let key = if self.several() {
+                    "cli.position.heap_too_big"
                 } else {
-                    format!("this game starts with {most} stones, so {stones} cannot occur")
-                });
+                    "cli.position.too_many"
+                };
+                return Err(Said::new(key).with("most", most).with("stones", stones));
             }
             *slot = stones;
         }
