@@ -218,10 +218,10 @@ mod tests {
             format!("a game from one bead state has more than {MAX_STEPS} lines of play");
         for opponent in [OpponentKind::Perfect, OpponentKind::Random] {
             let refusal = distribution(&s.tree, &s.machine, opponent).unwrap_err();
-            assert_eq!(refusal.0, too_many);
+            assert_eq!(refusal.to_string(), too_many);
         }
         assert_eq!(
-            Teaching::solve(&s.tree, &s.machine).err().unwrap().0,
+            Teaching::solve(&s.tree, &s.machine).err().unwrap().to_string(),
             too_many
         );
         // The small kits fit.
