@@ -221,7 +221,10 @@ mod tests {
             assert_eq!(refusal.to_string(), too_many);
         }
         assert_eq!(
-            Teaching::solve(&s.tree, &s.machine).err().unwrap().to_string(),
+            Teaching::solve(&s.tree, &s.machine)
+                .err()
+                .unwrap()
+                .to_string(),
             too_many
         );
         // The small kits fit.
