@@ -278,6 +278,13 @@ const ENGLISH: [&str; 61] = [
     "claim", "claimed", "holds", "worst", "case", "Method", "won", "drew", "lost",
 ];
 
+/// The English words of `text`: those of [`ENGLISH`] and `also`.
+fn english_in<'a>(text: &'a str, also: &[&str]) -> Vec<&'a str> {
+    text.split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| ENGLISH.contains(w) || also.contains(w))
+        .collect()
+}
+
 #[test]
 fn a_polish_or_russian_kit_hears_the_program_in_its_language() {
     for (language, preset, position) in [
@@ -318,10 +325,7 @@ fn a_polish_or_russian_kit_hears_the_program_in_its_language() {
                 stderr(&out)
             );
             let text = stdout(&out);
-            let english: Vec<&str> = text
-                .split(|c: char| !c.is_ascii_alphabetic())
-                .filter(|w| ENGLISH.contains(w))
-                .collect();
+            let english = english_in(&text, &[]);
             assert!(english.is_empty(), "{args:?}: {english:?}\n{text}");
         }
     }
@@ -351,13 +355,10 @@ fn find_says_in_the_kits_language_why_no_box_holds_a_position_or_it_cannot_read_
         let out = matchbox(&["find", position, kit.to_str().unwrap()]);
         assert_eq!(out.status.code(), Some(2), "{preset}: {}", stderr(&out));
         let said = stderr(&out);
-        let english: Vec<&str> = said
-            .split(|c: char| !c.is_ascii_alphabetic())
-            .filter(|w| {
-                ENGLISH.contains(w)
-                    || ["no", "holds", "it", "position", "square", "use", "stones"].contains(w)
-            })
-            .collect();
+        let english = english_in(
+            &said,
+            &["no", "holds", "it", "position", "square", "use", "stones"],
+        );
         assert!(english.is_empty(), "{preset}: {english:?}\n{said}");
         assert_eq!(said.lines().count(), 1, "{said}");
     }
