@@ -49,7 +49,15 @@ impl Side {
 
     /// The side as a message about a kit says it (`problem.side.*`: `pierwsza`, `первой`).
     pub fn said(self, say: crate::i18n::Messages) -> String {
-        say.say(&format!("side.{}", self.name()), &[])
+        crate::i18n::strings(say.0).get(self.key()).to_string()
+    }
+
+    /// The word store's key for the side (`problem.side.first`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Side::First => "problem.side.first",
+            Side::Second => "problem.side.second",
+        }
     }
 }
 

@@ -405,13 +405,7 @@ pub fn prove<G: Rules>(
 fn cannot_learn_why<G: Notation>(kit: &Kit, setup: &Setup<G>) -> Option<Said> {
     side_loses(&setup.tree, kit.machine).then(|| {
         Said::new("cli.verify.cannot_learn")
-            .word(
-                "side",
-                match kit.machine {
-                    crate::game::Side::First => "problem.side.first",
-                    crate::game::Side::Second => "problem.side.second",
-                },
-            )
+            .word("side", kit.machine.key())
             .with("game", kit.game.name())
     })
 }
