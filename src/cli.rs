@@ -515,7 +515,7 @@ fn find_command<G: Notation + Descriptor>(
     text: &str,
 ) -> Result<String, Error> {
     let set = BoxSet::build(game, kit)?;
-    let (i, symmetry) = set.find_notation(game, text)?;
+    let (i, symmetry) = set.find_notation(game, text, kit.language)?;
     let b = &set.boxes[i];
     let words = report::Words::of(kit);
     Ok(format!(

@@ -4,7 +4,7 @@
 use crate::kit_folder::KitReport;
 use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
 use matchbox_engine::game::Notation;
-use matchbox_engine::i18n::{Messages, Strings, strings};
+use matchbox_engine::i18n::{Messages, Said, Strings, strings};
 use matchbox_engine::kit::Kit;
 use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::exact::{
@@ -215,219 +215,329 @@ pub fn boxes_text<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>) -> String {
     out
 }
 
-/// What `verify` prints: the checks, then the claim beside the measurement, then the
-/// reward claim.
+/// What `verify` prints, in the kit's language: the checks, then the claim beside the
+/// measurement, then the reward claim.
 pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
-    let mut out = verdict_body(kit, verdict);
+    let words = Words::of(kit);
+    let mut out = verdict_body(words, kit, verdict);
     if let Some(r) = &verdict.reward {
-        out.push_str(&reward_text(r));
+        out.push_str(&reward_text(words, r));
     }
     out
 }
 
+impl Words {
+    /// `cli.verify.KEY` with its placeholders filled in.
+    fn verify(self, key: &str, values: &[(&str, &str)]) -> String {
+        self.fill(&format!("verify.{key}"), values)
+    }
+
+    /// A finding of the engine's (a check, a claim, a reason) in the kit's language.
+    fn said(self, said: &Said) -> String {
+        said.in_language(self.say.0)
+    }
+
+    /// `x` scaled with two decimals, as a percentage when `percent`.
+    fn figure(self, x: f64, percent: bool) -> String {
+        let text = self.decimals(x, 2);
+        if percent { self.percent(&text) } else { text }
+    }
+
+    /// An exact or sampled figure, scaled, with its bounds or interval.
+    fn measure(self, m: &Measure, scale: f64, percent: bool) -> String {
+        let figure = |x: f64| self.figure(x * scale, percent);
+        match m {
+            Measure::Exact(Figure::Exact(f)) => figure(f.to_f64()),
+            Measure::Exact(Figure::Bounded(b)) if (b.high - b.low) * scale < 0.005 => {
+                figure((b.low + b.high) / 2.0)
+            }
+            Measure::Exact(Figure::Bounded(b)) => self.verify(
+                "range",
+                &[("low", &figure(b.low)), ("high", &figure(b.high))],
+            ),
+            Measure::Sampled(e) => self.fill(
+                "interval",
+                &[
+                    ("mean", &figure(e.mean)),
+                    ("low", &figure(e.low)),
+                    ("high", &figure(e.high)),
+                ],
+            ),
+        }
+    }
+
+    /// A figure as a percentage with four decimals, e.g. `52.0000%`.
+    fn share(self, f: &Figure) -> String {
+        self.percent(&self.decimals(f.to_f64() * 100.0, 4))
+    }
+
+    /// A mean with four decimals, or that the machine may never learn.
+    fn mean(self, f: Option<&Figure>) -> String {
+        f.map_or_else(
+            || self.verify("infinite", &[]),
+            |f| self.decimals(f.to_f64(), 4),
+        )
+    }
+}
+
 /// The reward claim's table: the losses in the first games under each rule.
-fn reward_text(r: &RewardCheck) -> String {
+fn reward_text(words: Words, r: &RewardCheck) -> String {
     let mut out = format!(
-        "\nReward claim ({})\n  claimed: {}\n  mean losses in the first games, without rewards (gardner) and with them (gardner-reward):\n",
-        r.claim.source, r.claim.text
+        "\n{}\n  {}\n  {}\n",
+        words.verify("reward", &[("source", &words.said(&r.claim.source))]),
+        words.verify("claimed", &[("text", &words.said(&r.claim.text))]),
+        words.verify("reward_rows", &[]),
     );
     for row in &r.rows {
+        let fewer = match row.fewer {
+            Some(true) => "fewer",
+            Some(false) => "more",
+            None => "too_close",
+        };
         out.push_str(&format!(
-            "  {}, first {} games: {} without, {} with rewards{}\n",
-            opponent_words(row.opponent),
-            row.games,
-            measure(&row.gardner, 1.0, ""),
-            measure(&row.gardner_reward, 1.0, ""),
-            match row.fewer {
-                Some(true) => ": fewer",
-                Some(false) => ": more",
-                None => ": too close to tell",
-            }
+            "  {}\n",
+            words.verify(
+                "reward_row",
+                &[
+                    ("opponent", &words.opponent(row.opponent)),
+                    ("games", &row.games.to_string()),
+                    ("without", &words.measure(&row.gardner, 1.0, false)),
+                    ("with", &words.measure(&row.gardner_reward, 1.0, false)),
+                    ("fewer", &words.verify(&format!("reward_{fewer}"), &[])),
+                ],
+            )
         ));
     }
-    out.push_str(
-        "  (figures worked out exactly give their bounds; sampled ones, over the machines trained, their 95% confidence interval)\n",
-    );
-    out.push_str(match r.holds {
-        Some(true) => "  the claim holds: rewards lose fewer of the first 20 games against both opponents\n",
-        Some(false) => "  the claim DOES NOT HOLD: rewards lose more of the first 20 games against some opponent\n",
-        None => "  the claim is not decided: the figures for the first 20 games are too close\n",
-    });
+    let holds = match r.holds {
+        Some(true) => "reward_holds",
+        Some(false) => "reward_fails",
+        None => "reward_undecided",
+    };
+    out.push_str(&format!(
+        "  {}\n  {}\n",
+        words.verify("reward_figures", &[]),
+        words.verify(holds, &[])
+    ));
     out
 }
 
 /// The checks, then the claim beside the measurement.
-fn verdict_body(kit: &Kit, verdict: &Verdict) -> String {
+fn verdict_body(words: Words, kit: &Kit, verdict: &Verdict) -> String {
     let mut out = format!(
-        "{}: {}, the machine plays {}, rule {}\n\nChecks\n",
-        kit.name,
-        kit.game.name(),
-        kit.machine.name(),
-        kit.rule.name()
+        "{}\n\n{}\n",
+        words.verify(
+            "header",
+            &[
+                ("name", &kit.name),
+                ("game", kit.game.name()),
+                ("side", &words.side(kit)),
+                ("rule", &words.rule(kit.rule)),
+            ],
+        ),
+        words.verify("checks", &[])
     );
     for c in &verdict.checks {
+        let ok = words.verify(if c.ok { "ok" } else { "failed" }, &[]);
         out.push_str(&format!(
-            "  {:<6} {}: {}\n",
-            if c.ok { "ok" } else { "FAILED" },
-            c.what,
-            c.detail
+            "  {ok:<6} {}: {}\n",
+            words.said(&c.what),
+            words.said(&c.detail)
         ));
     }
     if let Some(proof) = &verdict.exact {
-        out.push_str(&proof_text(verdict, proof));
+        out.push_str(&proof_text(words, verdict, proof));
         return out;
     }
     if let Some(c) = &verdict.cannot_learn {
-        out.push_str(&cannot_learn_text(c));
+        out.push_str(&cannot_learn_text(words, c));
         if verdict.measured.is_none() {
             return out;
         }
     }
     let Some(measured) = &verdict.measured else {
-        out.push_str("\nNot trained: fix the kit first.\n");
+        out.push_str(&format!("\n{}\n", words.verify("not_trained", &[])));
         return out;
     };
     if let Some(why) = &verdict.not_exact {
+        let intervals = verdict.intervals.as_ref().map(|i| words.said(i));
         out.push_str(&format!(
-            "\nMethod: sampled, since the exact path does not apply ({why}); {}\n",
-            verdict.intervals.unwrap_or_default()
+            "\n{}\n",
+            words.verify(
+                "method_sampled",
+                &[
+                    ("why", &words.said(why)),
+                    ("intervals", &intervals.unwrap_or_default()),
+                ],
+            )
         ));
     }
-    let trained = format!(
-        "{} machines against {} (seed {}); {} could still lose at the end, {}",
-        measured.runs,
-        opponent_words(verdict.opponent),
-        verdict.seed,
-        measured.unfinished,
-        measured.unfinished_share.text(100.0, "%")
+    let trained = words.verify(
+        "trained",
+        &[
+            ("runs", &measured.runs.to_string()),
+            ("opponent", &words.opponent(verdict.opponent)),
+            ("seed", &verdict.seed.to_string()),
+            ("unfinished", &measured.unfinished.to_string()),
+            (
+                "share",
+                &words.estimate(&measured.unfinished_share, 100.0, true),
+            ),
+        ],
     );
     match &verdict.claim {
         Some(c) => out.push_str(&format!(
-            "\nClaim ({})\n  claimed:  {}\n  measured: {trained}\n",
-            c.claim.source, c.claim.text
+            "\n{}\n  {}\n  {}\n",
+            words.verify("claim", &[("source", &words.said(&c.claim.source))]),
+            words.verify("claimed_beside", &[("text", &words.said(&c.claim.text))]),
+            words.verify("measured", &[("trained", &trained)]),
         )),
         None => out.push_str(&format!(
-            "\nNo source article makes a claim about this kit; its own figures:\n  {trained}\n"
+            "\n{}\n  {trained}\n",
+            words.verify("no_claim", &[])
         )),
     }
-    out.push_str(&learning_text(measured));
+    out.push_str(&learning_words(words, measured));
     if let (Some(losses), Some(games)) = (&measured.losses_to_learn, &measured.games_to_learn) {
         let (l, g) = (&losses.mean_interval, &games.mean_interval);
+        let two = |x: f64| words.decimals(x, 2);
         out.push_str(&format!(
-            "  95% CI of the means: losses {:.2} to {:.2}, games {:.2} to {:.2}; the shares are of the {} machines that learnt\n",
-            l.low,
-            l.high,
-            g.low,
-            g.high,
-            measured.runs - measured.unfinished
+            "  {}\n",
+            words.verify(
+                "mean_intervals",
+                &[
+                    ("losses_low", &two(l.low)),
+                    ("losses_high", &two(l.high)),
+                    ("games_low", &two(g.low)),
+                    ("games_high", &two(g.high)),
+                    ("learnt", &(measured.runs - measured.unfinished).to_string()),
+                ],
+            )
         ));
     }
     if let Some(c) = &verdict.claim {
-        out.push_str(&holds_text(c.holds, verdict.opponent));
+        out.push_str(&holds_text(words, c.holds, verdict.opponent));
     }
     if let Some(w) = &verdict.watch {
-        out.push_str(&watch_text(w));
+        out.push_str(&watch_text(words, w));
     }
     out
 }
 
 /// What a machine that can never learn does instead, exactly or sampled.
-fn cannot_learn_text(c: &CannotLearn) -> String {
+fn cannot_learn_text(words: Words, c: &CannotLearn) -> String {
     let g = &c.instead;
     let how = match g.states {
-        Some(states) => format!("worked out exactly over the {states} bead states it can reach"),
-        None => "sampled, 95% confidence intervals".into(),
+        Some(states) => words.verify(
+            "exact_states",
+            &[("states", &words.say.number(states as i64))],
+        ),
+        None => words.verify("sampled", &[]),
     };
     format!(
-        "\nCannot learn: {}.\nWhat it does instead, against {} ({how}):\n{}",
-        c.why,
-        opponent_words(g.opponent),
-        giving_up_text(g)
+        "\n{}\n{}\n{}",
+        words.verify("cannot_learn_line", &[("why", &words.said(&c.why))]),
+        words.verify(
+            "instead",
+            &[("opponent", &words.opponent(g.opponent)), ("how", &how)],
+        ),
+        giving_up_text(words, g)
     )
 }
 
 /// When a machine that can never learn gives up at its first move.
-fn giving_up_text(g: &GivingUp) -> String {
-    let mut out = String::from(
-        "  it gives up at its first move for good, and from then on loses every game at once\n",
-    );
+fn giving_up_text(words: Words, g: &GivingUp) -> String {
     let by: Vec<String> = g
         .by_game
         .iter()
-        .map(|(n, m)| format!("game {n}: {}", measure(m, 100.0, "%")))
+        .map(|(n, m)| {
+            words.verify(
+                "by_game",
+                &[
+                    ("n", &n.to_string()),
+                    ("chance", &words.measure(m, 100.0, true)),
+                ],
+            )
+        })
         .collect();
-    out.push_str(&format!("  the chance it has by {}\n", by.join(", ")));
-    match (&g.mean_games, &g.mean_wins) {
-        (Some(games), Some(wins)) => out.push_str(&format!(
-            "  on average after {} games, of which it wins {}\n",
-            measure(games, 1.0, ""),
-            measure(wins, 1.0, "")
-        )),
-        _ => out.push_str(&format!(
-            "  it may never give up: the chance it does not is {}\n",
-            measure(&g.never, 100.0, "%")
-        )),
-    }
+    let mut out = format!(
+        "  {}\n  {}\n",
+        words.verify("gives_up", &[]),
+        words.verify("chance_by", &[("list", &by.join(", "))])
+    );
+    let last = match (&g.mean_games, &g.mean_wins) {
+        (Some(games), Some(wins)) => words.verify(
+            "on_average",
+            &[
+                ("games", &words.measure(games, 1.0, false)),
+                ("wins", &words.measure(wins, 1.0, false)),
+            ],
+        ),
+        _ => words.verify(
+            "may_never",
+            &[("chance", &words.measure(&g.never, 100.0, true))],
+        ),
+    };
+    out.push_str(&format!("  {last}\n"));
     out
 }
 
-/// An exact or sampled figure, scaled, with its bounds or interval.
-fn measure(m: &Measure, scale: f64, unit: &str) -> String {
-    match m {
-        Measure::Exact(Figure::Exact(f)) => format!("{:.2}{unit}", f.to_f64() * scale),
-        Measure::Exact(Figure::Bounded(b)) if (b.high - b.low) * scale < 0.005 => {
-            format!("{:.2}{unit}", (b.low + b.high) / 2.0 * scale)
-        }
-        Measure::Exact(Figure::Bounded(b)) => {
-            format!("{:.2}{unit} to {:.2}{unit}", b.low * scale, b.high * scale)
-        }
-        Measure::Sampled(e) => format!(
-            "{:.2}{unit} (95% CI {:.2}{unit} to {:.2}{unit})",
-            e.mean * scale,
-            e.low * scale,
-            e.high * scale
-        ),
-    }
-}
-
 /// What a teacher can watch of a machine that may never stop losing.
-fn watch_text(w: &Watch) -> String {
+fn watch_text(words: Words, w: &Watch) -> String {
     let shares = if w.windows.is_empty() {
-        ""
+        String::new()
     } else {
-        " (a share of draws is the mean of the machines' shares)"
+        words.verify("watch_shares", &[])
     };
     let mut out = format!(
-        "\nWhat to watch: {} fresh machines, {} games each against {}{shares}\n",
-        w.runs,
-        w.games,
-        opponent_words(w.opponent)
+        "\n{}\n",
+        words.verify(
+            "watch",
+            &[
+                ("runs", &w.runs.to_string()),
+                ("games", &w.games.to_string()),
+                ("opponent", &words.opponent(w.opponent)),
+                ("shares", &shares),
+            ],
+        )
     );
     for win in &w.windows {
         out.push_str(&format!(
-            "  draws in games {}-{}: {}\n",
-            win.from,
-            win.to,
-            win.draws.text(100.0, "%")
+            "  {}\n",
+            words.verify(
+                "draws",
+                &[
+                    ("from", &win.from.to_string()),
+                    ("to", &win.to.to_string()),
+                    ("share", &words.estimate(&win.draws, 100.0, true)),
+                ],
+            )
         ));
     }
-    match &w.stopped_losing {
-        Some(e) => out.push_str(&format!(
-            "  the game after which it did not lose for {STREAK} in a row: {}, over the {} of {} machines that got there, {}\n",
-            e.text(1.0, ""),
-            w.stopped_runs,
-            w.runs,
-            w.stopped_share.text(100.0, "%")
-        )),
-        None => out.push_str(&format!(
-            "  no machine went {STREAK} games in a row without a loss\n"
-        )),
-    }
+    let streak = STREAK.to_string();
+    let stopped = match &w.stopped_losing {
+        Some(e) => words.verify(
+            "stopped",
+            &[
+                ("streak", &streak),
+                ("game", &words.estimate(e, 1.0, false)),
+                ("n", &w.stopped_runs.to_string()),
+                ("runs", &w.runs.to_string()),
+                ("share", &words.estimate(&w.stopped_share, 100.0, true)),
+            ],
+        ),
+        None => words.verify("never_stopped", &[("streak", &streak)]),
+    };
+    out.push_str(&format!("  {stopped}\n"));
     if let Some(e) = &w.first_box {
         out.push_str(&format!(
-            "  beads in the first box: {} at the start, {} after the last game\n",
-            w.first_box_start,
-            e.text(1.0, "")
+            "  {}\n",
+            words.verify(
+                "first_box",
+                &[
+                    ("start", &w.first_box_start.to_string()),
+                    ("end", &words.estimate(e, 1.0, false)),
+                ],
+            )
         ));
     }
     out
@@ -435,130 +545,136 @@ fn watch_text(w: &Watch) -> String {
 
 /// Whether the claim holds, and against whom when it is not the perfect opponent the
 /// articles mean.
-fn holds_text(holds: bool, opponent: OpponentKind) -> String {
-    let verdict = if holds {
-        "the claim holds"
-    } else {
-        "the claim DOES NOT HOLD"
-    };
+fn holds_text(words: Words, holds: bool, opponent: OpponentKind) -> String {
+    let verdict = words.verify(if holds { "holds" } else { "fails" }, &[]);
     match opponent {
         OpponentKind::Perfect => format!("  {verdict}\n"),
-        other => format!("  {verdict} against {}\n", opponent_words(other)),
+        other => format!(
+            "  {}\n",
+            words.verify(
+                "holds_against",
+                &[("verdict", &verdict), ("opponent", &words.opponent(other))],
+            )
+        ),
     }
-}
-
-/// The opponent as the text names it: `a perfect opponent`, `the fastest teacher`.
-fn opponent_words(opponent: OpponentKind) -> String {
-    match opponent {
-        OpponentKind::Teacher => "the teacher (one move ahead)".into(),
-        OpponentKind::OptimalTeacher => "the fastest teacher (optimal-teacher)".into(),
-        OpponentKind::Machine => "a second machine".into(),
-        other => format!("a {} opponent", other.name()),
-    }
-}
-
-/// A figure as a percentage, e.g. `52.0000%`.
-fn percent(f: &Figure) -> String {
-    format!("{:.4}%", f.to_f64() * 100.0)
-}
-
-/// A mean with two decimals, or "never for sure" when the machine may never learn.
-fn mean(f: Option<&Figure>) -> String {
-    f.map_or_else(
-        || "infinite (it may never learn)".into(),
-        |f| format!("{:.4}", f.to_f64()),
-    )
 }
 
 /// One exact distribution: the chance of each number of losses and the means.
-fn distribution_text(d: &Distribution) -> String {
+fn distribution_text(words: Words, d: &Distribution) -> String {
     let mut out: String = d
         .losses
         .iter()
-        .map(|(k, f)| format!("    {k} losses: {}\n", percent(f)))
+        .map(|(k, f)| {
+            format!(
+                "    {}\n",
+                words.verify(
+                    "losses_chance",
+                    &[("n", &k.to_string()), ("chance", &words.share(f))],
+                )
+            )
+        })
         .collect();
     if !d.certain() {
-        out.push_str(&format!("    never learns: {}\n", percent(&d.never)));
+        out.push_str(&format!(
+            "    {}\n",
+            words.verify("never_learns", &[("chance", &words.share(&d.never))])
+        ));
     }
+    let arithmetic = match d.arithmetic {
+        Arithmetic::Rational => "rational",
+        Arithmetic::Interval => "interval_arithmetic",
+    };
     out.push_str(&format!(
-        "    mean: {} losses, {} games ({} bead states, {} arithmetic)\n",
-        mean(d.mean_losses.as_ref()),
-        mean(d.mean_games.as_ref()),
-        d.states,
-        match d.arithmetic {
-            Arithmetic::Rational => "exact rational",
-            Arithmetic::Interval => "interval",
-        }
+        "    {}\n",
+        words.verify(
+            "means",
+            &[
+                ("losses", &words.mean(d.mean_losses.as_ref())),
+                ("games", &words.mean(d.mean_games.as_ref())),
+                ("states", &words.say.number(d.states as i64)),
+                ("arithmetic", &words.verify(arithmetic, &[])),
+            ],
+        )
     ));
     out
 }
 
 /// What `verify` prints on the exact path.
-fn proof_text(verdict: &Verdict, p: &Proof) -> String {
+fn proof_text(words: Words, verdict: &Verdict, p: &Proof) -> String {
     let mut out = format!(
-        "\nMethod: exact: every bead state the machine can reach is enumerated ({} against any opponent), each game worked out over the game tree, and the Markov chains and decision problems solved backwards; rational arithmetic up to {RATIONAL_STATES} states, beyond that floating-point intervals rounded outwards, whose bounds are proven (JSON gives them)\n",
-        p.states
+        "\n{}\n",
+        words.verify(
+            "method_exact",
+            &[
+                ("states", &words.say.number(p.states as i64)),
+                ("rational", &RATIONAL_STATES.to_string()),
+            ],
+        )
     );
     match &verdict.claim {
         Some(c) => out.push_str(&format!(
-            "\nClaim ({})\n  claimed: {}\n",
-            c.claim.source, c.claim.text
+            "\n{}\n  {}\n",
+            words.verify("claim", &[("source", &words.said(&c.claim.source))]),
+            words.verify("claimed", &[("text", &words.said(&c.claim.text))]),
         )),
-        None => {
-            out.push_str("\nNo source article makes a claim about this kit; its own figures:\n")
-        }
+        None => out.push_str(&format!("\n{}\n", words.verify("no_claim", &[]))),
     }
     out.push_str(&format!(
-        "  against {}, losses before the machine can no longer lose:\n",
-        opponent_words(verdict.opponent)
+        "  {}\n",
+        words.verify(
+            "against",
+            &[("opponent", &words.opponent(verdict.opponent))]
+        )
     ));
-    out.push_str(&distribution_text(&p.against));
+    out.push_str(&distribution_text(words, &p.against));
     out.push_str(&format!(
-        "  worst case, the opponent and the machine's draws both against it: at most {} losses\n  worst case, the draws at random and the opponent maximising the mean: {} losses on average\n",
-        p.worst_losses,
-        mean(Some(&p.most_expected_losses))
+        "  {}\n  {}\n",
+        words.verify("worst_most", &[("n", &p.worst_losses.to_string())]),
+        words.verify(
+            "worst_mean",
+            &[("mean", &words.mean(Some(&p.most_expected_losses)))]
+        )
     ));
     if let Some(c) = &verdict.claim {
-        out.push_str(&holds_text(c.holds, verdict.opponent));
+        out.push_str(&holds_text(words, c.holds, verdict.opponent));
         if let Some(every) = c.holds_against_every_opponent.filter(|_| c.holds) {
-            out.push_str(if every {
-                "  and it holds against every opponent\n"
-            } else {
-                "  but not against every opponent: see the worst case\n"
-            });
+            let key = if every { "every" } else { "not_every" };
+            out.push_str(&format!("  {}\n", words.verify(key, &[])));
         }
     }
-    out.push_str("\nTeaching: the mean number of games until the machine can no longer lose\n");
+    out.push_str(&format!("\n{}\n", words.verify("teaching", &[])));
     if let Some(g) = verdict.claim.as_ref().and_then(|c| c.claim.games.as_ref()) {
-        out.push_str(&format!("  claimed ({}): {}\n", g.source, g.text));
+        out.push_str(&format!(
+            "  {}\n",
+            words.verify(
+                "claimed_by",
+                &[
+                    ("source", &words.said(&g.source)),
+                    ("text", &words.said(&g.text)),
+                ],
+            )
+        ));
     }
     for (name, d) in [
         ("perfect", &p.perfect),
-        ("teacher (one move ahead)", &p.teacher),
-        ("optimal-teacher (the fastest)", &p.fastest_teacher),
+        ("teacher", &p.teacher),
+        ("optimal-teacher", &p.fastest_teacher),
     ] {
         out.push_str(&format!(
-            "  {name}: {} games, {} losses\n",
-            mean(d.mean_games.as_ref()),
-            mean(d.mean_losses.as_ref())
+            "  {}\n",
+            words.verify(
+                "teaching_row",
+                &[
+                    ("name", &words.verify(&format!("teacher.{name}"), &[])),
+                    ("games", &words.mean(d.mean_games.as_ref())),
+                    ("losses", &words.mean(d.mean_losses.as_ref())),
+                ],
+            )
         ));
     }
-    out.push_str("  the fastest teacher's losses:\n");
-    out.push_str(&distribution_text(&p.fastest_teacher));
+    out.push_str(&format!("  {}\n", words.verify("fastest_losses", &[])));
+    out.push_str(&distribution_text(words, &p.fastest_teacher));
     out
-}
-
-/// The losses and games to learn, with the histogram of losses.
-fn learning_text(t: &Training) -> String {
-    match (&t.losses_to_learn, &t.games_to_learn) {
-        (Some(losses), Some(games)) => format!(
-            "  losses to learn: {}\n{}  games to learn:  {}\n",
-            losses.summary(),
-            losses.histogram_text(40),
-            games.summary()
-        ),
-        _ => "  no machine learnt within the games allowed\n".into(),
-    }
 }
 
 /// What `simulate --runs` prints.

@@ -318,6 +318,13 @@ const ENGLISH: [&str; 61] = [
     "claim", "claimed", "holds", "worst", "case", "Method", "won", "drew", "lost",
 ];
 
+/// The English words of `text`: those of [`ENGLISH`] and `also`.
+fn english_in<'a>(text: &'a str, also: &[&str]) -> Vec<&'a str> {
+    text.split(|c: char| !c.is_ascii_alphabetic())
+        .filter(|w| ENGLISH.contains(w) || also.contains(w))
+        .collect()
+}
+
 #[test]
 fn a_polish_or_russian_kit_hears_the_program_in_its_language() {
     for (language, preset, position) in [
@@ -329,6 +336,8 @@ fn a_polish_or_russian_kit_hears_the_program_in_its_language() {
         ("ru", "menace", "X../.O./..."),
         ("pl", "marienbad", "1-3-5-6"),
         ("ru", "marienbad", "7-1-5-2"),
+        ("pl", "bachet-relay", "6"),
+        ("ru", "bachet-relay", "4"),
     ] {
         let kit = temp_kit(
             &format!("words-{language}-{preset}.yaml"),
@@ -341,14 +350,22 @@ fn a_polish_or_russian_kit_hears_the_program_in_its_language() {
             vec!["simulate", kit, "--runs", "10"],
             vec!["simulate", kit, "--games", "50"],
         ];
+        // verify on the exact path with a claim (hexapawn, bachet, the relay) and on the
+        // sampled one with what to watch (menace); few runs keep it quick.
+        let verify = vec!["verify", kit, "--runs", "20", "--max-games", "300"];
+        let runs = runs
+            .into_iter()
+            .chain((preset != "marienbad").then_some(verify));
         for args in runs {
             let out = matchbox(&args);
-            assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+            // verify fails where a claim does not hold: its words are what is checked.
+            assert!(
+                out.status.success() || args[0] == "verify",
+                "{args:?}: {}",
+                stderr(&out)
+            );
             let text = stdout(&out);
-            let english: Vec<&str> = text
-                .split(|c: char| !c.is_ascii_alphabetic())
-                .filter(|w| ENGLISH.contains(w))
-                .collect();
+            let english = english_in(&text, &[]);
             assert!(english.is_empty(), "{args:?}: {english:?}\n{text}");
         }
     }
@@ -372,4 +389,37 @@ fn version_names_the_release_and_the_commit_it_was_built_from() {
         stdout(&out),
         format!("matchbox {} (commit {head})\n", env!("CARGO_PKG_VERSION"))
     );
+}
+
+#[test]
+fn find_says_in_the_kits_language_why_no_box_holds_a_position_or_it_cannot_read_it() {
+    for (language, preset, position) in [
+        ("pl", "hexapawn", "WWW/.../BBB"),
+        ("ru", "hexapawn", "W../.../BBB"),
+        ("pl", "bachet", "8"),
+        ("ru", "bachet-relay", "8"),
+        ("ru", "menace", "XXX/OO./..."),
+        ("pl", "marienbad", "1-3-5-7"),
+        // Positions that cannot be read at all.
+        ("pl", "hexapawn", "BBB/.Q./WWW"),
+        ("ru", "hexapawn", "BBB/..."),
+        ("pl", "menace", "XZ./.../..."),
+        ("ru", "bachet", "12"),
+        ("pl", "marienbad", "1-3"),
+        ("ru", "marienbad", "1-3-5-9"),
+    ] {
+        let kit = temp_kit(
+            &format!("nobox-{language}-{preset}.yaml"),
+            &format!("preset: {preset}\nlanguage: {language}\n"),
+        );
+        let out = matchbox(&["find", position, kit.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{preset}: {}", stderr(&out));
+        let said = stderr(&out);
+        let english = english_in(
+            &said,
+            &["no", "holds", "it", "position", "square", "use", "stones"],
+        );
+        assert!(english.is_empty(), "{preset}: {english:?}\n{said}");
+        assert_eq!(said.lines().count(), 1, "{said}");
+    }
 }

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::game::{Descriptor, Notation, Rules, Side, Symmetry, canonical};
+use crate::i18n::{Language, strings};
 use crate::kit::{Kit, Numerals, Tags};
 
 /// The most labels a kit prints (octapawn has 2,791; a kit for a 7 x 4 pawn board would
@@ -65,20 +66,15 @@ pub enum NoBox {
 }
 
 impl NoBox {
-    /// A sentence for the pupil.
-    pub fn explain(self) -> &'static str {
-        match self {
-            NoBox::GameOver => "no box holds it: the game is already over in this position",
-            NoBox::Unreachable => {
-                "no box holds it: this position cannot arise in a game from the start"
-            }
-            NoBox::NotMachinesTurn => {
-                "no box holds it: in this position it is the opponent's turn, not the machine's"
-            }
-            NoBox::Forced => {
-                "no box holds it: the machine has only one legal move here, so the kit has no box for it (skip_forced)"
-            }
-        }
+    /// A sentence for the pupil, in `language` (`cli.find.*`).
+    pub fn explain(self, language: Language) -> String {
+        let key = match self {
+            NoBox::GameOver => "cli.find.game_over",
+            NoBox::Unreachable => "cli.find.unreachable",
+            NoBox::NotMachinesTurn => "cli.find.not_machines_turn",
+            NoBox::Forced => "cli.find.forced",
+        };
+        strings(language).get(key).to_string()
     }
 }
 
@@ -333,15 +329,25 @@ impl<G: Rules> BoxSet<G> {
     }
 
     /// The box for a position written in the game's text notation, or a message saying
-    /// why there is none. Where the board does not tell whose turn it is, the machine's
+    /// why there is none, in `language`. Where the board does not tell whose turn it is, the machine's
     /// turn is assumed, and the opponent's is tried to explain a miss.
-    pub fn find_notation(&self, game: &G, text: &str) -> Result<(usize, Symmetry), Error>
+    pub fn find_notation(
+        &self,
+        game: &G,
+        text: &str,
+        language: Language,
+    ) -> Result<(usize, Symmetry), Error>
     where
         G: Notation,
     {
+        let refuse = |why: &str| {
+            Error::Input(
+                strings(language).fill("cli.find.position", &[("text", text), ("why", why)]),
+            )
+        };
         let parse = |side| {
             game.parse_position(text, side)
-                .map_err(|e| Error::Input(format!("position `{text}`: {e}")))
+                .map_err(|e| refuse(&e.in_language(language)))
         };
         let position = parse(self.machine)?;
         let reason = match self.find(game, &position) {
@@ -351,10 +357,7 @@ impl<G: Rules> BoxSet<G> {
             }
             Err(reason) => reason,
         };
-        Err(Error::Input(format!(
-            "position `{text}`: {}",
-            reason.explain()
-        )))
+        Err(refuse(&reason.explain(language)))
     }
 
     /// Whether a canonical position can arise from the start.

@@ -340,6 +340,89 @@ impl Messages {
     }
 }
 
+/// A sentence of the word store not yet said in any language: its key and the values of
+/// its placeholders, so that one finding is printed in the kit's language and kept in
+/// English as data (`--json`, where it serializes as its English text).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Said {
+    /// The key in strings.yaml.
+    pub key: &'static str,
+    /// Each placeholder and its value.
+    pub values: Vec<(&'static str, Value)>,
+}
+
+/// The value of a placeholder: words the same in every language (a box number, a
+/// position), or a count said with its noun in the form its number takes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// Said as it is.
+    Text(String),
+    /// `n` and the noun `problem.count.KEY`.
+    Count(i64, &'static str),
+    /// The word store's `KEY` (`problem.side.first`).
+    Word(&'static str),
+}
+
+impl Said {
+    /// The sentence `key`, its placeholders not yet filled.
+    pub fn new(key: &'static str) -> Said {
+        Said {
+            key,
+            values: Vec::new(),
+        }
+    }
+
+    /// With `{name}` filled by `text`.
+    pub fn with(mut self, name: &'static str, text: impl ToString) -> Said {
+        self.values.push((name, Value::Text(text.to_string())));
+        self
+    }
+
+    /// With `{name}` filled by `n` and the noun `problem.count.NOUN`.
+    pub fn counting(mut self, name: &'static str, n: impl Into<i64>, noun: &'static str) -> Said {
+        self.values.push((name, Value::Count(n.into(), noun)));
+        self
+    }
+
+    /// With `{name}` filled by the word store's `key`.
+    pub fn word(mut self, name: &'static str, key: &'static str) -> Said {
+        self.values.push((name, Value::Word(key)));
+        self
+    }
+
+    /// The sentence in `language`.
+    pub fn in_language(&self, language: Language) -> String {
+        let values: Vec<(&str, String)> = self
+            .values
+            .iter()
+            .map(|(name, value)| {
+                let text = match value {
+                    Value::Text(text) => text.clone(),
+                    Value::Count(n, noun) => Messages(language).count(*n, noun),
+                    Value::Word(key) => strings(language).get(key).to_string(),
+                };
+                (*name, text)
+            })
+            .collect();
+        let values: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        strings(language).fill(self.key, &values)
+    }
+}
+
+/// In English, the language of data.
+impl std::fmt::Display for Said {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.in_language(Language::En))
+    }
+}
+
+/// As its English text, so that `--json` keeps the sentence programs have always read.
+impl Serialize for Said {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -9,7 +9,7 @@ use super::{
     RewardClaim, Rules, Side, Symmetry, as_in_the_articles, notation, one_bead_each,
 };
 use crate::Error;
-use crate::i18n::Strings;
+use crate::i18n::{Said, Strings};
 use crate::rule::Rule;
 use crate::settings::{KitText, Preset, settings_file};
 
@@ -244,7 +244,7 @@ impl Notation for Hexapawn {
         })
     }
 
-    fn parse_position(&self, text: &str, to_move: Side) -> Result<Board, String> {
+    fn parse_position(&self, text: &str, to_move: Side) -> Result<Board, Said> {
         let example = self.format_position(&self.start());
         let marks = notation::read(
             text,
@@ -265,9 +265,7 @@ impl Notation for Hexapawn {
                     'B' => board.black |= bit,
                     '.' | '-' => {}
                     other => {
-                        return Err(format!(
-                            "'{other}' is not a square: use W (white pawn), B (black pawn) or . (empty)"
-                        ));
+                        return Err(Said::new("cli.position.pawns").with("mark", other));
                     }
                 }
             }
@@ -334,18 +332,18 @@ impl Descriptor for Hexapawn {
                 Side::Second => "her",
             },
             claim: described.then_some(Claim {
-                source: "Gardner, Scientific American, March 1962; the Polish classroom sheet",
-                text: "HER learns after at most 11 lost games (the Polish sheet: exactly 11)",
+                source: Said::new("cli.verify.source.gardner"),
+                text: Said::new("cli.verify.claim.her"),
                 bound: Bound::AtMost(11),
                 games: Some(GamesClaim {
-                    source: "the Polish classroom sheet",
-                    text: "about 40 games against an opponent who thinks",
+                    source: Said::new("cli.verify.source.polish_sheet"),
+                    text: Said::new("cli.verify.claim.her_games"),
                     games: 40,
                 }),
             }),
             reward_claim: rewarded.then_some(RewardClaim {
-                source: "the Polish classroom sheet",
-                text: "rewarding wins (a bead back and one more in every box used in a won game) makes HER lose fewer of its first games, for example of the first 20, though it learns later",
+                source: Said::new("cli.verify.source.polish_sheet"),
+                text: Said::new("cli.verify.claim.her_reward"),
             }),
         })
     }

@@ -14,7 +14,7 @@ use std::hash::Hash;
 use serde::Serialize;
 
 use crate::Error;
-use crate::i18n::Strings;
+use crate::i18n::{Said, Strings};
 use crate::rule::{BeadSchedule, Rule};
 use crate::settings::{Kind, KitText, Places, Preset, SettingsFile};
 
@@ -49,7 +49,15 @@ impl Side {
 
     /// The side as a message about a kit says it (`problem.side.*`: `pierwsza`, `первой`).
     pub fn said(self, say: crate::i18n::Messages) -> String {
-        say.say(&format!("side.{}", self.name()), &[])
+        crate::i18n::strings(say.0).get(self.key()).to_string()
+    }
+
+    /// The word store's key for the side (`problem.side.first`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Side::First => "problem.side.first",
+            Side::Second => "problem.side.second",
+        }
     }
 }
 
@@ -78,10 +86,11 @@ pub enum Bound {
 /// A claim of the source articles about how many games a machine loses while learning.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Claim {
-    /// Where it is claimed.
-    pub source: &'static str,
-    /// The claim in words.
-    pub text: &'static str,
+    /// Where it is claimed: a key of the word store (`cli.verify.source.*`).
+    pub source: Said,
+    /// The claim, a key of the word store (`cli.verify.claim.*`): data about a historic
+    /// source, said in the kit's language and kept in English in `--json`.
+    pub text: Said,
     /// The bound on the losses to learn.
     pub bound: Bound,
     /// A claim about the games a thinking opponent needs to teach the machine, if any.
@@ -91,10 +100,11 @@ pub struct Claim {
 /// A claim about how many games it takes to teach the machine.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GamesClaim {
-    /// Where it is claimed.
-    pub source: &'static str,
-    /// The claim in words.
-    pub text: &'static str,
+    /// Where it is claimed: a key of the word store (`cli.verify.source.*`).
+    pub source: Said,
+    /// The claim, a key of the word store (`cli.verify.claim.*`): data about a historic
+    /// source, said in the kit's language and kept in English in `--json`.
+    pub text: Said,
     /// The number of games claimed.
     pub games: u32,
 }
@@ -116,10 +126,11 @@ pub struct Historic {
 /// first games than punishing losses alone (`gardner`), though it learns later.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct RewardClaim {
-    /// Where it is claimed.
-    pub source: &'static str,
-    /// The claim in words.
-    pub text: &'static str,
+    /// Where it is claimed: a key of the word store (`cli.verify.source.*`).
+    pub source: Said,
+    /// The claim, a key of the word store (`cli.verify.claim.*`): data about a historic
+    /// source, said in the kit's language and kept in English in `--json`.
+    pub text: Said,
 }
 
 /// What a game's historic claims and box checks read of a kit besides the game: its
@@ -209,7 +220,7 @@ pub trait Notation: Rules {
     /// The position in one line of text (rows separated by `/`), as `boxes` prints it.
     fn format_position(&self, position: &Self::Position) -> String;
     /// Reads the text notation; `to_move` is used where the board does not tell.
-    fn parse_position(&self, text: &str, to_move: Side) -> Result<Self::Position, String>;
+    fn parse_position(&self, text: &str, to_move: Side) -> Result<Self::Position, Said>;
     /// A move in words a pupil can follow, e.g. `b1-b2` or `take 2`.
     fn format_move(&self, position: &Self::Position, mv: Self::Move) -> String;
     /// The move in the words of `words`' language, for a page to show; the notation
@@ -405,7 +416,7 @@ pub mod notation {
         rows: usize,
         cols: usize,
         example: &str,
-    ) -> Result<Vec<Vec<char>>, String> {
+    ) -> Result<Vec<Vec<char>>, crate::i18n::Said> {
         let mut lines: Vec<Vec<char>> = text
             .split(|c: char| c == '/' || c.is_whitespace())
             .filter(|r| !r.is_empty())
@@ -415,9 +426,10 @@ pub mod notation {
             lines = lines[0].chunks(cols).map(<[char]>::to_vec).collect();
         }
         if lines.len() != rows || lines.iter().any(|l| l.len() != cols) {
-            return Err(format!(
-                "a board here is {rows} rows of {cols} squares, top row first, separated by '/', e.g. {example}"
-            ));
+            return Err(crate::i18n::Said::new("cli.position.board")
+                .with("rows", rows)
+                .with("cols", cols)
+                .with("example", example));
         }
         Ok(lines)
     }

@@ -14,7 +14,7 @@ use super::{
     as_in_the_articles, one_bead_each,
 };
 use crate::Error;
-use crate::i18n::Strings;
+use crate::i18n::{Said, Strings};
 use crate::rule::Rule;
 use crate::settings::{KitText, Preset, settings_file};
 
@@ -426,16 +426,14 @@ impl Notation for Nim {
             .join("-")
     }
 
-    fn parse_position(&self, text: &str, to_move: Side) -> Result<Pile, String> {
+    fn parse_position(&self, text: &str, to_move: Side) -> Result<Pile, Said> {
         let most = self.heaps.iter().copied().max().unwrap_or(0);
         let expected = if self.several() {
-            format!(
-                "a nim position is the stones left in each of the {} heaps, separated by dashes, e.g. {}",
-                self.heaps.len(),
-                self.format_position(&self.start())
-            )
+            Said::new("cli.position.heaps")
+                .with("heaps", self.heaps.len())
+                .with("example", self.format_position(&self.start()))
         } else {
-            format!("a nim position is the number of stones left, from 0 to {most}")
+            Said::new("cli.position.stones").with("most", most)
         };
         let counts: Vec<&str> = text
             .split(|c: char| c == '-' || c == ',' || c.is_whitespace())
@@ -448,13 +446,12 @@ impl Notation for Nim {
         for (slot, count) in heaps.iter_mut().zip(counts) {
             let stones: u16 = count.parse().map_err(|_| expected.clone())?;
             if stones > most {
-                return Err(if self.several() {
-                    format!(
-                        "no heap of this game starts with more than {most} stones, so {stones} cannot occur"
-                    )
+                let key = if self.several() {
+                    "cli.position.heap_too_big"
                 } else {
-                    format!("this game starts with {most} stones, so {stones} cannot occur")
-                });
+                    "cli.position.too_many"
+                };
+                return Err(Said::new(key).with("most", most).with("stones", stones));
             }
             *slot = stones;
         }
@@ -559,14 +556,14 @@ impl Descriptor for Nim {
             return None;
         }
         let described = self.last_stone_wins && as_in_the_articles(kit);
-        let source = "the Russian magazine article on Bachet's game";
+        let source = Said::new("cli.verify.source.russian_article");
         Some(if kit.rule == Rule::Relay {
             let wiring = BTreeMap::from([(7, vec![1, 3]), (6, vec![1, 2]), (5, vec![1])]);
             Historic {
                 name: "relay",
                 claim: (described && self.wiring == wiring).then_some(Claim {
                     source,
-                    text: "the relay automaton learns after exactly 6 lost games",
+                    text: Said::new("cli.verify.claim.relay"),
                     bound: Bound::Exactly(6),
                     games: None,
                 }),
@@ -578,7 +575,7 @@ impl Descriptor for Nim {
                 name: "bachet",
                 claim: (described && matchboxes && self.wiring.is_empty()).then_some(Claim {
                     source,
-                    text: "the 8-stone Bachet machine loses at most 12 games",
+                    text: Said::new("cli.verify.claim.bachet"),
                     bound: Bound::AtMost(12),
                     games: None,
                 }),

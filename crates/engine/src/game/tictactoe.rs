@@ -4,7 +4,7 @@ use super::{
     Descriptor, Historic, MachineSettings, Notation, Outcome, Rules, Side, Symmetry, notation,
 };
 use crate::Error;
-use crate::i18n::Strings;
+use crate::i18n::{Said, Strings};
 use crate::rule::Rule;
 use crate::settings::{KitText, Preset};
 
@@ -201,7 +201,7 @@ impl Notation for TicTacToe {
         })
     }
 
-    fn parse_position(&self, text: &str, _to_move: Side) -> Result<Grid, String> {
+    fn parse_position(&self, text: &str, _to_move: Side) -> Result<Grid, Said> {
         let marks = notation::read(text, 3, 3, "X.O/.X./..O")?;
         let mut grid = Grid { x: 0, o: 0 };
         for (sq, mark) in marks.iter().flatten().enumerate() {
@@ -210,7 +210,7 @@ impl Notation for TicTacToe {
                 'O' | '0' => grid.o |= 1 << sq,
                 '.' | '-' => {}
                 other => {
-                    return Err(format!("'{other}' is not a square: use X, O or . (empty)"));
+                    return Err(Said::new("cli.position.noughts").with("mark", other));
                 }
             }
         }

@@ -45,11 +45,11 @@ pub use teaching::{Besides, Principle, Teaching};
 
 /// Why a kit's figures cannot be computed exactly.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Refusal(pub String);
+pub struct Refusal(pub crate::i18n::Said);
 
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        self.0.fmt(f)
     }
 }
 
@@ -218,10 +218,13 @@ mod tests {
             format!("a game from one bead state has more than {MAX_STEPS} lines of play");
         for opponent in [OpponentKind::Perfect, OpponentKind::Random] {
             let refusal = distribution(&s.tree, &s.machine, opponent).unwrap_err();
-            assert_eq!(refusal.0, too_many);
+            assert_eq!(refusal.to_string(), too_many);
         }
         assert_eq!(
-            Teaching::solve(&s.tree, &s.machine).err().unwrap().0,
+            Teaching::solve(&s.tree, &s.machine)
+                .err()
+                .unwrap()
+                .to_string(),
             too_many
         );
         // The small kits fit.

@@ -4,9 +4,6 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-/// How the sampled figures' intervals are computed, as `verify` states it.
-pub const INTERVALS: &str = "95% confidence intervals: Student's t interval for every mean (the sample's standard deviation), Wilson score interval for every share of runs";
-
 /// The normal quantile of a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
 

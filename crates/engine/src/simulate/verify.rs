@@ -6,11 +6,11 @@ use serde::Serialize;
 use crate::Error;
 use crate::boxes::BoxSet;
 use crate::game::{Bound, Claim, Descriptor, Notation, RewardClaim, Rules};
+use crate::i18n::Said;
 use crate::kit::Kit;
 use crate::machine::{Node, Tree};
 use crate::rule::Rule;
 use crate::simulate::exact::{self, Distribution, Figure, GivingUp, Measure};
-use crate::simulate::stats::INTERVALS;
 use crate::simulate::watch::{Watch, watch};
 use crate::simulate::{OpponentKind, Setup, Training, side_loses, train};
 
@@ -18,22 +18,23 @@ use crate::simulate::{OpponentKind, Setup, Training, side_loses, train};
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Check {
     /// What is checked.
-    pub what: &'static str,
+    pub what: Said,
     /// Whether it holds.
     pub ok: bool,
     /// How many things were checked, or the first that failed.
-    pub detail: String,
+    pub detail: Said,
 }
 
 /// The checks: every box reachable, every arrow legal, a box for every position the
 /// machine can face (but forced ones with `skip_forced`), beads as the schedule says.
 pub fn checks<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>) -> Vec<Check> {
-    let check = |what, failure: Option<String>, count: usize, unit: &str| Check {
-        what,
+    let check = |what, failure: Option<Said>, count: usize, noun| Check {
+        what: Said::new(what),
         ok: failure.is_none(),
-        detail: failure.unwrap_or_else(|| format!("{count} {unit}")),
+        detail: failure
+            .unwrap_or_else(|| Said::new("cli.verify.checked").counting("n", count as i64, noun)),
     };
-    let label = |i: usize| format!("box {}", set.boxes[i].id);
+    let failed = |key, i: usize| Said::new(key).with("id", set.boxes[i].id);
 
     // A box is reachable when some exact position of play from the start lands in it.
     let mut reached = vec![false; set.boxes.len()];
@@ -50,7 +51,7 @@ pub fn checks<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>)
             None if kit.skip_forced && tree.children(node).len() == 1 => {}
             None => {
                 missing.get_or_insert_with(|| {
-                    format!("no box for {}", game.format_position(position))
+                    Said::new("cli.verify.no_box").with("position", game.format_position(position))
                 });
             }
         }
@@ -58,7 +59,7 @@ pub fn checks<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>)
     let unreached = reached
         .iter()
         .position(|r| !r)
-        .map(|i| format!("{} cannot be reached", label(i)));
+        .map(|i| failed("cli.verify.unreached", i));
 
     let mut legal = Vec::new();
     let mut illegal = None;
@@ -72,43 +73,29 @@ pub fn checks<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>)
             arrows += 1;
             if !legal.contains(&m.mv) {
                 illegal.get_or_insert_with(|| {
-                    format!(
-                        "{}: {} is not legal",
-                        label(i),
-                        game.format_move(&b.position, m.mv)
-                    )
+                    failed("cli.verify.illegal", i)
+                        .with("move", game.format_move(&b.position, m.mv))
                 });
             }
             if Some(m.beads) != schedule {
+                // A box past the schedule's last move is told by `-`: none is due there.
                 wrong_beads.get_or_insert_with(|| {
-                    format!(
-                        "{}: {} beads where the schedule says {schedule:?}",
-                        label(i),
-                        m.beads
-                    )
+                    failed("cli.verify.wrong_beads", i)
+                        .counting("beads", m.beads, "bead")
+                        .with("schedule", schedule.map_or("-".into(), |n| n.to_string()))
                 });
             }
         }
     }
     vec![
+        check("cli.verify.reachable", unreached, set.boxes.len(), "box"),
+        check("cli.verify.legal", illegal, arrows, "arrow"),
+        check("cli.verify.faced", missing, faced, "position"),
         check(
-            "every box is reachable",
-            unreached,
-            set.boxes.len(),
-            "boxes",
-        ),
-        check("every arrow is a legal move", illegal, arrows, "arrows"),
-        check(
-            "every position the machine can face has a box",
-            missing,
-            faced,
-            "positions",
-        ),
-        check(
-            "the beads match the schedule",
+            "cli.verify.beads",
             wrong_beads,
             set.boxes.iter().map(|b| b.beads()).sum::<u32>() as usize,
-            "beads",
+            "bead",
         ),
     ]
 }
@@ -301,7 +288,7 @@ pub fn reward_check<G: Notation + Descriptor>(
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CannotLearn {
     /// Why it cannot learn.
-    pub why: String,
+    pub why: Said,
     /// When it gives up at its first move for good, against [`Verdict::opponent`].
     pub instead: GivingUp,
 }
@@ -318,9 +305,9 @@ pub struct Verdict {
     /// How the figures were obtained.
     pub method: Method,
     /// Why the exact path was not taken, on the sampled path.
-    pub not_exact: Option<String>,
+    pub not_exact: Option<Said>,
     /// How the sampled figures' confidence intervals are computed, on the sampled path.
-    pub intervals: Option<&'static str>,
+    pub intervals: Option<Said>,
     /// The exact figures of a machine that can learn, on the exact path.
     pub exact: Option<Proof>,
     /// For a machine that can never stop losing to a perfect opponent (its side loses the
@@ -415,13 +402,11 @@ pub fn prove<G: Rules>(
 
 /// Why the machine can never learn to stop losing, when its side loses against best
 /// play; `None` when it can.
-fn cannot_learn_why<G: Notation>(kit: &Kit, setup: &Setup<G>) -> Option<String> {
+fn cannot_learn_why<G: Notation>(kit: &Kit, setup: &Setup<G>) -> Option<Said> {
     side_loses(&setup.tree, kit.machine).then(|| {
-        format!(
-            "the machine plays {}, and in {} that side loses against best play: against a perfect opponent it can never stop losing",
-            kit.machine.name(),
-            kit.game.name()
-        )
+        Said::new("cli.verify.cannot_learn")
+            .word("side", kit.machine.key())
+            .with("game", kit.game.name())
     })
 }
 
@@ -520,7 +505,9 @@ pub fn verify<G: Notation + Descriptor>(
         } else {
             Method::Sampled
         },
-        intervals: measured.is_some().then_some(INTERVALS),
+        intervals: measured
+            .is_some()
+            .then(|| Said::new("cli.verify.intervals")),
         not_exact,
         exact: proof,
         cannot_learn,
@@ -616,9 +603,9 @@ mod tests {
         let failed: Vec<&str> = checks(&game, &kit, &set, &tree)
             .iter()
             .filter(|c| !c.ok)
-            .map(|c| c.what)
+            .map(|c| c.what.key)
             .collect();
-        assert_eq!(failed, ["the beads match the schedule"]);
+        assert_eq!(failed, ["cli.verify.beads"]);
         // The same boxes checked as if they played first: none of them fits.
         let first = Kit {
             machine: Side::First,
@@ -627,11 +614,8 @@ mod tests {
         let failed: Vec<&str> = checks(&game, &first, &set, &tree)
             .iter()
             .filter(|c| !c.ok)
-            .map(|c| c.what)
+            .map(|c| c.what.key)
             .collect();
-        assert!(
-            failed.contains(&"every position the machine can face has a box"),
-            "{failed:?}"
-        );
+        assert!(failed.contains(&"cli.verify.faced"), "{failed:?}");
     }
 }

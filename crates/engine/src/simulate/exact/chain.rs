@@ -11,6 +11,7 @@ use super::lines::{Lines, Mover, Transitions, lines_fit};
 use super::numbers::{Arithmetic, Bounds, Figure, Number, Rational, one, zero};
 use super::states::States;
 use crate::game::Rules;
+use crate::i18n::Said;
 use crate::machine::{Machine, Tree};
 use crate::rule::Rule;
 use crate::simulate::OpponentKind;
@@ -193,10 +194,9 @@ impl Distribution {
 pub(super) fn finite_rule(machine: &Machine) -> Result<(), Refusal> {
     match machine.rule {
         Rule::Gardner | Rule::Relay => Ok(()),
-        rule => Err(Refusal(format!(
-            "the rule {} adds beads, so the machine's bead states have no bound",
-            rule.name()
-        ))),
+        rule => Err(Refusal(
+            Said::new("cli.verify.refusal.rule_adds").with("rule", rule.name()),
+        )),
     }
 }
 
@@ -207,10 +207,7 @@ pub(super) fn shrinking(
     mut ends: impl Iterator<Item = (u32, bool)>,
 ) -> Result<(), Refusal> {
     if ends.any(|t| t.0 == state && t.1) {
-        return Err(Refusal(
-            "the machine can lose without a bead being taken (an empty box at its first move)"
-                .into(),
-        ));
+        return Err(Refusal(Said::new("cli.verify.refusal.empty_first_box")));
     }
     Ok(())
 }

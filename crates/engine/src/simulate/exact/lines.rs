@@ -14,6 +14,7 @@ use super::Refusal;
 use super::numbers::{Number, one, zero};
 use super::packed::Packing;
 use crate::game::Rules;
+use crate::i18n::Said;
 use crate::machine::{Beads, Draw, End, Machine, Node, Tree};
 use crate::simulate::{OpponentKind, teacher_moves};
 
@@ -38,9 +39,9 @@ impl Budget {
     pub(super) fn spend(&mut self, lines: &Lines) -> Result<(), Refusal> {
         self.0 += lines.steps.len();
         if self.0 > MAX_WALKED {
-            return Err(Refusal(format!(
-                "the games from all its bead states have more than {MAX_WALKED} lines of play"
-            )));
+            return Err(Refusal(
+                Said::new("cli.verify.refusal.walked").with("n", MAX_WALKED),
+            ));
         }
         Ok(())
     }
@@ -413,9 +414,9 @@ impl<'a, G: Rules> Walker<'a, G> {
             return self.end(game, End::of(outcome, self.machine.side), lines, resolve);
         }
         if lines.steps.len() > MAX_STEPS {
-            return Err(Refusal(format!(
-                "a game from one bead state has more than {MAX_STEPS} lines of play"
-            )));
+            return Err(Refusal(
+                Said::new("cli.verify.refusal.steps").with("n", MAX_STEPS),
+            ));
         }
         if let Some(memo) = &self.memo {
             let below = memo.below[node as usize];
@@ -551,7 +552,7 @@ impl<'a, G: Rules> Walker<'a, G> {
                 let span = Span {
                     start: lines.parts.len() as u32,
                     len: u16::try_from(parts.len()).map_err(|_| {
-                        Refusal(format!("a position has more than {} moves", u16::MAX))
+                        Refusal(Said::new("cli.verify.refusal.moves").with("n", u16::MAX))
                     })?,
                 };
                 lines.parts.extend_from_slice(parts);
@@ -626,9 +627,9 @@ pub(super) fn lines_fit<G: Rules>(
     // A walk gives up on entering a position with more than MAX_STEPS steps stored; at the
     // last position it enters, all but its own and its ancestors' are.
     if steps[0] > (MAX_STEPS + tree.len()) as u64 {
-        return Err(Refusal(format!(
-            "a game from one bead state has more than {MAX_STEPS} lines of play"
-        )));
+        return Err(Refusal(
+            Said::new("cli.verify.refusal.steps").with("n", MAX_STEPS),
+        ));
     }
     Ok(())
 }

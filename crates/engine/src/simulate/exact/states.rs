@@ -5,6 +5,7 @@ use super::Refusal;
 use super::lines::{After, Budget, Lines, MAX_WALKED, Mover, Resolve, Step, Walker};
 use super::packed::{Numbered, Packing};
 use crate::game::Rules;
+use crate::i18n::Said;
 use crate::machine::{Beads, Draw, LossMemo, Machine, Node, Tree};
 
 /// Most bead states the exact path enumerates before it gives way to sampling.
@@ -507,9 +508,9 @@ impl States {
     fn add(&mut self, (key, places): (&[u64], Option<u64>), learnt: bool) -> Result<u32, Refusal> {
         let most = self.most();
         if self.len() >= most {
-            return Err(Refusal(format!(
-                "the machine has more than {most} bead states"
-            )));
+            return Err(Refusal(
+                Said::new("cli.verify.refusal.states").with("n", most),
+            ));
         }
         let id = self.len() as u32;
         self.levels.take();
@@ -866,7 +867,7 @@ impl Resolve for Known<'_> {
         let (states, machine) = (self.states, self.machine);
         states
             .look_up(machine, after, &mut self.scratch)
-            .ok_or_else(|| Refusal("the machine's beads left the solved states".into()))
+            .ok_or_else(|| Refusal(Said::new("cli.verify.refusal.left_states")))
     }
 
     fn remember(&mut self, _: u32, _: u32, _: u32) {}

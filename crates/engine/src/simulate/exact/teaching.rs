@@ -167,7 +167,7 @@ impl Teaching {
         let lines = self
             .states
             .lines(tree, learner.machine, state, node, learner.used())
-            .map_err(|r| Error::Internal(r.0))?;
+            .map_err(|r| Error::Internal(r.to_string()))?;
         let Some(&Step::Choice(span)) = lines.steps.last() else {
             return Err(Error::Internal(
                 "the teacher was asked at the machine's turn".into(),
