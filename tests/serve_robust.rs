@@ -192,23 +192,8 @@ fn a_full_disk_while_serving_is_said_and_loses_no_game() {
         &["--preset", "hexapawn"],
         Some(&state),
     );
-    let mut games = 0;
-    for _ in 0..3 {
-        loop {
-            let (_, game) = server.anyone("GET", "/api/game", None);
-            if !game["end"].is_null() {
-                break;
-            }
-            let body = serde_json::json!({ "move": game["moves"][0]["move"] }).to_string();
-            assert_eq!(server.teacher("POST", "/api/game/move", Some(&body)).0, 200);
-            assert!(
-                server.running(),
-                "the server outlives a save over the file limit"
-            );
-        }
-        games += 1;
-        assert_eq!(server.teacher("POST", "/api/game/new", None).0, 200);
-    }
+    let games = 3;
+    play_games(&mut server, games);
     let (_, game) = server.anyone("GET", "/api/game", None);
     assert_eq!(game["unsaved"], "full", "{game}");
     assert!(!state.exists(), "nothing half-written");
@@ -366,8 +351,9 @@ fn watching_plays_pauses_steps_and_stops() {
     );
 }
 
-/// Plays `n` games with the first move listed, each to its end.
-fn play_games(server: &Server, n: usize) {
+/// Plays `n` games with the first move listed, each to its end, the server outliving
+/// every move (a save that fails must not end it).
+fn play_games(server: &mut Server, n: usize) {
     for _ in 0..n {
         loop {
             let (_, game) = server.anyone("GET", "/api/game", None);
@@ -376,6 +362,7 @@ fn play_games(server: &Server, n: usize) {
             }
             let body = serde_json::json!({ "move": game["moves"][0]["move"] }).to_string();
             assert_eq!(server.teacher("POST", "/api/game/move", Some(&body)).0, 200);
+            assert!(server.running(), "the server outlives a save that fails");
         }
         assert_eq!(server.teacher("POST", "/api/game/new", None).0, 200);
     }
@@ -392,7 +379,7 @@ fn stopped_with_the_state_file_behind_it_says_which_games_and_where_they_are() {
         &["--preset", "hexapawn"],
         Some(&dir.join("limited.json")),
     );
-    play_games(&server, 2);
+    play_games(&mut server, 2);
     assert_eq!(server.signal("TERM").code(), Some(2));
     let said = std::fs::read_to_string(&err).unwrap();
     assert!(
@@ -415,9 +402,9 @@ fn stopped_with_the_state_file_behind_it_says_which_games_and_where_they_are() {
         &["--preset", "hexapawn"],
         Some(&folder.join("her.json")),
     );
-    play_games(&server, 1);
+    play_games(&mut server, 1);
     std::fs::remove_dir_all(&folder).unwrap();
-    play_games(&server, 2);
+    play_games(&mut server, 2);
     assert_eq!(server.signal("TERM").code(), Some(2));
     let said = std::fs::read_to_string(&err).unwrap();
     assert!(
