@@ -134,7 +134,7 @@ mod tests {
 
     #[test]
     fn an_unplaced_problem_about_a_key_names_it_and_its_commands_apart() {
-        let yaml = "preset: hexapawn\nlabel: craft-small\n";
+        let yaml = "preset: hexapawn\nlabel: {width_mm: 20, height_mm: 12}\n";
         let error = crate::answer(
             &serde_json::to_vec(&json!({"command": "design", "yaml": yaml, "dpi": 96.0})).unwrap(),
         )
@@ -142,7 +142,7 @@ mod tests {
         let value = error_json(&error, Some(yaml));
         assert_eq!(value["key"], "label", "{value}");
         let text = value["text"].as_str().unwrap();
-        assert!(text.starts_with("at 35 x 15 mm the letters"), "{text}");
+        assert!(text.starts_with("at 20 x 12 mm the letters"), "{text}");
         assert!(!text.contains("matchbox"), "{text}");
         assert_eq!(value["hints"], json!(["matchbox labels"]));
     }
