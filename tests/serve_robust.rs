@@ -45,8 +45,14 @@ fn a_flood_of_idle_connections_under_a_low_file_limit_is_outlasted() {
     // 600 connections that send nothing, from one other computer: more than the 256
     // file descriptors allow.
     let idle: Vec<TcpStream> = (0..600)
-        .map(|_| support::connect_from(Ipv4Addr::new(127, 0, 0, 2), &host(&server)))
+        // A connection the server resets while it is being made is one it did not hold.
+        .filter_map(|_| support::connect_from(Ipv4Addr::new(127, 0, 0, 2), &host(&server)).ok())
         .collect();
+    assert!(
+        idle.len() >= 32,
+        "the flood reached the server: {}",
+        idle.len()
+    );
     // A real request from this computer is answered at once: the server took at most
     // its share from the other one and reset the rest, so none waits in front of it.
     let started = Instant::now();

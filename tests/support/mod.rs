@@ -36,15 +36,14 @@ pub fn scratch(what: &str) -> PathBuf {
 }
 
 /// A connection to `to` (`127.0.0.1:PORT`) from the loopback address `from`: another
-/// computer, to the server (loopback has all of 127.0.0.0/8).
-pub fn connect_from(from: std::net::Ipv4Addr, to: &str) -> std::net::TcpStream {
+/// computer, to the server (loopback has all of 127.0.0.0/8). An error where the server
+/// resets it at once (a computer over its cap) before the connection is made.
+pub fn connect_from(from: std::net::Ipv4Addr, to: &str) -> std::io::Result<std::net::TcpStream> {
     let to: std::net::SocketAddr = to.parse().unwrap();
-    let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
-    socket
-        .bind(&std::net::SocketAddr::from((from, 0)).into())
-        .unwrap();
-    socket.connect(&to.into()).unwrap();
-    socket.into()
+    let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None)?;
+    socket.bind(&std::net::SocketAddr::from((from, 0)).into())?;
+    socket.connect(&to.into())?;
+    Ok(socket.into())
 }
 
 /// `matchbox serve` on an ephemeral port, killed when dropped.
