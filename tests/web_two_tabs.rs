@@ -34,7 +34,7 @@ fn lesson(server: &FileServer) -> String {
 /// The built site and a browser, or `None` (skipped) as tests/web_site.rs does.
 fn site() -> Option<std::path::PathBuf> {
     let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("web/dist");
-    if !dist.join("matchbox.wasm").exists() {
+    if !dist.join("index.html").exists() {
         assert!(
             std::env::var_os("CI").is_none(),
             "CI: build the site first (bash web/build.sh)"
