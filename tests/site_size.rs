@@ -1,6 +1,8 @@
 //! The static site (web/dist, built by `bash web/build.sh`) within what a school's network
 //! carries quickly, and named so that a server may cache its files for ever.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -14,15 +16,7 @@ const MAX_SENT: u64 = 2_800_000;
 
 /// The built site's files, if it is there (and on CI it must be).
 fn site() -> Option<Vec<PathBuf>> {
-    let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("web/dist");
-    if !dist.join("index.html").exists() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI: build the site first (bash web/build.sh)"
-        );
-        eprintln!("skipped: no site in {} (bash web/build.sh)", dist.display());
-        return None;
-    }
+    let dist = support::files::built_site()?;
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dist)
         .unwrap()
         .map(|e| e.unwrap().path())

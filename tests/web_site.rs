@@ -19,7 +19,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use serde_json::{Value, json};
 use support::browser::{Browser, base64, browser_present};
 use support::classroom::{Lcg, click_first_move, fits_one_screen, place, play_by_clicking};
-use support::files::FileServer;
+use support::files::{FileServer, built_site};
 use support::{matchbox, scratch};
 
 /// One browser at a time: five at once on two cores would wait past the timeouts.
@@ -27,17 +27,9 @@ static ONE_BROWSER: Mutex<()> = Mutex::new(());
 
 /// The built site, if it is there (and on CI it must be), and the browser to oneself.
 fn site() -> Option<(PathBuf, MutexGuard<'static, ()>)> {
-    let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("web/dist");
-    if dist.join("index.html").exists() {
-        let alone = ONE_BROWSER.lock().unwrap_or_else(PoisonError::into_inner);
-        return browser_present().then_some((dist, alone));
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "CI: build the site first (bash web/build.sh)"
-    );
-    eprintln!("skipped: no site in {} (bash web/build.sh)", dist.display());
-    None
+    let dist = built_site()?;
+    let alone = ONE_BROWSER.lock().unwrap_or_else(PoisonError::into_inner);
+    browser_present().then_some((dist, alone))
 }
 
 /// The page opened from a file server, ready.

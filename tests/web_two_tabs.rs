@@ -8,13 +8,12 @@
 
 mod support;
 
-use std::path::Path;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use serde_json::{Value, json};
 use support::browser::{Browser, browser_present};
 use support::classroom::{Lcg, play_by_clicking};
-use support::files::FileServer;
+use support::files::{FileServer, built_site};
 
 /// One browser at a time (two cores).
 static ONE_BROWSER: Mutex<()> = Mutex::new(());
@@ -33,16 +32,7 @@ fn lesson(server: &FileServer) -> String {
 
 /// The built site and a browser, or `None` (skipped) as tests/web_site.rs does.
 fn site() -> Option<std::path::PathBuf> {
-    let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("web/dist");
-    if !dist.join("index.html").exists() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI: build the site first (bash web/build.sh)"
-        );
-        eprintln!("skipped: no site in {} (bash web/build.sh)", dist.display());
-        return None;
-    }
-    browser_present().then_some(dist)
+    built_site().filter(|_| browser_present())
 }
 
 /// A request of the page's, through its transport, in the tab in front.

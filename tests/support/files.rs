@@ -99,3 +99,18 @@ impl Drop for FileServer {
         }
     }
 }
+
+/// The static site `bash web/build.sh` wrote (`web/dist`), or `None` where it was not
+/// built: the test is then skipped, but on CI the site must be there.
+pub fn built_site() -> Option<std::path::PathBuf> {
+    let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("web/dist");
+    if dist.join("index.html").exists() {
+        return Some(dist);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "CI: build the site first (bash web/build.sh)"
+    );
+    eprintln!("skipped: no site in {} (bash web/build.sh)", dist.display());
+    None
+}
