@@ -31,7 +31,10 @@ use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::Setup;
 use matchbox_engine::simulate::state::{self, Unfit};
 use matchbox_print::pictures::Game;
-use table::{Fixed, Live};
+use table::Fixed;
+
+/// The table as the lesson holds it, with the training run that may hold the machine.
+type Live = table::Live<train::Run>;
 
 /// Where the beads are kept after every game: the server's state file, the browser's
 /// storage. What is kept is the text of the `play --state` file.
@@ -589,6 +592,46 @@ impl<G: Game> Classroom<G> {
         }
     }
 
+    /// `GET /api/settings`: the settings panel.
+    fn settings(&self) -> settings::SettingsView {
+        let (now, fixed) = {
+            let (live, fixed) = self.locked();
+            (live.saved.settings.clone(), fixed)
+        };
+        // Worked out once per machine, without the live lock.
+        let risks = fixed.risks();
+        settings::view(&fixed.setup, &fixed.own, &now, risks)
+    }
+
+    /// `POST /api/settings` (the teacher's): applies the settings asked for: a new
+    /// machine with fresh boxes when the beads, the rule or the rewards change; the
+    /// opponent alone is only kept.
+    fn apply_settings(
+        &self,
+        request: &settings::SettingsRequest,
+    ) -> Result<settings::Applied, ApiError> {
+        let (mut live, fixed) = self.locked();
+        live.idle()?;
+        let now = live.saved.settings.clone();
+        let asked = settings::checked(&fixed.setup, &fixed.own, &now, request)?;
+        if asked == now {
+            return Ok(settings::Applied { fresh: false });
+        }
+        let opponent_only = state::Settings {
+            opponent: asked.opponent,
+            ..now
+        } == asked;
+        if opponent_only {
+            live.choose_opponent(&fixed, asked.opponent);
+            return Ok(settings::Applied { fresh: false });
+        }
+        let made = Arc::new(fixed.remade(&asked)?);
+        live.refill(&made, asked)?;
+        live.machine += 1;
+        *self.fixed.write().unwrap_or_else(PoisonError::into_inner) = made;
+        Ok(settings::Applied { fresh: true })
+    }
+
     /// The answer to a route, as JSON text; one match with a short arm per route (read
     /// what was sent, call the room), kept whole so the routes read side by side.
     fn answer(&self, route: Route, sent: Body) -> Result<String, ApiError> {
@@ -654,7 +697,7 @@ impl<G: Game> Classroom<G> {
             Route::Progress => progress(&live),
             Route::Train => {
                 let request: TrainRequest = body(sent, r#"{"games": 200, "opponent": "random"}"#)?;
-                let opponent = train::opponent(&request.opponent, rival)?;
+                let opponent = settings::opponent(&request.opponent, rival)?;
                 train::start(&mut live, request.games, opponent)?;
                 progress(&live)
             }
@@ -664,7 +707,7 @@ impl<G: Game> Classroom<G> {
             }
             Route::Watch => {
                 let request: WatchRequest = body(sent, r#"{"opponent": "random", "pace": 3}"#)?;
-                let opponent = train::opponent(&request.opponent, rival)?;
+                let opponent = settings::opponent(&request.opponent, rival)?;
                 train::watch(fixed, &mut live, opponent, request.pace)?;
                 progress(&live)
             }
@@ -686,12 +729,12 @@ impl<G: Game> Classroom<G> {
             // The settings take the lock themselves: their trial runs go without it.
             Route::Settings => {
                 drop(live);
-                json(&settings::view(self))
+                json(&self.settings())
             }
             Route::ApplySettings => {
                 drop(live);
                 let request = body(sent, settings::EXAMPLE)?;
-                json(&settings::apply(self, &request)?)
+                json(&self.apply_settings(&request)?)
             }
         }
     }
