@@ -38,7 +38,7 @@ fn sources() -> Vec<String> {
 }
 
 /// The workspace's crates and the ones of them each may use.
-const LAYERS: [(&str, &[&str]); 8] = [
+const LAYERS: [(&str, &[&str]); 9] = [
     // The templates folder as a crate, so that the engine's package carries them.
     ("matchbox-templates", &[]),
     ("matchbox-engine", &["matchbox-templates"]),
@@ -61,6 +61,10 @@ const LAYERS: [(&str, &[&str]); 8] = [
             "matchbox-print",
             "matchbox-serve",
         ],
+    ),
+    (
+        "matchbox-benches",
+        &["matchbox-engine", "matchbox-print", "matchbox-serve"],
     ),
 ];
 
@@ -122,6 +126,19 @@ fn closure(packages: &BTreeMap<String, BTreeSet<String>>, root: &str) -> BTreeSe
 #[test]
 fn each_crate_uses_only_the_crates_below_it() {
     let packages = locked_packages();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for member in members() {
+        let manifest = std::fs::read_to_string(root.join(&member).join("Cargo.toml")).unwrap();
+        let name = manifest
+            .lines()
+            .find_map(|l| l.strip_prefix("name = "))
+            .map(|n| n.trim_matches('"'))
+            .expect("a package name");
+        assert!(
+            LAYERS.iter().any(|(layer, _)| *layer == name),
+            "{name} ({member}) has no layer"
+        );
+    }
     for (name, below) in LAYERS {
         let ours: BTreeSet<&str> = packages[name]
             .iter()

@@ -254,10 +254,7 @@ fn simplest<G: Game>(
             .iter()
             .all(|&n| other.beads_at(n) == asked.beads_at(n))
     };
-    if let Some(known) = [now, &own.beads]
-        .into_iter()
-        .find(|known| same(known))
-    {
+    if let Some(known) = [now, &own.beads].into_iter().find(|known| same(known)) {
         return known.clone();
     }
     let BeadSchedule::ByMoveNumber(map) = asked else {
