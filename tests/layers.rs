@@ -291,8 +291,7 @@ fn reached(code: &str, at: &[String]) -> BTreeSet<String> {
     let starts_path = |before: Option<char>| {
         before.is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == ':'))
     };
-    let mut words = code.char_indices().peekable();
-    while let Some((i, c)) = words.next() {
+    for (i, c) in code.char_indices() {
         match c {
             '{' => depth += 1,
             '}' => {

@@ -958,6 +958,58 @@ mod tests {
     }
 
     #[test]
+    fn the_fastest_pace_plays_its_games_a_tick_at_a_time_and_a_pause_holds() {
+        let menace = lesson("menace", None, None);
+        let now = Cell::new(Duration::ZERO);
+        let clock = || now.get();
+        let games = || {
+            ask(&*menace, "GET", "/api/score", None).1["games"]
+                .as_u64()
+                .unwrap()
+        };
+        let fastest = train::PACES.len() - 1;
+        ask(
+            &*menace,
+            "POST",
+            "/api/watch",
+            Some(json!({"opponent": "random", "pace": fastest})),
+        );
+        // A thousand games a second: a hundred every tenth of a second, and nothing
+        // between (MENACE's first box does not run empty against chance this soon).
+        assert_eq!(
+            menace.step(&clock).unwrap(),
+            Some(Duration::from_millis(100))
+        );
+        assert_eq!(games(), 100);
+        now.set(Duration::from_millis(60));
+        assert_eq!(
+            menace.step(&clock).unwrap(),
+            Some(Duration::from_millis(40))
+        );
+        assert_eq!(games(), 100);
+        now.set(Duration::from_millis(100));
+        menace.step(&clock).unwrap();
+        assert_eq!(games(), 200);
+        // Paused: however long the host steps, nothing is played.
+        ask(
+            &*menace,
+            "POST",
+            "/api/watch/steer",
+            Some(json!({"paused": true})),
+        );
+        let version = ask(&*menace, "GET", "/api/game", None).1["version"].clone();
+        for second in 1..=60 {
+            now.set(Duration::from_secs(second));
+            menace.step(&clock).unwrap();
+        }
+        assert_eq!(games(), 200);
+        assert_eq!(
+            ask(&*menace, "GET", "/api/game", None).1["version"],
+            version
+        );
+    }
+
+    #[test]
     fn the_beads_are_kept_after_every_game_and_read_back() {
         let kept = Arc::new(Kept::default());
         let bachet = lesson("bachet", Some(&kept), None);
