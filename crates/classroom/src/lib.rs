@@ -633,7 +633,8 @@ impl<G: Game> Classroom<G> {
     }
 
     /// The answer to a route, as JSON text; one match with a short arm per route (read
-    /// what was sent, call the room), kept whole so the routes read side by side.
+    /// what was sent, call the room). Long because there are twenty-one routes: kept
+    /// whole so that they read side by side, as the page's API does ([`Route::find`]).
     fn answer(&self, route: Route, sent: Body) -> Result<String, ApiError> {
         let (mut live, fixed) = self.locked();
         let fixed = &*fixed;
