@@ -21,7 +21,14 @@ const ASK_EVERY: std::time::Duration = std::time::Duration::from_millis(20);
 /// What `probe` finds once it finds something (asked again until then), or `None` if
 /// it has found nothing after `limit`. The one way the tests wait for the program: for
 /// a condition, with a deadline, never for a guessed time.
-pub fn wait_until<T>(
+pub fn wait_until<T>(limit: std::time::Duration, probe: impl FnMut() -> Option<T>) -> Option<T> {
+    wait_until_every(ASK_EVERY, limit, probe)
+}
+
+/// [`wait_until`], asking every `every`: more often where the moment it is found is
+/// what a test varies (a run killed as its first file appears).
+pub fn wait_until_every<T>(
+    every: std::time::Duration,
     limit: std::time::Duration,
     mut probe: impl FnMut() -> Option<T>,
 ) -> Option<T> {
@@ -33,7 +40,7 @@ pub fn wait_until<T>(
         if std::time::Instant::now() >= deadline {
             return None;
         }
-        std::thread::sleep(ASK_EVERY);
+        std::thread::sleep(every);
     }
 }
 
