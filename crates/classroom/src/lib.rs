@@ -866,6 +866,22 @@ mod tests {
         (reply.status, serde_json::from_str(&reply.json).unwrap())
     }
 
+    /// A whole number in the answer to `GET path`.
+    fn number(lesson: &dyn Lesson, path: &str, key: &str) -> u64 {
+        ask(lesson, "GET", path, None).1[key].as_u64().unwrap()
+    }
+
+    /// Starts watching the machine play `opponent` at the pace numbered `pace`.
+    fn watch(lesson: &dyn Lesson, opponent: &str, pace: usize) {
+        let body = json!({"opponent": opponent, "pace": pace});
+        assert_eq!(ask(lesson, "POST", "/api/watch", Some(body)).0, 200);
+    }
+
+    /// Steers the watching under way (`{"paused": true}`, `{"step": true}`).
+    fn steer(lesson: &dyn Lesson, body: Value) {
+        assert_eq!(ask(lesson, "POST", "/api/watch/steer", Some(body)).0, 200);
+    }
+
     /// Steps the run under way to its end, the clock moving `tick` at every look.
     fn run_out(lesson: &dyn Lesson, tick: Duration) -> usize {
         let now = Cell::new(Duration::ZERO);
@@ -918,17 +934,8 @@ mod tests {
         let her = lesson("hexapawn", None, None);
         let now = Cell::new(Duration::ZERO);
         let clock = || now.get();
-        let ply = || {
-            ask(&*her, "GET", "/api/game", None).1["ply"]
-                .as_u64()
-                .unwrap()
-        };
-        ask(
-            &*her,
-            "POST",
-            "/api/watch",
-            Some(json!({"opponent": "machine", "pace": 0})),
-        );
+        let ply = || number(&*her, "/api/game", "ply");
+        watch(&*her, "machine", 0);
         // A move of the opponent's and the machine's answer, then two seconds' wait.
         assert_eq!(her.step(&clock).unwrap(), Some(Duration::from_secs(2)));
         assert_eq!(ply(), 2);
@@ -936,20 +943,10 @@ mod tests {
         assert_eq!(her.step(&clock).unwrap(), Some(Duration::from_millis(1500)));
         assert_eq!(ply(), 2);
         // Paused, it waits; one move asked for is played at once.
-        ask(
-            &*her,
-            "POST",
-            "/api/watch/steer",
-            Some(json!({"paused": true})),
-        );
+        steer(&*her, json!({"paused": true}));
         her.step(&clock).unwrap();
         assert_eq!(ply(), 2);
-        ask(
-            &*her,
-            "POST",
-            "/api/watch/steer",
-            Some(json!({"step": true})),
-        );
+        steer(&*her, json!({"step": true}));
         her.step(&clock).unwrap();
         assert!(ply() == 4 || ask(&*her, "GET", "/api/game", None).1["end"] != Value::Null);
         let (_, progress) = ask(&*her, "POST", "/api/train/cancel", None);
@@ -963,18 +960,8 @@ mod tests {
         let menace = lesson("menace", None, None);
         let now = Cell::new(Duration::ZERO);
         let clock = || now.get();
-        let games = || {
-            ask(&*menace, "GET", "/api/score", None).1["games"]
-                .as_u64()
-                .unwrap()
-        };
-        let fastest = train::PACES.len() - 1;
-        ask(
-            &*menace,
-            "POST",
-            "/api/watch",
-            Some(json!({"opponent": "random", "pace": fastest})),
-        );
+        let games = || number(&*menace, "/api/score", "games");
+        watch(&*menace, "random", train::PACES.len() - 1);
         // A thousand games a second: a hundred every tenth of a second, and nothing
         // between (MENACE's first box does not run empty against chance this soon).
         assert_eq!(
@@ -992,12 +979,7 @@ mod tests {
         menace.step(&clock).unwrap();
         assert_eq!(games(), 200);
         // Paused: however long the host steps, nothing is played.
-        ask(
-            &*menace,
-            "POST",
-            "/api/watch/steer",
-            Some(json!({"paused": true})),
-        );
+        steer(&*menace, json!({"paused": true}));
         let version = ask(&*menace, "GET", "/api/game", None).1["version"].clone();
         for second in 1..=60 {
             now.set(Duration::from_secs(second));
