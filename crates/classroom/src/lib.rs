@@ -32,9 +32,7 @@ use matchbox_engine::simulate::Setup;
 use matchbox_engine::simulate::state::{self, Unfit};
 use matchbox_print::pictures::Game;
 use table::Fixed;
-
-/// The table as the lesson holds it, with the training run that may hold the machine.
-type Live = table::Live<train::Run>;
+use train::Live;
 
 /// Where the beads are kept after every game: the server's state file, the browser's
 /// storage. What is kept is the text of the `play --state` file.

@@ -23,8 +23,8 @@ use matchbox_engine::machine::{End, Learner, SimRng, Suspended, rng_for};
 use matchbox_engine::simulate::{Automatic, OpponentKind, play_game};
 use matchbox_print::pictures::Game;
 
-/// The table as a run holds it.
-type Live = super::table::Live<Run>;
+/// The table as the lesson holds it: with the run that may hold its machine.
+pub type Live = super::table::Live<Run>;
 
 /// Games one run may ask for at most.
 pub const MAX_GAMES: u32 = 1_000_000;
