@@ -287,7 +287,7 @@ fn reached(code: &str, at: &[String]) -> BTreeSet<String> {
     // The inline modules open around the text read so far, with the brace depth each
     // opened at.
     let mut inline: Vec<(String, usize)> = Vec::new();
-    let mut depth = 0;
+    let mut depth: usize = 0;
     let starts_path = |before: Option<char>| {
         before.is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == ':'))
     };
@@ -295,7 +295,7 @@ fn reached(code: &str, at: &[String]) -> BTreeSet<String> {
         match c {
             '{' => depth += 1,
             '}' => {
-                depth -= 1;
+                depth = depth.saturating_sub(1);
                 if inline.last().is_some_and(|(_, d)| *d == depth) {
                     inline.pop();
                 }
