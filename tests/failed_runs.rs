@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 mod support;
 
@@ -111,17 +111,20 @@ fn a_killed_kit_run_leaves_the_old_kit_or_the_new_one_whole() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        let start = Instant::now();
+        // The moment of the kill is what the test varies: the sleeps are that moment;
+        // the first change to the folder is waited for, as soon as it comes.
         match moment {
             None => std::thread::sleep(Duration::from_millis(300)),
             Some(ms) => {
                 let before = snapshot(&root, &out);
-                while snapshot(&root, &out) == before
-                    && start.elapsed() < Duration::from_secs(60)
-                    && child.try_wait().unwrap().is_none()
-                {
-                    std::thread::sleep(Duration::from_micros(200));
-                }
+                support::wait_until_every(
+                    Duration::from_micros(200),
+                    Duration::from_secs(60),
+                    || {
+                        (snapshot(&root, &out) != before || child.try_wait().unwrap().is_some())
+                            .then_some(())
+                    },
+                );
                 std::thread::sleep(Duration::from_millis(ms));
             }
         }

@@ -7,19 +7,38 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-/// The source folder of every crate of the workspace, the binary's included.
-const SOURCES: [&str; 7] = [
-    "src",
-    "crates/engine/src",
-    "crates/print/src",
-    "crates/files/src",
-    "crates/classroom/src",
-    "crates/serve/src",
-    "crates/web/src",
-];
+/// The workspace's members (Cargo.toml's `[workspace] members`), as folders.
+fn members() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml");
+    let list = manifest
+        .split_once("\nmembers = [")
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .expect("a workspace members list")
+        .0;
+    list.split(',')
+        .map(|m| m.trim().trim_matches('"').to_string())
+        .filter(|m| !m.is_empty())
+        .collect()
+}
+
+/// The source folder of every crate of the workspace that has one (the binary's
+/// included); the others (the templates, the benchmarks) are single files, so their
+/// modules cannot import each other.
+fn sources() -> Vec<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    members()
+        .iter()
+        .map(|m| match m.as_str() {
+            "." => "src".to_string(),
+            _ => format!("{m}/src"),
+        })
+        .filter(|s| root.join(s).is_dir())
+        .collect()
+}
 
 /// The workspace's crates and the ones of them each may use.
-const LAYERS: [(&str, &[&str]); 8] = [
+const LAYERS: [(&str, &[&str]); 9] = [
     // The templates folder as a crate, so that the engine's package carries them.
     ("matchbox-templates", &[]),
     ("matchbox-engine", &["matchbox-templates"]),
@@ -42,6 +61,10 @@ const LAYERS: [(&str, &[&str]); 8] = [
             "matchbox-print",
             "matchbox-serve",
         ],
+    ),
+    (
+        "matchbox-benches",
+        &["matchbox-engine", "matchbox-print", "matchbox-serve"],
     ),
 ];
 
@@ -103,6 +126,19 @@ fn closure(packages: &BTreeMap<String, BTreeSet<String>>, root: &str) -> BTreeSe
 #[test]
 fn each_crate_uses_only_the_crates_below_it() {
     let packages = locked_packages();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for member in members() {
+        let manifest = std::fs::read_to_string(root.join(&member).join("Cargo.toml")).unwrap();
+        let name = manifest
+            .lines()
+            .find_map(|l| l.strip_prefix("name = "))
+            .map(|n| n.trim_matches('"'))
+            .expect("a package name");
+        assert!(
+            LAYERS.iter().any(|(layer, _)| *layer == name),
+            "{name} ({member}) has no layer"
+        );
+    }
     for (name, below) in LAYERS {
         let ours: BTreeSet<&str> = packages[name]
             .iter()
@@ -162,40 +198,183 @@ fn first_names(rest: &str) -> Vec<String> {
     names
 }
 
+/// `text` with its comments, strings and characters blanked out (lines kept), so that
+/// what is left is code: a brace or a `crate::` in a message is no scope or import.
+fn code_only(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    // Blanks `chars[from..to]`, keeping its line breaks.
+    let blank = |out: &mut String, from: usize, to: usize| {
+        out.extend(
+            chars[from..to]
+                .iter()
+                .map(|&c| if c == '\n' { c } else { ' ' }),
+        );
+    };
+    while i < chars.len() {
+        let rest = &chars[i..];
+        let end = if rest.starts_with(&['/', '/']) {
+            rest.iter()
+                .position(|&c| c == '\n')
+                .map_or(chars.len(), |n| i + n)
+        } else if rest.starts_with(&['/', '*']) {
+            (i + 2..chars.len())
+                .find(|&j| chars[j - 1..].starts_with(&['*', '/']))
+                .map_or(chars.len(), |j| j + 1)
+        } else if rest[0] == 'r' && raw_hashes(rest).is_some() {
+            // A raw string: r"..." or r#"..."#, closed by a quote and as many hashes.
+            let hashes = raw_hashes(rest).unwrap_or_default();
+            let close: Vec<char> = std::iter::once('"')
+                .chain(std::iter::repeat_n('#', hashes))
+                .collect();
+            let open = i + 2 + hashes;
+            (open..chars.len())
+                .find(|&j| chars[j..].starts_with(&close))
+                .map_or(chars.len(), |j| j + close.len())
+        } else if rest[0] == '"' {
+            let mut j = i + 1;
+            while j < chars.len() && chars[j] != '"' {
+                j += if chars[j] == '\\' { 2 } else { 1 };
+            }
+            j + 1
+        } else if rest[0] == '\'' && (rest.get(1) == Some(&'\\') || rest.get(2) == Some(&'\'')) {
+            // A character ('x', '\n', '\u{7b}'); a lifetime ('a) has no closing quote.
+            (i + 2..chars.len())
+                .find(|&j| chars[j] == '\'')
+                .map_or(chars.len(), |j| j + 1)
+        } else {
+            out.push(rest[0]);
+            i += 1;
+            continue;
+        };
+        let end = end.min(chars.len());
+        blank(&mut out, i, end);
+        i = end;
+    }
+    out
+}
+
+/// The hashes of a raw string that `rest` starts (after its `r`), if it starts one
+/// (`r#type` is a raw name, not a string).
+fn raw_hashes(rest: &[char]) -> Option<usize> {
+    let hashes = rest[1..].iter().take_while(|&&c| c == '#').count();
+    (rest.get(1 + hashes) == Some(&'"')).then_some(hashes)
+}
+
+/// The module path of a source file: `a.rs` and `a/mod.rs` are `[a]`, `a/b.rs` is
+/// `[a, b]`, `lib.rs` and `main.rs` are the crate's root, `[]`.
+fn module_path(src: &Path, file: &Path) -> Vec<String> {
+    let mut path: Vec<String> = file
+        .strip_prefix(src)
+        .unwrap()
+        .with_extension("")
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    if path.last().is_some_and(|m| m == "mod") || path == ["lib"] || path == ["main"] {
+        path.pop();
+    }
+    path
+}
+
+/// The crate's top-level modules that the paths in `code` reach, read from inside the
+/// module `at`: `crate::a::b` reaches `a`; `super::` climbs from `at` and `self::` stays
+/// (both as often as written, and both from inside an inline `mod x { }` too), so that
+/// `super::b` in `a.rs` reaches `b` while in `a/c.rs` it stays in `a`.
+fn reached(code: &str, at: &[String]) -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    // The inline modules open around the text read so far, with the brace depth each
+    // opened at.
+    let mut inline: Vec<(String, usize)> = Vec::new();
+    let mut depth: usize = 0;
+    let starts_path = |before: Option<char>| {
+        before.is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == ':'))
+    };
+    for (i, c) in code.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth = depth.saturating_sub(1);
+                if inline.last().is_some_and(|(_, d)| *d == depth) {
+                    inline.pop();
+                }
+            }
+            _ => {}
+        }
+        let before = code[..i].chars().next_back();
+        if !starts_path(before) {
+            continue;
+        }
+        let rest = &code[i..];
+        if let Some(name) = rest.strip_prefix("mod ") {
+            let name = name.trim_start();
+            let ident: String = name
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if name[ident.len()..].trim_start().starts_with('{') {
+                inline.push((ident, depth));
+            }
+            continue;
+        }
+        let mut here: Vec<String> = at
+            .iter()
+            .cloned()
+            .chain(inline.iter().map(|(m, _)| m.clone()))
+            .collect();
+        let mut path = rest;
+        let mut relative = false;
+        if let Some(tail) = path.strip_prefix("crate::") {
+            here.clear();
+            path = tail;
+        } else {
+            loop {
+                if let Some(tail) = path.strip_prefix("super::") {
+                    here.pop();
+                    path = tail;
+                } else if let Some(tail) = path.strip_prefix("self::") {
+                    path = tail;
+                } else {
+                    break;
+                }
+                relative = true;
+            }
+            if !relative {
+                continue;
+            }
+        }
+        match here.first() {
+            Some(top) => {
+                found.insert(top.clone());
+            }
+            None => found.extend(first_names(path)),
+        }
+    }
+    found
+}
+
 /// A crate's top-level modules and the ones each imports, outside test code (a file's
-/// text from its first `#[cfg(test)]` on) and comments.
+/// text from its first `#[cfg(test)]` on), comments and strings.
 fn imports(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let mut files = Vec::new();
     rust_files(src, &mut files);
-    let module_of = |path: &Path| -> String {
-        let first = path.strip_prefix(src).unwrap().iter().next().unwrap();
-        first.to_string_lossy().trim_end_matches(".rs").to_string()
-    };
-    let modules: BTreeSet<String> = files
-        .iter()
-        .map(|f| module_of(f))
-        .filter(|m| m != "lib" && m != "main")
-        .collect();
+    let paths: Vec<Vec<String>> = files.iter().map(|f| module_path(src, f)).collect();
+    let modules: BTreeSet<String> = paths.iter().filter_map(|p| p.first().cloned()).collect();
     let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    for file in &files {
-        let from = module_of(file);
-        if !modules.contains(&from) {
+    for (file, at) in files.iter().zip(&paths) {
+        let Some(from) = at.first() else {
+            // The crate's root declares the modules: it is above them all.
             continue;
-        }
+        };
         let text = std::fs::read_to_string(file).unwrap();
-        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
-        for line in code.lines() {
-            let line = line.split("//").next().unwrap_or_default();
-            for (at, _) in line.match_indices("crate::") {
-                let reached = first_names(&line[at + "crate::".len()..]);
-                let edges = graph.entry(from.clone()).or_default();
-                edges.extend(
-                    reached
-                        .into_iter()
-                        .filter(|m| *m != from && modules.contains(m)),
-                );
-            }
-        }
+        let code = code_only(text.split("#[cfg(test)]").next().unwrap_or_default());
+        let edges = graph.entry(from.clone()).or_default();
+        edges.extend(
+            reached(&code, at)
+                .into_iter()
+                .filter(|m| m != from && modules.contains(m)),
+        );
     }
     graph
 }
@@ -229,11 +408,23 @@ fn cycle_from(
 #[test]
 fn no_crate_has_an_import_cycle_among_its_modules() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for src in SOURCES {
+    let sources = sources();
+    for crate_folder in [
+        "src",
+        "crates/engine/src",
+        "crates/classroom/src",
+        "crates/web/src",
+    ] {
+        assert!(sources.iter().any(|s| s == crate_folder), "{sources:?}");
+    }
+    for src in &sources {
         let graph = imports(&root.join(src));
-        if src == "crates/engine/src" {
-            // The imports are read at all: a kit holds its game.
-            assert!(graph["kit"].contains("game"), "{graph:?}");
+        match src.as_str() {
+            // The imports are read at all: a kit holds its game (`crate::`), the
+            // classroom's table draws its board (`super::`).
+            "crates/engine/src" => assert!(graph["kit"].contains("game"), "{graph:?}"),
+            "crates/classroom/src" => assert!(graph["table"].contains("board"), "{graph:?}"),
+            _ => {}
         }
         let mut done = BTreeSet::new();
         for module in graph.keys() {
@@ -257,4 +448,60 @@ fn a_cycle_is_found() {
         ["game", "kit"]
     );
     assert_eq!(first_names("media::label_area(paper)"), ["media"]);
+}
+
+#[test]
+fn every_way_of_naming_a_module_is_read() {
+    let at = |path: &[&str]| -> Vec<String> { path.iter().map(|m| m.to_string()).collect() };
+    let code = |text: &str| code_only(text);
+    let reached = |text: &str, path: &[&str]| -> Vec<String> {
+        reached(&code(text), &at(path)).into_iter().collect()
+    };
+    // From a top-level module, `super::` is the crate's root.
+    assert_eq!(
+        reached(
+            "use super::{board::{self, Spot}, Store};\nuse super::train::Run;",
+            &["table"]
+        ),
+        ["Store", "board", "train"]
+    );
+    assert_eq!(
+        reached("let x = super::setup(&game);", &["settings"]),
+        ["setup"]
+    );
+    // From a module's own files, `super::` stays in it unless it climbs to the root.
+    assert_eq!(
+        reached("use super::lines::Lines;", &["simulate", "exact"]),
+        ["simulate"]
+    );
+    assert_eq!(
+        reached("use super::super::kit::Kit;", &["simulate", "exact"]),
+        ["kit"]
+    );
+    assert_eq!(reached("use self::inner::X;", &["kit"]), ["kit"]);
+    assert_eq!(
+        reached("use crate::{game::Side, kit};", &["print"]),
+        ["game", "kit"]
+    );
+    // An inline module is one level more, until its brace closes.
+    assert_eq!(
+        reached(
+            "mod inner {\n    use super::super::game;\n}\nuse super::kit;",
+            &["a"]
+        ),
+        ["game", "kit"]
+    );
+    // Names in comments and strings, and paths that only end in `crate::`, are none.
+    assert!(
+        reached(
+            "// use super::kit;\nlet s = \"crate::game {\";\nlet c = '{'; use $crate::x;",
+            &["a"]
+        ) == ["x"]
+    );
+    assert!(reached("let r = r#\"use super::kit\"#; other::crate::x;", &["a"]).is_empty());
+    assert_eq!(
+        module_path(Path::new("s"), Path::new("s/kit/mod.rs")),
+        ["kit"]
+    );
+    assert!(module_path(Path::new("s"), Path::new("s/lib.rs")).is_empty());
 }

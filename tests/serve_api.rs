@@ -424,14 +424,14 @@ fn a_machine_that_cannot_start_says_so_and_counts_no_game() {
 }
 
 fn wait_for_games(server: &Server, games: u64) -> Value {
-    for _ in 0..600 {
-        let (_, score) = server.anyone("GET", "/api/score", None);
-        if score["games"].as_u64() == Some(games) {
-            return score;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    panic!("training did not finish");
+    support::wait_for(
+        &format!("{games} games trained"),
+        std::time::Duration::from_secs(60),
+        || {
+            let (_, score) = server.anyone("GET", "/api/score", None);
+            (score["games"].as_u64() == Some(games)).then_some(score)
+        },
+    )
 }
 
 #[test]

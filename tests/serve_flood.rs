@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use support::Server;
+use support::{Server, wait_for};
 
 /// The floods raise the whole test process's file limit: one test at a time.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
@@ -113,7 +113,8 @@ impl Flood {
                                     let stream = connect(source, server).await;
                                     tried.fetch_add(1, Ordering::Relaxed);
                                     let Some(stream) = stream else {
-                                        // No port or no answer: again a moment later.
+                                        // No port or no answer: again a moment later
+                                        // (the flood's pace, not a wait for the server).
                                         tokio::time::sleep(Duration::from_millis(20)).await;
                                         continue;
                                     };
@@ -182,6 +183,8 @@ async fn held(stream: &tokio::net::TcpStream, stop: &AtomicBool) {
                     Err(_) => return,
                 }
             }
+            // A look at the flood's own stop flag every so often, not a wait for the
+            // server.
             () = tokio::time::sleep(Duration::from_millis(100)) => {}
         }
     }
@@ -219,15 +222,6 @@ fn teacher(server: &Server, method: &str, path: &str) -> Result<Duration, String
     }
 }
 
-/// Waits for `done`, at most `limit`.
-fn wait_for(what: &str, limit: Duration, done: impl Fn() -> bool) {
-    let started = Instant::now();
-    while !done() {
-        assert!(started.elapsed() < limit, "{what}: not within {limit:?}");
-        std::thread::yield_now();
-    }
-}
-
 /// The teacher's requests through a flood from `sources`: each answered within a second.
 fn teacher_answered_through_a_flood_from(sources: Vec<Ipv4Addr>) {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(PoisonError::into_inner);
@@ -245,8 +239,9 @@ fn teacher_answered_through_a_flood_from(sources: Vec<Ipv4Addr>) {
         "the flood's first 2,000 tries, each address's share made",
         Duration::from_secs(60),
         || {
-            flood.tried.load(Ordering::Relaxed) >= FLOOD
-                && flood.made.load(Ordering::Relaxed) >= share
+            (flood.tried.load(Ordering::Relaxed) >= FLOOD
+                && flood.made.load(Ordering::Relaxed) >= share)
+                .then_some(())
         },
     );
     let started = Instant::now();

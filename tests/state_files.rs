@@ -115,10 +115,9 @@ fn a_pipe_as_the_state_file_is_refused_at_once() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let start = std::time::Instant::now();
-    while child.try_wait().unwrap().is_none() && start.elapsed().as_secs() < 20 {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    support::wait_until(std::time::Duration::from_secs(20), || {
+        child.try_wait().unwrap().map(drop)
+    });
     let _ = child.kill();
     let o = child.wait_with_output().unwrap();
     let message = stderr(&o);

@@ -4,11 +4,11 @@
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::request;
+use super::{request, wait_for, wait_until};
 
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -77,32 +77,32 @@ impl Browser {
                     format!("--user-data-dir={}", profile.display())],
             }
         }}});
-        let deadline = Instant::now() + Duration::from_secs(20);
         // Listening first: a request before would fail (and print its panic).
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "chromedriver does not listen");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        let session = loop {
-            let answer = std::panic::catch_unwind(|| {
-                request(
-                    &base,
-                    "POST",
-                    "/session",
-                    "",
-                    Some(&capabilities.to_string()),
-                )
-            });
-            if let Ok((200, body)) = answer {
+        wait_for("chromedriver to listen", Duration::from_secs(60), || {
+            std::net::TcpStream::connect(("127.0.0.1", port))
+                .ok()
+                .map(drop)
+        });
+        let session = wait_for(
+            "a session of chromedriver's",
+            Duration::from_secs(60),
+            || {
+                let answer = std::panic::catch_unwind(|| {
+                    request(
+                        &base,
+                        "POST",
+                        "/session",
+                        "",
+                        Some(&capabilities.to_string()),
+                    )
+                });
+                let Ok((200, body)) = answer else {
+                    return None;
+                };
                 let value: Value = serde_json::from_str(&body).unwrap();
-                break value["value"]["sessionId"].as_str().unwrap().to_string();
-            }
-            assert!(
-                Instant::now() < deadline,
-                "chromedriver gave no session: {answer:?}"
-            );
-            std::thread::sleep(Duration::from_millis(200));
-        };
+                Some(value["value"]["sessionId"].as_str().unwrap().to_string())
+            },
+        );
         Browser {
             driver,
             base,
@@ -146,11 +146,10 @@ impl Browser {
 
     /// Waits until the JavaScript expression is true.
     pub fn wait(&self, expression: &str) {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while self.script(&format!("return !!({expression});")) != json!(true) {
-            assert!(Instant::now() < deadline, "waited in vain for {expression}");
-            std::thread::sleep(Duration::from_millis(50));
-        }
+        let script = format!("return !!({expression});");
+        wait_for(expression, Duration::from_secs(30), || {
+            (self.script(&script) == json!(true)).then_some(())
+        });
     }
 
     /// The WCAG 2.1 A and AA violations that axe-core (vendored, tests/support/axe)
@@ -234,8 +233,13 @@ impl Browser {
             );
         };
         let (width, height) = (i64::from(width), i64::from(height));
+        let before = self.script("return [outerWidth, outerHeight];");
         set(width, height);
-        std::thread::sleep(Duration::from_millis(100));
+        // The window takes its size a moment after the answer (or had it already).
+        let _ = wait_until(Duration::from_secs(2), || {
+            let outer = self.script("return [outerWidth, outerHeight];");
+            (outer != before || outer == json!([width, height])).then_some(())
+        });
         let inner = self.script("return [innerWidth, innerHeight];");
         let (w, h) = (inner[0].as_i64().unwrap(), inner[1].as_i64().unwrap());
         if (w, h) != (width, height) {

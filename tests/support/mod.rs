@@ -14,6 +14,41 @@ pub mod files;
 mod http;
 pub use http::request;
 
+/// How often [`wait_until`] asks again: often enough that a test waits little longer
+/// than the program takes, seldom enough that asking does not slow a busy machine.
+const ASK_EVERY: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// What `probe` finds once it finds something (asked again until then), or `None` if
+/// it has found nothing after `limit`. The one way the tests wait for the program: for
+/// a condition, with a deadline, never for a guessed time.
+pub fn wait_until<T>(limit: std::time::Duration, probe: impl FnMut() -> Option<T>) -> Option<T> {
+    wait_until_every(ASK_EVERY, limit, probe)
+}
+
+/// [`wait_until`], asking every `every`: more often where the moment it is found is
+/// what a test varies (a run killed as its first file appears).
+pub fn wait_until_every<T>(
+    every: std::time::Duration,
+    limit: std::time::Duration,
+    mut probe: impl FnMut() -> Option<T>,
+) -> Option<T> {
+    let deadline = std::time::Instant::now() + limit;
+    loop {
+        if let Some(found) = probe() {
+            return Some(found);
+        }
+        if std::time::Instant::now() >= deadline {
+            return None;
+        }
+        std::thread::sleep(every);
+    }
+}
+
+/// [`wait_until`], failing the test with `what` (what was waited for) at the deadline.
+pub fn wait_for<T>(what: &str, limit: std::time::Duration, probe: impl FnMut() -> Option<T>) -> T {
+    wait_until(limit, probe).unwrap_or_else(|| panic!("waited {limit:?} in vain for {what}"))
+}
+
 /// The `matchbox` binary, to be run from the project folder.
 pub fn matchbox() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_matchbox"));

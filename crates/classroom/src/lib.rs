@@ -31,7 +31,8 @@ use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::Setup;
 use matchbox_engine::simulate::state::{self, Unfit};
 use matchbox_print::pictures::Game;
-use table::{Fixed, Live};
+use table::Fixed;
+use train::Live;
 
 /// Where the beads are kept after every game: the server's state file, the browser's
 /// storage. What is kept is the text of the `play --state` file.
@@ -589,8 +590,49 @@ impl<G: Game> Classroom<G> {
         }
     }
 
+    /// `GET /api/settings`: the settings panel.
+    fn settings(&self) -> settings::SettingsView {
+        let (now, fixed) = {
+            let (live, fixed) = self.locked();
+            (live.saved.settings.clone(), fixed)
+        };
+        // Worked out once per machine, without the live lock.
+        let risks = fixed.risks();
+        settings::view(&fixed.setup, &fixed.own, &now, risks)
+    }
+
+    /// `POST /api/settings` (the teacher's): applies the settings asked for: a new
+    /// machine with fresh boxes when the beads, the rule or the rewards change; the
+    /// opponent alone is only kept.
+    fn apply_settings(
+        &self,
+        request: &settings::SettingsRequest,
+    ) -> Result<settings::Applied, ApiError> {
+        let (mut live, fixed) = self.locked();
+        live.idle()?;
+        let now = live.saved.settings.clone();
+        let asked = settings::checked(&fixed.setup, &fixed.own, &now, request)?;
+        if asked == now {
+            return Ok(settings::Applied { fresh: false });
+        }
+        let opponent_only = state::Settings {
+            opponent: asked.opponent,
+            ..now
+        } == asked;
+        if opponent_only {
+            live.choose_opponent(&fixed, asked.opponent);
+            return Ok(settings::Applied { fresh: false });
+        }
+        let made = Arc::new(fixed.remade(&asked)?);
+        live.refill(&made, asked)?;
+        live.machine += 1;
+        *self.fixed.write().unwrap_or_else(PoisonError::into_inner) = made;
+        Ok(settings::Applied { fresh: true })
+    }
+
     /// The answer to a route, as JSON text; one match with a short arm per route (read
-    /// what was sent, call the room), kept whole so the routes read side by side.
+    /// what was sent, call the room). Long because there are twenty-one routes: kept
+    /// whole so that they read side by side, as the page's API does ([`Route::find`]).
     fn answer(&self, route: Route, sent: Body) -> Result<String, ApiError> {
         let (mut live, fixed) = self.locked();
         let fixed = &*fixed;
@@ -654,7 +696,7 @@ impl<G: Game> Classroom<G> {
             Route::Progress => progress(&live),
             Route::Train => {
                 let request: TrainRequest = body(sent, r#"{"games": 200, "opponent": "random"}"#)?;
-                let opponent = train::opponent(&request.opponent, rival)?;
+                let opponent = settings::opponent(&request.opponent, rival)?;
                 train::start(&mut live, request.games, opponent)?;
                 progress(&live)
             }
@@ -664,7 +706,7 @@ impl<G: Game> Classroom<G> {
             }
             Route::Watch => {
                 let request: WatchRequest = body(sent, r#"{"opponent": "random", "pace": 3}"#)?;
-                let opponent = train::opponent(&request.opponent, rival)?;
+                let opponent = settings::opponent(&request.opponent, rival)?;
                 train::watch(fixed, &mut live, opponent, request.pace)?;
                 progress(&live)
             }
@@ -686,12 +728,12 @@ impl<G: Game> Classroom<G> {
             // The settings take the lock themselves: their trial runs go without it.
             Route::Settings => {
                 drop(live);
-                json(&settings::view(self))
+                json(&self.settings())
             }
             Route::ApplySettings => {
                 drop(live);
                 let request = body(sent, settings::EXAMPLE)?;
-                json(&settings::apply(self, &request)?)
+                json(&self.apply_settings(&request)?)
             }
         }
     }
@@ -822,6 +864,22 @@ mod tests {
         (reply.status, serde_json::from_str(&reply.json).unwrap())
     }
 
+    /// A whole number in the answer to `GET path`.
+    fn number(lesson: &dyn Lesson, path: &str, key: &str) -> u64 {
+        ask(lesson, "GET", path, None).1[key].as_u64().unwrap()
+    }
+
+    /// Starts watching the machine play `opponent` at the pace numbered `pace`.
+    fn watch(lesson: &dyn Lesson, opponent: &str, pace: usize) {
+        let body = json!({"opponent": opponent, "pace": pace});
+        assert_eq!(ask(lesson, "POST", "/api/watch", Some(body)).0, 200);
+    }
+
+    /// Steers the watching under way (`{"paused": true}`, `{"step": true}`).
+    fn steer(lesson: &dyn Lesson, body: Value) {
+        assert_eq!(ask(lesson, "POST", "/api/watch/steer", Some(body)).0, 200);
+    }
+
     /// Steps the run under way to its end, the clock moving `tick` at every look.
     fn run_out(lesson: &dyn Lesson, tick: Duration) -> usize {
         let now = Cell::new(Duration::ZERO);
@@ -874,17 +932,8 @@ mod tests {
         let her = lesson("hexapawn", None, None);
         let now = Cell::new(Duration::ZERO);
         let clock = || now.get();
-        let ply = || {
-            ask(&*her, "GET", "/api/game", None).1["ply"]
-                .as_u64()
-                .unwrap()
-        };
-        ask(
-            &*her,
-            "POST",
-            "/api/watch",
-            Some(json!({"opponent": "machine", "pace": 0})),
-        );
+        let ply = || number(&*her, "/api/game", "ply");
+        watch(&*her, "machine", 0);
         // A move of the opponent's and the machine's answer, then two seconds' wait.
         assert_eq!(her.step(&clock).unwrap(), Some(Duration::from_secs(2)));
         assert_eq!(ply(), 2);
@@ -892,26 +941,53 @@ mod tests {
         assert_eq!(her.step(&clock).unwrap(), Some(Duration::from_millis(1500)));
         assert_eq!(ply(), 2);
         // Paused, it waits; one move asked for is played at once.
-        ask(
-            &*her,
-            "POST",
-            "/api/watch/steer",
-            Some(json!({"paused": true})),
-        );
+        steer(&*her, json!({"paused": true}));
         her.step(&clock).unwrap();
         assert_eq!(ply(), 2);
-        ask(
-            &*her,
-            "POST",
-            "/api/watch/steer",
-            Some(json!({"step": true})),
-        );
+        steer(&*her, json!({"step": true}));
         her.step(&clock).unwrap();
         assert!(ply() == 4 || ask(&*her, "GET", "/api/game", None).1["end"] != Value::Null);
         let (_, progress) = ask(&*her, "POST", "/api/train/cancel", None);
         assert_eq!(progress["paused"], true);
         assert_eq!(her.step(&clock).unwrap(), None);
         assert_eq!(ask(&*her, "GET", "/api/train", None).1["running"], false);
+    }
+
+    #[test]
+    fn the_fastest_pace_plays_its_games_a_tick_at_a_time_and_a_pause_holds() {
+        let menace = lesson("menace", None, None);
+        let now = Cell::new(Duration::ZERO);
+        let clock = || now.get();
+        let games = || number(&*menace, "/api/score", "games");
+        watch(&*menace, "random", train::PACES.len() - 1);
+        // A thousand games a second: a hundred every tenth of a second, and nothing
+        // between (MENACE's first box does not run empty against chance this soon).
+        assert_eq!(
+            menace.step(&clock).unwrap(),
+            Some(Duration::from_millis(100))
+        );
+        assert_eq!(games(), 100);
+        now.set(Duration::from_millis(60));
+        assert_eq!(
+            menace.step(&clock).unwrap(),
+            Some(Duration::from_millis(40))
+        );
+        assert_eq!(games(), 100);
+        now.set(Duration::from_millis(100));
+        menace.step(&clock).unwrap();
+        assert_eq!(games(), 200);
+        // Paused: however long the host steps, nothing is played.
+        steer(&*menace, json!({"paused": true}));
+        let version = ask(&*menace, "GET", "/api/game", None).1["version"].clone();
+        for second in 1..=60 {
+            now.set(Duration::from_secs(second));
+            menace.step(&clock).unwrap();
+        }
+        assert_eq!(games(), 200);
+        assert_eq!(
+            ask(&*menace, "GET", "/api/game", None).1["version"],
+            version
+        );
     }
 
     #[test]

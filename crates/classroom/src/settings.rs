@@ -7,17 +7,16 @@
 //! machine, tell the page how soon that happens.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock, PoisonError};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::table::Fixed;
-use super::{ApiError, Classroom, Problem, train};
+use super::{ApiError, Problem};
 use matchbox_engine::i18n::Strings;
+use matchbox_engine::kit::Kit;
 use matchbox_engine::rule::{BeadSchedule, MAX_REWARD, MAX_START_BEADS, Reward, Rule};
 use matchbox_engine::simulate::state::{self, Settings, Unfit};
-use matchbox_engine::simulate::{EXPECTATION_SEED, OpponentKind, first_box_emptied};
+use matchbox_engine::simulate::{EXPECTATION_SEED, OpponentKind, Setup, first_box_emptied};
 use matchbox_print::pictures::Game;
 
 /// Trial runs from fresh boxes behind the page's warning.
@@ -96,10 +95,25 @@ fn opponents(rival: bool) -> impl Iterator<Item = OpponentKind> {
     .filter(move |&o| rival || o != OpponentKind::Machine)
 }
 
+/// The opponents a page may choose, by name.
+pub fn opponent(name: &str, rival: bool) -> Result<OpponentKind, ApiError> {
+    let kind = match name {
+        "random" => OpponentKind::Random,
+        "perfect" => OpponentKind::Perfect,
+        "teacher" => OpponentKind::Teacher,
+        "machine" if rival => OpponentKind::Machine,
+        _ => {
+            return Err(ApiError::bad(Problem::Opponent {
+                name: name.chars().take(40).collect(),
+            }));
+        }
+    };
+    Ok(kind)
+}
+
 /// The move numbers at which boxes first come, in order: one field each.
-fn first_move_numbers<G: Game>(fixed: &Fixed<G>) -> Vec<u32> {
-    let mut numbers: Vec<u32> = fixed
-        .setup
+fn first_move_numbers<G: Game>(setup: &Setup<G>) -> Vec<u32> {
+    let mut numbers: Vec<u32> = setup
         .set
         .boxes
         .iter()
@@ -110,11 +124,11 @@ fn first_move_numbers<G: Game>(fixed: &Fixed<G>) -> Vec<u32> {
     numbers
 }
 
-fn shown<G: Game>(fixed: &Fixed<G>, settings: &Settings) -> Shown {
-    let rival = fixed.setup.rival.is_some();
+fn shown<G: Game>(setup: &Setup<G>, settings: &Settings) -> Shown {
+    let rival = setup.rival.is_some();
     let offered = opponents(rival).any(|o| o == settings.opponent);
     Shown {
-        beads: first_move_numbers(fixed)
+        beads: first_move_numbers(setup)
             .into_iter()
             .map(|n| BeadsAt {
                 move_number: n,
@@ -131,44 +145,34 @@ fn shown<G: Game>(fixed: &Fixed<G>, settings: &Settings) -> Shown {
     }
 }
 
-/// The trial runs for this machine, worked out the first time they are asked for;
-/// `None` if they failed.
-fn risks<G: Game>(fixed: &Fixed<G>) -> Option<Risks> {
-    let worked = fixed.risks.get_or_init(|| {
-        let mut emptied = BTreeMap::new();
-        for opponent in opponents(fixed.setup.rival.is_some()) {
-            let runs = first_box_emptied(
-                &fixed.setup,
-                opponent,
-                RISK_RUNS,
-                RISK_GAMES,
-                EXPECTATION_SEED,
-            )
+/// The trial runs for this machine (the table works them out once per machine, the
+/// first time the panel asks); the error's words if they failed.
+pub fn risks<G: Game>(setup: &Setup<G>) -> Result<Risks, String> {
+    let mut emptied = BTreeMap::new();
+    for opponent in opponents(setup.rival.is_some()) {
+        let runs = first_box_emptied(setup, opponent, RISK_RUNS, RISK_GAMES, EXPECTATION_SEED)
             .map_err(|e| e.to_string())?;
-            emptied.insert(opponent.name(), runs.into_iter().flatten().collect());
-        }
-        Ok(Risks {
-            runs: RISK_RUNS,
-            games: RISK_GAMES,
-            emptied,
-        })
-    });
-    worked.as_ref().ok().cloned()
+        emptied.insert(opponent.name(), runs.into_iter().flatten().collect());
+    }
+    Ok(Risks {
+        runs: RISK_RUNS,
+        games: RISK_GAMES,
+        emptied,
+    })
 }
 
-/// `GET /api/settings`: the settings now, the kit's, the choices, and the warnings.
-pub fn view<G: Game>(classroom: &Classroom<G>) -> SettingsView {
-    let (settings, fixed) = {
-        let (live, fixed) = classroom.locked();
-        (live.saved.settings.clone(), fixed)
-    };
-    let own = Settings::of_kit(&fixed.own, fixed.own.rule);
-    // Worked out once per machine, without the live lock.
-    let risks = risks(&fixed);
+/// `GET /api/settings`: the settings `now` and kit.yaml's (`own`), the choices, and the
+/// warnings (`None` if the trial runs failed), for the machine `setup`.
+pub fn view<G: Game>(
+    setup: &Setup<G>,
+    own: &Kit,
+    now: &Settings,
+    risks: Option<Risks>,
+) -> SettingsView {
     SettingsView {
-        now: shown(&fixed, &settings),
-        kit: shown(&fixed, &own),
-        rules: rules(fixed.own.rule),
+        now: shown(setup, now),
+        kit: shown(setup, &Settings::of_kit(own, own.rule)),
+        rules: rules(own.rule),
         max_beads: MAX_START_BEADS,
         max_reward: MAX_REWARD,
         risks,
@@ -211,12 +215,12 @@ fn whole(value: &Value) -> Option<i64> {
     }
 }
 
-/// What [`apply`] did.
+/// What applying the settings did.
 #[derive(Debug, Serialize)]
 pub struct Applied {
     /// Whether the boxes were filled afresh (new beads, rule or rewards); otherwise only
     /// the opponent changed, or nothing.
-    fresh: bool,
+    pub fresh: bool,
 }
 
 /// The JSON a settings request takes.
@@ -238,17 +242,19 @@ fn schedule(asked: &BTreeMap<u32, Value>) -> Result<BeadSchedule, ApiError> {
 /// A checked schedule in the fewest words: the one now or kit.yaml's when it fills every
 /// box the same (so that a file keeps the kit's own words), else by move number without
 /// entries that repeat the one before, or one number for every box.
-fn simplest<G: Game>(fixed: &Fixed<G>, now: &BeadSchedule, asked: BeadSchedule) -> BeadSchedule {
-    let numbers = first_move_numbers(fixed);
+fn simplest<G: Game>(
+    setup: &Setup<G>,
+    own: &Kit,
+    now: &BeadSchedule,
+    asked: BeadSchedule,
+) -> BeadSchedule {
+    let numbers = first_move_numbers(setup);
     let same = |other: &BeadSchedule| {
         numbers
             .iter()
             .all(|&n| other.beads_at(n) == asked.beads_at(n))
     };
-    if let Some(known) = [now, &fixed.own.beads]
-        .into_iter()
-        .find(|known| same(known))
-    {
+    if let Some(known) = [now, &own.beads].into_iter().find(|known| same(known)) {
         return known.clone();
     }
     let BeadSchedule::ByMoveNumber(map) = asked else {
@@ -268,7 +274,7 @@ fn simplest<G: Game>(fixed: &Fixed<G>, now: &BeadSchedule, asked: BeadSchedule) 
 
 /// The settings a request asks for, each value checked at its field.
 fn asked<G: Game>(
-    fixed: &Fixed<G>,
+    setup: &Setup<G>,
     now: &Settings,
     request: &SettingsRequest,
 ) -> Result<Settings, ApiError> {
@@ -303,7 +309,7 @@ fn asked<G: Game>(
         }
     }
     let opponent = match &request.opponent {
-        Some(name) => train::opponent(name, fixed.setup.rival.is_some())?,
+        Some(name) => opponent(name, setup.rival.is_some())?,
         None => now.opponent,
     };
     Ok(Settings {
@@ -314,52 +320,21 @@ fn asked<G: Game>(
     })
 }
 
-/// `POST /api/settings` (the teacher's): applies the settings asked for: a new machine
-/// with fresh boxes when the beads, the rule or the rewards change; the opponent alone
-/// is only kept.
-pub fn apply<G: Game>(
-    classroom: &Classroom<G>,
+/// The settings a `POST /api/settings` asks for, checked against the machine `setup`
+/// and kit.yaml's (`own`), the beads in the fewest words; what it leaves out stays as
+/// `now`.
+pub fn checked<G: Game>(
+    setup: &Setup<G>,
+    own: &Kit,
+    now: &Settings,
     request: &SettingsRequest,
-) -> Result<Applied, ApiError> {
-    let (mut live, fixed) = classroom.locked();
-    live.idle()?;
-    let now = live.saved.settings.clone();
-    let mut settings = asked(&fixed, &now, request)?;
+) -> Result<Settings, ApiError> {
+    let mut settings = asked(setup, now, request)?;
     settings
-        .check(&fixed.own, &state::move_numbers(&fixed.setup.set))
+        .check(own, &state::move_numbers(&setup.set))
         .map_err(|unfit| ApiError::bad(Problem::Setting(unfit)))?;
-    settings.beads = simplest(&fixed, &now.beads, settings.beads);
-    if settings == now {
-        return Ok(Applied { fresh: false });
-    }
-    let opponent_only = Settings {
-        opponent: settings.opponent,
-        ..now
-    } == settings;
-    if opponent_only {
-        live.saved.settings.opponent = settings.opponent;
-        live.version += 1;
-        live.save(&fixed);
-        return Ok(Applied { fresh: false });
-    }
-    let kit = settings.kit(&fixed.own);
-    let setup = super::setup(&fixed.game, &kit, settings.rule)?;
-    let made = Arc::new(Fixed {
-        game: fixed.game.clone(),
-        kit,
-        own: fixed.own.clone(),
-        setup,
-        seed: fixed.seed,
-        store: fixed.store.clone(),
-        risks: OnceLock::new(),
-    });
-    live.refill(&made, settings)?;
-    live.machine += 1;
-    *classroom
-        .fixed
-        .write()
-        .unwrap_or_else(PoisonError::into_inner) = made;
-    Ok(Applied { fresh: true })
+    settings.beads = simplest(setup, own, &now.beads, settings.beads);
+    Ok(settings)
 }
 
 /// The field of the panel a setting's problem is shown at.

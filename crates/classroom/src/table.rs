@@ -11,13 +11,14 @@ use rand::RngExt;
 use serde::Serialize;
 
 use super::board::{self, Spot};
-use super::settings::Risks;
+use super::settings::{self, Risks};
 use super::{ApiError, Problem, Store};
 use matchbox_engine::Error;
 use matchbox_engine::i18n::{Strings, strings};
 use matchbox_engine::kit::Kit;
 use matchbox_engine::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rng_for};
 use matchbox_engine::palette::hex;
+use matchbox_engine::simulate::OpponentKind;
 use matchbox_engine::simulate::state::{self, Saved, Settings};
 use matchbox_engine::simulate::{Opponent, Setup, Turn, play_game};
 use matchbox_print::draw::svg::to_svg;
@@ -79,6 +80,30 @@ impl<G: Game> Fixed<G> {
             .collect()
     }
 
+    /// How soon each opponent empties this machine's first box, worked out the first
+    /// time it is asked for (without the live lock: it takes a while); `None` if the
+    /// trial runs failed.
+    pub fn risks(&self) -> Option<Risks> {
+        let worked = self.risks.get_or_init(|| settings::risks(&self.setup));
+        worked.as_ref().ok().cloned()
+    }
+
+    /// The machine made anew under other `settings`: the kit's boxes filled as they say,
+    /// everything else as it is.
+    pub fn remade(&self, settings: &Settings) -> Result<Fixed<G>, Error> {
+        let kit = settings.kit(&self.own);
+        let setup = super::setup(&self.game, &kit, settings.rule)?;
+        Ok(Fixed {
+            game: self.game.clone(),
+            kit,
+            own: self.own.clone(),
+            setup,
+            seed: self.seed,
+            store: self.store.clone(),
+            risks: OnceLock::new(),
+        })
+    }
+
     /// A move in the game's notation and in the kit's words.
     fn said(&self, position: &G::Position, mv: G::Move) -> Said {
         Said {
@@ -128,7 +153,11 @@ pub struct Board {
 }
 
 /// What changes: the beads, the games, the game in progress.
-pub struct Live {
+///
+/// `R` is the run that holds the machine while it plays on its own (the training's
+/// `train::Run`): the table needs to know only whether there is one, so that it stays
+/// below the training, which plays its games on the table.
+pub struct Live<R> {
     /// The beads now, the games they have played and the score, as the state file keeps
     /// them.
     pub saved: Saved,
@@ -139,7 +168,7 @@ pub struct Live {
     /// Bumped at every change, so a watching page knows when to fetch again.
     pub version: u64,
     /// The training run under way, if any.
-    pub training: Option<super::train::Run>,
+    pub training: Option<R>,
     /// Why the last save failed, while the state file is behind the page.
     unsaved: Option<Error>,
     /// Games the beads had played at the last save that succeeded (or as opened): the
@@ -417,9 +446,9 @@ struct Replay {
     over: Option<(End, Beads)>,
 }
 
-impl Live {
+impl<R> Live<R> {
     /// A fresh screen with these beads and this score.
-    pub fn new(saved: Saved) -> Live {
+    pub fn new(saved: Saved) -> Live<R> {
         Live {
             saved_games: saved.games,
             saved,
@@ -764,7 +793,7 @@ fn find_move<G: Game>(fixed: &Fixed<G>, node: Node, wanted: &str) -> Result<usiz
     })
 }
 
-impl Live {
+impl<R> Live<R> {
     /// Plays the human's move, given in the game's notation or the kit's words, and the
     /// machine's answer.
     /// `board`, if given, must be the game's number and its count of moves so far, so
@@ -985,6 +1014,13 @@ impl Live {
             self.version += 1;
         }
         self.settle(fixed)
+    }
+
+    /// Keeps another opponent for training and watching; the boxes stay as they are.
+    pub fn choose_opponent<G: Game>(&mut self, fixed: &Fixed<G>, opponent: OpponentKind) {
+        self.saved.settings.opponent = opponent;
+        self.version += 1;
+        self.save(fixed);
     }
 
     /// Refills every box as new and forgets the games.

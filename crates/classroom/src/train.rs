@@ -16,12 +16,15 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::table::{Auto, Fixed, Live};
+use super::table::{Auto, Fixed};
 use super::{ApiError, Problem};
 use matchbox_engine::Error;
 use matchbox_engine::machine::{End, Learner, SimRng, Suspended, rng_for};
 use matchbox_engine::simulate::{Automatic, OpponentKind, play_game};
 use matchbox_print::pictures::Game;
+
+/// The table as the lesson holds it: with the run that may hold its machine.
+pub type Live = super::table::Live<Run>;
 
 /// Games one run may ask for at most.
 pub const MAX_GAMES: u32 = 1_000_000;
@@ -147,22 +150,6 @@ fn keep_opponent(rival: &mut Option<Suspended>, opponent: Automatic) {
     if let Automatic::Machine(machine) = opponent {
         *rival = Some(machine.suspend());
     }
-}
-
-/// The opponents a page may choose, by name.
-pub fn opponent(name: &str, rival: bool) -> Result<OpponentKind, ApiError> {
-    let kind = match name {
-        "random" => OpponentKind::Random,
-        "perfect" => OpponentKind::Perfect,
-        "teacher" => OpponentKind::Teacher,
-        "machine" if rival => OpponentKind::Machine,
-        _ => {
-            return Err(ApiError::bad(Problem::Opponent {
-                name: name.chars().take(40).collect(),
-            }));
-        }
-    };
-    Ok(kind)
 }
 
 /// Registers a run, if the machine is free.

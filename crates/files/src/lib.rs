@@ -539,17 +539,7 @@ pub fn check_replaceable(dir: &Path, old_output: OldOutput) -> Result<Replaceabl
         ))
     })?;
     let Ok(text) = std::fs::read_to_string(dir.join(MANIFEST)) else {
-        return match old_output(&entries) {
-            Some(path) => Err(foreign(dir, &path, "was not written by matchbox")),
-            None => Ok(Replaceable {
-                unchanged: Unchanged::new(),
-                to_prove: entries
-                    .into_iter()
-                    .filter(|(_, is_dir)| !is_dir)
-                    .map(|(path, _)| path)
-                    .collect(),
-            }),
-        };
+        return without_manifest(dir, entries, old_output);
     };
     let Some(listed) = read_manifest(&text) else {
         return Err(foreign(
@@ -562,6 +552,40 @@ pub fn check_replaceable(dir: &Path, old_output: OldOutput) -> Result<Replaceabl
         .into_iter()
         .map(|(path, crc, size)| (path, (crc, size)))
         .collect();
+    Ok(Replaceable {
+        unchanged: as_listed(dir, &entries, &listed)?,
+        to_prove: Vec::new(),
+    })
+}
+
+/// [`check_replaceable`] for a folder without a manifest: refused if `old_output` finds
+/// a path a matchbox run would not have written; else its files are to be proved.
+fn without_manifest(
+    dir: &Path,
+    entries: Vec<(PathBuf, bool)>,
+    old_output: OldOutput,
+) -> Result<Replaceable, Error> {
+    match old_output(&entries) {
+        Some(path) => Err(foreign(dir, &path, "was not written by matchbox")),
+        None => Ok(Replaceable {
+            unchanged: Unchanged::new(),
+            to_prove: entries
+                .into_iter()
+                .filter(|(_, is_dir)| !is_dir)
+                .map(|(path, _)| path)
+                .collect(),
+        }),
+    }
+}
+
+/// Checks that `entries` (the folder `dir`'s, in name order) are what its manifest
+/// `listed`: every file listed and unchanged, every folder above one; gives those files.
+/// The refusal names the first thing wrong in name order, changed or not listed.
+fn as_listed(
+    dir: &Path,
+    entries: &[(PathBuf, bool)],
+    listed: &Unchanged,
+) -> Result<Unchanged, Error> {
     // Every folder above a listed file.
     let folders: HashSet<&str> = listed
         .keys()
@@ -602,13 +626,10 @@ pub fn check_replaceable(dir: &Path, old_output: OldOutput) -> Result<Replaceabl
     if let Some(i) = stray {
         return Err(foreign(dir, &entries[i].0, "was not written by matchbox"));
     }
-    Ok(Replaceable {
-        unchanged: files
-            .into_iter()
-            .map(|(_, name, held)| (name, held))
-            .collect(),
-        to_prove: Vec::new(),
-    })
+    Ok(files
+        .into_iter()
+        .map(|(_, name, held)| (name, held))
+        .collect())
 }
 
 /// The first of `to_prove` (paths inside `dir`) that `new` (the folder this run wrote)
