@@ -8,7 +8,7 @@ use super::ScoreSheet;
 use super::layout::wrap;
 use crate::draw::fonts::text_width;
 use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, Weight, pt};
-use crate::label::{draw_label, draw_move_edge, drawn_moves, fitted_tag};
+use crate::label::{draw_label, draw_move_edge, drawn_moves, fitted_tag, tag_words};
 use crate::pictures::{CAPTION, DrawnMove, Game};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
@@ -515,17 +515,11 @@ impl<'a, G: Game> Figures<'a, G> {
         let centre = x + cell_w / 2.0;
         let style = TextStyle::new(2.8).bold().anchored(Anchor::Middle);
         scene.fitted_text(pt(centre, picture + 3.6), id, style, cell_w - 2.0);
-        // "move II", "moves I–II": the heading agrees with the count it lists.
-        let key = if b.move_numbers.len() > 1 {
-            "index.moves"
-        } else {
-            "index.move"
-        };
         let style = TextStyle::new(2.4)
             .anchored(Anchor::Middle)
             .coloured([0x55, 0x55, 0x55]);
-        let words = |numbers: &str| s.fill(key, &[("tag", numbers)]);
-        let (moves_text, size) = fitted_tag(self.kit, b, words, style, cell_w - 2.0);
+        let (moves_text, size) =
+            fitted_tag(self.kit, b, tag_words(self.kit, b), style, cell_w - 2.0);
         scene.styled_text(
             pt(centre, picture + 7.0),
             moves_text,

@@ -18,7 +18,7 @@ use matchbox_engine::Error;
 use matchbox_engine::boxes::{BoxSet, ColourBeads, tag};
 use matchbox_engine::game::Side;
 use matchbox_engine::i18n::Language;
-use matchbox_engine::i18n::{grouped, plural, strings, template_file, template_folder};
+use matchbox_engine::i18n::{number, plural, strings, template_file, template_folder};
 use matchbox_engine::kit::{Kit, Tags};
 use matchbox_engine::rule::{BeadSchedule, Reward, Rule};
 
@@ -437,10 +437,10 @@ pub fn render(
         .build()
         .map_err(|e| Error::Internal(format!("template syntax: {e}")))?;
     env.set_syntax(syntax);
-    // Whole numbers are written with the language's thousands separator.
+    // Whole numbers are written as the language writes them in running text.
     env.set_formatter(move |out, state, value| match value.as_i64() {
         Some(n) if value.is_integer() => out
-            .write_str(&grouped(language, n))
+            .write_str(&number(language, n))
             .map_err(minijinja::Error::from),
         _ => minijinja::escape_formatter(out, state, value),
     });
