@@ -4,7 +4,9 @@
 use crate::kit_folder::KitReport;
 use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
 use matchbox_engine::game::Notation;
-use matchbox_engine::i18n::{Messages, Said, Strings, count, figure, figures, number, strings};
+use matchbox_engine::i18n::{
+    Messages, Said, Strings, count, figure, figure_count, figures, number, strings,
+};
 use matchbox_engine::kit::Kit;
 use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::exact::{
@@ -265,6 +267,22 @@ impl Words {
         self.unit(&self.decimals(x, 2), percent)
     }
 
+    /// A mean number of games and its noun (`12.01 games`, `12,01 партии`), or, when it
+    /// is not known closely, its bounds or interval and the noun.
+    fn games(self, m: &Measure) -> String {
+        match m {
+            Measure::Exact(Figure::Exact(f)) => figure_count(self.say.0, f.to_f64(), 2, "game"),
+            Measure::Exact(Figure::Bounded(b)) if b.high - b.low < 0.005 => {
+                figure_count(self.say.0, (b.low + b.high) / 2.0, 2, "game")
+            }
+            other => format!(
+                "{} {}",
+                self.measure(other, 1.0, false),
+                self.strings.get("fraction.game")
+            ),
+        }
+    }
+
     /// An exact or sampled figure, scaled, with its bounds or interval.
     fn measure(self, m: &Measure, scale: f64, percent: bool) -> String {
         let figure = |x: f64| self.figure(x * scale, percent);
@@ -485,7 +503,7 @@ fn giving_up_text(words: Words, g: &GivingUp) -> String {
         (Some(games), Some(wins)) => words.verify(
             "on_average",
             &[
-                ("games", &words.measure(games, 1.0, false)),
+                ("games", &words.games(games)),
                 ("wins", &words.measure(wins, 1.0, false)),
             ],
         ),

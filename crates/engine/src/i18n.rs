@@ -237,6 +237,21 @@ pub fn count(language: Language, n: i64, key: &str) -> String {
     format!("{} {}", number(language, n), noun(language, n, key))
 }
 
+/// A figure and the noun `problem.count.KEY` in the form its value takes: a whole
+/// figure as [`count`] says it, one with decimals followed by `fraction.KEY` (Russian
+/// and Polish take the genitive singular after a fraction: `12,01 партии`).
+pub fn figure_count(language: Language, x: f64, places: usize, key: &str) -> String {
+    let text = figure(language, x, places);
+    if text.contains(['.', ',']) {
+        format!(
+            "{text} {}",
+            strings(language).get(&format!("fraction.{key}"))
+        )
+    } else {
+        format!("{text} {}", noun(language, x.round() as i64, key))
+    }
+}
+
 /// The form for `n` of the noun `problem.count.KEY`, whose forms for one, a few and
 /// many are parted by `|` (`kolor|kolory|kolorów`).
 fn noun<'a>(language: Language, n: i64, key: &'a str) -> &'a str {
@@ -658,6 +673,14 @@ mod tests {
             plural(Language::Pl, 1720, "koralik", "koraliki", "koralików"),
             "1720 koralików"
         );
+    }
+
+    #[test]
+    fn a_fraction_takes_the_genitive_singular_in_russian() {
+        assert_eq!(figure_count(Language::Ru, 12.01, 2, "game"), "12,01 партии");
+        assert_eq!(figure_count(Language::Ru, 12.0, 2, "game"), "12 партий");
+        assert_eq!(figure_count(Language::En, 12.01, 2, "game"), "12.01 games");
+        assert_eq!(figure_count(Language::Pl, 12.01, 2, "game"), "12,01 partii");
     }
 
     #[test]

@@ -348,13 +348,32 @@ impl<'a, G: Game> Figures<'a, G> {
         let row = SCORE_ROW_MM;
         let games = self.score_rows(part);
         let count = games.clone().count();
-        let widths = [0.12, 0.26, 0.34, 0.28].map(|f| f * self.width);
+        // A game that can be drawn keeps its draws in a column of their own: against a
+        // faultless opponent a draw is the best MENACE can do, and the draws are what a
+        // class watches grow.
+        let (heads, widths): (&[&str], &[f32]) = if self.game.can_draw() {
+            (
+                &[
+                    "score.game",
+                    "score.winner",
+                    "score.change",
+                    "score.losses",
+                    "score.draws",
+                ],
+                &[0.1, 0.2, 0.3, 0.2, 0.2],
+            )
+        } else {
+            (
+                &["score.game", "score.winner", "score.change", "score.losses"],
+                &[0.12, 0.26, 0.34, 0.28],
+            )
+        };
+        let widths: Vec<f32> = widths.iter().map(|f| f * self.width).collect();
         let mut scene = Scene::new(self.width, row * (count as f32 + 1.6));
         let head = row * 1.6;
         let rule = Stroke::solid(GREY, 0.25);
-        let heads = ["score.game", "score.winner", "score.change", "score.losses"];
         let mut x = 0.0;
-        for (key, w) in heads.iter().zip(widths) {
+        for (key, &w) in heads.iter().zip(&widths) {
             // Two lines at most; a longer heading is shrunk to fit.
             let style = TextStyle::new(2.7).bold();
             let lines = wrap(
