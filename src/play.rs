@@ -169,7 +169,7 @@ impl<G: Notation, R: BufRead, W: Write> Opponent<G> for Human<'_, G, R, W> {
         let mut text = format!(
             "\n{}\n{}{}\n> ",
             turn_heading(self.kit, self.turn.get(), false),
-            board(self.game, self.kit, &tree.positions[node as usize]),
+            board_text(self.game, self.kit, &tree.positions[node as usize]),
             s.fill("play.your_moves", &[("moves", &self.list(tree, node))])
         );
         loop {
@@ -280,23 +280,6 @@ fn write_out<W: Write>(out: &RefCell<W>, text: &str) -> Result<(), Error> {
         .map_err(io_error)
 }
 
-/// A position as the terminal shows it: the board of `boxes`, each piece drawn as the
-/// kit's language draws it (`play.square.LETTER`: ○ and ● for a Polish hexapawn, whose
-/// reader would take B for *biały*, white).
-fn board<G: Notation>(game: &G, kit: &Kit, position: &G::Position) -> String {
-    let s = strings(kit.language);
-    board_text(game, position)
-        .chars()
-        .map(|c| {
-            let key = format!("play.square.{c}");
-            match s.get(&key) {
-                piece if piece != key => piece.to_string(),
-                _ => c.to_string(),
-            }
-        })
-        .collect()
-}
-
 /// The session's first line: the kit, the machine's rule, and who moves first.
 fn greeting<G: Notation>(kit: &Kit, setup: &Setup<G>) -> String {
     let machine = &setup.machine;
@@ -329,7 +312,7 @@ fn game_over<G: Notation>(
 ) -> String {
     format!(
         "\n{}{}\n{}",
-        board(game, kit, &setup.tree.positions[played.last as usize]),
+        board_text(game, kit, &setup.tree.positions[played.last as usize]),
         strings(kit.language).get(match played.end {
             End::Won => "play.won",
             End::Drew => "play.drew",
@@ -405,7 +388,7 @@ fn narrate<G: Notation>(
     let mut text = format!(
         "\n{}\n{}",
         turn_heading(kit, turn, true),
-        board(game, kit, position)
+        board_text(game, kit, position)
     );
     let Some((b, symmetry)) = setup.set.locate(game, position) else {
         if let Draw::Forced { child } = draw
@@ -425,7 +408,7 @@ fn narrate<G: Notation>(
     let slots = setup.machine.slots(b as u32);
     for (m, slot) in mbox.moves.iter().zip(slots) {
         text.push_str(&format!(
-            "  {} x{}  {}\n",
+            "  {} ×{}  {}\n",
             bead(kit, m.colour, coloured),
             beads.count(slot),
             say(game.transform_move(m.mv, back))
@@ -563,7 +546,7 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("Box 3"), "{out}");
-        assert!(out.contains("● red x1"), "{out}");
+        assert!(out.contains("● red ×1"), "{out}");
         assert!(!out.contains('\x1b'));
         assert_eq!((saved.games, saves), (1, 1));
         // The game joins the score, with the beads the rule changed, for `serve` to show.

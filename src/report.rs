@@ -4,7 +4,9 @@
 use crate::kit_folder::KitReport;
 use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
 use matchbox_engine::game::Notation;
-use matchbox_engine::i18n::{Messages, Said, Strings, strings};
+use matchbox_engine::i18n::{
+    Messages, Said, Strings, count, figure, figure_count, figures, number, strings,
+};
 use matchbox_engine::kit::Kit;
 use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::exact::{
@@ -15,12 +17,25 @@ use matchbox_engine::simulate::verify::{CannotLearn, Proof, RewardCheck, Verdict
 use matchbox_engine::simulate::watch::{STREAK, Watch};
 use matchbox_engine::simulate::{OpponentKind, Session, Training};
 
-/// A position as an indented board, one row a line, squares spaced apart.
-pub fn board_text<G: Notation>(game: &G, position: &G::Position) -> String {
+/// A position as an indented board, one row a line, squares spaced apart, each piece
+/// drawn as the kit's language draws it (`play.square.LETTER`: ○ and ● for a Polish
+/// hexapawn, whose reader would take B for *biały*, white). `find` reads it back.
+pub fn board_text<G: Notation>(game: &G, kit: &Kit, position: &G::Position) -> String {
+    let s = strings(kit.language);
     let mut out = String::new();
     for row in game.format_position(position).split('/') {
         out.push_str("    ");
-        out.push_str(&row.chars().map(String::from).collect::<Vec<_>>().join(" "));
+        let squares: Vec<String> = row
+            .chars()
+            .map(|c| {
+                let key = format!("play.square.{c}");
+                match s.get(&key) {
+                    piece if piece != key => piece.to_string(),
+                    _ => c.to_string(),
+                }
+            })
+            .collect();
+        out.push_str(&squares.join(" "));
         out.push('\n');
     }
     out
@@ -50,12 +65,18 @@ impl Words {
 
     /// `n` and a noun in its form for `n` (`problem.count.KEY`).
     fn count(self, n: impl Into<i64>, key: &str) -> String {
-        self.say.count(n, key)
+        count(self.say.0, n.into(), key)
     }
 
-    /// `x` with `places` decimals and the language's decimal mark.
+    /// A whole number as the language writes it in running text (`100,000`, `1720`).
+    fn number(self, n: impl Into<i64>) -> String {
+        number(self.say.0, n.into())
+    }
+
+    /// A figure with at most `places` decimals, none needless, and the language's
+    /// decimal mark.
     fn decimals(self, x: f64, places: usize) -> String {
-        self.say.decimals(x, places)
+        figure(self.say.0, x, places)
     }
 
     /// A number as a share in per cent, as the language writes it (`39%`, `39 %`).
@@ -85,37 +106,41 @@ impl Words {
         self.fill("found", &[("id", &id.to_string()), ("symmetry", symmetry)])
     }
 
-    /// An estimate with its 95% confidence interval, scaled, each figure followed by
-    /// `unit` (a percentage when `percent`), one decimal.
+    /// An estimate with its 95% confidence interval, scaled, a percentage when
+    /// `percent`, with one decimal at most, alike in the three figures.
     fn estimate(self, e: &Estimate, scale: f64, percent: bool) -> String {
-        let figure = |x: f64| {
-            let text = self.decimals(x * scale, 1);
-            if percent { self.percent(&text) } else { text }
-        };
+        self.interval([e.mean, e.low, e.high].map(|x| x * scale), 1, percent)
+    }
+
+    /// A figure and its bounds or interval (`mean`, `low`, `high`) with at most `places`
+    /// decimals, alike in the three, as percentages when `percent`.
+    fn interval(self, [mean, low, high]: [f64; 3], places: usize, percent: bool) -> String {
+        let texts = figures(self.say.0, &[mean, low, high], places);
+        let [mean, low, high] = [0, 1, 2].map(|i| self.unit(&texts[i], percent));
         self.fill(
             "interval",
-            &[
-                ("mean", &figure(e.mean)),
-                ("low", &figure(e.low)),
-                ("high", &figure(e.high)),
-            ],
+            &[("mean", &mean), ("low", &low), ("high", &high)],
         )
+    }
+
+    /// A figure's text, as a percentage when `percent`.
+    fn unit(self, text: &str, percent: bool) -> String {
+        if percent {
+            self.percent(text)
+        } else {
+            text.to_string()
+        }
     }
 
     /// `min 4, max 11, mean 7.93, median 8`.
     fn stats(self, s: &Stats) -> String {
-        let median = if s.median.fract() == 0.0 {
-            format!("{}", s.median)
-        } else {
-            self.decimals(s.median, 1)
-        };
         self.fill(
             "stats",
             &[
-                ("min", &s.min.to_string()),
-                ("max", &s.max.to_string()),
+                ("min", &self.number(s.min)),
+                ("max", &self.number(s.max)),
                 ("mean", &self.decimals(s.mean, 2)),
-                ("median", &median),
+                ("median", &self.decimals(s.median, 1)),
             ],
         )
     }
@@ -148,7 +173,7 @@ pub fn box_text<G: Notation>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::M
         ],
     );
     out.push('\n');
-    out.push_str(&board_text(game, &b.position));
+    out.push_str(&board_text(game, kit, &b.position));
     let moves: Vec<String> = b
         .moves
         .iter()
@@ -196,7 +221,7 @@ pub fn boxes_text<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>) -> String {
         .map(|(k, v)| {
             words.fill(
                 "by_move_item",
-                &[("n", &k.to_string()), ("count", &v.to_string())],
+                &[("n", &k.to_string()), ("count", &words.number(*v as i64))],
             )
         })
         .collect();
@@ -207,7 +232,7 @@ pub fn boxes_text<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>) -> String {
         .iter()
         .map(|c| {
             let name = words.strings.colour_name(&kit.palette[c.colour]);
-            format!("{name} {}", c.beads)
+            format!("{name} {}", words.number(c.beads))
         })
         .collect();
     out.push_str(&words.fill("by_colour", &[("list", &colours.join(", "))]));
@@ -237,10 +262,25 @@ impl Words {
         said.in_language(self.say.0)
     }
 
-    /// `x` scaled with two decimals, as a percentage when `percent`.
+    /// `x` with two decimals at most, as a percentage when `percent`.
     fn figure(self, x: f64, percent: bool) -> String {
-        let text = self.decimals(x, 2);
-        if percent { self.percent(&text) } else { text }
+        self.unit(&self.decimals(x, 2), percent)
+    }
+
+    /// A mean number of games and its noun (`12.01 games`, `12,01 партии`), or, when it
+    /// is not known closely, its bounds or interval and the noun.
+    fn games(self, m: &Measure) -> String {
+        match m {
+            Measure::Exact(Figure::Exact(f)) => figure_count(self.say.0, f.to_f64(), 2, "game"),
+            Measure::Exact(Figure::Bounded(b)) if b.high - b.low < 0.005 => {
+                figure_count(self.say.0, (b.low + b.high) / 2.0, 2, "game")
+            }
+            other => format!(
+                "{} {}",
+                self.measure(other, 1.0, false),
+                self.strings.get("fraction.game")
+            ),
+        }
     }
 
     /// An exact or sampled figure, scaled, with its bounds or interval.
@@ -251,27 +291,23 @@ impl Words {
             Measure::Exact(Figure::Bounded(b)) if (b.high - b.low) * scale < 0.005 => {
                 figure((b.low + b.high) / 2.0)
             }
-            Measure::Exact(Figure::Bounded(b)) => self.verify(
-                "range",
-                &[("low", &figure(b.low)), ("high", &figure(b.high))],
-            ),
-            Measure::Sampled(e) => self.fill(
-                "interval",
-                &[
-                    ("mean", &figure(e.mean)),
-                    ("low", &figure(e.low)),
-                    ("high", &figure(e.high)),
-                ],
-            ),
+            Measure::Exact(Figure::Bounded(b)) => {
+                let texts = figures(self.say.0, &[b.low * scale, b.high * scale], 2);
+                let [low, high] = [0, 1].map(|i| self.unit(&texts[i], percent));
+                self.verify("range", &[("low", &low), ("high", &high)])
+            }
+            Measure::Sampled(e) => {
+                self.interval([e.mean, e.low, e.high].map(|x| x * scale), 2, percent)
+            }
         }
     }
 
-    /// A figure as a percentage with four decimals, e.g. `52.0000%`.
+    /// A figure as a percentage with up to four decimals, e.g. `52%`, `12.3457%`.
     fn share(self, f: &Figure) -> String {
         self.percent(&self.decimals(f.to_f64() * 100.0, 4))
     }
 
-    /// A mean with four decimals, or that the machine may never learn.
+    /// A mean with up to four decimals, or that the machine may never learn.
     fn mean(self, f: Option<&Figure>) -> String {
         f.map_or_else(
             || self.verify("infinite", &[]),
@@ -374,10 +410,10 @@ fn verdict_body(words: Words, kit: &Kit, verdict: &Verdict) -> String {
     let trained = words.verify(
         "trained",
         &[
-            ("runs", &measured.runs.to_string()),
+            ("runs", &words.number(measured.runs)),
             ("opponent", &words.opponent(verdict.opponent)),
             ("seed", &verdict.seed.to_string()),
-            ("unfinished", &measured.unfinished.to_string()),
+            ("unfinished", &words.number(measured.unfinished)),
             (
                 "share",
                 &words.estimate(&measured.unfinished_share, 100.0, true),
@@ -399,17 +435,19 @@ fn verdict_body(words: Words, kit: &Kit, verdict: &Verdict) -> String {
     out.push_str(&learning_words(words, measured));
     if let (Some(losses), Some(games)) = (&measured.losses_to_learn, &measured.games_to_learn) {
         let (l, g) = (&losses.mean_interval, &games.mean_interval);
-        let two = |x: f64| words.decimals(x, 2);
+        // Each interval's two ends with the same decimals.
+        let two = |low: f64, high: f64| figures(words.say.0, &[low, high], 2);
+        let (losses, games) = (two(l.low, l.high), two(g.low, g.high));
         out.push_str(&format!(
             "  {}\n",
             words.verify(
                 "mean_intervals",
                 &[
-                    ("losses_low", &two(l.low)),
-                    ("losses_high", &two(l.high)),
-                    ("games_low", &two(g.low)),
-                    ("games_high", &two(g.high)),
-                    ("learnt", &(measured.runs - measured.unfinished).to_string()),
+                    ("losses_low", &losses[0]),
+                    ("losses_high", &losses[1]),
+                    ("games_low", &games[0]),
+                    ("games_high", &games[1]),
+                    ("learnt", &words.number(measured.runs - measured.unfinished)),
                 ],
             )
         ));
@@ -427,10 +465,7 @@ fn verdict_body(words: Words, kit: &Kit, verdict: &Verdict) -> String {
 fn cannot_learn_text(words: Words, c: &CannotLearn) -> String {
     let g = &c.instead;
     let how = match g.states {
-        Some(states) => words.verify(
-            "exact_states",
-            &[("states", &words.say.number(states as i64))],
-        ),
+        Some(states) => words.verify("exact_states", &[("states", &words.number(states as i64))]),
         None => words.verify("sampled", &[]),
     };
     format!(
@@ -453,7 +488,7 @@ fn giving_up_text(words: Words, g: &GivingUp) -> String {
             words.verify(
                 "by_game",
                 &[
-                    ("n", &n.to_string()),
+                    ("n", &words.number(*n)),
                     ("chance", &words.measure(m, 100.0, true)),
                 ],
             )
@@ -468,7 +503,7 @@ fn giving_up_text(words: Words, g: &GivingUp) -> String {
         (Some(games), Some(wins)) => words.verify(
             "on_average",
             &[
-                ("games", &words.measure(games, 1.0, false)),
+                ("games", &words.games(games)),
                 ("wins", &words.measure(wins, 1.0, false)),
             ],
         ),
@@ -493,8 +528,8 @@ fn watch_text(words: Words, w: &Watch) -> String {
         words.verify(
             "watch",
             &[
-                ("runs", &w.runs.to_string()),
-                ("games", &w.games.to_string()),
+                ("runs", &words.number(w.runs)),
+                ("games", &words.number(w.games)),
                 ("opponent", &words.opponent(w.opponent)),
                 ("shares", &shares),
             ],
@@ -506,8 +541,8 @@ fn watch_text(words: Words, w: &Watch) -> String {
             words.verify(
                 "draws",
                 &[
-                    ("from", &win.from.to_string()),
-                    ("to", &win.to.to_string()),
+                    ("from", &words.number(win.from)),
+                    ("to", &words.number(win.to)),
                     ("share", &words.estimate(&win.draws, 100.0, true)),
                 ],
             )
@@ -520,8 +555,8 @@ fn watch_text(words: Words, w: &Watch) -> String {
             &[
                 ("streak", &streak),
                 ("game", &words.estimate(e, 1.0, false)),
-                ("n", &w.stopped_runs.to_string()),
-                ("runs", &w.runs.to_string()),
+                ("n", &words.number(w.stopped_runs)),
+                ("runs", &words.number(w.runs)),
                 ("share", &words.estimate(&w.stopped_share, 100.0, true)),
             ],
         ),
@@ -534,7 +569,7 @@ fn watch_text(words: Words, w: &Watch) -> String {
             words.verify(
                 "first_box",
                 &[
-                    ("start", &w.first_box_start.to_string()),
+                    ("start", &words.number(w.first_box_start)),
                     ("end", &words.estimate(e, 1.0, false)),
                 ],
             )
@@ -569,7 +604,7 @@ fn distribution_text(words: Words, d: &Distribution) -> String {
                 "    {}\n",
                 words.verify(
                     "losses_chance",
-                    &[("n", &k.to_string()), ("chance", &words.share(f))],
+                    &[("n", &words.number(*k)), ("chance", &words.share(f))],
                 )
             )
         })
@@ -591,7 +626,7 @@ fn distribution_text(words: Words, d: &Distribution) -> String {
             &[
                 ("losses", &words.mean(d.mean_losses.as_ref())),
                 ("games", &words.mean(d.mean_games.as_ref())),
-                ("states", &words.say.number(d.states as i64)),
+                ("states", &words.number(d.states as i64)),
                 ("arithmetic", &words.verify(arithmetic, &[])),
             ],
         )
@@ -606,8 +641,8 @@ fn proof_text(words: Words, verdict: &Verdict, p: &Proof) -> String {
         words.verify(
             "method_exact",
             &[
-                ("states", &words.say.number(p.states as i64)),
-                ("rational", &RATIONAL_STATES.to_string()),
+                ("states", &words.number(p.states as i64)),
+                ("rational", &words.number(RATIONAL_STATES as i64)),
             ],
         )
     );
@@ -629,7 +664,7 @@ fn proof_text(words: Words, verdict: &Verdict, p: &Proof) -> String {
     out.push_str(&distribution_text(words, &p.against));
     out.push_str(&format!(
         "  {}\n  {}\n",
-        words.verify("worst_most", &[("n", &p.worst_losses.to_string())]),
+        words.verify("worst_most", &[("n", &words.number(p.worst_losses))]),
         words.verify(
             "worst_mean",
             &[("mean", &words.mean(Some(&p.most_expected_losses)))]
@@ -704,20 +739,20 @@ pub fn training_text(
             words.fill("side_loses", &[("side", &words.side(kit))])
         ));
     }
-    let games = words.say.number(max_games);
-    let learnt = (t.runs - t.unfinished).to_string();
+    let games = words.number(max_games);
+    let learnt = words.number(t.runs - t.unfinished);
     out.push_str(&format!("  {}", words.fill("learnt", &[("n", &learnt)])));
     if t.gave_up > 0 || t.side_loses {
         let (gave_up, still) = (
-            t.gave_up.to_string(),
-            (t.unfinished - t.gave_up).to_string(),
+            words.number(t.gave_up),
+            words.number(t.unfinished - t.gave_up),
         );
         out.push_str(&words.fill(
             "gave_up",
             &[("gave_up", &gave_up), ("games", &games), ("still", &still)],
         ));
     } else {
-        let unfinished = t.unfinished.to_string();
+        let unfinished = words.number(t.unfinished);
         out.push_str(&words.fill("unfinished", &[("games", &games), ("n", &unfinished)]));
     }
     out.push('\n');
@@ -756,7 +791,7 @@ pub fn session_text(
 ) -> String {
     let words = Words::of(kit);
     let results = |won: u32, drew: u32, lost: u32| {
-        let [won, drew, lost] = [won, drew, lost].map(|n| n.to_string());
+        let [won, drew, lost] = [won, drew, lost].map(|n| words.number(n));
         words.fill(
             "results",
             &[("won", &won), ("drew", &drew), ("lost", &lost)],
@@ -790,16 +825,16 @@ pub fn session_text(
             last.losses - from.losses,
         );
         let (start, end) = (
-            first.first_box_beads.to_string(),
-            last.first_box_beads.to_string(),
+            words.number(first.first_box_beads),
+            words.number(last.first_box_beads),
         );
         out.push_str(&format!(
             "  {}\n  {}\n",
             words.fill(
                 "last_games",
                 &[
-                    ("from", &(from.game + 1).to_string()),
-                    ("to", &last.game.to_string()),
+                    ("from", &words.number(from.game + 1)),
+                    ("to", &words.number(last.game)),
                     ("results", &tail),
                 ],
             ),

@@ -365,9 +365,49 @@ fn a_polish_or_russian_kit_hears_the_program_in_its_language() {
                 stderr(&out)
             );
             let text = stdout(&out);
-            let english = english_in(&text, &[]);
+            // Rules are named in words, never by their kit.yaml keys.
+            let english = english_in(&text, &["gardner", "menace", "relay"]);
             assert!(english.is_empty(), "{args:?}: {english:?}\n{text}");
+            assert_reads_as_the_language_writes(language, &args, &text);
         }
+    }
+    // A hexapawn board as `boxes` prints it in Polish (○ ●) is found again.
+    let kit = temp_kit("words-pl-board.yaml", "preset: hexapawn\nlanguage: pl\n");
+    let found = matchbox(&["find", "●●●/○../.○○", kit.to_str().unwrap()]);
+    assert!(found.status.success(), "{}", stderr(&found));
+    assert!(
+        stdout(&found).starts_with("pudełko 1"),
+        "{}",
+        stdout(&found)
+    );
+}
+
+/// What a Polish or Russian reader of the program's output objected to: boards with
+/// the letters B (read as *biały*) and W, needless decimals (`25,0000 %`), four-digit
+/// numbers split and five-digit ones not, the check's doubled colon, a claim called a
+/// theorem, «противник» beside the kits' «соперник», «зерно случайности».
+fn assert_reads_as_the_language_writes(language: &str, args: &[&str], text: &str) {
+    let board_letters = text
+        .lines()
+        .filter(|line| line.starts_with("    ") && !line.trim().is_empty())
+        .any(|line| line.split(' ').any(|w| w == "B" || w == "W"));
+    assert!(!board_letters, "{args:?}: a board of B and W\n{text}");
+    for wrong in [
+        ",0000",
+        "1\u{202f}720",
+        "100000",
+        ": sprawdzono:",
+        ": проверено:",
+        "Twierdzenie",
+        "противник",
+        "зерно",
+        " x1",
+        "->",
+    ] {
+        assert!(
+            !text.contains(wrong),
+            "{language} {args:?}: `{wrong}`\n{text}"
+        );
     }
 }
 

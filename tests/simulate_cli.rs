@@ -293,7 +293,7 @@ fn a_machine_that_cannot_learn_is_told_so_with_what_it_does_instead() {
         "Cannot learn: the machine plays first, and in hexapawn that side loses against best play: against a perfect opponent it can never stop losing.",
         "What it does instead, against a perfect opponent (worked out exactly over",
         "it gives up at its first move for good",
-        "on average after 12.01 games, of which it wins 0.00",
+        "on average after 12.01 games, of which it wins 0",
     ] {
         assert!(text.contains(line), "{line}: {text}");
     }
@@ -332,7 +332,7 @@ fn a_machine_that_cannot_learn_is_told_so_with_what_it_does_instead() {
     let text = stdout(&o);
     for line in [
         "against a perfect opponent it can never stop losing",
-        "gave up at its first move for good: 300; still playing after 100000 games: 0",
+        "gave up at its first move for good: 300; still playing after 100,000 games: 0",
         "games until it gave up: min ",
     ] {
         assert!(text.contains(line), "{line}: {text}");
@@ -352,12 +352,15 @@ fn verify_proves_the_claims_exactly_with_fractions_in_json() {
     assert_eq!(o.status.code(), Some(0), "{text}");
     for line in [
         "Method: exact",
-        "    9 losses: 25.0000%",
-        "    11 losses: 50.0000%",
+        // Exact shares and means with no needless decimals, the thousands grouped.
+        "    9 losses: 25%",
+        "    11 losses: 50%",
+        "mean: 10.25 losses, 98.0044 games (1,664 bead states",
+        "worst case, the opponent and the beads drawn both against the machine",
         "at most 16 losses",
         "but not against every opponent",
         "claimed (the Polish classroom sheet): about 40 games",
-        "optimal-teacher (the fastest): 21.5290 games",
+        "optimal-teacher (the fastest): 21.529 games",
     ] {
         assert!(text.contains(line), "{line}: {text}");
     }
@@ -503,7 +506,7 @@ fn verify_gives_menace_figures_to_watch_with_confidence_intervals() {
     let text = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{text}");
     assert!(text.contains("Method: sampled"), "{text}");
-    assert!(text.contains("the rule menace adds beads"), "{text}");
+    assert!(text.contains("Michie's MENACE rule adds beads"), "{text}");
     assert!(text.contains("draws in games 101-200: "), "{text}");
     assert!(text.contains("(95% CI "), "{text}");
     let v = json(&run(&[
@@ -556,7 +559,10 @@ fn play_reads_moves_from_a_pipe_and_refuses_a_bad_one() {
     assert!(text.contains("`take 5` is not a legal move here. Your moves: 1) take 1, leave 7   2) take 2, leave 6   3) take 3, leave 5"), "{text}");
     assert!(text.contains("Box 3 (as drawn) holds:"), "{text}");
     assert!(text.contains("The machine draws a bead: ● "), "{text}");
-    assert!(text.contains("Rule gardner"), "{text}");
+    // The rule in words, the beads with a multiplication sign, a change with an arrow.
+    assert!(text.contains("Gardner's rule: "), "{text}");
+    assert!(text.contains(" ×1  take 1, leave 4"), "{text}");
+    assert!(text.contains(": 1 → 0"), "{text}");
     assert!(!text.contains('\x1b'), "no colour into a pipe");
 }
 

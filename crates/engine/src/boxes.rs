@@ -345,8 +345,10 @@ impl<G: Rules> BoxSet<G> {
                 strings(language).fill("cli.find.position", &[("text", text), ("why", why)]),
             )
         };
+        // A board as `boxes` draws it in the kit's language (○ ●) is read as letters.
+        let letters = crate::i18n::board_letters(text);
         let parse = |side| {
-            game.parse_position(text, side)
+            game.parse_position(&letters, side)
                 .map_err(|e| refuse(&e.in_language(language)))
         };
         let position = parse(self.machine)?;

@@ -161,7 +161,7 @@ impl Strings {
 pub fn plural(language: Language, n: i64, one: &str, few: &str, many: &str) -> String {
     format!(
         "{} {}",
-        grouped(language, n),
+        number(language, n),
         plural_form(language, n, one, few, many)
     )
 }
@@ -220,8 +220,93 @@ pub fn decimals(language: Language, x: f64, places: usize) -> String {
     }
 }
 
-/// A whole number as the language writes it: groups of three digits parted by a comma
-/// in English (`2,791`), by a narrow no-break space in Polish and Russian (`2 791`).
+/// A whole number in running text as the language writes it: grouped by threes with a
+/// comma in English (`1,720`, `100,000`); in Polish and Russian, whose typography leaves
+/// four digits together, from five digits on and with a narrow no-break space (`1720`,
+/// `19 648`).
+pub fn number(language: Language, n: i64) -> String {
+    match language {
+        Language::Pl | Language::Ru if n.abs() < 10_000 => n.to_string(),
+        _ => grouped(language, n),
+    }
+}
+
+/// `n` and the noun `problem.count.KEY` in the form its number takes, the number as
+/// [`number`] writes it in running text (`100,000 games`, `19 648 партий`).
+pub fn count(language: Language, n: i64, key: &str) -> String {
+    format!("{} {}", number(language, n), noun(language, n, key))
+}
+
+/// A figure and the noun `problem.count.KEY` in the form its value takes: a whole
+/// figure as [`count`] says it, one with decimals followed by `fraction.KEY` (Russian
+/// and Polish take the genitive singular after a fraction: `12,01 партии`).
+pub fn figure_count(language: Language, x: f64, places: usize, key: &str) -> String {
+    let text = figure(language, x, places);
+    if text.contains(['.', ',']) {
+        format!(
+            "{text} {}",
+            strings(language).get(&format!("fraction.{key}"))
+        )
+    } else {
+        format!("{text} {}", noun(language, x.round() as i64, key))
+    }
+}
+
+/// The form for `n` of the noun `problem.count.KEY`, whose forms for one, a few and
+/// many are parted by `|` (`kolor|kolory|kolorów`).
+fn noun<'a>(language: Language, n: i64, key: &'a str) -> &'a str {
+    let strings = strings(language);
+    let forms = strings
+        .map
+        .get(&format!("problem.count.{key}"))
+        .map_or(key, String::as_str);
+    let mut parts = forms.split('|');
+    let one = parts.next().unwrap_or_default();
+    let few = parts.next().unwrap_or(one);
+    let many = parts.next().unwrap_or(few);
+    plural_form(language, n, one, few, many)
+}
+
+/// A measured figure with at most `places` decimals and the language's decimal mark,
+/// its trailing zeros dropped (`25%`, `10.25`, `98.0044`): a figure is shown to the
+/// precision it has, never padded to a column's.
+pub fn figure(language: Language, x: f64, places: usize) -> String {
+    figures(language, &[x], places).remove(0)
+}
+
+/// Figures read together (an estimate and its interval) as [`figure`] writes them, but
+/// all with as many decimals as the one that needs most (`9.02 (8.94 to 9.10)`, never
+/// `9.1`), so that their precision reads alike.
+pub fn figures(language: Language, xs: &[f64], places: usize) -> Vec<String> {
+    let needed = |x: &f64| {
+        let text = format!("{x:.places$}");
+        let decimals = text.split_once('.').map_or("", |(_, d)| d);
+        decimals.trim_end_matches('0').len()
+    };
+    let places = xs.iter().map(needed).max().unwrap_or(0);
+    xs.iter()
+        .map(|x| {
+            let text = format!("{x:.places$}");
+            // A figure that rounds to nothing is 0, never -0.
+            let text = if text
+                .trim_start_matches('-')
+                .chars()
+                .all(|c| c == '0' || c == '.')
+            {
+                text.trim_start_matches('-').to_string()
+            } else {
+                text
+            };
+            match language {
+                Language::En => text,
+                Language::Pl | Language::Ru => text.replace('.', ","),
+            }
+        })
+        .collect()
+}
+
+/// A whole number grouped by threes: with a comma in English (`2,791`), with a narrow
+/// no-break space in Polish and Russian (`2 791`).
 pub fn grouped(language: Language, n: i64) -> String {
     let separator = match language {
         Language::En => ",",
@@ -239,6 +324,29 @@ pub fn grouped(language: Language, n: i64) -> String {
         out.insert(0, '-');
     }
     out
+}
+
+/// A position typed for `find` in the game's own letters: a piece as any language's
+/// board draws it (`●`) becomes the letter it stands for (`B`), so that a board copied
+/// from `boxes` or `play` is found whatever the kit's language.
+pub fn board_letters(text: &str) -> String {
+    let mut pieces: Vec<(String, String)> = Vec::new();
+    for language in Language::ALL {
+        let s = strings(language);
+        for key in s.keys().filter(|k| k.starts_with("play.square.")) {
+            let letter = key.trim_start_matches("play.square.").to_string();
+            pieces.push((s.get(key).to_string(), letter));
+        }
+    }
+    text.chars()
+        .map(|c| {
+            let c = c.to_string();
+            pieces
+                .iter()
+                .find(|(piece, _)| *piece == c)
+                .map_or(c, |(_, letter)| letter.clone())
+        })
+        .collect()
 }
 
 /// `text` safe to show on a terminal: a control character (ESC, BEL, a line break, the
@@ -282,13 +390,13 @@ impl Messages {
         strings(self.0).fill(&format!("problem.{key}"), &shown)
     }
 
-    /// A whole number: as the kit writes it in English; grouped by threes from 10 000
-    /// in Polish and Russian, whose typography leaves four digits together (`1000`).
+    /// A whole number in a message about a kit: as kit.yaml writes it in English (the
+    /// message quotes the kit's own values), else as [`number`] writes it.
     pub fn number(self, n: impl Into<i64>) -> String {
         let n = n.into();
         match self.0 {
-            Language::Pl | Language::Ru if n.abs() >= 10_000 => grouped(self.0, n),
-            _ => n.to_string(),
+            Language::En => n.to_string(),
+            language => number(language, n),
         }
     }
 
@@ -311,21 +419,11 @@ impl Messages {
     /// forms for one, a few and many, parted by `|` (`kolor|kolory|kolorów`).
     pub fn count(self, n: impl Into<i64>, key: &str) -> String {
         let n = n.into();
-        let key = format!("problem.count.{key}");
-        let forms = strings(self.0).get(&key);
-        let mut parts = forms.split('|');
-        let one = parts.next().unwrap_or_default();
-        let few = parts.next().unwrap_or(one);
-        let many = parts.next().unwrap_or(few);
-        format!(
-            "{} {}",
-            self.number(n),
-            plural_form(self.0, n, one, few, many)
-        )
+        format!("{} {}", self.number(n), noun(self.0, n, key))
     }
 
     /// A learning rule (`gardner`, as kit.yaml names it) as the language names it in a
-    /// sentence: `rule gardner`, `reguła Gardnera`, `правило Гарднера`.
+    /// sentence: `Gardner's rule`, `reguła Gardnera`, `правило Гарднера`.
     pub fn rule(self, name: &str) -> String {
         strings(self.0).get(&format!("rule.{name}")).to_string()
     }
@@ -551,8 +649,8 @@ mod tests {
         assert_eq!(plural(Language::En, 1, "bead", "beads", "beads"), "1 bead");
         assert_eq!(plural(Language::En, 0, "bead", "beads", "beads"), "0 beads");
         assert_eq!(
-            plural(Language::Ru, 2791, "бусинка", "бусинки", "бусинок"),
-            "2\u{202f}791 бусинка"
+            plural(Language::Ru, 27_901, "бусинка", "бусинки", "бусинок"),
+            "27\u{202f}901 бусинка"
         );
     }
 
@@ -563,6 +661,41 @@ mod tests {
         assert_eq!(grouped(Language::Pl, 2791), "2\u{202f}791");
         assert_eq!(grouped(Language::Ru, 999), "999");
         assert_eq!(grouped(Language::Ru, -12_345), "-12\u{202f}345");
+    }
+
+    #[test]
+    fn numbers_in_running_text_are_grouped_as_each_language_writes_them() {
+        assert_eq!(number(Language::En, 1720), "1,720");
+        assert_eq!(number(Language::En, 100_000), "100,000");
+        assert_eq!(number(Language::Pl, 1720), "1720");
+        assert_eq!(number(Language::Ru, 19_648), "19\u{202f}648");
+        assert_eq!(
+            plural(Language::Pl, 1720, "koralik", "koraliki", "koralików"),
+            "1720 koralików"
+        );
+    }
+
+    #[test]
+    fn a_fraction_takes_the_genitive_singular_in_russian() {
+        assert_eq!(figure_count(Language::Ru, 12.01, 2, "game"), "12,01 партии");
+        assert_eq!(figure_count(Language::Ru, 12.0, 2, "game"), "12 партий");
+        assert_eq!(figure_count(Language::En, 12.01, 2, "game"), "12.01 games");
+        assert_eq!(figure_count(Language::Pl, 12.01, 2, "game"), "12,01 partii");
+    }
+
+    #[test]
+    fn figures_carry_no_needless_decimals() {
+        assert_eq!(figure(Language::En, 25.0, 4), "25");
+        assert_eq!(figure(Language::En, 10.25, 4), "10.25");
+        assert_eq!(figure(Language::Ru, 98.004_4, 4), "98,0044");
+        assert_eq!(figure(Language::Pl, 842.0, 2), "842");
+        assert_eq!(figure(Language::En, 100.0, 1), "100");
+        assert_eq!(figure(Language::En, -0.000_01, 2), "0");
+        assert_eq!(
+            figures(Language::En, &[9.02, 8.94, 9.1], 2),
+            ["9.02", "8.94", "9.10"]
+        );
+        assert_eq!(figures(Language::Pl, &[842.0, 842.0], 2), ["842", "842"]);
     }
 
     #[test]

@@ -39,6 +39,17 @@ impl Rule {
             Rule::Relay => "relay",
         }
     }
+
+    /// The word store's key for the rule's name in a sentence (`rule.gardner`: "Gardner's
+    /// rule"), so that no sentence names a rule by its kit.yaml key.
+    pub fn word_key(self) -> &'static str {
+        match self {
+            Rule::Gardner => "rule.gardner",
+            Rule::GardnerReward => "rule.gardner-reward",
+            Rule::Menace => "rule.menace",
+            Rule::Relay => "rule.relay",
+        }
+    }
 }
 
 /// Beads added (or taken, if negative) per box used, by the game's result (`menace` rule).

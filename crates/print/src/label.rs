@@ -118,6 +118,19 @@ pub fn fitted_tag<P, M>(
     (text, short_size)
 }
 
+/// The words a move-number tag stands in, in the kit's language: "move 4", "moves
+/// II–III" (`index.move`, `index.moves`), so that a label's tag is never read as part of
+/// the bead line beside it.
+pub fn tag_words<P, M>(kit: &Kit, b: &MatchBox<P, M>) -> impl Fn(&str) -> String {
+    let key = if b.move_numbers.len() > 1 {
+        "index.moves"
+    } else {
+        "index.move"
+    };
+    let s = strings(kit.language);
+    move |numbers: &str| s.fill(key, &[("tag", numbers)])
+}
+
 /// Text fitted to `width` on one line, or on two (broken at its last space) when one
 /// line would set it smaller than `least`; `None` when two lines do not reach it
 /// either. Gives the lines and their size.
@@ -311,7 +324,7 @@ fn draw_strip_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, left: f32
     let (tag_text, tag_size) = fitted_tag(
         words.kit,
         words.b,
-        str::to_string,
+        tag_words(words.kit, words.b),
         TextStyle::new(h * 0.3).bold(),
         width,
     );
@@ -361,7 +374,7 @@ fn draw_stacked_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, text_si
         let (tag, tag_size) = fitted_tag(
             words.kit,
             words.b,
-            str::to_string,
+            tag_words(words.kit, words.b),
             TextStyle::new(text_size).bold(),
             right - left,
         );

@@ -7,7 +7,7 @@ use matchbox_engine::parallel::prelude::*;
 
 use crate::draw::scene::{SMALLEST_LETTER_MM, Scene, readable_letter};
 use crate::draw::{pdf, png};
-use crate::instructions::{Expected, Findings, GivesUp, RewardLosses, instruction_pages};
+use crate::instructions::{Expected, Findings, GivesUp, RewardLosses, Slow, instruction_pages};
 use crate::label::{draw_label, smallest_letter};
 use crate::pictures::Game;
 use crate::sheet::{self, Page};
@@ -139,22 +139,26 @@ pub fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findin
     let (found, reward_losses) = matchbox_engine::parallel::join(
         || -> Result<_, Error> {
             if loses {
-                return Ok((None, None, gives_up(setup)?));
+                return Ok((None, None, gives_up(setup)?, None));
             }
             let (exact, expected) = matchbox_engine::parallel::join(
                 || SheetFigures::of(game, &setup.tree, &setup.machine, strings(kit.language)),
                 // Quoted only when every simulated machine learnt.
                 || expected_losses(kit, setup, EXPECTATION_RUNS),
             );
+            let training = expected?;
             Ok((
-                expected?.as_ref().and_then(Expected::from_training),
+                training.as_ref().and_then(Expected::from_training),
                 exact,
                 None,
+                training
+                    .as_ref()
+                    .and_then(|t| Slow::from_training(t, EXPECTATION_MAX_GAMES)),
             ))
         },
         || reward_losses(game, kit),
     );
-    let (expected, exact, gives_up) = found?;
+    let (expected, exact, gives_up, slow) = found?;
     // A machine that never stops losing gets figures to watch instead.
     let watch = if expected.is_none() && kit.rule == Rule::Menace {
         Some(watch(
@@ -173,6 +177,7 @@ pub fn findings<G: Game>(game: &G, kit: &Kit, setup: &Setup<G>) -> Result<Findin
         loses,
         gives_up,
         reward_losses: reward_losses?,
+        slow,
     })
 }
 

@@ -8,7 +8,7 @@ use super::ScoreSheet;
 use super::layout::wrap;
 use crate::draw::fonts::text_width;
 use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, Weight, pt};
-use crate::label::{draw_label, draw_move_edge, drawn_moves, fitted_tag};
+use crate::label::{draw_label, draw_move_edge, drawn_moves, fitted_tag, tag_words};
 use crate::pictures::{CAPTION, DrawnMove, Game};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
@@ -348,13 +348,32 @@ impl<'a, G: Game> Figures<'a, G> {
         let row = SCORE_ROW_MM;
         let games = self.score_rows(part);
         let count = games.clone().count();
-        let widths = [0.12, 0.26, 0.34, 0.28].map(|f| f * self.width);
+        // A game that can be drawn keeps its draws in a column of their own: against a
+        // faultless opponent a draw is the best MENACE can do, and the draws are what a
+        // class watches grow.
+        let (heads, widths): (&[&str], &[f32]) = if self.game.can_draw() {
+            (
+                &[
+                    "score.game",
+                    "score.winner",
+                    "score.change",
+                    "score.losses",
+                    "score.draws",
+                ],
+                &[0.1, 0.2, 0.3, 0.2, 0.2],
+            )
+        } else {
+            (
+                &["score.game", "score.winner", "score.change", "score.losses"],
+                &[0.12, 0.26, 0.34, 0.28],
+            )
+        };
+        let widths: Vec<f32> = widths.iter().map(|f| f * self.width).collect();
         let mut scene = Scene::new(self.width, row * (count as f32 + 1.6));
         let head = row * 1.6;
         let rule = Stroke::solid(GREY, 0.25);
-        let heads = ["score.game", "score.winner", "score.change", "score.losses"];
         let mut x = 0.0;
-        for (key, w) in heads.iter().zip(widths) {
+        for (key, &w) in heads.iter().zip(&widths) {
             // Two lines at most; a longer heading is shrunk to fit.
             let style = TextStyle::new(2.7).bold();
             let lines = wrap(
@@ -515,17 +534,11 @@ impl<'a, G: Game> Figures<'a, G> {
         let centre = x + cell_w / 2.0;
         let style = TextStyle::new(2.8).bold().anchored(Anchor::Middle);
         scene.fitted_text(pt(centre, picture + 3.6), id, style, cell_w - 2.0);
-        // "move II", "moves I–II": the heading agrees with the count it lists.
-        let key = if b.move_numbers.len() > 1 {
-            "index.moves"
-        } else {
-            "index.move"
-        };
         let style = TextStyle::new(2.4)
             .anchored(Anchor::Middle)
             .coloured([0x55, 0x55, 0x55]);
-        let words = |numbers: &str| s.fill(key, &[("tag", numbers)]);
-        let (moves_text, size) = fitted_tag(self.kit, b, words, style, cell_w - 2.0);
+        let (moves_text, size) =
+            fitted_tag(self.kit, b, tag_words(self.kit, b), style, cell_w - 2.0);
         scene.styled_text(
             pt(centre, picture + 7.0),
             moves_text,

@@ -18,7 +18,7 @@ use matchbox_engine::Error;
 use matchbox_engine::boxes::{BoxSet, ColourBeads, tag};
 use matchbox_engine::game::Side;
 use matchbox_engine::i18n::Language;
-use matchbox_engine::i18n::{grouped, plural, strings, template_file, template_folder};
+use matchbox_engine::i18n::{number, plural, strings, template_file, template_folder};
 use matchbox_engine::kit::{Kit, Tags};
 use matchbox_engine::rule::{BeadSchedule, Reward, Rule};
 
@@ -64,6 +64,47 @@ pub struct Findings {
     pub gives_up: Option<GivesUp>,
     /// The articles' reward claim in figures, when they make one.
     pub reward_losses: Option<RewardLosses>,
+    /// What a training said of a machine that learns too slowly for every simulated
+    /// machine to finish (Marienbad), where `expected` says nothing.
+    pub slow: Option<Slow>,
+}
+
+/// The figures of a training against a faultless opponent in which some machines had not
+/// learnt by the last game allowed: what the teacher's page says a class will see.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Slow {
+    /// Machines trained.
+    pub runs: u32,
+    /// Games each was allowed.
+    pub games: u32,
+    /// Machines that could no longer lose by then.
+    pub learnt: u32,
+    /// Fewest losses of those that learnt.
+    pub min: u32,
+    /// Most losses of those that learnt.
+    pub max: u32,
+    /// Games they played until then, the median, in whole games.
+    pub games_median: u32,
+}
+
+impl Slow {
+    /// The figures of a training against a faultless opponent in which some machine had
+    /// not learnt (none when all did: `expected` quotes them then).
+    pub fn from_training(
+        training: &matchbox_engine::simulate::Training,
+        games: u32,
+    ) -> Option<Slow> {
+        let losses = training.losses_to_learn.as_ref()?;
+        let played = training.games_to_learn.as_ref()?;
+        (training.unfinished > 0).then(|| Slow {
+            runs: training.runs,
+            games,
+            learnt: training.runs - training.unfinished,
+            min: losses.min,
+            max: losses.max,
+            games_median: played.median.round() as u32,
+        })
+    }
 }
 
 /// The mean losses in a machine's first games against a perfect opponent without and with
@@ -437,10 +478,10 @@ pub fn render(
         .build()
         .map_err(|e| Error::Internal(format!("template syntax: {e}")))?;
     env.set_syntax(syntax);
-    // Whole numbers are written with the language's thousands separator.
+    // Whole numbers are written as the language writes them in running text.
     env.set_formatter(move |out, state, value| match value.as_i64() {
         Some(n) if value.is_integer() => out
-            .write_str(&grouped(language, n))
+            .write_str(&number(language, n))
             .map_err(minijinja::Error::from),
         _ => minijinja::escape_formatter(out, state, value),
     });

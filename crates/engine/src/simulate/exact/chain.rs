@@ -195,7 +195,7 @@ pub(super) fn finite_rule(machine: &Machine) -> Result<(), Refusal> {
     match machine.rule {
         Rule::Gardner | Rule::Relay => Ok(()),
         rule => Err(Refusal(
-            Said::new("cli.verify.refusal.rule_adds").with("rule", rule.name()),
+            Said::new("cli.verify.refusal.rule_adds").word("rule", rule.word_key()),
         )),
     }
 }
