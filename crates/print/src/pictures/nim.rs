@@ -357,6 +357,47 @@ mod tests {
         scene
     }
 
+    /// Whether two places do not overlap (touching allowed).
+    fn apart(a: &Rect, b: &Rect) -> bool {
+        let e = 1e-3;
+        a.x + a.w <= b.x + e || b.x + b.w <= a.x + e || a.y + a.h <= b.y + e || b.y + b.h <= a.y + e
+    }
+
+    #[test]
+    fn every_take_of_a_heap_drawn_or_not_is_touched_at_a_place_of_its_own() {
+        let area = Rect {
+            x: 8.0,
+            y: 8.0,
+            w: 84.0,
+            h: 84.0,
+        };
+        for (stones, drawn) in [(8, true), (30, true), (100, false), (1000, false)] {
+            let game = Nim::new(vec![stones], vec![1, 2, 3, 7], true);
+            let pile = Pile {
+                heaps: [stones, 0, 0, 0, 0],
+                to_move: Side::First,
+            };
+            assert_eq!(StoneRow::of(stones, area).is_some(), drawn, "{stones}");
+            let mut moves = Vec::new();
+            game.legal_moves(&pile, &mut moves);
+            let spots: Vec<Rect> = moves
+                .iter()
+                .flat_map(|&mv| game.move_spots(&pile, mv, area))
+                .collect();
+            assert_eq!(spots.len(), 4, "{stones}: one place per take");
+            for (i, a) in spots.iter().enumerate() {
+                let inside = a.x >= area.x
+                    && a.y >= area.y
+                    && a.x + a.w <= area.x + area.w + 1e-3
+                    && a.y + a.h <= area.y + area.h + 1e-3;
+                assert!(inside && a.w > 1.0 && a.h > 1.0, "{stones}: {a:?}");
+                for b in &spots[i + 1..] {
+                    assert!(apart(a, b), "{stones}: {a:?} {b:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn a_heap_too_long_for_its_stones_is_its_count_inside_the_circle() {
         for (stones, stones_drawn) in [(12, 12), (100, 0), (999, 0), (1000, 0)] {
