@@ -99,12 +99,11 @@ fn rounded(spot: Spot) -> Spot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use matchbox_engine::game::{GAMES, Notation, Rules};
+    use matchbox_engine::game::GAMES;
     use matchbox_engine::kit::{Kit, presets};
     use matchbox_engine::machine::tree::Tree;
     use matchbox_engine::with_game;
     use matchbox_print::draw::scene::Shape;
-    use matchbox_print::pictures::Picture;
 
     /// Whether a point is on a spot, edges included, as the page's `inside`.
     fn inside(p: [f32; 2], s: &Spot) -> bool {
