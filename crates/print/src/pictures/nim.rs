@@ -385,6 +385,12 @@ mod tests {
                 .flat_map(|&mv| game.move_spots(&pile, mv, area))
                 .collect();
             assert_eq!(spots.len(), 4, "{stones}: one place per take");
+            // Drawn, a take is "this stone and those to its right": more starts further left.
+            let x: Vec<f32> = spots.iter().map(|s| s.x).collect();
+            assert!(
+                x.windows(2).all(|w| (w[0] > w[1]) == drawn),
+                "{stones}: {x:?}"
+            );
             for (i, a) in spots.iter().enumerate() {
                 let inside = a.x >= area.x
                     && a.y >= area.y
