@@ -1,13 +1,11 @@
 //! The board on the screen, and where to click it, for any game.
 //!
 //! The board is the game's own label drawing of the position, without arrows. Where a
-//! move can be clicked is found by drawing the position before and after the move: the
-//! shapes that differ (the pawn that leaves, the square it reaches, the mark that
-//! appears) are the move's spots; on a board of squares a spot is the whole square it
-//! falls in, so that a pupil may click anywhere on it. A new game needs nothing here.
+//! move is clicked is what the game's picture declares beside its drawing
+//! (`Picture::move_spots`): the square a mark goes on, the stone a take starts at, the
+//! pawn and then the square it goes to. A new game needs nothing here.
 
-use matchbox_print::draw::fonts::text_width;
-use matchbox_print::draw::scene::{Anchor, Rect, Scene, Shape, TextStyle, pt};
+use matchbox_print::draw::scene::{Anchor, Rect, Scene, TextStyle, pt};
 use matchbox_print::pictures::{DrawnMove, Game};
 
 /// Side of the board picture, in mm (the SVG's own units; the page scales it).
@@ -30,7 +28,11 @@ pub fn picture<G: Game>(game: &G, position: &G::Position) -> Scene {
 /// played on squares (`b1-b2`) names them.
 pub fn board<G: Game>(game: &G, position: &G::Position) -> Scene {
     let mut scene = picture(game, position);
-    let squares = squares(&flat(&scene));
+    let squares: Vec<Spot> = game
+        .named_squares(picture_area())
+        .iter()
+        .map(|r| [r.x, r.y, r.w, r.h])
+        .collect();
     let size = MARGIN_MM * 0.6;
     let style = TextStyle::new(size).bold().anchored(Anchor::Middle);
     let mut columns: Vec<f32> = squares.iter().map(|s| s[0] + s[2] / 2.0).collect();
@@ -80,139 +82,13 @@ fn picture_area() -> Rect {
     }
 }
 
-/// The squares of a board drawn as filled squares all of one size (a game whose board
-/// is lines or stones has none).
-fn squares(shapes: &[Shape]) -> Vec<Spot> {
-    let found: Vec<Spot> = shapes
-        .iter()
-        .filter_map(|shape| match shape {
-            Shape::Polygon {
-                points,
-                fill: Some(_),
-                ..
-            } if points.len() == 4 => {
-                let s = bounds(shape);
-                let square = (s[2] - s[3]).abs() < 0.01 && s[2] > 1.0;
-                let axis_aligned = points.iter().all(|p| {
-                    ((p.x - s[0]).abs() < 0.01 || (p.x - s[0] - s[2]).abs() < 0.01)
-                        && ((p.y - s[1]).abs() < 0.01 || (p.y - s[1] - s[3]).abs() < 0.01)
-                });
-                (square && axis_aligned).then_some(s)
-            }
-            _ => None,
-        })
-        .collect();
-    let side = found.first().map_or(0.0, |s| s[2]);
-    if found.len() >= 4 && found.iter().all(|s| (s[2] - side).abs() < 0.01) {
-        found
-    } else {
-        Vec::new()
-    }
-}
-
-/// The bounding box of a shape.
-fn bounds(shape: &Shape) -> Spot {
-    let around = |xs: &mut dyn Iterator<Item = (f32, f32)>| {
-        let (mut x0, mut y0, mut x1, mut y1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
-        for (x, y) in xs {
-            (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
-        }
-        [x0, y0, x1 - x0, y1 - y0]
-    };
-    match shape {
-        Shape::Line { points, .. } | Shape::Polygon { points, .. } => {
-            around(&mut points.iter().map(|p| (p.x, p.y)))
-        }
-        Shape::Circle { centre, radius, .. } => [
-            centre.x - radius,
-            centre.y - radius,
-            2.0 * radius,
-            2.0 * radius,
-        ],
-        Shape::Text {
-            at,
-            size,
-            text,
-            anchor,
-            weight,
-            ..
-        } => {
-            let w = text_width(text, *size, *weight);
-            let left = anchor.start(at.x, w);
-            [left, at.y - size * 0.8, w, *size]
-        }
-        // Never met: the shapes come from `Scene::paint`, which opens groups.
-        Shape::Group { at, .. } => [at.x, at.y, 0.0, 0.0],
-    }
-}
-
-fn overlap(a: &Spot, b: &Spot) -> bool {
-    a[0] < b[0] + b[2] && b[0] < a[0] + a[2] && a[1] < b[1] + b[3] && b[1] < a[1] + a[3]
-}
-
-fn union(a: &Spot, b: &Spot) -> Spot {
-    let (x0, y0) = (a[0].min(b[0]), a[1].min(b[1]));
-    let (x1, y1) = (
-        (a[0] + a[2]).max(b[0] + b[2]),
-        (a[1] + a[3]).max(b[1] + b[3]),
-    );
-    [x0, y0, x1 - x0, y1 - y0]
-}
-
-/// Every shape a scene paints, groups opened.
-fn flat(scene: &Scene) -> Vec<Shape> {
-    let mut shapes = Vec::new();
-    scene.paint(&mut |s| shapes.push(s.clone()));
-    shapes
-}
-
-/// The shapes of `a` that `b` does not have, each matched at most once.
-fn missing<'a>(a: &'a [Shape], b: &[Shape]) -> Vec<&'a Shape> {
-    let mut used = vec![false; b.len()];
-    a.iter()
-        .filter(|s| {
-            let found = b.iter().zip(used.iter_mut()).find(|(t, u)| !**u && t == s);
-            match found {
-                Some((_, u)) => {
-                    *u = true;
-                    false
-                }
-                None => true,
-            }
-        })
-        .collect()
-}
-
-/// Where the picture changes when `mv` is played: one spot per separate change, in
-/// picture order (what leaves first, then what arrives).
+/// Where a pupil touches the board to make `mv`, in the order touched, as the game's
+/// picture declares them.
 pub fn spots<G: Game>(game: &G, position: &G::Position, mv: G::Move) -> Vec<Spot> {
-    if let Some(r) = game.move_spot(position, mv, picture_area()) {
-        return vec![rounded([r.x, r.y, r.w, r.h])];
-    }
-    let before = flat(&picture(game, position));
-    let after = flat(&picture(game, &game.play(position, mv)));
-    let squares = squares(&before);
-    let mut spots: Vec<Spot> = Vec::new();
-    for shape in missing(&before, &after)
+    game.move_spots(position, mv, picture_area())
         .into_iter()
-        .chain(missing(&after, &before))
-    {
-        let mut spot = bounds(shape);
-        // The whole square the change is on.
-        let centre = [spot[0] + spot[2] / 2.0, spot[1] + spot[3] / 2.0];
-        if let Some(square) = squares
-            .iter()
-            .find(|s| overlap(s, &[centre[0], centre[1], 0.0, 0.0]))
-        {
-            spot = *square;
-        }
-        // Merge with every spot it touches, until none does.
-        while let Some(i) = spots.iter().position(|s| overlap(s, &spot)) {
-            spot = union(&spots.swap_remove(i), &spot);
-        }
-        spots.push(spot);
-    }
-    spots.into_iter().map(rounded).collect()
+        .map(|r| rounded([r.x, r.y, r.w, r.h]))
+        .collect()
 }
 
 /// A spot to a tenth of a unit, for short JSON.
@@ -223,72 +99,172 @@ fn rounded(spot: Spot) -> Spot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use matchbox_engine::game::{Notation, Rules};
-    use matchbox_engine::kit::fixtures::{self, HER};
+    use matchbox_engine::game::GAMES;
+    use matchbox_engine::kit::{Kit, presets};
+    use matchbox_engine::machine::tree::Tree;
+    use matchbox_engine::with_game;
+    use matchbox_print::draw::scene::Shape;
 
-    #[test]
-    fn a_pawn_move_has_two_spots_and_a_mark_one() {
-        let (game, _) = fixtures::pawns(HER);
-        let start = game.start();
-        let mut moves = Vec::new();
-        game.legal_moves(&start, &mut moves);
-        for &mv in &moves {
-            let s = spots(&game, &start, mv);
-            assert_eq!(s.len(), 2, "{}", game.format_move(&start, mv));
-            // The pawn leaves one square and reaches the next: whole squares, a square apart.
-            let side = (SIDE_MM - 2.0 * MARGIN_MM) / 3.0;
-            assert!((s[0][1] - s[1][1]).abs() > side * 0.99, "{s:?}");
-            assert!(s.iter().all(|r| (r[2] - side).abs() < 0.1), "{s:?}");
-        }
-        let coordinates: Vec<String> = flat(&board(&game, &start))
-            .iter()
-            .filter_map(|s| match s {
-                Shape::Text { text, .. } => Some(text.clone()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(coordinates, ["a", "b", "c", "1", "2", "3"]);
-        let (ttt, _) = fixtures::grid("menace");
-        let start = ttt.start();
-        let mut marks = Vec::new();
-        ttt.legal_moves(&start, &mut marks);
-        let all: Vec<Vec<Spot>> = marks.iter().map(|&m| spots(&ttt, &start, m)).collect();
-        assert!(all.iter().all(|s| s.len() == 1));
-        for (i, a) in all.iter().enumerate() {
-            for b in &all[i + 1..] {
-                assert!(apart(&a[0], &b[0]), "squares do not overlap");
-            }
-        }
+    /// Whether a point is on a spot, edges included, as the page's `inside`.
+    fn inside(p: [f32; 2], s: &Spot) -> bool {
+        p[0] >= s[0] && p[0] <= s[0] + s[2] && p[1] >= s[1] && p[1] <= s[1] + s[3]
     }
 
     /// Whether two spots do not overlap, touching allowed (they are rounded).
     fn apart(a: &Spot, b: &Spot) -> bool {
-        !overlap(&[a[0] + 0.15, a[1] + 0.15, a[2] - 0.3, a[3] - 0.3], b)
+        let a = [a[0] + 0.15, a[1] + 0.15, a[2] - 0.3, a[3] - 0.3];
+        a[0] >= b[0] + b[2] || b[0] >= a[0] + a[2] || a[1] >= b[1] + b[3] || b[1] >= a[1] + a[3]
+    }
+
+    /// The move the page plays after `clicks` on the centres of spots, from nothing
+    /// picked, with the index of the click that played it: app.js's `clickSpot` and
+    /// `candidates`, so that what is proven here is what a pupil gets.
+    fn played(moves: &[Vec<Spot>], clicks: &[Spot]) -> Option<(usize, usize)> {
+        let candidates = |points: &[[f32; 2]]| -> Vec<usize> {
+            (0..moves.len())
+                .filter(|&m| {
+                    points.len() <= moves[m].len()
+                        && points
+                            .iter()
+                            .all(|&p| moves[m].iter().any(|s| inside(p, s)))
+                })
+                .collect()
+        };
+        let mut picked: Vec<[f32; 2]> = Vec::new();
+        for (i, spot) in clicks.iter().enumerate() {
+            let centre = [spot[0] + spot[2] / 2.0, spot[1] + spot[3] / 2.0];
+            if picked.iter().any(|&p| inside(p, spot)) {
+                picked.clear();
+            } else {
+                picked.push(centre);
+                if candidates(&picked).is_empty() {
+                    picked = if candidates(&[centre]).is_empty() {
+                        Vec::new()
+                    } else {
+                        vec![centre]
+                    };
+                }
+            }
+            let complete: Vec<usize> = candidates(&picked)
+                .into_iter()
+                .filter(|&m| moves[m].len() == picked.len())
+                .collect();
+            if let [only] = complete[..] {
+                return Some((only, i));
+            }
+        }
+        None
+    }
+
+    /// Every legal move of every position the game can reach under `kit` has its
+    /// spots on the picture; two spots of a position are one or apart; and clicking a
+    /// move's spots in order plays that move, at its last click. How many positions
+    /// and moves were checked.
+    fn every_move_has_its_spots<G: Game>(game: &G, kit: &Kit) -> (usize, usize) {
+        let tree = Tree::of_kit(game, kit).expect("a preset's tree");
+        let mut checked = 0;
+        for (node, position) in tree.positions.iter().enumerate() {
+            let moves = tree.moves(node as u32);
+            let all: Vec<Vec<Spot>> = moves.iter().map(|&mv| spots(game, position, mv)).collect();
+            let said = |i: usize| {
+                let (p, m) = (game.format_position(position), moves[i]);
+                format!("{} {p}: {}", kit.name, game.format_move(position, m))
+            };
+            let every: Vec<(usize, &Spot)> = all
+                .iter()
+                .enumerate()
+                .flat_map(|(i, s)| s.iter().map(move |s| (i, s)))
+                .collect();
+            for (n, &(i, a)) in every.iter().enumerate() {
+                let on_picture =
+                    a[0] >= 0.0 && a[1] >= 0.0 && a[0] + a[2] <= SIDE_MM && a[1] + a[3] <= SIDE_MM;
+                assert!(
+                    on_picture && a[2] >= 1.0 && a[3] >= 1.0,
+                    "{}: {a:?}",
+                    said(i)
+                );
+                for &(j, b) in &every[n + 1..] {
+                    assert!(
+                        a == b || apart(a, b),
+                        "{} / {}: {a:?} {b:?}",
+                        said(i),
+                        said(j)
+                    );
+                }
+            }
+            for (i, own) in all.iter().enumerate() {
+                assert!(!own.is_empty(), "{} has no spot", said(i));
+                let got = played(&all, own);
+                assert_eq!(got, Some((i, own.len() - 1)), "{}: {all:?}", said(i));
+            }
+            checked += moves.len();
+        }
+        (tree.positions.len(), checked)
     }
 
     #[test]
-    fn a_move_on_heaps_is_one_stone_to_click() {
-        for preset in ["marienbad", "bachet"] {
-            let (game, _) = fixtures::stones(preset);
-            let start = game.start();
-            let mut moves = Vec::new();
-            game.legal_moves(&start, &mut moves);
-            let all: Vec<Vec<Spot>> = moves.iter().map(|&m| spots(&game, &start, m)).collect();
-            assert!(all.iter().all(|s| s.len() == 1));
-            for (i, a) in all.iter().enumerate() {
-                assert!(
-                    a[0][0] >= 0.0 && a[0][0] + a[0][2] <= SIDE_MM + 0.1,
-                    "{a:?}"
-                );
-                for b in &all[i + 1..] {
-                    assert!(apart(&a[0], &b[0]), "stones do not overlap: {a:?} {b:?}");
-                }
-            }
-            if preset == "bachet" {
-                // Take this stone and those to its right: taking more starts further left.
-                let x: Vec<f32> = all.iter().map(|s| s[0][0]).collect();
-                assert!(x.windows(2).all(|w| w[0] > w[1]), "{x:?}");
-            }
+    fn every_move_of_every_game_is_clicked_on_spots_of_its_own() {
+        for game in GAMES {
+            assert!(!game.presets.is_empty(), "{} has a preset", game.name);
         }
+        for preset in presets() {
+            let kit = Kit::from_preset(preset.name).unwrap();
+            let (positions, moves) =
+                with_game!(&kit.game, |game| every_move_has_its_spots(game, &kit));
+            assert!(positions > 1 && moves > 1, "{}", preset.name);
+        }
+    }
+
+    /// The names of the squares of `game`'s board, if its notation names them: letters
+    /// from the left under the board, numbers from the bottom beside it, one per column
+    /// and per row of squares.
+    fn names_are_beside_their_squares<G: Game>(game: &G, preset: &str) {
+        let squares = game.named_squares(picture_area());
+        // What the board writes beside the picture.
+        let drawn = flat(&picture(game, &game.start())).len();
+        let names: Vec<(String, f32, f32)> = flat(&board(game, &game.start()))
+            .into_iter()
+            .skip(drawn)
+            .filter_map(|s| match s {
+                Shape::Text { text, at, .. } => Some((text, at.x, at.y)),
+                _ => None,
+            })
+            .collect();
+        let (columns, rows): (Vec<_>, Vec<_>) = names
+            .iter()
+            .partition(|(t, ..)| t.chars().all(char::is_alphabetic));
+        assert_eq!(columns.len() * rows.len(), squares.len(), "{preset}");
+        let bottom = squares.iter().map(|s| s.y + s.h).fold(0.0, f32::max);
+        let left = squares.iter().map(|s| s.x).fold(SIDE_MM, f32::min);
+        for (i, (text, x, y)) in columns.iter().enumerate() {
+            assert_eq!(*text, char::from(b'a' + i as u8).to_string());
+            assert!(*y > bottom, "{preset}: {text}");
+            let over = squares.iter().filter(|s| s.x < *x && *x < s.x + s.w);
+            assert_eq!(over.count(), rows.len(), "{preset}: {text}");
+        }
+        for (i, (text, x, y)) in rows.iter().enumerate() {
+            assert_eq!(*text, (i + 1).to_string());
+            assert!(*x < left, "{preset}: {text}");
+            let beside = squares.iter().filter(|s| s.y < *y && *y < s.y + s.h);
+            assert_eq!(beside.count(), columns.len(), "{preset}: {text}");
+        }
+    }
+
+    #[test]
+    fn the_named_squares_have_their_names_beside_them() {
+        for preset in presets() {
+            let kit = Kit::from_preset(preset.name).unwrap();
+            with_game!(&kit.game, |game| names_are_beside_their_squares(
+                game,
+                preset.name
+            ));
+        }
+    }
+
+    /// Every shape a scene paints, groups opened.
+    fn flat(scene: &Scene) -> Vec<Shape> {
+        let mut shapes = Vec::new();
+        scene.paint(&mut |s| shapes.push(s.clone()));
+        shapes
     }
 }

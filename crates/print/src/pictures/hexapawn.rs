@@ -69,34 +69,34 @@ impl Picture for Hexapawn {
         scene
     }
 
+    /// The square the pawn stands on, then the square it goes to.
+    fn move_spots(&self, _position: &Board, mv: Step, area: Rect) -> Vec<Rect> {
+        let squares = Squares::of(self, area);
+        vec![squares.square(mv.from), squares.square(mv.to)]
+    }
+
+    /// Every square: the notation names them (`b1-b2`).
+    fn named_squares(&self, area: Rect) -> Vec<Rect> {
+        let squares = Squares::of(self, area);
+        (0..self.rows() * self.cols())
+            .map(|sq| squares.square(sq))
+            .collect()
+    }
+
     fn draw(&self, position: &Board, moves: &[DrawnMove<Step>], area: Rect, scene: &mut Scene) {
-        let cell = (area.w / f32::from(self.cols())).min(area.h / f32::from(self.rows()));
-        let left = area.x + (area.w - cell * f32::from(self.cols())) / 2.0;
-        let top = area.y + (area.h - cell * f32::from(self.rows())) / 2.0;
-        let centre = |sq: u8| {
-            let (row, col) = (sq / self.cols(), sq % self.cols());
-            pt(
-                left + (f32::from(col) + 0.5) * cell,
-                top + (f32::from(self.rows() - 1 - row) + 0.5) * cell,
-            )
-        };
+        let squares = Squares::of(self, area);
+        let (cell, centre) = (squares.cell, |sq: u8| squares.centre(sq));
         let light = [0xf4, 0xf1, 0xe8];
         let dark = [0xd9, 0xd2, 0xc0];
         for row in 0..self.rows() {
             for col in 0..self.cols() {
                 let shade = if (row + col) % 2 == 0 { dark } else { light };
-                let r = Rect {
-                    x: left + f32::from(col) * cell,
-                    y: top + f32::from(self.rows() - 1 - row) * cell,
-                    w: cell,
-                    h: cell,
-                };
-                scene.rect(r, Some(shade), None);
+                scene.rect(squares.square(row * self.cols() + col), Some(shade), None);
             }
         }
         let frame = Rect {
-            x: left,
-            y: top,
+            x: squares.left,
+            y: squares.top,
             w: cell * f32::from(self.cols()),
             h: cell * f32::from(self.rows()),
         };
@@ -130,6 +130,60 @@ impl Picture for Hexapawn {
         for ((m, at), (_, _, _, r)) in moves.iter().zip(discs).zip(arrows) {
             scene.bead_tag(at, r, m.colour, &m.code);
         }
+    }
+}
+
+/// The board's squares as drawn in an area: the one layout of the pictures and of the
+/// places a move is touched.
+struct Squares {
+    /// The board's left edge.
+    left: f32,
+    /// The board's top edge.
+    top: f32,
+    /// The side of a square.
+    cell: f32,
+    /// The board's rows and columns.
+    rows: u8,
+    cols: u8,
+}
+
+impl Squares {
+    /// The board of `game`, as large as fits in `area` and centred in it.
+    fn of(game: &Hexapawn, area: Rect) -> Squares {
+        let (rows, cols) = (game.rows(), game.cols());
+        let cell = (area.w / f32::from(cols)).min(area.h / f32::from(rows));
+        Squares {
+            left: area.x + (area.w - cell * f32::from(cols)) / 2.0,
+            top: area.y + (area.h - cell * f32::from(rows)) / 2.0,
+            cell,
+            rows,
+            cols,
+        }
+    }
+
+    /// Square `sq`'s row from the bottom and column from the left.
+    fn row_col(&self, sq: u8) -> (u8, u8) {
+        (sq / self.cols, sq % self.cols)
+    }
+
+    /// Square `sq`, row 0 at the bottom.
+    fn square(&self, sq: u8) -> Rect {
+        let (row, col) = self.row_col(sq);
+        Rect {
+            x: self.left + f32::from(col) * self.cell,
+            y: self.top + f32::from(self.rows - 1 - row) * self.cell,
+            w: self.cell,
+            h: self.cell,
+        }
+    }
+
+    /// The centre of square `sq`.
+    fn centre(&self, sq: u8) -> crate::draw::scene::Pt {
+        let (row, col) = self.row_col(sq);
+        pt(
+            self.left + (f32::from(col) + 0.5) * self.cell,
+            self.top + (f32::from(self.rows - 1 - row) + 0.5) * self.cell,
+        )
     }
 }
 

@@ -56,10 +56,18 @@ pub trait Picture: Rules {
     /// full (`beads: 1 per arrow`) and short (`beads: 1/arrow`), for a label too small
     /// for the full one.
     fn bead_line(&self) -> [&'static str; 2];
-    /// Where the classroom screen takes a click for `mv` on the position as drawn in
-    /// `area`, when one place says it better than what the move changes in the picture.
-    fn move_spot(&self, _position: &Self::Position, _mv: Self::Move, _area: Rect) -> Option<Rect> {
-        None
+    /// Where a pupil touches the position drawn in `area` (without arrows) to make `mv`,
+    /// in the drawing's own coordinates and in the order touched: one place where one
+    /// touch makes the move (a square to mark, a stone to take from), the piece and then
+    /// the square it goes to where it takes two. The classroom screen's click areas;
+    /// each legal move of a position is reached by its own places, and two places of a
+    /// position are one or apart (see the classroom's board).
+    fn move_spots(&self, position: &Self::Position, mv: Self::Move, area: Rect) -> Vec<Rect>;
+    /// The squares of a board whose notation names them by column letter and row number
+    /// (`b1-b2`), as drawn in `area`, for the classroom screen to write those names
+    /// beside; none for a game not played on named squares.
+    fn named_squares(&self, _area: Rect) -> Vec<Rect> {
+        Vec::new()
     }
 }
 

@@ -1,5 +1,6 @@
 //! How nim is drawn: the heaps with the machine's takes, and the stones a class cuts out.
 
+use matchbox_engine::game::Rules;
 use matchbox_engine::game::nim::{Nim, Pile, Take};
 use matchbox_engine::i18n::Strings;
 
@@ -22,9 +23,7 @@ impl StoneRow {
     /// number alone).
     fn of(stones: u16, area: Rect) -> Option<StoneRow> {
         let unit = area.h.min(area.w * 0.8);
-        let circle_r = unit * 0.15;
-        // As `draw` places it: below the circle with the count.
-        let y = area.y + circle_r + unit * 0.01 + circle_r + unit * 0.02;
+        let y = StoneRow::top(area);
         let radius = (area.w * 0.9 / (f32::from(stones.max(1)) * 2.5)).min(unit * 0.035);
         let pitch = radius * 2.5;
         let centre_x = area.x + area.w / 2.0;
@@ -38,6 +37,13 @@ impl StoneRow {
         })
     }
 
+    /// The top of the row, as `draw` places it: below the circle with the count.
+    fn top(area: Rect) -> f32 {
+        let unit = area.h.min(area.w * 0.8);
+        let circle_r = unit * 0.15;
+        area.y + circle_r + unit * 0.01 + circle_r + unit * 0.02
+    }
+
     /// The centre of stone `i`, from the left.
     fn centre(&self, i: u16) -> crate::draw::scene::Pt {
         pt(self.first.x + f32::from(i) * self.pitch, self.first.y)
@@ -47,27 +53,41 @@ impl StoneRow {
 impl Picture for Nim {
     /// The first stone the move takes (on several heaps, as a label marks it): on one
     /// heap, "take this stone and those to its right", the whole column of the stone.
-    fn move_spot(&self, position: &Pile, mv: Take, area: Rect) -> Option<Rect> {
-        if !self.several() {
-            let row = StoneRow::of(position.stones(), area)?;
+    /// A pile drawn by its number alone has no stones to touch: its moves are the
+    /// places below the number where a label's arrows end, left to right.
+    fn move_spots(&self, position: &Pile, mv: Take, area: Rect) -> Vec<Rect> {
+        if self.several() {
+            let rows = self.rows(area);
+            let left = position.heaps[usize::from(mv.heap)];
+            let centre = rows.stone(area, usize::from(mv.heap), left - mv.count);
+            let half = rows.pitch / 2.0;
+            return vec![Rect {
+                x: centre.x - half,
+                y: centre.y - half,
+                w: rows.pitch,
+                h: rows.pitch,
+            }];
+        }
+        if let Some(row) = StoneRow::of(position.stones(), area) {
             let centre = row.centre(position.stones() - mv.count);
-            return Some(Rect {
+            return vec![Rect {
                 x: centre.x - row.pitch / 2.0,
                 y: centre.y - row.pitch / 2.0,
                 w: row.pitch,
                 h: row.pitch * 2.0,
-            });
+            }];
         }
-        let rows = self.rows(area);
-        let left = position.heaps[usize::from(mv.heap)];
-        let centre = rows.stone(area, usize::from(mv.heap), left - mv.count);
-        let half = rows.pitch / 2.0;
-        Some(Rect {
-            x: centre.x - half,
-            y: centre.y - half,
-            w: rows.pitch,
-            h: rows.pitch,
-        })
+        let mut moves = Vec::new();
+        self.legal_moves(position, &mut moves);
+        let slot = area.w / moves.len().max(1) as f32;
+        let i = moves.iter().position(|&m| m == mv).unwrap_or(0);
+        let top = StoneRow::top(area);
+        vec![Rect {
+            x: area.x + slot * i as f32,
+            y: top,
+            w: slot,
+            h: area.y + area.h - top,
+        }]
     }
 
     /// An arrow per move on one heap, a coloured stone on several.
@@ -335,6 +355,53 @@ mod tests {
         let mut scene = Scene::new(area.w, area.h);
         game.draw(&pile, &moves, area, &mut scene);
         scene
+    }
+
+    /// Whether two places do not overlap (touching allowed).
+    fn apart(a: &Rect, b: &Rect) -> bool {
+        let e = 1e-3;
+        a.x + a.w <= b.x + e || b.x + b.w <= a.x + e || a.y + a.h <= b.y + e || b.y + b.h <= a.y + e
+    }
+
+    #[test]
+    fn every_take_of_a_heap_drawn_or_not_is_touched_at_a_place_of_its_own() {
+        let area = Rect {
+            x: 8.0,
+            y: 8.0,
+            w: 84.0,
+            h: 84.0,
+        };
+        for (stones, drawn) in [(8, true), (30, true), (100, false), (1000, false)] {
+            let game = Nim::new(vec![stones], vec![1, 2, 3, 7], true);
+            let pile = Pile {
+                heaps: [stones, 0, 0, 0, 0],
+                to_move: Side::First,
+            };
+            assert_eq!(StoneRow::of(stones, area).is_some(), drawn, "{stones}");
+            let mut moves = Vec::new();
+            game.legal_moves(&pile, &mut moves);
+            let spots: Vec<Rect> = moves
+                .iter()
+                .flat_map(|&mv| game.move_spots(&pile, mv, area))
+                .collect();
+            assert_eq!(spots.len(), 4, "{stones}: one place per take");
+            // Drawn, a take is "this stone and those to its right": more starts further left.
+            let x: Vec<f32> = spots.iter().map(|s| s.x).collect();
+            assert!(
+                x.windows(2).all(|w| (w[0] > w[1]) == drawn),
+                "{stones}: {x:?}"
+            );
+            for (i, a) in spots.iter().enumerate() {
+                let inside = a.x >= area.x
+                    && a.y >= area.y
+                    && a.x + a.w <= area.x + area.w + 1e-3
+                    && a.y + a.h <= area.y + area.h + 1e-3;
+                assert!(inside && a.w > 1.0 && a.h > 1.0, "{stones}: {a:?}");
+                for b in &spots[i + 1..] {
+                    assert!(apart(a, b), "{stones}: {a:?} {b:?}");
+                }
+            }
+        }
     }
 
     #[test]

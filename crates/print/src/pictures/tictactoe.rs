@@ -59,15 +59,15 @@ impl Picture for TicTacToe {
         scene
     }
 
-    /// The whole square the mark goes on.
-    fn move_spot(&self, _position: &Grid, mv: u8, area: Rect) -> Option<Rect> {
+    /// The whole square the mark goes on, as `draw` places its squares.
+    fn move_spots(&self, _position: &Grid, mv: u8, area: Rect) -> Vec<Rect> {
         let (left, top, cell) = grid_in(area);
-        Some(Rect {
+        vec![Rect {
             x: left + f32::from(mv % 3) * cell,
             y: top + f32::from(mv / 3) * cell,
             w: cell,
             h: cell,
-        })
+        }]
     }
 
     fn draw(&self, position: &Grid, moves: &[DrawnMove<u8>], area: Rect, scene: &mut Scene) {
