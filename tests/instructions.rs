@@ -334,7 +334,7 @@ fn the_teachers_page_writes_moves_as_the_labels_tag_them() {
         (Language::Pl, "w ruchu I – 3, II – 5, III – 3, IV – 1"),
         (
             Language::Ru,
-            "ход I — 3, ход II — 5, ход III — 3, ход IV — 1",
+            "ход I — 3 коробка; ход II — 5 коробков; ход III — 3 коробка; ход IV — 1 коробок",
         ),
     ];
     for (language, expected) in cases {
