@@ -6,12 +6,15 @@ use std::sync::OnceLock;
 
 use ttf_parser::Face;
 
-/// The font files, regular and bold, for every crate that reads them. Never inlined: the
-/// `dejavu` crate's functions are small enough to be inlined into each caller, and each
-/// copy of them would embed its own 1.5 MB of fonts in the binary.
-#[inline(never)]
+/// DejaVu Sans 2.37, regular and bold, cut down to the characters of fonts/unicodes.txt
+/// by fonts/subset.sh: a tenth of the whole fonts' 1.46 MB, which the site's engine
+/// would otherwise carry. Statics, so that each is in the binary once.
+static REGULAR: &[u8] = include_bytes!("../fonts/DejaVuSans.ttf");
+static BOLD: &[u8] = include_bytes!("../fonts/DejaVuSans-Bold.ttf");
+
+/// The font files, regular and bold, for every crate that reads them.
 pub fn font_files() -> [&'static [u8]; 2] {
-    [dejavu::sans::regular(), dejavu::sans::bold()]
+    [REGULAR, BOLD]
 }
 
 /// The character maps of the regular and bold fonts, parsed once per process.
@@ -21,10 +24,86 @@ fn faces() -> &'static [Option<Face<'static>>; 2] {
 }
 
 /// Whether both weights of the embedded font have a glyph for `c`: anything else would
-/// print as an empty box.
+/// print as an empty box. The fonts hold the characters of fonts/unicodes.txt, so these
+/// are what a kit can print.
 pub fn printable(c: char) -> bool {
     c == ' '
         || faces()
             .iter()
-            .all(|face| face.as_ref().is_some_and(|f| f.glyph_index(c).is_some()))
+            .all(|face| face.as_ref().is_some_and(|f| draws(f, c)))
+}
+
+/// Whether `face` maps `c` to a glyph of its own: glyph 0 is the empty box itself, which
+/// a cut-down font's character map may name for U+FFFF.
+fn draws(face: &Face, c: char) -> bool {
+    face.glyph_index(c).is_some_and(|g| g.0 != 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ranges of fonts/unicodes.txt.
+    fn listed() -> Vec<(u32, u32)> {
+        include_str!("../fonts/unicodes.txt")
+            .lines()
+            .map(|line| line.split('#').next().unwrap_or(""))
+            .filter_map(|line| line.split_whitespace().next())
+            .map(|range| {
+                let (first, last) = range.split_once('-').unwrap_or((range, range));
+                let hex = |h: &str| u32::from_str_radix(h, 16).expect("hex in unicodes.txt");
+                (hex(first), hex(last))
+            })
+            .collect()
+    }
+
+    fn whole_faces() -> [Face<'static>; 2] {
+        [dejavu::sans::regular(), dejavu::sans::bold()].map(|f| Face::parse(f, 0).unwrap())
+    }
+
+    #[test]
+    fn printable_is_exactly_what_unicodes_txt_lists_and_dejavu_draws() {
+        let listed = listed();
+        assert!(listed.len() > 10, "{listed:?}");
+        let whole = whole_faces();
+        let mut count = 0;
+        for c in (0..=0x10FFFF).filter_map(char::from_u32) {
+            let in_list = listed.iter().any(|&(a, b)| (a..=b).contains(&(c as u32)));
+            let drawn = whole.iter().all(|f| draws(f, c));
+            let expected = c == ' ' || (in_list && drawn);
+            assert_eq!(printable(c), expected, "U+{:04X} {c}", c as u32);
+            count += usize::from(expected);
+        }
+        // Latin, Greek, Cyrillic and the punctuation of all three: some hundreds.
+        assert!(count > 900, "{count} printable characters");
+    }
+
+    #[test]
+    fn the_subsets_keep_every_glyph_as_wide_as_the_whole_fonts() {
+        for (subset, whole) in faces().iter().zip(whole_faces()) {
+            let subset = subset.as_ref().unwrap();
+            assert_eq!(subset.units_per_em(), whole.units_per_em());
+            for c in (0..=0xFFFF)
+                .filter_map(char::from_u32)
+                .filter(|&c| printable(c))
+            {
+                let advance = |f: &Face| f.glyph_index(c).and_then(|g| f.glyph_hor_advance(g));
+                assert_eq!(advance(subset), advance(&whole), "U+{:04X}", c as u32);
+            }
+        }
+    }
+
+    #[test]
+    fn every_template_in_every_language_prints() {
+        for (name, text) in matchbox_templates::FILES {
+            let missing: String = text
+                .chars()
+                .filter(|&c| !c.is_control() && !printable(c))
+                .collect();
+            assert!(
+                missing.is_empty(),
+                "{name}: {missing:?} would print as boxes"
+            );
+        }
+    }
 }

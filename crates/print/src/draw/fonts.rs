@@ -1,5 +1,5 @@
-//! The one typeface of every kit, DejaVu Sans (regular and bold, from the `dejavu` crate
-//! through the engine: Latin, Polish and Cyrillic), and text shaped with it (rustybuzz:
+//! The one typeface of every kit, DejaVu Sans (regular and bold, cut down by the engine
+//! to Latin, Greek, Cyrillic and their punctuation), and text shaped with it (rustybuzz:
 //! glyphs, kerning).
 //!
 //! Layout, the PDF and the PNG previews all place the glyphs [`shape`] returns, so a
@@ -192,6 +192,37 @@ mod tests {
     fn latin_polish_and_cyrillic_print_and_chinese_does_not() {
         assert!("Żółw ёжик, MENACE: 1-2 …".chars().all(printable));
         assert!(!printable('中') && !printable('🎲'));
+    }
+
+    #[test]
+    fn the_subset_fonts_set_text_as_the_whole_fonts_do_kerning_included() {
+        let whole = [dejavu::sans::regular(), dejavu::sans::bold()];
+        for (weight, whole) in [Weight::Regular, Weight::Bold].into_iter().zip(whole) {
+            let whole = Face::from_slice(whole, 0).unwrap();
+            for text in [
+                "AVATAR Type LT, To Wo Ya ff fi",
+                "Żółw w Łodzi, „cytat” – 1 000",
+                "Ёжик, «Гардинер»: ход № 7 — ГАДЮКА",
+                "Ελληνικά, Việt, 3 × 4 − 5 ≈ 6 → ✓",
+            ] {
+                let mut buffer = UnicodeBuffer::new();
+                buffer.push_str(text);
+                buffer.guess_segment_properties();
+                let output = rustybuzz::shape(&whole, &[], buffer);
+                let em = whole.units_per_em() as f32;
+                let advances: Vec<f32> = output
+                    .glyph_positions()
+                    .iter()
+                    .map(|p| p.x_advance as f32 / em)
+                    .collect();
+                let ours: Vec<f32> = shape(text, weight)
+                    .glyphs
+                    .iter()
+                    .map(|g| g.advance)
+                    .collect();
+                assert_eq!(ours, advances, "{text}");
+            }
+        }
     }
 
     #[test]
