@@ -179,11 +179,11 @@ fn the_readmes_download_table_names_each_file_the_release_uploads() {
         .collect();
     assert!(targets.len() >= 5, "release.yml's targets: {targets:?}");
     let readme = read("README.md");
-    let in_readme: Vec<&str> = readme
-        .split(|c: char| c == '`')
+    let mut in_readme: Vec<&str> = readme
+        .split('`')
         .filter(|piece| piece.starts_with("matchbox-vX.Y.Z-") && !piece.contains(' '))
         .collect();
-    let expected: Vec<String> = targets
+    let mut expected: Vec<String> = targets
         .iter()
         .map(|target| {
             let archive = if target.contains("windows") {
@@ -194,12 +194,10 @@ fn the_readmes_download_table_names_each_file_the_release_uploads() {
             format!("matchbox-vX.Y.Z-{target}.{archive}")
         })
         .collect();
-    let mut sorted_readme = in_readme.clone();
-    sorted_readme.sort();
-    let mut sorted_expected: Vec<&str> = expected.iter().map(String::as_str).collect();
-    sorted_expected.sort();
+    in_readme.sort();
+    expected.sort();
     assert_eq!(
-        sorted_readme, sorted_expected,
+        in_readme, expected,
         "README.md's download table and release.yml's targets differ"
     );
 }
