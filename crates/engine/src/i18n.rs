@@ -496,7 +496,7 @@ impl Said {
             .map(|(name, value)| {
                 let text = match value {
                     Value::Text(text) => text.clone(),
-                    Value::Count(n, noun) => Messages(language).count(*n, noun),
+                    Value::Count(n, noun) => count(language, *n, noun),
                     Value::Word(key) => strings(language).get(key).to_string(),
                 };
                 (*name, text)
