@@ -254,7 +254,7 @@ pub fn figure_count(language: Language, x: f64, places: usize, key: &str) -> Str
 
 /// The form for `n` of the noun `problem.count.KEY`, whose forms for one, a few and
 /// many are parted by `|` (`kolor|kolory|kolorów`).
-fn noun<'a>(language: Language, n: i64, key: &'a str) -> &'a str {
+fn noun(language: Language, n: i64, key: &str) -> &str {
     let strings = strings(language);
     let forms = strings
         .map
