@@ -1,54 +1,22 @@
 //! Compiles the templates into the program: every file of `templates/<language>/`,
 //! the games' own folders included, as (path under templates/, text). A new game's
 //! wording is a new folder there and needs no line of Rust. The files outside the
-//! language folders (this one, lib.rs, Cargo.toml, README.md) are not templates.
+//! language folders (this one, lib.rs, collect.rs, Cargo.toml, README.md) are not
+//! templates.
 
 use std::path::{Path, PathBuf};
 
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("templates/ is readable")
-        .map(|e| e.expect("templates/ is readable").path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            collect(&path, out);
-        } else if matches!(
-            path.extension().and_then(|e| e.to_str()),
-            Some("md" | "yaml")
-        ) {
-            out.push(path);
-        }
-    }
-}
+#[path = "collect.rs"]
+mod collect;
 
 fn main() {
     // This crate is the templates folder itself, at the top of the repository beside
     // kit.yaml where teachers find it, so that its package carries every template.
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Read when the script runs (not `env!`, fixed when it was compiled), so that a
+    // build folder copied from another checkout still compiles this one's templates.
+    let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     println!("cargo:rerun-if-changed=.");
-    let mut files = Vec::new();
-    for language in std::fs::read_dir(root).expect("templates/ is readable") {
-        let path = language.expect("templates/ is readable").path();
-        if path.is_dir() {
-            collect(&path, &mut files);
-        }
-    }
-    // Sorted by the name as text, so that the program can search the table.
-    let mut named: Vec<(String, PathBuf)> = files
-        .into_iter()
-        .map(|path| {
-            let name = path
-                .strip_prefix(root)
-                .expect("under templates/")
-                .to_str()
-                .expect("template paths are UTF-8")
-                .replace('\\', "/");
-            (name, path)
-        })
-        .collect();
-    named.sort();
+    let named = collect::template_paths(&root).expect("templates/ is readable");
     let mut table = String::from("&[\n");
     for (name, path) in named {
         table += &format!(

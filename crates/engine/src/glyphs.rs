@@ -95,7 +95,7 @@ mod tests {
 
     #[test]
     fn every_template_in_every_language_prints() {
-        for (name, text) in matchbox_templates::FILES {
+        for (name, text) in matchbox_templates::files() {
             let missing: String = text
                 .chars()
                 .filter(|&c| !c.is_control() && !printable(c))

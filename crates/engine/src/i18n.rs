@@ -41,21 +41,19 @@ pub struct Strings {
     map: BTreeMap<String, String>,
 }
 
-/// Every file of `templates/<language>/`, by its path under templates/, sorted.
-static TEMPLATE_FILES: &[(&str, &str)] = matchbox_templates::FILES;
-
 /// A template file by its path under templates/, e.g. `en/games/GAME/rules.md`.
 pub fn template_file(path: &str) -> Option<&'static str> {
-    TEMPLATE_FILES
+    let files = matchbox_templates::files();
+    files
         .binary_search_by(|(name, _)| name.cmp(&path))
         .ok()
-        .map(|i| TEMPLATE_FILES[i].1)
+        .map(|i| files[i].1)
 }
 
 /// The template files under a folder of templates/ (`en/games/GAME/`), with their paths
 /// relative to it.
 pub fn template_folder(folder: &str) -> impl Iterator<Item = (&'static str, &'static str)> + '_ {
-    TEMPLATE_FILES
+    matchbox_templates::files()
         .iter()
         .filter_map(move |(name, text)| Some((name.strip_prefix(folder)?, *text)))
 }
