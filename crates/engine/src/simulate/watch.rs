@@ -6,7 +6,7 @@ use crate::parallel::prelude::*;
 use serde::Serialize;
 
 pub use super::stats::Estimate;
-use super::{Automatic, OpponentKind, Setup, play_game};
+use super::{Automatic, OpponentKind, Setup, Stats, play_game};
 use crate::Error;
 use crate::game::{Outcome, Rules};
 use crate::machine::{End, Learner, Node, rng_for};
@@ -52,6 +52,11 @@ pub struct Watch {
     pub first_box_start: u32,
     /// Beads in the first box after the last game.
     pub first_box: Option<Estimate>,
+    /// Machines whose first box ran empty within the games played: from then on they
+    /// give up at their first move, for good.
+    pub gave_up_runs: u32,
+    /// The games after which their first box was empty, over those machines.
+    pub gave_up_after: Option<Stats>,
 }
 
 /// Follows `runs` fresh machines against `opponent` for 200 games each; run `i` draws
@@ -70,18 +75,25 @@ pub fn watch<G: Rules>(
             0
         }
     };
-    let played: Vec<(Vec<End>, u32)> = (0..runs)
+    // Each run's games, the beads left in its first box, and the game after which that
+    // box was first empty.
+    let played: Vec<(Vec<End>, u32, Option<u32>)> = (0..runs)
         .into_par_iter()
         .map(|run| {
             let mut rng = rng_for(seed, u64::from(run));
             let mut me = Learner::new(&setup.machine);
             let mut them = Automatic::new(opponent, setup.rival.as_ref(), setup.teaching.as_ref())?;
-            let ends = (0..games)
-                .map(|_| {
-                    play_game(&setup.tree, &mut me, &mut them, &mut rng, |_| {}).map(|p| p.end)
+            let mut emptied = None;
+            let ends = (1..=games)
+                .map(|game| {
+                    let end = play_game(&setup.tree, &mut me, &mut them, &mut rng, |_| {})?.end;
+                    if emptied.is_none() && setup.machine.box_count() > 0 && first_box(&me) == 0 {
+                        emptied = Some(game);
+                    }
+                    Ok(end)
                 })
                 .collect::<Result<Vec<End>, Error>>()?;
-            Ok((ends, first_box(&me)))
+            Ok((ends, first_box(&me), emptied))
         })
         .collect::<Result<_, Error>>()?;
     // Shares of draws only for a game in which a draw can happen at all.
@@ -93,7 +105,7 @@ pub fn watch<G: Rules>(
         .filter_map(|&(from, to)| {
             let shares: Vec<f64> = played
                 .iter()
-                .map(|(ends, _)| {
+                .map(|(ends, ..)| {
                     let window = &ends[from as usize - 1..to as usize];
                     window.iter().filter(|e| **e == End::Drew).count() as f64 / window.len() as f64
                 })
@@ -109,12 +121,13 @@ pub fn watch<G: Rules>(
     let last = f64::from(games - STREAK);
     let stopped: Vec<f64> = played
         .iter()
-        .filter_map(|(ends, _)| {
+        .filter_map(|(ends, ..)| {
             (0..=ends.len() - STREAK as usize)
                 .find(|&g| ends[g..g + STREAK as usize].iter().all(|e| !e.is_loss()))
                 .map(|g| g as f64)
         })
         .collect();
+    let gave_up: Vec<u32> = played.iter().filter_map(|p| p.2).collect();
     Ok(Watch {
         opponent,
         runs,
@@ -127,5 +140,7 @@ pub fn watch<G: Rules>(
         first_box_start: first_box(&Learner::new(&setup.machine)),
         first_box: Estimate::mean_of(played.iter().map(|p| f64::from(p.1)))
             .map(|e| e.within(0.0, f64::INFINITY)),
+        gave_up_runs: gave_up.len() as u32,
+        gave_up_after: Stats::of(&gave_up),
     })
 }
