@@ -78,6 +78,7 @@ impl StateLock {
                     ));
                 }
                 Attempt::NotOurs(NotOurs::NotPlain) => return Err(refuse("is not a plain file")),
+                #[cfg(unix)]
                 Attempt::NotOurs(NotOurs::SecondName) => {
                     return Err(refuse("is another file's second name (a hard link)"));
                 }
@@ -136,6 +137,7 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    #[cfg(unix)]
     fn scratch(what: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("matchbox-lock-{what}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);

@@ -13,7 +13,9 @@ pub(crate) enum NotOurs {
     Link,
     /// It is a folder, a pipe or a device.
     NotPlain,
-    /// It is another file's second name (a hard link).
+    /// It is another file's second name (a hard link). On Windows the lock file is only
+    /// ever made new, so a second name there is never written, only read.
+    #[cfg(unix)]
     SecondName,
     /// It holds something other than a process number.
     NotAProcess,
@@ -45,7 +47,6 @@ fn holder(file: &mut File) -> Result<Option<u32>, NotOurs> {
 #[cfg(unix)]
 mod imp {
     use std::fs::{File, Metadata, OpenOptions, TryLockError};
-    use std::io::ErrorKind;
     use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
     use std::path::Path;
 
@@ -123,7 +124,7 @@ mod imp {
     /// Sets the extended attribute `name` of `path` (not followed).
     #[cfg(target_os = "linux")]
     pub fn set_xattr(path: &Path, name: &str, value: &[u8]) -> std::io::Result<()> {
-        let invalid = || std::io::Error::from(ErrorKind::InvalidInput);
+        let invalid = || std::io::Error::from(std::io::ErrorKind::InvalidInput);
         let path = c_path(path).ok_or_else(invalid)?;
         let name = std::ffi::CString::new(name).map_err(|_| invalid())?;
         // SAFETY: both strings are NUL-terminated and `value` is readable for its length.
