@@ -154,7 +154,8 @@ fn a_kit_copied_without_its_list_and_written_on_is_never_replaced() {
     refused(&fresh, &fresh.join("previews/box-1.png"), b"drawn on");
 }
 
-#[cfg(unix)]
+// Linux's access lists (extended attributes); macOS keeps them elsewhere.
+#[cfg(target_os = "linux")]
 #[test]
 fn the_folders_mode_group_and_access_list_survive_the_swap() {
     use matchbox_files::{set_xattr, xattr};
@@ -181,6 +182,7 @@ fn the_folders_mode_group_and_access_list_survive_the_swap() {
 
 /// A POSIX access list as Linux stores it: the owner, the group and the mask rwx, user
 /// `uid` r-x, others nothing.
+#[cfg(target_os = "linux")]
 fn access_list(uid: u32) -> Vec<u8> {
     let entry = |tag: u16, perm: u16, id: u32| {
         [

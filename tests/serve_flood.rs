@@ -5,6 +5,9 @@
 //! And a body announced at 10^15 bytes is refused at once. The figures measured are
 //! printed (`cargo test --test serve_flood -- --nocapture`).
 
+// The floods raise the file limit with setrlimit, which Windows has not.
+#![cfg(unix)]
+
 mod support;
 
 use std::io::{Read, Write};

@@ -3,6 +3,9 @@
 //! written where the link leads and the link stays; and a link planted as the lock file
 //! never aims a write at another file.
 
+// Links, FIFOs and the lock's Unix guards; Windows' guard is crates/files/src/platform.rs's.
+#![cfg(unix)]
+
 use std::path::Path;
 use std::process::{Output, Stdio};
 

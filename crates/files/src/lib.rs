@@ -13,6 +13,11 @@
 //! folder rather than written again.
 
 pub mod lock;
+mod platform;
+
+pub use platform::ignore_file_size_signal;
+#[cfg(target_os = "linux")]
+pub use platform::{set_xattr, xattr};
 
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
@@ -300,15 +305,9 @@ impl Drop for Temporary {
 }
 
 /// Installs the SIGINT / SIGTERM handler that removes this process's temporaries and
-/// exits with [`INTERRUPTED`], and ignores SIGXFSZ.
+/// exits with [`INTERRUPTED`], and ignores SIGXFSZ ([`ignore_file_size_signal`]).
 pub fn clean_up_on_signals() {
-    // Over a file-size limit (`ulimit -f`) a write then fails with EFBIG, said as the
-    // user's mistake, and the temporaries are removed, instead of the signal killing the
-    // run silently with its temporaries left behind.
-    // SAFETY: ignoring a signal installs no handler.
-    unsafe {
-        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-    }
+    ignore_file_size_signal();
     let _ = ctrlc::set_handler(|| {
         // Never released: the process ends with the lock held, so no write starts again.
         let _steps = STEPS.write().unwrap_or_else(|e| e.into_inner());
@@ -651,71 +650,13 @@ fn prove(dir: &Path, new: &Path, to_prove: &[PathBuf]) -> Result<(), Error> {
     }
 }
 
-/// Gives the new folder `new` the mode (with its setgid bit), owner, group and access
-/// control lists of the folder `dir` it replaces, before any file goes in, so that the
-/// files made in it inherit them as they did in `dir`. What cannot be copied (another
-/// owner, for a user who is not root) is left as it is made.
+/// Gives the new folder `new` what the folder `dir` it replaces has of owner, mode and
+/// access lists, before any file goes in, so that the files made in it inherit them as
+/// they did in `dir` (on Unix: mode with its setgid bit, owner, group and Linux's access
+/// lists; on Windows the access list comes from the same parent).
 fn same_access(dir: &Path, new: &Path) {
-    use std::os::unix::fs::{MetadataExt, PermissionsExt};
-    let Ok(was) = std::fs::metadata(dir) else {
-        return;
-    };
-    if std::os::unix::fs::chown(new, Some(was.uid()), Some(was.gid())).is_err() {
-        let _ = std::os::unix::fs::chown(new, None, Some(was.gid()));
-    }
-    for name in ["system.posix_acl_access", "system.posix_acl_default"] {
-        if let Some(value) = xattr(dir, name) {
-            let _ = set_xattr(new, name, &value);
-        }
-    }
-    // Last: chown clears the setgid bit, and the mode sets the access list's mask.
-    let _ = std::fs::set_permissions(new, std::fs::Permissions::from_mode(was.mode() & 0o7777));
-}
-
-/// The C string of a path, for the calls std has no wrapper of.
-fn c_path(path: &Path) -> Option<std::ffi::CString> {
-    use std::os::unix::ffi::OsStrExt;
-    std::ffi::CString::new(path.as_os_str().as_bytes()).ok()
-}
-
-/// The extended attribute `name` of `path` (not followed), if it has one: an access
-/// list is `system.posix_acl_access`.
-pub fn xattr(path: &Path, name: &str) -> Option<Vec<u8>> {
-    let (path, name) = (c_path(path)?, std::ffi::CString::new(name).ok()?);
-    let mut value = vec![0u8; 65536];
-    // SAFETY: both strings are NUL-terminated and `value` is writable for its length.
-    let n = unsafe {
-        libc::lgetxattr(
-            path.as_ptr(),
-            name.as_ptr(),
-            value.as_mut_ptr().cast(),
-            value.len(),
-        )
-    };
-    let n = usize::try_from(n).ok()?;
-    value.truncate(n);
-    Some(value)
-}
-
-/// Sets the extended attribute `name` of `path` (not followed).
-pub fn set_xattr(path: &Path, name: &str, value: &[u8]) -> std::io::Result<()> {
-    let invalid = || std::io::Error::from(ErrorKind::InvalidInput);
-    let path = c_path(path).ok_or_else(invalid)?;
-    let name = std::ffi::CString::new(name).map_err(|_| invalid())?;
-    // SAFETY: both strings are NUL-terminated and `value` is readable for its length.
-    let done = unsafe {
-        libc::lsetxattr(
-            path.as_ptr(),
-            name.as_ptr(),
-            value.as_ptr().cast(),
-            value.len(),
-            0,
-        )
-    };
-    if done == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
+    if let Ok(was) = std::fs::metadata(dir) {
+        platform::same_access(dir, &was, new);
     }
 }
 
@@ -763,11 +704,11 @@ fn not_where_you_are(dir: &Path) -> Result<(), Error> {
 
 /// Refuses a folder that is a mount point (of another file system than its parent): it
 /// cannot be renamed, so it cannot be replaced whole. A bind mount within one file system
-/// is told by the rename's EBUSY instead (see [`write_error`]).
+/// is told by the rename's EBUSY instead (see [`write_error`]), and so is a mount point on
+/// a system that does not tell its device (Windows).
 fn not_a_mount_point(dir: &Path, parent: &Path, m: &std::fs::Metadata) -> Result<(), Error> {
-    use std::os::unix::fs::MetadataExt;
     match std::fs::metadata(parent) {
-        Ok(p) if p.dev() != m.dev() => Err(write_error(
+        Ok(p) if platform::same_device(&p, m) == Some(false) => Err(write_error(
             dir,
             &std::io::Error::from(ErrorKind::ResourceBusy),
         )),

@@ -1,21 +1,24 @@
 //! One program at a time on a state file: `serve` and `play` each take the lock next to
 //! it (`STATE.lock`) for as long as they run, so that neither overwrites the other's
-//! games. The lock is the operating system's (`flock`): it is released when the program
-//! ends however it ends, so a lock file left by a crash is stale and taken over.
+//! games. The lock is the operating system's (`flock` on Unix; on Windows a lock file made
+//! new and deleted when its handle closes): it is released when the program ends however
+//! it ends, so a lock file left by a crash is stale and taken over.
 //!
 //! One file, one lock, whatever path reaches it: a symbolic link is followed to the real
 //! file, and the lock file is made beside that one; a folder reached by `..`, a link or a
 //! bind mount holds the same lock file (`flock` is on the file itself, not its path); and
-//! the state file itself is locked too, so that a second name of it (a hard link) is
-//! refused as well. The lock file is never followed: one that is a link, or a file with
+//! on Unix the state file itself is locked too, so that a second name of it (a hard link)
+//! is refused as well. The lock file is never followed: one that is a link, or a file with
 //! other names, or holding anything but a process id, is refused rather than written.
+//! What differs between the systems is in [`crate::platform`].
 
-use std::fs::{File, OpenOptions, TryLockError};
-use std::io::{Read, Seek, SeekFrom, Write};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::fs::File;
+use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use matchbox_engine::Error;
+
+use crate::platform::{self, Attempt, NotOurs};
 
 /// The lock on a state file, held until dropped; the lock file is removed then.
 #[derive(Debug)]
@@ -49,18 +52,14 @@ impl StateLock {
     pub fn take(state: &Path) -> Result<StateLock, Error> {
         let real = crate::through_link(state)?;
         let path = lock_path(&real);
-        let cannot = |e: std::io::Error| {
-            let why = if e.raw_os_error() == Some(libc::ELOOP) {
-                "it is a symbolic link, which matchbox never follows; remove it".to_string()
-            } else {
-                format!("{e}; choose a folder you can write to")
-            };
+        let cannot = |why: String| {
             Error::Input(format!(
                 "cannot lock the state file {} ({}: {why})",
                 state.display(),
                 path.display(),
             ))
         };
+        let failed = |e: std::io::Error| cannot(format!("{e}; choose a folder you can write to"));
         let refuse = |why: &str| {
             Error::Input(format!(
                 "cannot lock the state file {}: {} {why}, so it is not matchbox's lock file; move it away",
@@ -68,99 +67,47 @@ impl StateLock {
                 path.display(),
             ))
         };
-        // A holder that ends removes the file while still holding it: a file opened
-        // just before that is locked in vain, so the lock counts only on the file that
-        // is at the path now.
         for _ in 0..20 {
-            let mut file = OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                // Never through a link, and never blocking on a FIFO planted there.
-                .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-                .open(&path)
-                .map_err(cannot)?;
-            let held = file.metadata().map_err(cannot)?;
-            if !held.is_file() {
-                return Err(refuse("is not a plain file"));
-            }
-            if held.nlink() > 1 {
-                return Err(refuse("is another file's second name (a hard link)"));
-            }
-            let mut holder = String::new();
-            if file.read_to_string(&mut holder).is_err()
-                || !holder.trim().bytes().all(|b| b.is_ascii_digit())
-            {
-                return Err(refuse("holds something other than a process number"));
-            }
-            match file.try_lock() {
-                Ok(()) => {}
-                Err(TryLockError::WouldBlock) => {
-                    return Err(in_use(state, holder.trim().parse().ok()));
+            let mut file = match platform::take_lock_file(&path).map_err(failed)? {
+                Attempt::Held(file) => file,
+                Attempt::Again => continue,
+                Attempt::InUse(holder) => return Err(in_use(state, holder)),
+                Attempt::NotOurs(NotOurs::Link) => {
+                    return Err(cannot(
+                        "it is a symbolic link, which matchbox never follows; remove it".into(),
+                    ));
                 }
-                Err(TryLockError::Error(e)) => return Err(cannot(e)),
-            }
-            let same = match std::fs::symlink_metadata(&path) {
-                Ok(there) => held.ino() == there.ino() && held.dev() == there.dev(),
-                _ => false,
+                Attempt::NotOurs(NotOurs::NotPlain) => return Err(refuse("is not a plain file")),
+                #[cfg(unix)]
+                Attempt::NotOurs(NotOurs::SecondName) => {
+                    return Err(refuse("is another file's second name (a hard link)"));
+                }
+                Attempt::NotOurs(NotOurs::NotAProcess) => {
+                    return Err(refuse("holds something other than a process number"));
+                }
             };
-            if !same {
-                continue;
-            }
-            let state_file = lock_state_file(&real, state)?;
+            let state_file = platform::lock_state_file(&real).map_err(|()| in_use(state, None))?;
             // The holder's process id, for the message of the next one refused.
             let written = file
                 .set_len(0)
                 .and_then(|()| file.seek(SeekFrom::Start(0)))
                 .and_then(|_| write!(file, "{}", std::process::id()));
-            written.map_err(cannot)?;
+            written.map_err(failed)?;
             return Ok(StateLock {
                 file,
                 path,
                 _state: state_file,
             });
         }
-        Err(cannot(std::io::Error::other(
+        Err(failed(std::io::Error::other(
             "the lock file keeps changing",
         )))
     }
 }
 
-/// Locks the state file `real` itself (reached as `state`), if there is one yet: the same
-/// file under another name (a hard link) then finds it locked.
-fn lock_state_file(real: &Path, state: &Path) -> Result<Option<File>, Error> {
-    let file = match OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(real)
-    {
-        Ok(file) => file,
-        Err(_) => return Ok(None),
-    };
-    if !file.metadata().is_ok_and(|m| m.is_file()) {
-        return Ok(None);
-    }
-    match file.try_lock() {
-        Ok(()) => Ok(Some(file)),
-        Err(TryLockError::WouldBlock) => Err(in_use(state, None)),
-        // A file system without locks: the lock file beside it is the lock.
-        Err(TryLockError::Error(_)) => Ok(None),
-    }
-}
-
 impl Drop for StateLock {
     fn drop(&mut self) {
-        // Removed while still locked, and only while the name is still this file's; the
-        // lock goes with the file handle just after.
-        let ours = match (self.file.metadata(), std::fs::symlink_metadata(&self.path)) {
-            (Ok(held), Ok(there)) => held.ino() == there.ino() && held.dev() == there.dev(),
-            _ => false,
-        };
-        if ours {
-            let _ = std::fs::remove_file(&self.path);
-        }
-        let _ = self.file.unlock();
+        platform::release_lock_file(&self.file, &self.path);
     }
 }
 
@@ -190,6 +137,7 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    #[cfg(unix)]
     fn scratch(what: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("matchbox-lock-{what}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -197,6 +145,8 @@ mod tests {
         dir
     }
 
+    // Links are made by Unix calls here; the Windows guard is in `platform`.
+    #[cfg(unix)]
     #[test]
     fn a_link_planted_as_the_lock_file_is_refused_and_its_target_untouched() {
         let dir = scratch("planted");
@@ -228,6 +178,8 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
+    // Links are made by Unix calls here; the Windows guard is in `platform`.
+    #[cfg(unix)]
     #[test]
     fn every_path_to_one_state_file_reaches_one_lock() {
         let dir = scratch("paths");

@@ -44,6 +44,8 @@ use matchbox_engine::rule::Rule;
 use matchbox_files::lock::StateLock;
 use matchbox_files::write_atomic;
 
+mod platform;
+
 /// The header that carries the teacher's token.
 pub const TOKEN_HEADER: &str = "x-matchbox-token";
 /// The largest request body accepted, in bytes: a move is a few dozen.
@@ -481,10 +483,7 @@ pub fn serve(kit: &Kit, options: &Options) -> Result<i32, Error> {
     let app = app(kit, options)?;
     // Over a file-size limit a save then fails (and the page says so) instead of the
     // signal ending the lesson with the games since the last save.
-    // SAFETY: ignoring a signal installs no handler; nothing else here handles SIGXFSZ.
-    unsafe {
-        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
-    }
+    matchbox_files::ignore_file_size_signal();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -535,19 +534,17 @@ fn listen(address: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
     socket.listen(BACKLOG)
 }
 
-/// Resolves at Ctrl-C (SIGINT) or SIGTERM; never if neither can be watched.
+/// Resolves at Ctrl-C (SIGINT) or SIGTERM (on Windows, the console closed or the system
+/// shutting down); never if neither can be watched.
 async fn stopped() {
     let interrupted = async {
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;
         }
     };
-    match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-        Ok(mut terminated) => tokio::select! {
-            () = interrupted => {}
-            _ = terminated.recv() => {}
-        },
-        Err(_) => interrupted.await,
+    tokio::select! {
+        () = interrupted => {}
+        () = platform::terminated() => {}
     }
 }
 
@@ -555,18 +552,7 @@ async fn stopped() {
 /// of the program needs and the [`RESERVE`], so that running out of them never stops
 /// the server.
 fn connection_cap() -> usize {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit only writes the struct it is given, which lives across the call.
-    let read = unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &raw mut limit) } == 0;
-    let files = if read {
-        usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX)
-    } else {
-        1024
-    };
-    files
+    platform::open_files()
         .saturating_sub(RESERVED_FILES + RESERVE)
         .clamp(8, MAX_CONNECTIONS)
 }
