@@ -25,7 +25,7 @@ assets=crates/serve/src/assets
 cp "$assets/index.html" "$dist/lesson.html"
 cp "$assets/app.js" "$assets/style.css" "$assets/favicon.svg" "$dist/"
 
-# The engine a third smaller: binaryen's size passes over what rustc left (the same
+# The engine a ninth smaller: binaryen's size passes over what rustc left (the same
 # functions, so the same kits byte for byte; tests/web_site.rs checks). The features
 # are those rustc's wasm32 target enables. Then packed with LZMA (unlzma.js unpacks it
 # in the page's worker): 4.7 MB become 1.3 MB on the disk and on the network, where
