@@ -1,6 +1,7 @@
 // Serves web/dist as a school's web server should (the measure of docs/performance.md):
-// every text and the engine compressed (gzip), the files named by their content kept by
-// browsers for a year, the pages and the service worker checked on every visit.
+// every text compressed (gzip; the engine is packed already), the files named by their
+// content kept by browsers for a year, the pages and the service worker checked on every
+// visit.
 // Usage: node web/serve.mjs [PORT]   (then open http://127.0.0.1:PORT/)
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
@@ -29,7 +30,8 @@ createServer(async (request, response) => {
       'cache-control': named.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache',
     };
     headers.vary = 'accept-encoding';
-    if (/\bgzip\b/.test(request.headers['accept-encoding'] || '')) {
+    // The engine is stored packed already (web/build.sh).
+    if (extname(file) !== '.lzma' && /\bgzip\b/.test(request.headers['accept-encoding'] || '')) {
       if (!compressed.has(file)) compressed.set(file, gzipSync(body, { level: 9 }));
       body = compressed.get(file);
       headers['content-encoding'] = 'gzip';

@@ -646,6 +646,9 @@ function setLanguage(language) {
   refresh().then(drawCards);
 }
 
+// Lets the browser paint and answer a tap before the next step.
+const nextTask = () => new Promise((resolve) => setTimeout(resolve));
+
 async function start() {
   state.catalogue = await engine.catalogue();
   const wanted = (navigator.language || 'en').slice(0, 2);
@@ -657,7 +660,11 @@ async function start() {
   if (!state.languageSet) state.changed.language = state.language;
   translate();
   buildGames();
+  // The page's words and cards painted before the form is built: on a slow phone each
+  // is a long step, and one after another they would hold the page for half a second.
+  await nextTask();
   buildForm();
+  await nextTask();
   for (const b of document.querySelectorAll('[data-language]')) b.addEventListener('click', () => setLanguage(b.dataset.language));
   for (const b of document.querySelectorAll('.download')) b.addEventListener('click', () => download(b.dataset.file));
   $('cancel').addEventListener('click', () => engine.cancel());

@@ -1,9 +1,9 @@
-// The engine's thread: loads matchbox.wasm and answers the pages' requests one at a
-// time, so that a page never freezes while a kit is made or the machine trains. A
-// message in is {id, request}; a message out is {id, status, parts} (parts: name ->
-// bytes, the bytes' buffers transferred, not copied), or, unasked, {saved: bytes} (the
-// lesson's state file to keep), {id, progress: [done, total]} (the labels and previews
-// of a kit drawn so far, at most ten times a second) or {problem: text}.
+// The engine's thread: loads the engine (matchbox.lzma) and answers the pages' requests
+// one at a time, so that a page never freezes while a kit is made or the machine
+// trains. A message in is {id, request}; a message out is {id, status, parts} (parts:
+// name -> bytes, the bytes' buffers transferred, not copied), or, unasked, {saved:
+// bytes} (the lesson's state file to keep), {id, progress: [done, total]} (the labels
+// and previews of a kit drawn so far, at most ten times a second) or {problem: text}.
 //
 // While the lesson's machine trains or plays on its own, the worker goes on with it in
 // steps (the engine says when the next is due), and after each of the page's requests
@@ -26,11 +26,15 @@ function progress(done, total) {
   self.postMessage({ id: asking, progress: [done, total] });
 }
 
+// The engine is stored packed (unlzma.js says why).
+importScripts('unlzma.js');
+
 async function load() {
-  const response = await fetch('matchbox.wasm');
-  if (!response.ok) throw new Error(`matchbox.wasm: ${response.status}`);
+  const response = await fetch('matchbox.lzma');
+  if (!response.ok) throw new Error(`matchbox.lzma: ${response.status}`);
   const imports = { env: { matchbox_now: () => performance.now(), matchbox_progress: progress } };
-  const { instance } = await WebAssembly.instantiate(await response.arrayBuffer(), imports);
+  const wasm = unlzma(new Uint8Array(await response.arrayBuffer()));
+  const { instance } = await WebAssembly.instantiate(wasm, imports);
   return instance.exports;
 }
 
