@@ -5,6 +5,7 @@
 //! outside this folder names a game.
 
 pub mod hexapawn;
+pub mod kayles;
 pub mod nim;
 pub mod tictactoe;
 
@@ -347,6 +348,7 @@ games! { $
     Hexapawn(hexapawn::Hexapawn),
     Nim(nim::Nim),
     TicTacToe(tictactoe::TicTacToe),
+    Kayles(kayles::Kayles),
 }
 
 /// The kit.yaml name of `G`.

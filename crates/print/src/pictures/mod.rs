@@ -3,6 +3,7 @@
 //! engine's; a new game adds its picture here beside the others.
 
 mod hexapawn;
+mod kayles;
 mod nim;
 mod tictactoe;
 
