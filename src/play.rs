@@ -300,8 +300,8 @@ fn greeting<G: Notation>(kit: &Kit, setup: &Setup<G>) -> String {
     )
 }
 
-/// The end of a game in words: the last board, who won, and what the rule changed from
-/// the beads `before` to those `after`.
+/// The end of a game in words: the last board, who won and why, and what the rule
+/// changed from the beads `before` to those `after`.
 fn game_over<G: Notation>(
     game: &G,
     kit: &Kit,
@@ -310,15 +310,26 @@ fn game_over<G: Notation>(
     before: &Beads,
     after: &Beads,
 ) -> String {
+    let last = &setup.tree.positions[played.last as usize];
+    // The reason is said of whoever made the last move, which is not always the winner
+    // (in Marienbad, whoever takes the last stone loses).
+    let mover = if game.to_move(last) == setup.machine.side {
+        "you"
+    } else {
+        "machine"
+    };
+    let s = strings(kit.language);
+    let why = s.fill(&format!("play.end.{mover}.{}", game.end_reason(last)), &[]);
+    let key = match played.end {
+        End::Won => "play.won",
+        End::Drew => "play.drew",
+        End::Lost => "play.lost",
+        End::Resigned => "play.resigned",
+    };
     format!(
         "\n{}{}\n{}",
-        board_text(game, kit, &setup.tree.positions[played.last as usize]),
-        strings(kit.language).get(match played.end {
-            End::Won => "play.won",
-            End::Drew => "play.drew",
-            End::Lost => "play.lost",
-            End::Resigned => "play.resigned",
-        }),
+        board_text(game, kit, last),
+        s.fill(key, &[("why", &why)]),
         changes(game, kit, setup, before, after)
     )
 }

@@ -2,7 +2,7 @@
 //! writes it as JSON for programs); the label sizes and sticker sheets a kit can print on.
 
 use crate::kit_folder::KitReport;
-use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
+use matchbox_engine::boxes::{BoxSet, MatchBox};
 use matchbox_engine::game::Notation;
 use matchbox_engine::i18n::{
     Messages, Said, Strings, count, figure, figure_count, figures, number, strings,
@@ -94,6 +94,12 @@ impl Words {
         self.say.rule(rule.name())
     }
 
+    /// The box whose emptying makes a machine give up: box 1 when it plays first, one of
+    /// several when it plays second.
+    fn first_move_box(self, kit: &Kit) -> String {
+        self.fill(&format!("first_move_box.{}", kit.machine.name()), &[])
+    }
+
     /// The side the machine plays: `first`, `second`.
     fn side(self, kit: &Kit) -> String {
         self.say.say(&format!("side.{}", kit.machine.name()), &[])
@@ -132,14 +138,15 @@ impl Words {
         }
     }
 
-    /// `min 4, max 11, mean 7.93, median 8`.
+    /// `min 4, max 11, mean 7.9, median 8`: the mean and median of whole counts to a
+    /// tenth.
     fn stats(self, s: &Stats) -> String {
         self.fill(
             "stats",
             &[
                 ("min", &self.number(s.min)),
                 ("max", &self.number(s.max)),
-                ("mean", &self.decimals(s.mean, 2)),
+                ("mean", &self.decimals(s.mean, 1)),
                 ("median", &self.decimals(s.median, 1)),
             ],
         )
@@ -161,16 +168,10 @@ pub fn box_text<G: Notation>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::M
     } else {
         "box_many"
     };
+    // The move numbers as the label writes them ("moves 2, 4"), never a tag's dashes.
     let mut out = words.fill(
         key,
-        &[
-            ("id", &b.id.to_string()),
-            ("moves", &numbers.join(", ")),
-            (
-                "tag",
-                &tag(&b.move_numbers, kit.machine, kit.tags, kit.numerals),
-            ),
-        ],
+        &[("id", &b.id.to_string()), ("moves", &numbers.join(", "))],
     );
     out.push('\n');
     out.push_str(&board_text(game, kit, &b.position));
@@ -179,12 +180,20 @@ pub fn box_text<G: Notation>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::M
         .iter()
         .map(|m| game.say_move(&b.position, m.mv, words.strings))
         .collect();
-    // A column as wide as the longest move, so that the colours stay in line.
+    let colours: Vec<String> = b
+        .moves
+        .iter()
+        .map(|m| words.strings.colour_name(&kit.palette[m.colour]))
+        .collect();
+    // Columns as wide as the longest move and colour name, so that the beads stay in line.
     let width = moves.iter().map(|m| m.chars().count()).fold(22, usize::max);
-    for (m, said) in b.moves.iter().zip(&moves) {
+    let colour_width = colours
+        .iter()
+        .map(|c| c.chars().count())
+        .fold(10, usize::max);
+    for ((m, said), colour) in b.moves.iter().zip(&moves).zip(&colours) {
         out.push_str(&format!(
-            "  {said:<width$} {:<10} {}\n",
-            words.strings.colour_name(&kit.palette[m.colour]),
+            "  {said:<width$} {colour:<colour_width$} {}\n",
             words.count(m.beads, "bead")
         ));
     }
@@ -194,14 +203,7 @@ pub fn box_text<G: Notation>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::M
 /// Every box as text, then the totals.
 pub fn boxes_text<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>) -> String {
     let words = Words::of(kit);
-    let mut out = words.fill(
-        "plays",
-        &[
-            ("name", &kit.name),
-            ("game", kit.game.name()),
-            ("side", &words.side(kit)),
-        ],
-    );
+    let mut out = words.fill("plays", &[("name", &kit.name), ("side", &words.side(kit))]);
     out.push_str("\n\n");
     for b in &set.boxes {
         out.push_str(&box_text(game, kit, b));
@@ -262,18 +264,21 @@ impl Words {
         said.in_language(self.say.0)
     }
 
-    /// `x` with two decimals at most, as a percentage when `percent`.
+    /// `x` as a percentage with one decimal at most when `percent`, else with two.
     fn figure(self, x: f64, percent: bool) -> String {
-        self.unit(&self.decimals(x, 2), percent)
+        self.unit(&self.decimals(x, places(percent)), percent)
     }
 
-    /// A mean number of games and its noun (`12.01 games`, `12,01 партии`), or, when it
-    /// is not known closely, its bounds or interval and the noun.
+    /// A mean number of games and its noun (`12 games`, `98,1 партии`), to a tenth as
+    /// every mean of games is, or, when it is not known closely, its bounds or interval
+    /// and the noun.
     fn games(self, m: &Measure) -> String {
         match m {
-            Measure::Exact(Figure::Exact(f)) => figure_count(self.say.0, f.to_f64(), 2, "game"),
+            Measure::Exact(Figure::Exact(f)) => {
+                figure_count(self.say.0, f.to_f64(), GAMES_PLACES, "game")
+            }
             Measure::Exact(Figure::Bounded(b)) if b.high - b.low < 0.005 => {
-                figure_count(self.say.0, (b.low + b.high) / 2.0, 2, "game")
+                figure_count(self.say.0, (b.low + b.high) / 2.0, GAMES_PLACES, "game")
             }
             other => format!(
                 "{} {}",
@@ -292,28 +297,46 @@ impl Words {
                 figure((b.low + b.high) / 2.0)
             }
             Measure::Exact(Figure::Bounded(b)) => {
-                let texts = figures(self.say.0, &[b.low * scale, b.high * scale], 2);
+                let texts = figures(
+                    self.say.0,
+                    &[b.low * scale, b.high * scale],
+                    places(percent),
+                );
                 let [low, high] = [0, 1].map(|i| self.unit(&texts[i], percent));
                 self.verify("range", &[("low", &low), ("high", &high)])
             }
-            Measure::Sampled(e) => {
-                self.interval([e.mean, e.low, e.high].map(|x| x * scale), 2, percent)
-            }
+            Measure::Sampled(e) => self.interval(
+                [e.mean, e.low, e.high].map(|x| x * scale),
+                places(percent),
+                percent,
+            ),
         }
     }
 
-    /// A figure as a percentage with up to four decimals, e.g. `52%`, `12.3457%`.
+    /// A figure as a percentage with one decimal at most, e.g. `52%`, `14.8%`.
     fn share(self, f: &Figure) -> String {
-        self.percent(&self.decimals(f.to_f64() * 100.0, 4))
+        self.percent(&self.decimals(f.to_f64() * 100.0, 1))
     }
 
-    /// A mean with up to four decimals, or that the machine may never learn.
-    fn mean(self, f: Option<&Figure>) -> String {
+    /// A mean with `places` decimals at most, or that the machine may never learn.
+    fn mean(self, f: Option<&Figure>, places: usize) -> String {
         f.map_or_else(
             || self.verify("infinite", &[]),
-            |f| self.decimals(f.to_f64(), 4),
+            |f| self.decimals(f.to_f64(), places),
         )
     }
+}
+
+/// Decimals of a mean number of games: a tenth of a game is as close as a class reads it.
+const GAMES_PLACES: usize = 1;
+
+/// Decimals of a mean number of losses: two, since a class compares losses that differ
+/// by less than one (`10.25` beside `9`).
+const LOSSES_PLACES: usize = 2;
+
+/// Decimals of a figure: one for a percentage, two for a mean count of losses.
+fn places(percent: bool) -> usize {
+    if percent { 1 } else { LOSSES_PLACES }
 }
 
 /// The reward claim's table: the losses in the first games under each rule.
@@ -365,23 +388,29 @@ fn verdict_body(words: Words, kit: &Kit, verdict: &Verdict) -> String {
             "header",
             &[
                 ("name", &kit.name),
-                ("game", kit.game.name()),
                 ("side", &words.side(kit)),
                 ("rule", &words.rule(kit.rule)),
             ],
         ),
         words.verify("checks", &[])
     );
+    // The status words in a column of their own, clear of the sentence after them.
+    let width = ["ok", "failed"]
+        .map(|key| words.verify(key, &[]).chars().count())
+        .into_iter()
+        .max()
+        .unwrap_or_default()
+        + 1;
     for c in &verdict.checks {
         let ok = words.verify(if c.ok { "ok" } else { "failed" }, &[]);
         out.push_str(&format!(
-            "  {ok:<6} {}: {}\n",
+            "  {ok:<width$} {}: {}\n",
             words.said(&c.what),
             words.said(&c.detail)
         ));
     }
     if let Some(proof) = &verdict.exact {
-        out.push_str(&proof_text(words, verdict, proof));
+        out.push_str(&proof_text(words, kit.rule, verdict, proof));
         return out;
     }
     if let Some(c) = &verdict.cannot_learn {
@@ -432,12 +461,36 @@ fn verdict_body(words: Words, kit: &Kit, verdict: &Verdict) -> String {
             words.verify("no_claim", &[])
         )),
     }
+    if let Some(games) = measured
+        .games_to_give_up
+        .as_ref()
+        .filter(|_| measured.gave_up > 0)
+    {
+        // How many machines emptied box 1 and gave up, measured, never a figure of ours.
+        let share = 100.0 * f64::from(measured.gave_up) / f64::from(measured.runs);
+        out.push_str(&format!(
+            "  {}\n",
+            words.verify(
+                "gave_up",
+                &[
+                    ("n", &words.number(measured.gave_up)),
+                    ("runs", &words.number(measured.runs)),
+                    ("share", &words.figure(share, true)),
+                    ("box", &words.first_move_box(kit)),
+                    ("stats", &words.stats(games)),
+                ],
+            )
+        ));
+    }
     out.push_str(&learning_words(words, measured));
     if let (Some(losses), Some(games)) = (&measured.losses_to_learn, &measured.games_to_learn) {
         let (l, g) = (&losses.mean_interval, &games.mean_interval);
         // Each interval's two ends with the same decimals.
-        let two = |low: f64, high: f64| figures(words.say.0, &[low, high], 2);
-        let (losses, games) = (two(l.low, l.high), two(g.low, g.high));
+        let ends = |low: f64, high: f64, places| figures(words.say.0, &[low, high], places);
+        let (losses, games) = (
+            ends(l.low, l.high, LOSSES_PLACES),
+            ends(g.low, g.high, GAMES_PLACES),
+        );
         out.push_str(&format!(
             "  {}\n",
             words.verify(
@@ -624,8 +677,8 @@ fn distribution_text(words: Words, d: &Distribution) -> String {
         words.verify(
             "means",
             &[
-                ("losses", &words.mean(d.mean_losses.as_ref())),
-                ("games", &words.mean(d.mean_games.as_ref())),
+                ("losses", &words.mean(d.mean_losses.as_ref(), LOSSES_PLACES)),
+                ("games", &words.mean(d.mean_games.as_ref(), GAMES_PLACES)),
                 ("states", &words.number(d.states as i64)),
                 ("arithmetic", &words.verify(arithmetic, &[])),
             ],
@@ -635,7 +688,7 @@ fn distribution_text(words: Words, d: &Distribution) -> String {
 }
 
 /// What `verify` prints on the exact path.
-fn proof_text(words: Words, verdict: &Verdict, p: &Proof) -> String {
+fn proof_text(words: Words, rule: Rule, verdict: &Verdict, p: &Proof) -> String {
     let mut out = format!(
         "\n{}\n",
         words.verify(
@@ -662,14 +715,28 @@ fn proof_text(words: Words, verdict: &Verdict, p: &Proof) -> String {
         )
     ));
     out.push_str(&distribution_text(words, &p.against));
-    out.push_str(&format!(
-        "  {}\n  {}\n",
-        words.verify("worst_most", &[("n", &words.number(p.worst_losses))]),
-        words.verify(
-            "worst_mean",
-            &[("mean", &words.mean(Some(&p.most_expected_losses)))]
-        )
-    ));
+    if rule == Rule::Relay {
+        // The relay draws nothing at random: its worst case is the opponent's alone.
+        out.push_str(&format!(
+            "  {}\n",
+            words.verify(
+                "worst_fixed",
+                &[("losses", &words.count(p.worst_losses, "loss"))]
+            )
+        ));
+    } else {
+        out.push_str(&format!(
+            "  {}\n  {}\n",
+            words.verify("worst_most", &[("n", &words.number(p.worst_losses))]),
+            words.verify(
+                "worst_mean",
+                &[(
+                    "mean",
+                    &words.mean(Some(&p.most_expected_losses), LOSSES_PLACES)
+                )]
+            )
+        ));
+    }
     if let Some(c) = &verdict.claim {
         out.push_str(&holds_text(words, c.holds, verdict.opponent));
         if let Some(every) = c.holds_against_every_opponent.filter(|_| c.holds) {
@@ -701,8 +768,8 @@ fn proof_text(words: Words, verdict: &Verdict, p: &Proof) -> String {
                 "teaching_row",
                 &[
                     ("name", &words.verify(&format!("teacher.{name}"), &[])),
-                    ("games", &words.mean(d.mean_games.as_ref())),
-                    ("losses", &words.mean(d.mean_losses.as_ref())),
+                    ("games", &words.mean(d.mean_games.as_ref(), GAMES_PLACES)),
+                    ("losses", &words.mean(d.mean_losses.as_ref(), LOSSES_PLACES)),
                 ],
             )
         ));
@@ -749,7 +816,12 @@ pub fn training_text(
         );
         out.push_str(&words.fill(
             "gave_up",
-            &[("gave_up", &gave_up), ("games", &games), ("still", &still)],
+            &[
+                ("gave_up", &gave_up),
+                ("box", &words.first_move_box(kit)),
+                ("games", &games),
+                ("still", &still),
+            ],
         ));
     } else {
         let unfinished = words.number(t.unfinished);

@@ -240,7 +240,11 @@ pub fn count(language: Language, n: i64, key: &str) -> String {
 /// and Polish take the genitive singular after a fraction: `12,01 партии`).
 pub fn figure_count(language: Language, x: f64, places: usize, key: &str) -> String {
     let text = figure(language, x, places);
-    if text.contains(['.', ',']) {
+    let mark = match language {
+        Language::En => '.',
+        Language::Pl | Language::Ru => ',',
+    };
+    if text.contains(mark) {
         format!(
             "{text} {}",
             strings(language).get(&format!("fraction.{key}"))
@@ -266,7 +270,8 @@ fn noun(language: Language, n: i64, key: &str) -> &str {
 }
 
 /// A measured figure with at most `places` decimals and the language's decimal mark,
-/// its trailing zeros dropped (`25%`, `10.25`, `98.0044`): a figure is shown to the
+/// its whole part grouped as [`number`] groups it, its trailing zeros dropped (`25%`,
+/// `10.25`, `7,538.8`): a figure is shown to the
 /// precision it has, never padded to a column's.
 pub fn figure(language: Language, x: f64, places: usize) -> String {
     figures(language, &[x], places).remove(0)
@@ -295,9 +300,20 @@ pub fn figures(language: Language, xs: &[f64], places: usize) -> Vec<String> {
             } else {
                 text
             };
-            match language {
-                Language::En => text,
-                Language::Pl | Language::Ru => text.replace('.', ","),
+            let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
+            // The whole part grouped as a count in running text is (`7,538.8`).
+            let whole = match whole.parse::<i64>() {
+                Ok(n) if !whole.starts_with('-') || n != 0 => number(language, n),
+                _ => whole.to_string(),
+            };
+            let mark = match language {
+                Language::En => ".",
+                Language::Pl | Language::Ru => ",",
+            };
+            if fraction.is_empty() {
+                whole
+            } else {
+                format!("{whole}{mark}{fraction}")
             }
         })
         .collect()
@@ -457,6 +473,8 @@ pub enum Value {
     Count(i64, &'static str),
     /// The word store's `KEY` (`problem.side.first`).
     Word(&'static str),
+    /// A whole number, as the language writes it in running text (`4,752`, `4752`).
+    Number(i64),
 }
 
 impl Said {
@@ -471,6 +489,12 @@ impl Said {
     /// With `{name}` filled by `text`.
     pub fn with(mut self, name: &'static str, text: impl ToString) -> Said {
         self.values.push((name, Value::Text(text.to_string())));
+        self
+    }
+
+    /// With `{name}` filled by the whole number `n`, grouped as the language groups it.
+    pub fn number(mut self, name: &'static str, n: impl Into<i64>) -> Said {
+        self.values.push((name, Value::Number(n.into())));
         self
     }
 
@@ -496,6 +520,7 @@ impl Said {
                     Value::Text(text) => text.clone(),
                     Value::Count(n, noun) => count(language, *n, noun),
                     Value::Word(key) => strings(language).get(key).to_string(),
+                    Value::Number(n) => number(language, *n),
                 };
                 (*name, text)
             })
@@ -687,6 +712,14 @@ mod tests {
         assert_eq!(figure(Language::En, 10.25, 4), "10.25");
         assert_eq!(figure(Language::Ru, 98.004_4, 4), "98,0044");
         assert_eq!(figure(Language::Pl, 842.0, 2), "842");
+        assert_eq!(figure(Language::En, 7_538.75, 1), "7,538.8");
+        assert_eq!(figure(Language::Pl, 7_538.75, 1), "7538,8");
+        assert_eq!(figure(Language::Ru, 19_648.5, 1), "19\u{202f}648,5");
+        assert_eq!(figure(Language::En, -0.001, 1), "0");
+        assert_eq!(
+            figure_count(Language::En, 1_234.0, 1, "game"),
+            "1,234 games"
+        );
         assert_eq!(figure(Language::En, 100.0, 1), "100");
         assert_eq!(figure(Language::En, -0.000_01, 2), "0");
         assert_eq!(

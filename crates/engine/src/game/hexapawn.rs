@@ -155,6 +155,18 @@ impl Rules for Hexapawn {
         next
     }
 
+    fn end_reason(&self, position: &Board) -> &'static str {
+        let far_rows =
+            self.row_mask(self.rows - 1) & position.white | self.row_mask(0) & position.black;
+        if far_rows != 0 {
+            "far_row"
+        } else if position.white == 0 || position.black == 0 {
+            "no_pawns"
+        } else {
+            "no_move"
+        }
+    }
+
     fn outcome(&self, position: &Board) -> Option<Outcome> {
         if position.white & self.row_mask(self.rows - 1) != 0 || position.black == 0 {
             return Some(Outcome::Win(Side::First));
@@ -260,12 +272,12 @@ impl Notation for Hexapawn {
         for (r, line) in marks.iter().enumerate() {
             for (col, mark) in line.iter().enumerate() {
                 let bit = 1u64 << self.square(self.rows - 1 - r as u8, col as u8);
-                match mark {
+                match mark.to_ascii_uppercase() {
                     'W' => board.white |= bit,
                     'B' => board.black |= bit,
                     '.' | '-' => {}
-                    other => {
-                        return Err(Said::new("cli.position.pawns").with("mark", other));
+                    _ => {
+                        return Err(Said::new("cli.position.pawns").with("mark", mark));
                     }
                 }
             }

@@ -185,6 +185,9 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn play(&self, position: &Self::Position, mv: Self::Move) -> Self::Position;
     /// The result if the game is over in this position.
     fn outcome(&self, position: &Self::Position) -> Option<Outcome>;
+    /// Why a game is over in this position, said of whoever made the last move: the
+    /// last word of a `play.end.you.*` or `play.end.machine.*` key (`line`, `last_stone`).
+    fn end_reason(&self, position: &Self::Position) -> &'static str;
     /// Whether the game is over because the side to move has no move left (a blocked
     /// pawn), rather than by a row, a line or the last stone: the classroom screen
     /// says so. No game ends that way unless it says otherwise.
@@ -215,6 +218,12 @@ pub trait Rules: Clone + Send + Sync + 'static {
 
 /// How positions and moves are written: by `boxes` and `find`, and typed in `play`.
 pub trait Notation: Rules {
+    /// Whether a label marks each move with a dot in its square (MENACE's grid) rather
+    /// than an arrow, so that the checks name what the label shows.
+    fn marks_moves_with_dots(&self) -> bool {
+        false
+    }
+
     /// How a pupil turns a label to match a board that is this symmetry's image of it:
     /// the key of its words in `strings.yaml` (`symmetry.as_drawn`).
     fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str;
@@ -410,7 +419,8 @@ pub mod notation {
             .join("/")
     }
 
-    /// Reads a board of `rows` x `cols`: the upper-cased mark of every square, rows from
+    /// Reads a board of `rows` x `cols`: the mark of every square as typed (a game reads
+    /// it upper-cased, and quotes it as typed when it is none of its marks), rows from
     /// the top. Rows are separated by `/` or spaces, or run together; `example` shows a
     /// correct board in error messages.
     pub fn read(
@@ -422,7 +432,7 @@ pub mod notation {
         let mut lines: Vec<Vec<char>> = text
             .split(|c: char| c == '/' || c.is_whitespace())
             .filter(|r| !r.is_empty())
-            .map(|r| r.chars().map(|c| c.to_ascii_uppercase()).collect())
+            .map(|r| r.chars().collect())
             .collect();
         if lines.len() == 1 && lines[0].len() == rows * cols {
             lines = lines[0].chunks(cols).map(<[char]>::to_vec).collect();

@@ -346,6 +346,14 @@ impl Rules for Nim {
         next
     }
 
+    fn end_reason(&self, position: &Pile) -> &'static str {
+        if position.stones() == 0 {
+            "last_stone"
+        } else {
+            "no_move"
+        }
+    }
+
     fn outcome(&self, position: &Pile) -> Option<Outcome> {
         let mover = position.to_move;
         if position.stones() == 0 {

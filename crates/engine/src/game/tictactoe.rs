@@ -138,6 +138,11 @@ impl Rules for TicTacToe {
         next
     }
 
+    /// Only a line ends a game with a winner; a full board is a draw, said as such.
+    fn end_reason(&self, _position: &Grid) -> &'static str {
+        "line"
+    }
+
     fn outcome(&self, position: &Grid) -> Option<Outcome> {
         if has_line(position.x) {
             Some(Outcome::Win(Side::First))
@@ -184,6 +189,10 @@ impl Rules for TicTacToe {
 }
 
 impl Notation for TicTacToe {
+    fn marks_moves_with_dots(&self) -> bool {
+        true
+    }
+
     fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str {
         DESCRIPTIONS[symmetry]
     }
@@ -205,12 +214,12 @@ impl Notation for TicTacToe {
         let marks = notation::read(text, 3, 3, "X.O/.X./..O")?;
         let mut grid = Grid { x: 0, o: 0 };
         for (sq, mark) in marks.iter().flatten().enumerate() {
-            match mark {
+            match mark.to_ascii_uppercase() {
                 'X' => grid.x |= 1 << sq,
                 'O' | '0' => grid.o |= 1 << sq,
                 '.' | '-' => {}
-                other => {
-                    return Err(Said::new("cli.position.noughts").with("mark", other));
+                _ => {
+                    return Err(Said::new("cli.position.noughts").with("mark", mark));
                 }
             }
         }

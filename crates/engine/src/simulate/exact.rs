@@ -214,8 +214,11 @@ mod tests {
             panic!("a nim kit")
         };
         let s = Setup::new(game, &kit, kit.rule, false).unwrap();
-        let too_many =
-            format!("a game from one bead state has more than {MAX_STEPS} lines of play");
+        // The limit grouped as English writes a count (`5,000,000`).
+        let too_many = format!(
+            "a game from one bead state has more than {} lines of play",
+            crate::i18n::number(crate::i18n::Language::En, MAX_STEPS as i64)
+        );
         for opponent in [OpponentKind::Perfect, OpponentKind::Random] {
             let refusal = distribution(&s.tree, &s.machine, opponent).unwrap_err();
             assert_eq!(refusal.to_string(), too_many);

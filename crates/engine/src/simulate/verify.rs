@@ -89,7 +89,11 @@ pub fn checks<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>)
     }
     vec![
         check("cli.verify.reachable", unreached, set.boxes.len(), "box"),
-        check("cli.verify.legal", illegal, arrows, "arrow"),
+        if game.marks_moves_with_dots() {
+            check("cli.verify.legal_dot", illegal, arrows, "dot")
+        } else {
+            check("cli.verify.legal", illegal, arrows, "arrow")
+        },
         check("cli.verify.faced", missing, faced, "position"),
         check(
             "cli.verify.beads",
@@ -403,11 +407,8 @@ pub fn prove<G: Rules>(
 /// Why the machine can never learn to stop losing, when its side loses against best
 /// play; `None` when it can.
 fn cannot_learn_why<G: Notation>(kit: &Kit, setup: &Setup<G>) -> Option<Said> {
-    side_loses(&setup.tree, kit.machine).then(|| {
-        Said::new("cli.verify.cannot_learn")
-            .word("side", kit.machine.key())
-            .with("game", kit.game.name())
-    })
+    side_loses(&setup.tree, kit.machine)
+        .then(|| Said::new("cli.verify.cannot_learn").word("side", kit.machine.key()))
 }
 
 /// The articles' claim about the kit, if they make one, checked against the exact

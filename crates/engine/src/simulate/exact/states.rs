@@ -509,7 +509,7 @@ impl States {
         let most = self.most();
         if self.len() >= most {
             return Err(Refusal(
-                Said::new("cli.verify.refusal.states").with("n", most),
+                Said::new("cli.verify.refusal.states").number("n", most as i64),
             ));
         }
         let id = self.len() as u32;
