@@ -24,7 +24,10 @@ fn copy_folder(from: &Path, to: &Path) {
 fn a_kit_takes_its_words_from_the_folder_the_variable_names() {
     let dir = scratch("templates-folder");
     let words = dir.join("templates");
-    copy_folder(&Path::new(env!("CARGO_MANIFEST_DIR")).join("templates"), &words);
+    copy_folder(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("templates"),
+        &words,
+    );
     let boxes = |templates: Option<&Path>| {
         let mut command = matchbox();
         command.args(["boxes", "--preset", "hexapawn"]);
@@ -37,7 +40,11 @@ fn a_kit_takes_its_words_from_the_folder_the_variable_names() {
         String::from_utf8(out.stdout).unwrap()
     };
     let compiled = boxes(None);
-    assert_eq!(boxes(Some(&words)), compiled, "a copy of the templates says the same");
+    assert_eq!(
+        boxes(Some(&words)),
+        compiled,
+        "a copy of the templates says the same"
+    );
 
     let strings = words.join("en/games/hexapawn/strings.yaml");
     let text = std::fs::read_to_string(&strings).unwrap();

@@ -8,8 +8,8 @@ use crate::draw::scene::{
 };
 use crate::pictures::{DrawnMove, Game};
 use crate::sheet::{MOVE_EDGE_WIDEST, label_drawing, move_edge};
-use matchbox_engine::boxes::{MatchBox, short_tag, tag};
-use matchbox_engine::i18n::{Strings, strings};
+use matchbox_engine::boxes::{MatchBox, TAG_SEPARATOR, short_tag, tag};
+use matchbox_engine::i18n::{Strings, plural_form, strings};
 use matchbox_engine::kit::Kit;
 use matchbox_engine::rule::BeadSchedule;
 use std::sync::Arc;
@@ -80,7 +80,7 @@ pub fn smallest_letter(scene: &Scene) -> Option<f32> {
 }
 
 /// The tag of box `b` as `words` put it (the label's tag alone, the index's "moves
-/// I–II"), in `style` at most and fitted to `width`, with its size: every move number
+/// I, II"), in `style` at most and fitted to `width`, with its size: every move number
 /// where they fit at half that size and at least the smallest text size, else runs of
 /// moves in a row shortened (a box of a long game can be reached at a hundred move
 /// numbers). A pupil finds move VII in a list more easily than between IV and XI, so
@@ -96,12 +96,12 @@ pub fn fitted_tag<P, M>(
     let full = tag(&b.move_numbers, kit.machine, kit.tags, kit.numerals);
     // Measured first number by number, each shaped once per kit: shaping a list of a
     // hundred numbers on every label would cost more than drawing the labels.
-    let dash = text_width("–", size, weight);
+    let separator = text_width(TAG_SEPARATOR, size, weight);
     let numbers: f32 = full
-        .split('–')
-        .map(|number| text_width(number, size, weight) + dash)
+        .split(TAG_SEPARATOR)
+        .map(|number| text_width(number, size, weight) + separator)
         .sum();
-    if text_width(&words(""), size, weight) + numbers - dash <= width * 2.0 {
+    if text_width(&words(""), size, weight) + numbers - separator <= width * 2.0 {
         let text = words(&full);
         let full_size = fit(&text, size, weight, width);
         if full_size >= SMALLEST_TEXT_MM.max(size / 2.0) {
@@ -119,7 +119,7 @@ pub fn fitted_tag<P, M>(
 }
 
 /// The words a move-number tag stands in, in the kit's language: "move 4", "moves
-/// II–III" (`index.move`, `index.moves`), so that a label's tag is never read as part of
+/// II, III" (`index.move`, `index.moves`), so that a label's tag is never read as part of
 /// the bead line beside it.
 pub fn tag_words<P, M>(kit: &Kit, b: &MatchBox<P, M>) -> impl Fn(&str) -> String {
     let key = if b.move_numbers.len() > 1 {
@@ -184,29 +184,37 @@ impl BeadLine {
     /// The line for a kit whose labels give it `width` mm at `size` at most: in full
     /// while that fits at the smallest text size, else short while that fits with its
     /// letters still readable; `None` where neither does (or the kit shows no beads).
-    /// Measured with the most beads a box of the kit starts with, the widest number.
+    /// Measured with every number of beads a box of the kit starts with: the number and
+    /// the form of the word it takes both change the line's width.
     fn of<G: Game>(game: &G, kit: &Kit, size: f32, width: f32) -> Option<BeadLine> {
         if !kit.show_beads {
             return None;
         }
-        let s = strings(kit.language);
-        let most = match &kit.beads {
-            BeadSchedule::Each(n) => *n,
-            BeadSchedule::ByMoveNumber(by_move) => by_move.values().copied().max().unwrap_or(1),
+        let counts: Vec<u32> = match &kit.beads {
+            BeadSchedule::Each(n) => vec![*n],
+            BeadSchedule::ByMoveNumber(by_move) => by_move.values().copied().collect(),
         };
         let [full, short] = game.bead_line();
         [(full, SMALLEST_TEXT_MM), (short, least_readable_size())]
             .into_iter()
             .find_map(|(key, least)| {
-                let text = s.fill(key, &[("n", &most.to_string())]);
-                let size = fit(&text, size, Weight::Regular, width);
-                (size >= least).then_some(BeadLine { key, size })
+                let line = BeadLine { key, size: 0.0 };
+                let size = counts
+                    .iter()
+                    .map(|&n| fit(&line.text(kit, n), size, Weight::Regular, width))
+                    .fold(size, f32::min);
+                (size >= least).then_some(BeadLine { size, ..line })
             })
     }
 
-    /// The line of a box whose moves each start with `beads`.
+    /// The line of a box whose moves each start with `beads`: its number and the word
+    /// `label.bead` in the form that number takes ("1 bead", "po 2 koraliki").
     fn text(&self, kit: &Kit, beads: u32) -> String {
-        strings(kit.language).fill(self.key, &[("n", &beads.to_string())])
+        let s = strings(kit.language);
+        let forms: Vec<&str> = s.get("label.bead").split('|').collect();
+        let [one, few, many] = [0, 1, 2].map(|i| forms[i.min(forms.len() - 1)]);
+        let bead = plural_form(kit.language, i64::from(beads), one, few, many);
+        s.fill(self.key, &[("n", &beads.to_string()), ("bead", bead)])
     }
 }
 
@@ -357,7 +365,7 @@ fn draw_strip_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, left: f32
 /// the left, the id at the right, the tag in the middle of the label where it fits
 /// there, else in the middle of the room between them. A tag too small to read there
 /// takes the bead line's room as well (a long game's tag: nim's box 765 of 1,000
-/// stones, CXXVIII–…–CCCLXXXIII), the bead line giving way on that label alone.
+/// stones, CXXVIII, CXXIX … CCCLXXXIII), the bead line giving way on that label alone.
 fn draw_stacked_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, text_size: f32) {
     let LabelWords { w, h, pad, .. } = *words;
     let small = text_size * 0.72;
@@ -487,8 +495,8 @@ mod tests {
                 .unwrap()
         };
         assert_eq!(tag_of(1), "I");
-        assert_eq!(tag_of(7), "II–III–IV");
-        assert_eq!(tag_of(999), "CLXVII–…–D");
+        assert_eq!(tag_of(7), "II, III, IV");
+        assert_eq!(tag_of(999), "CLXVII, CLXVIII … D");
     }
 
     #[test]
