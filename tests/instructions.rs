@@ -304,8 +304,18 @@ fn labels_count_beads_by_what_marks_a_move_in_each_game() {
         ("menace", Language::Pl, "po 4 koraliki na kropkę", "strzałk"),
         ("menace", Language::Ru, "по 4 бусинки на точку", "стрелк"),
         ("bachet", Language::En, "1 bead per arrow", "dot"),
-        ("hexapawn", Language::Pl, "po 1 koraliku na strzałkę", "kropk"),
-        ("bachet-relay", Language::Ru, "по 1 бусинке на стрелку", "точк"),
+        (
+            "hexapawn",
+            Language::Pl,
+            "po 1 koraliku na strzałkę",
+            "kropk",
+        ),
+        (
+            "bachet-relay",
+            Language::Ru,
+            "по 1 бусинке на стрелку",
+            "точк",
+        ),
     ];
     for (preset, language, wording, wrong) in cases {
         let kit = kit(preset, language);

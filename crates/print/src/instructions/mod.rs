@@ -235,7 +235,8 @@ impl ScoreSheet {
         // opponent, one that learns over thousands of games (Marienbad) nearly every
         // game a class can play: the losses axis climbs as far as the games.
         if let Some(slow) = &findings.slow {
-            let games = up(f64::from(slow.games_median), 10).clamp(20, Self::MOST_GAMES);
+            // Thousands of games: no sheet reaches the end, so the usual number of rows.
+            let games = Self::PLAIN.games;
             return ScoreSheet {
                 games,
                 losses: games.min(up(f64::from(slow.min), 5)),
