@@ -412,7 +412,7 @@ fn draw_strip_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, left: f32
 /// the left (or on its row above, across the label), the id at the right, the tag in the middle of the label where it fits
 /// there, else in the middle of the room between them. A tag too small to read there
 /// takes the bead line's room as well (a long game's tag: nim's box 765 of 1,000
-/// stones, CXXVIII, CXXIX … CCCLXXXIII), the bead line giving way on that label alone.
+/// stones, CXXVIII … CCCLXXXIII), the bead line giving way on that label alone.
 fn draw_stacked_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, text_size: f32) {
     let LabelWords { w, h, pad, .. } = *words;
     let small = text_size * 0.72;
@@ -550,7 +550,7 @@ mod tests {
         };
         assert_eq!(tag_of(1), "I");
         assert_eq!(tag_of(7), "II, III, IV");
-        assert_eq!(tag_of(999), "CLXVII, CLXVIII … D");
+        assert_eq!(tag_of(999), "CLXVII … D");
     }
 
     #[test]
