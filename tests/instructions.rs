@@ -300,18 +300,29 @@ fn first_label_text<G: Game>(game: &G, kit: &Kit) -> Vec<String> {
 fn labels_count_beads_by_what_marks_a_move_in_each_game() {
     // Noughts and crosses marks its moves with dots; hexapawn and Bachet's game with arrows.
     let cases = [
-        ("menace", Language::En, "beads: 4 per dot", "arrow"),
-        ("menace", Language::Pl, "koraliki: 4/kropka", "strzałk"),
-        ("menace", Language::Ru, "бусинки: 4/точка", "стрелк"),
-        ("bachet", Language::En, "beads: 1 per arrow", "dot"),
-        ("hexapawn", Language::Pl, "koraliki: 1/strzałka", "kropk"),
-        ("bachet-relay", Language::Ru, "бусинки: 1/стрелка", "точк"),
+        ("menace", Language::En, "4 beads per dot", "arrow"),
+        ("menace", Language::Pl, "po 4 koraliki na kropkę", "strzałk"),
+        ("menace", Language::Ru, "по 4 бусинки на точку", "стрелк"),
+        ("bachet", Language::En, "1 bead per arrow", "dot"),
+        (
+            "hexapawn",
+            Language::Pl,
+            "po 1 koraliku na strzałkę",
+            "kropk",
+        ),
+        (
+            "bachet-relay",
+            Language::Ru,
+            "по 1 бусинке на стрелку",
+            "точк",
+        ),
     ];
     for (preset, language, wording, wrong) in cases {
         let kit = kit(preset, language);
         let texts = with_game!(&kit.game, |game| first_label_text(game, &kit));
-        // A bead line too long for one line of a label is said short (Polish and
-        // Russian on the matchbox label), never on two lines.
+        // The bead line as a sentence, its noun in the form its number takes; where
+        // the foot is too narrow for it beside the tag (Polish and Russian on the
+        // matchbox label) on a row of its own, never on two lines.
         assert!(
             texts.iter().any(|t| t == wording),
             "{preset} {language:?}: {texts:?}"

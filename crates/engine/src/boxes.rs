@@ -425,15 +425,20 @@ pub fn merged_moves<G: Rules>(
     out
 }
 
+/// What stands between two move numbers of a tag: a comma, never a dash, which would
+/// read as a range (moves 2–4 would seem to include move 3).
+pub const TAG_SEPARATOR: &str = ", ";
+
 /// The tag printed under a label: the move numbers, or the machine's own move counts,
-/// joined by en dashes (I–II, as the Bachet article prints them).
+/// as a list (II, III, IV; 2, 4, 6).
 pub fn tag(move_numbers: &[u32], machine: Side, tags: Tags, numerals: Numerals) -> String {
     written_tag(move_numbers, machine, tags, numerals, false)
 }
 
-/// [`tag`] with every run of three or more of the machine's moves in a row written as
-/// its first and last around an ellipsis (CLXVII–…–D): the tag of a box that many
-/// moves reach, short enough to print on a label.
+/// [`tag`] with every run of four or more of the machine's moves in a row written as
+/// its ends around an ellipsis, the first two where the numbers count the game's moves
+/// and so go up by two (2, 4 … 12; CLXVII … D): the tag of a box that many moves
+/// reach, short enough to print on a label.
 pub fn short_tag(move_numbers: &[u32], machine: Side, tags: Tags, numerals: Numerals) -> String {
     written_tag(move_numbers, machine, tags, numerals, true)
 }
@@ -461,12 +466,21 @@ fn written_tag(
         |a: &u32, b: &u32| shorten && machine_move(*b, machine) == machine_move(*a, machine) + 1;
     let mut parts = Vec::new();
     for run in move_numbers.chunk_by(in_a_row) {
-        match run {
-            [first, _, .., last] => parts.extend([written(first), "…".to_string(), written(last)]),
+        match (run, tags) {
+            // Every other number of the game: the first two show the step.
+            ([first, second, _, .., last], Tags::GameMove) => parts.push(format!(
+                "{}{TAG_SEPARATOR}{} … {}",
+                written(first),
+                written(second),
+                written(last)
+            )),
+            ([first, _, _, .., last], Tags::MachineMove) => {
+                parts.push(format!("{} … {}", written(first), written(last)));
+            }
             _ => parts.extend(run.iter().map(written)),
         }
     }
-    parts.join("–")
+    parts.join(TAG_SEPARATOR)
 }
 
 /// Which of the machine's own moves a move number of the game is (1 = its first).
@@ -759,28 +773,36 @@ mod tests {
         assert_eq!(machine_move(8, Side::Second), 4);
         assert_eq!(
             tag(&[4, 6], Side::Second, Tags::MachineMove, Numerals::Roman),
-            "II–III"
-        );
-        assert_eq!(
-            tag(&[4, 6], Side::Second, Tags::GameMove, Numerals::Arabic),
-            "4–6"
+            "II, III"
         );
     }
 
     #[test]
-    fn a_short_tag_writes_three_or_more_moves_in_a_row_as_their_ends() {
-        let many: Vec<u32> = (2..=12).step_by(2).chain([16, 18, 22]).collect();
+    fn a_tag_with_moves_not_in_a_row_is_a_list_never_a_range() {
+        assert_eq!(
+            tag(&[2, 4, 6], Side::Second, Tags::GameMove, Numerals::Arabic),
+            "2, 4, 6"
+        );
+        assert_eq!(
+            tag(&[4, 8], Side::Second, Tags::MachineMove, Numerals::Roman),
+            "II, IV"
+        );
+    }
+
+    #[test]
+    fn a_short_tag_writes_four_or_more_moves_in_a_row_by_their_ends() {
+        let many: Vec<u32> = (2..=12).step_by(2).chain([16, 18, 20, 24]).collect();
         assert_eq!(
             short_tag(&many, Side::Second, Tags::GameMove, Numerals::Arabic),
-            "2–…–12–16–18–22"
+            "2, 4 … 12, 16, 18, 20, 24"
         );
         assert_eq!(
             short_tag(&many, Side::Second, Tags::MachineMove, Numerals::Roman),
-            "I–…–VI–VIII–IX–XI"
+            "I … VI, VIII, IX, X, XII"
         );
         assert_eq!(
             short_tag(&[4, 6], Side::Second, Tags::GameMove, Numerals::Arabic),
-            "4–6"
+            "4, 6"
         );
     }
 }

@@ -32,7 +32,7 @@ fn serialize_hex<S: serde::Serializer>(rgb: &[u8; 3], s: S) -> Result<S::Ok, S::
 /// The first three (Bachet's game), the first four (HER) and the first nine (MENACE)
 /// were chosen to be told apart also by pupils with red-green colour blindness,
 /// helped by the letter printed beside every arrow.
-/// The last four serve machines with many moves in one box (Marienbad's heaps).
+/// The last seven serve machines with many moves in one box (Marienbad's heaps).
 pub const DEFAULT_PALETTE: [(&str, [u8; 3]); 16] = [
     ("red", [0xd7, 0x26, 0x1e]),
     ("blue", [0x1f, 0x5f, 0xc4]),
@@ -43,7 +43,8 @@ pub const DEFAULT_PALETTE: [(&str, [u8; 3]); 16] = [
     ("purple", [0x7d, 0x3c, 0xa8]),
     ("pink", [0xf2, 0x7c, 0xc0]),
     ("brown", [0x8a, 0x55, 0x22]),
-    ("grey", [0x8e, 0x8e, 0x8e]),
+    // Not grey: Marienbad draws the stones that carry no bead in grey.
+    ("sky", [0x7c, 0xc4, 0xf2]),
     ("turquoise", [0x10, 0xb0, 0xb8]),
     ("white", [0xff, 0xff, 0xff]),
     ("navy", [0x1a, 0x26, 0x66]),

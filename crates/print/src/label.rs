@@ -8,8 +8,8 @@ use crate::draw::scene::{
 };
 use crate::pictures::{DrawnMove, Game};
 use crate::sheet::{MOVE_EDGE_WIDEST, label_drawing, move_edge};
-use matchbox_engine::boxes::{MatchBox, short_tag, tag};
-use matchbox_engine::i18n::{Strings, strings};
+use matchbox_engine::boxes::{MatchBox, TAG_SEPARATOR, short_tag, tag};
+use matchbox_engine::i18n::{Strings, plural_form, strings};
 use matchbox_engine::kit::Kit;
 use matchbox_engine::rule::BeadSchedule;
 use std::sync::Arc;
@@ -80,7 +80,7 @@ pub fn smallest_letter(scene: &Scene) -> Option<f32> {
 }
 
 /// The tag of box `b` as `words` put it (the label's tag alone, the index's "moves
-/// I–II"), in `style` at most and fitted to `width`, with its size: every move number
+/// I, II"), in `style` at most and fitted to `width`, with its size: every move number
 /// where they fit at half that size and at least the smallest text size, else runs of
 /// moves in a row shortened (a box of a long game can be reached at a hundred move
 /// numbers). A pupil finds move VII in a list more easily than between IV and XI, so
@@ -96,12 +96,12 @@ pub fn fitted_tag<P, M>(
     let full = tag(&b.move_numbers, kit.machine, kit.tags, kit.numerals);
     // Measured first number by number, each shaped once per kit: shaping a list of a
     // hundred numbers on every label would cost more than drawing the labels.
-    let dash = text_width("–", size, weight);
+    let separator = text_width(TAG_SEPARATOR, size, weight);
     let numbers: f32 = full
-        .split('–')
-        .map(|number| text_width(number, size, weight) + dash)
+        .split(TAG_SEPARATOR)
+        .map(|number| text_width(number, size, weight) + separator)
         .sum();
-    if text_width(&words(""), size, weight) + numbers - dash <= width * 2.0 {
+    if text_width(&words(""), size, weight) + numbers - separator <= width * 2.0 {
         let text = words(&full);
         let full_size = fit(&text, size, weight, width);
         if full_size >= SMALLEST_TEXT_MM.max(size / 2.0) {
@@ -119,7 +119,7 @@ pub fn fitted_tag<P, M>(
 }
 
 /// The words a move-number tag stands in, in the kit's language: "move 4", "moves
-/// II–III" (`index.move`, `index.moves`), so that a label's tag is never read as part of
+/// II, III" (`index.move`, `index.moves`), so that a label's tag is never read as part of
 /// the bead line beside it.
 pub fn tag_words<P, M>(kit: &Kit, b: &MatchBox<P, M>) -> impl Fn(&str) -> String {
     let key = if b.move_numbers.len() > 1 {
@@ -168,8 +168,8 @@ fn least_readable_size() -> f32 {
     SMALLEST_LETTER_MM / CAP_HEIGHT
 }
 
-/// A kit's bead line as every one of its labels sets it: which wording and the size.
-/// It depends on the kit alone (the label's size, the language, the game, the most
+/// A kit's bead line as every one of its labels sets it: which wording, the size and
+/// where. It depends on the kit alone (the label's size, the language, the game, the
 /// beads a box starts with), never on one box's tag or id, so that every label says it
 /// alike.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -178,35 +178,63 @@ struct BeadLine {
     key: &'static str,
     /// Its size in mm.
     size: f32,
+    /// On a row of its own above the tag and the id, across the label (a stacked
+    /// label whose foot has no room for the full wording beside them).
+    own_row: bool,
+}
+
+/// Where a kit's bead line may go, in order of preference: in full or short, the
+/// width it is given there, and whether that is a row of its own.
+type BeadPlaces = [(BeadWording, f32, bool)];
+
+/// The bead line's full sentence, or its short form for a label too small for it.
+#[derive(Clone, Copy)]
+enum BeadWording {
+    Full,
+    Short,
 }
 
 impl BeadLine {
-    /// The line for a kit whose labels give it `width` mm at `size` at most: in full
-    /// while that fits at the smallest text size, else short while that fits with its
-    /// letters still readable; `None` where neither does (or the kit shows no beads).
-    /// Measured with the most beads a box of the kit starts with, the widest number.
-    fn of<G: Game>(game: &G, kit: &Kit, size: f32, width: f32) -> Option<BeadLine> {
+    /// The line for a kit at `size` at most, in the first of `places` where it fits:
+    /// in full at the smallest text size at least, short with its letters still
+    /// readable; `None` where none does (or the kit shows no beads). Measured with
+    /// every number of beads a box of the kit starts with: the number and the form of
+    /// the word it takes both change the line's width.
+    fn of<G: Game>(game: &G, kit: &Kit, size: f32, places: &BeadPlaces) -> Option<BeadLine> {
         if !kit.show_beads {
             return None;
         }
-        let s = strings(kit.language);
-        let most = match &kit.beads {
-            BeadSchedule::Each(n) => *n,
-            BeadSchedule::ByMoveNumber(by_move) => by_move.values().copied().max().unwrap_or(1),
+        let counts: Vec<u32> = match &kit.beads {
+            BeadSchedule::Each(n) => vec![*n],
+            BeadSchedule::ByMoveNumber(by_move) => by_move.values().copied().collect(),
         };
         let [full, short] = game.bead_line();
-        [(full, SMALLEST_TEXT_MM), (short, least_readable_size())]
-            .into_iter()
-            .find_map(|(key, least)| {
-                let text = s.fill(key, &[("n", &most.to_string())]);
-                let size = fit(&text, size, Weight::Regular, width);
-                (size >= least).then_some(BeadLine { key, size })
-            })
+        places.iter().find_map(|&(wording, width, own_row)| {
+            let (key, least) = match wording {
+                BeadWording::Full => (full, SMALLEST_TEXT_MM),
+                BeadWording::Short => (short, least_readable_size()),
+            };
+            let line = BeadLine {
+                key,
+                size: 0.0,
+                own_row,
+            };
+            let size = counts
+                .iter()
+                .map(|&n| fit(&line.text(kit, n), size, Weight::Regular, width))
+                .fold(size, f32::min);
+            (size >= least).then_some(BeadLine { size, ..line })
+        })
     }
 
-    /// The line of a box whose moves each start with `beads`.
+    /// The line of a box whose moves each start with `beads`: its number and the word
+    /// `label.bead` in the form that number takes ("1 bead", "po 2 koraliki").
     fn text(&self, kit: &Kit, beads: u32) -> String {
-        strings(kit.language).fill(self.key, &[("n", &beads.to_string())])
+        let s = strings(kit.language);
+        let forms: Vec<&str> = s.get("label.bead").split('|').collect();
+        let [one, few, many] = [0, 1, 2].map(|i| forms[i.min(forms.len() - 1)]);
+        let bead = plural_form(kit.language, i64::from(beads), one, few, many);
+        s.fill(self.key, &[("n", &beads.to_string()), ("bead", bead)])
     }
 }
 
@@ -216,11 +244,18 @@ struct LabelWords<'a, P, M> {
     kit: &'a Kit,
     b: &'a MatchBox<P, M>,
     id: String,
-    /// The bead line's text, as the kit's [`BeadLine`] words it for this box.
-    beads: Option<(String, f32)>,
+    /// The bead line's text, as the kit's [`BeadLine`] words it for this box, and how
+    /// it is set.
+    beads: Option<(String, BeadLine)>,
     w: f32,
     h: f32,
     pad: f32,
+}
+
+/// The height a bead line at `size` on a row of its own takes from a stacked label's
+/// picture, under which the tag and the id stand at `text_size`.
+fn bead_row(text_size: f32, size: f32) -> f32 {
+    size * 1.25 + text_size * 0.1
 }
 
 /// The bead line's look at `size`.
@@ -265,11 +300,29 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
     let (unit_w, unit_h) = game.picture_size(1.0);
     let scale = |area: Rect| (area.w / unit_w).min(area.h / unit_h);
     let text_size = (h * 0.1).clamp(2.2, 4.5);
+    // The bead line is measured in the room the widest margin leaves. Stacked, it
+    // stands beside the tag and the id in full where it can, else in full on a row of
+    // its own (the picture a little smaller), else short beside them.
+    let widest = kit_pad(kit, h);
+    let beside_tag = (w - 2.0 * widest) * BEADS_SHARE;
+    let stacked_line = BeadLine::of(
+        game,
+        kit,
+        text_size * 0.72 * 0.85,
+        &[
+            (BeadWording::Full, beside_tag, false),
+            (BeadWording::Full, w - 2.0 * widest, true),
+            (BeadWording::Short, beside_tag, false),
+        ],
+    );
+    let row = stacked_line
+        .filter(|line| line.own_row)
+        .map_or(0.0, |line| bead_row(text_size, line.size));
     let below = Rect {
         x: pad,
         y: pad,
         w: w - 2.0 * pad,
-        h: h - 2.0 * pad - text_size * 1.35,
+        h: h - 2.0 * pad - text_size * 1.35 - row,
     };
     // A strip keeps at least a third of its width for the words.
     let picture_w = |pad: f32| ((h - 2.0 * pad) * unit_w / unit_h).min((w - 3.0 * pad) * 0.66);
@@ -280,17 +333,19 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
         h: h - 2.0 * pad,
     };
     let strip = (w / h >= STRIP_ASPECT || unit_h > unit_w) && scale(beside) > scale(below);
-    // The bead line is measured in the room the widest margin leaves.
-    let widest = kit_pad(kit, h);
     let bead_line = if strip {
-        BeadLine::of(game, kit, h * 0.14, w - 3.0 * widest - picture_w(widest))
-    } else {
+        let width = w - 3.0 * widest - picture_w(widest);
         BeadLine::of(
             game,
             kit,
-            text_size * 0.72 * 0.85,
-            (w - 2.0 * widest) * BEADS_SHARE,
+            h * 0.14,
+            &[
+                (BeadWording::Full, width, false),
+                (BeadWording::Short, width, false),
+            ],
         )
+    } else {
+        stacked_line
     };
     let words = LabelWords {
         kit,
@@ -298,7 +353,7 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
         id: s.fill("label.box", &[("id", &b.id.to_string())]),
         beads: bead_line
             .zip(b.moves.first())
-            .map(|(line, first)| (line.text(kit, first.beads), line.size)),
+            .map(|(line, first)| (line.text(kit, first.beads), line)),
         w,
         h,
         pad,
@@ -344,7 +399,7 @@ fn draw_strip_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, left: f32
         );
         top = baseline + size * 0.35;
     }
-    if let Some((text, size)) = &words.beads {
+    if let Some((text, BeadLine { size, .. })) = &words.beads {
         // Centred between the id and the tag.
         let bottom = tag_baseline - tag_size * 0.9;
         let baseline = (top + bottom) / 2.0 + size * 0.3;
@@ -354,10 +409,10 @@ fn draw_strip_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, left: f32
 }
 
 /// Stacked: beads, tag and id along the bottom, under the picture: the bead line at
-/// the left, the id at the right, the tag in the middle of the label where it fits
+/// the left (or on its row above, across the label), the id at the right, the tag in the middle of the label where it fits
 /// there, else in the middle of the room between them. A tag too small to read there
 /// takes the bead line's room as well (a long game's tag: nim's box 765 of 1,000
-/// stones, CXXVIII–…–CCCLXXXIII), the bead line giving way on that label alone.
+/// stones, CXXVIII … CCCLXXXIII), the bead line giving way on that label alone.
 fn draw_stacked_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, text_size: f32) {
     let LabelWords { w, h, pad, .. } = *words;
     let small = text_size * 0.72;
@@ -381,19 +436,26 @@ fn draw_stacked_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, text_si
         (id_size, right, tag, tag_size)
     };
     let mut left = pad;
-    let mut beads = words.beads.as_ref();
-    if let Some((text, size)) = beads {
-        left += text_width(text, *size, Weight::Regular) + gap;
+    let (own_row, mut beads): (Vec<_>, Vec<_>) =
+        words.beads.iter().partition(|(_, line)| line.own_row);
+    for (text, line) in own_row {
+        // Above the tag and the id, clear of their letters and of the picture.
+        let at = pt(w / 2.0, baseline - text_size * 0.95 - line.size * 0.3);
+        let style = bead_style(line.size).anchored(Anchor::Middle);
+        scene.styled_text(at, text.clone(), style);
+    }
+    if let Some((text, line)) = beads.first() {
+        left += text_width(text, line.size, Weight::Regular) + gap;
     }
     let mut laid = foot(left);
-    if beads.is_some() && !readable(laid.3) {
-        beads = None;
+    if !beads.is_empty() && !readable(laid.3) {
+        beads.clear();
         left = pad;
         laid = foot(left);
     }
     let (id_size, right, tag_text, tag_size) = laid;
-    if let Some((text, size)) = beads {
-        scene.styled_text(pt(pad, baseline), text.clone(), bead_style(*size));
+    if let Some((text, line)) = beads.first() {
+        scene.styled_text(pt(pad, baseline), text.clone(), bead_style(line.size));
     }
     let id_style = TextStyle::new(id_size).anchored(Anchor::End);
     scene.styled_text(pt(w - pad, baseline), words.id.as_str(), id_style);
@@ -487,8 +549,8 @@ mod tests {
                 .unwrap()
         };
         assert_eq!(tag_of(1), "I");
-        assert_eq!(tag_of(7), "II–III–IV");
-        assert_eq!(tag_of(999), "CLXVII–…–D");
+        assert_eq!(tag_of(7), "II, III, IV");
+        assert_eq!(tag_of(999), "CLXVII … D");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::ScoreSheet;
-use super::layout::wrap;
+use super::layout::{NO_BREAK_SPACE, wrap};
 use crate::draw::fonts::text_width;
 use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, Weight, pt};
 use crate::label::{draw_label, draw_move_edge, drawn_moves, fitted_tag, tag_words};
@@ -376,8 +376,10 @@ impl<'a, G: Game> Figures<'a, G> {
         for (key, &w) in heads.iter().zip(&widths) {
             // Two lines at most; a longer heading is shrunk to fit.
             let style = TextStyle::new(2.7).bold();
+            // A sign in brackets belongs to the word before it ("added (+)").
+            let heading = s.get(key).replace(" (", &format!("{NO_BREAK_SPACE}("));
             let lines = wrap(
-                s.get(key),
+                &heading,
                 style.size,
                 Weight::Bold,
                 w - 2.4,

@@ -231,6 +231,26 @@ impl ScoreSheet {
                 losses: up(f64::from(losses), 2).clamp(10, rows),
             };
         }
+        // A machine that cannot stop losing (HIM) loses every game to a faultless
+        // opponent, one that learns over thousands of games (Marienbad) nearly every
+        // game a class can play: the losses axis climbs as far as the games.
+        if let Some(slow) = &findings.slow {
+            // Thousands of games: no sheet reaches the end, so the usual number of rows.
+            let games = Self::PLAIN.games;
+            return ScoreSheet {
+                games,
+                losses: games.min(up(f64::from(slow.min), 5)),
+            };
+        }
+        if findings.loses {
+            let games = findings.gives_up.as_ref().map_or(Self::PLAIN.games, |g| {
+                up(f64::from(g.perfect_games), 10).clamp(Self::PLAIN.games, Self::MOST_GAMES)
+            });
+            return ScoreSheet {
+                games,
+                losses: games,
+            };
+        }
         let Some(w) = &findings.watch else {
             return ScoreSheet::PLAIN;
         };
