@@ -254,7 +254,7 @@ fn the_teachers_sheet_quotes_the_simulation_or_nothing() {
     let files = matchbox_print::make::make_files(&him, None).unwrap();
     let teacher = page_text(&files.kit_pdf, 4);
     assert!(
-        teacher.contains("For the teacher") && !teacher.contains("A computer played"),
+        teacher.contains("For the teacher") && !teacher.contains("A computer trained"),
         "{teacher}"
     );
 }
