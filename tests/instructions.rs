@@ -384,14 +384,14 @@ fn the_game_is_named_by_its_board() {
             4,
             Language::Pl,
             "Maszyna do gry w octapawn",
-            "# Zasady gry octapawn",
+            "# Zasady gry w octapawn",
         ),
         (
             5,
             4,
             Language::Pl,
             "Maszyna do gry w hexapawn na planszy 5 × 4",
-            "# Zasady gry hexapawn na planszy 5 × 4",
+            "# Zasady gry w hexapawn na planszy 5 × 4",
         ),
         (
             3,
