@@ -434,7 +434,7 @@ fn every_language_fits_both_screens() {
             let sheets = browser.script("return document.querySelector('#figures').textContent;");
             let one_sheet = [
                 ("en", "1sheet of labels"),
-                ("pl", "1kartka z"),
+                ("pl", "1arkusz z"),
                 ("ru", "1лист с"),
             ];
             let want = one_sheet.iter().find(|(l, _)| *l == language).unwrap().1;
