@@ -128,6 +128,11 @@ impl Rules for Kayles {
     }
 
     /// The last pin down wins: the side to move in an empty row has lost.
+    /// The game ends only when the last pin falls.
+    fn end_reason(&self, _position: &Row) -> &'static str {
+        "last_pin"
+    }
+
     fn outcome(&self, position: &Row) -> Option<Outcome> {
         (position.standing == 0).then_some(Outcome::Win(position.to_move.other()))
     }
