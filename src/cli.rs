@@ -561,13 +561,7 @@ fn simulate_command<G: Notation + Descriptor>(
         write_atomic(path, rows.as_bytes())?;
     }
     if let Some(path) = &a.plot {
-        let title = format!(
-            "{}: {} games against a {} opponent, rule {}",
-            kit.name,
-            games,
-            a.opponent.name(),
-            rule.name()
-        );
+        let title = report::plot_title(kit, games, a.opponent, rule);
         write_plot(
             path,
             &matchbox_print::plot::curve_scene(&title, &session.curve),

@@ -129,3 +129,43 @@ pub fn found_text<G: Notation>(
         box_text(game, kit, b)
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use matchbox_engine::kit::fixtures;
+
+    #[test]
+    fn find_says_how_the_position_lies_then_shows_the_box() {
+        let (game, kit) = fixtures::pawns(fixtures::HER);
+        let set = BoxSet::build(&game, &kit).unwrap();
+        for (position, lies) in [
+            ("BBB/W../.WW", "box 1, as drawn\n\n"),
+            ("BBB/..W/WW.", "box 1, mirrored: read the label"),
+        ] {
+            let (i, symmetry) = set.find_notation(&game, position, kit.language).unwrap();
+            let b = &set.boxes[i];
+            let text = found_text(&game, &kit, b, game.describe_symmetry(symmetry));
+            assert!(text.starts_with(lies), "{text}");
+            assert!(text.ends_with(&box_text(&game, &kit, b)), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_beads_stay_in_a_column_whatever_the_moves_are_called() {
+        let (game, kit) = fixtures::stones("marienbad");
+        let set = BoxSet::build(&game, &kit).unwrap();
+        let text = boxes_text(&game, &kit, &set);
+        // Where the last two words (`3 beads`) start, on every line of a move.
+        let columns: Vec<usize> = text
+            .lines()
+            .filter(|l| l.starts_with("  ") && (l.ends_with(" bead") || l.ends_with(" beads")))
+            .map(|l| {
+                let count: usize = l.rsplit(' ').take(2).map(|w| w.chars().count()).sum();
+                l.chars().count() - count - 1
+            })
+            .collect();
+        assert!(columns.len() > 100, "{text}");
+        assert!(columns.windows(2).all(|w| w[0] == w[1]), "{text}");
+    }
+}

@@ -100,3 +100,59 @@ pub fn presets_text() -> String {
         .map(|p| format!("{:<width$}  {}\n", p.name, p.about))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_has_a_line_and_the_descriptions_start_in_one_column() {
+        let text = presets_text();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), presets().count(), "{text}");
+        let columns: Vec<usize> = presets()
+            .zip(&lines)
+            .map(|(p, line)| {
+                assert!(
+                    line.starts_with(p.name) && line.ends_with(p.about),
+                    "{line}"
+                );
+                line.len() - p.about.len()
+            })
+            .collect();
+        assert!(columns.windows(2).all(|w| w[0] == w[1]), "{text}");
+    }
+
+    #[test]
+    fn every_label_size_and_sticker_sheet_is_listed() {
+        let text = label_stocks();
+        for (name, _) in LABEL_SIZES {
+            assert!(text.contains(&format!("  {name} ")), "{name}: {text}");
+        }
+        for sheet in STICKER_SHEETS {
+            assert!(text.contains(&format!("  {} ", sheet.code)), "{text}");
+        }
+    }
+
+    #[test]
+    fn the_previews_are_named_only_when_some_were_written() {
+        let kit = Kit::from_preset("bachet").unwrap();
+        let mut written = KitReport {
+            dir: PathBuf::from("out/b"),
+            files: Vec::new(),
+            boxes: 7,
+            label_pages: 1,
+            kit_pages: 12,
+            previews: 0,
+        };
+        let text = kit_text(&kit, &written.dir.clone(), &written);
+        assert_eq!(text.lines().count(), 3, "{text}");
+        assert!(
+            text.contains("(12 pages)") && text.contains("7 boxes"),
+            "{text}"
+        );
+        written.previews = 7;
+        let text = kit_text(&kit, &written.dir.clone(), &written);
+        assert!(text.ends_with("previews  (7 previews)\n"), "{text}");
+    }
+}

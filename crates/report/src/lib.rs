@@ -16,6 +16,6 @@ mod words;
 
 pub use boxes::{board_text, box_text, boxes_text, found_text};
 pub use kit::{KitReport, kit_text, label_stocks, presets_text};
-pub use simulate::{session_text, training_text};
+pub use simulate::{plot_title, session_text, training_text};
 pub use verify::verdict_text;
 pub use words::Words;

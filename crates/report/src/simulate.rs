@@ -143,3 +143,33 @@ pub fn session_text(
     }
     out
 }
+
+/// The title of the learning curve that `simulate --games --plot` draws (in English, as
+/// the plot has always been titled: the kit's name, the games, the opponent, the rule).
+pub fn plot_title(kit: &Kit, games: u32, opponent: OpponentKind, rule: Rule) -> String {
+    format!(
+        "{}: {} games against a {} opponent, rule {}",
+        kit.name,
+        games,
+        opponent.name(),
+        rule.name()
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_plot_is_titled_by_the_kit_games_opponent_and_rule() {
+        let kit = Kit::from_preset("bachet-relay").unwrap();
+        let title = plot_title(&kit, 300, OpponentKind::Random, Rule::Relay);
+        assert!(
+            title.starts_with(&format!(
+                "{}: 300 games against a random opponent, rule relay",
+                kit.name
+            )),
+            "{title}"
+        );
+    }
+}

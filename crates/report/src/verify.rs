@@ -505,3 +505,45 @@ fn teaching_text(words: Words, verdict: &Verdict, p: &Proof) -> String {
     out.push_str(&distribution_text(words, &p.fastest_teacher));
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use matchbox_engine::kit::fixtures;
+    use matchbox_engine::simulate::verify::verify;
+
+    /// Where each of `parts` first starts in `text`, which must hold them all.
+    fn starts(text: &str, parts: &[&str]) -> Vec<usize> {
+        parts
+            .iter()
+            .map(|p| text.find(p).unwrap_or_else(|| panic!("no {p:?} in {text}")))
+            .collect()
+    }
+
+    #[test]
+    fn the_exact_path_says_its_parts_in_order() {
+        let (game, kit) = fixtures::stones("bachet");
+        let verdict = verify(&game, &kit, OpponentKind::Perfect, 10, 1_000, 1, &|_| {}).unwrap();
+        let text = verdict_text(&kit, &verdict);
+        let at = starts(
+            &text,
+            &[
+                "A matchbox machine for Bachet",
+                "\n\nChecks\n  ok ",
+                "\n\nMethod: exact",
+                "\n\nClaim (",
+                "  against a perfect opponent",
+                "    12 losses: 100%",
+                "  worst case, the opponent",
+                "  the claim holds\n  and it holds against every opponent\n",
+                "\n\nTeaching:",
+                "  the fastest teacher's losses:\n    12 losses: 100%\n",
+            ],
+        );
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{text}");
+        assert!(
+            !text.contains("Measured") && text.ends_with("arithmetic)\n"),
+            "{text}"
+        );
+    }
+}
