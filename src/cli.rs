@@ -1,11 +1,11 @@
-//! Command-line parsing and printing: each command reads a kit, calls the library and
+//! Command-line parsing and dispatch: each command reads a kit, hands it to the libraries
+//! (the engine, the print shop, `matchbox-report`, `matchbox-play`, the server) and
 //! prints what came back. No logic of its own.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use matchbox_engine::Error;
 use matchbox_engine::boxes::BoxSet;
@@ -15,12 +15,12 @@ use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::{self, OpponentKind, Setup, state, verify};
 use matchbox_engine::with_game;
 use matchbox_files::{check_file_path, write_atomic};
-use matchbox_print::make::Progress;
 
 use matchbox_play as play;
 use matchbox_report as report;
 
 use crate::kit_folder;
+use crate::progress::{KitProgress, progress_bar};
 
 /// What `matchbox --version` prints after the name: the release and the commit it was
 /// built from (build.rs), so that a bug report names the exact program.
@@ -416,58 +416,6 @@ fn clock_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64)
-}
-
-/// A progress bar on stderr when it is a terminal, and a hidden one otherwise.
-fn progress_bar(total: u64) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let style = ProgressStyle::with_template("{bar:40} {pos}/{len} {msg} ({eta} left)")
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
-    ProgressBar::new(total).with_style(style)
-}
-
-/// Kits of at least this many boxes are said, up front, to take a while.
-const LONG_KIT_BOXES: usize = 1_000;
-
-/// A kit's making on stderr: for a large kit, how long it will take, then a bar over its
-/// labels and previews.
-#[derive(Default)]
-struct KitProgress {
-    bar: std::sync::OnceLock<ProgressBar>,
-}
-
-impl Progress for KitProgress {
-    fn boxes_found(&self, labels: usize, previews: bool) {
-        if labels < LONG_KIT_BOXES {
-            return;
-        }
-        // Measured on one core of a small machine: a label drawn and laid out in about
-        // 0.35 ms, its preview made in about 1.7 ms; the cores share both.
-        let ms = labels as f64 * if previews { 2.05 } else { 0.35 };
-        let seconds = (ms / 1000.0 / rayon::current_num_threads() as f64)
-            .ceil()
-            .max(1.0);
-        let skip = if previews {
-            " (most of it the previews: `previews: false` in kit.yaml leaves them out)"
-        } else {
-            ""
-        };
-        let _ = writeln!(
-            std::io::stderr(),
-            "matchbox: {} boxes: making this kit takes about {seconds} s{skip}",
-            matchbox_engine::i18n::grouped(matchbox_engine::i18n::Language::En, labels as i64)
-        );
-        let steps = if previews { 2 * labels } else { labels };
-        let _ = self.bar.set(progress_bar(steps as u64));
-    }
-
-    fn step(&self) {
-        if let Some(bar) = self.bar.get() {
-            bar.inc(1);
-        }
-    }
 }
 
 fn to_json(value: &impl serde::Serialize) -> Result<String, Error> {
