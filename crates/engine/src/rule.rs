@@ -30,6 +30,11 @@ impl Rule {
         Rule::Relay,
     ];
 
+    /// Whether the rule ever adds beads (a reward), or only takes them out.
+    pub fn adds_beads(self) -> bool {
+        matches!(self, Rule::GardnerReward | Rule::Menace)
+    }
+
     /// The kit.yaml name.
     pub fn name(self) -> &'static str {
         match self {

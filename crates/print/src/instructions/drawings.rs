@@ -167,6 +167,20 @@ fn steps(top: u32, length: f32) -> (u32, u32) {
     (grid, numbers)
 }
 
+/// An axis of at least `0..=top` drawn `length` mm long: its top raised to its next
+/// numbered step, so that the top line carries its number (an axis to 122 numbered every
+/// 10 reads as stopping at 120), with its [`steps`].
+fn chart_axis(top: u32, length: f32) -> (u32, u32, u32) {
+    let mut top = top.max(1);
+    loop {
+        let (grid, numbers) = steps(top, length);
+        if top.is_multiple_of(numbers) {
+            return (top, grid, numbers);
+        }
+        top = top.next_multiple_of(numbers);
+    }
+}
+
 /// Draws the figures of one kit's instructions.
 pub struct Figures<'a, G: Game> {
     game: &'a G,
@@ -399,12 +413,18 @@ impl<'a, G: Game> Figures<'a, G> {
         // A game that can be drawn keeps its draws in a column of their own: against a
         // faultless opponent a draw is the best MENACE can do, and the draws are what a
         // class watches grow.
+        // A rule that never adds beads gets a column for the beads taken out alone.
+        let change = if self.kit.rule.adds_beads() {
+            "score.change"
+        } else {
+            "score.taken"
+        };
         let (heads, widths): (&[&str], &[f32]) = if self.game.can_draw() {
             (
                 &[
                     "score.game",
                     "score.winner",
-                    "score.change",
+                    change,
                     "score.losses",
                     "score.draws",
                 ],
@@ -412,7 +432,7 @@ impl<'a, G: Game> Figures<'a, G> {
             )
         } else {
             (
-                &["score.game", "score.winner", "score.change", "score.losses"],
+                &["score.game", "score.winner", change, "score.losses"],
                 &[0.12, 0.26, 0.34, 0.28],
             )
         };
@@ -492,18 +512,19 @@ impl<'a, G: Game> Figures<'a, G> {
             let baseline = height - note_h + 1.5 + (i as f32 + 0.8) * note_line;
             scene.styled_text(pt(0.0, baseline), line.clone(), note_style);
         }
+        // The plot starts low enough for the losses axis's name to clear the title.
         let plot = Rect {
             x: 9.0,
-            y: 7.0,
+            y: 9.0,
             w: self.width - 12.0,
-            h: height - 18.0 - note_h,
+            h: height - 20.0 - note_h,
         };
         let faint = Stroke::solid([0xcc, 0xcc, 0xcc], 0.15);
         let axis = Stroke::solid(INK, 0.35);
         let label = TextStyle::new(2.4).anchored(Anchor::Middle);
         // A faint line for every game and loss while they stay 1.5 mm apart or more;
         // a number at every step that keeps them readable.
-        let (game_grid, game_step) = steps(games, plot.w);
+        let (games, game_grid, game_step) = chart_axis(games, plot.w);
         for g in (0..=games).filter(|g| g % game_grid == 0) {
             let x = plot.x + plot.w * g as f32 / games as f32;
             scene.line(pt(x, plot.y), pt(x, plot.y + plot.h), faint);
@@ -511,7 +532,7 @@ impl<'a, G: Game> Figures<'a, G> {
                 scene.styled_text(pt(x, plot.y + plot.h + 3.2), g.to_string(), label);
             }
         }
-        let (loss_grid, loss_step) = steps(losses, plot.h);
+        let (losses, loss_grid, loss_step) = chart_axis(losses, plot.h);
         for l in (0..=losses).filter(|l| l % loss_grid == 0) {
             let y = plot.y + plot.h - plot.h * l as f32 / losses as f32;
             scene.line(pt(plot.x, y), pt(plot.x + plot.w, y), faint);

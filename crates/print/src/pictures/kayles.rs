@@ -30,9 +30,15 @@ struct Lane {
 const DISC: f32 = 0.32;
 
 /// The lane's height in pitches, top to bottom: a disc, an arrow down to a pin (0.4)
-/// and half the pin (0.3), the other half and the gap to the shallow brackets (0.3 and
-/// 0.8 of a disc), the deep brackets 2.3 discs below them, and their discs' lower half.
-const HEIGHT: f32 = 1.0 + 6.1 * DISC;
+/// and half the pin (0.3), the other half (0.3), the shallow brackets' legs above their
+/// discs (0.35) and a disc down to their bars, the deep brackets 2.3 discs below them, and
+/// their discs' lower half.
+const HEIGHT: f32 = 1.35 + 6.3 * DISC;
+
+/// How much of a shallow bracket's legs shows between its pins and its disc, in
+/// pitches: its bar is narrower than its disc, so without them the disc would sit
+/// between two pins with no bracket to be seen.
+const SHALLOW_LEGS: f32 = 0.35;
 
 impl Lane {
     /// The lane of `pins` pins, centred in `area`.
@@ -42,7 +48,7 @@ impl Lane {
         let disc = pitch * DISC;
         let singles = top + disc;
         let row = singles + disc + pitch * 0.4 + pitch * 0.3;
-        let shallow = row + pitch * 0.3 + disc * 0.8;
+        let shallow = row + pitch * (0.3 + SHALLOW_LEGS) + disc;
         Lane {
             first: pt(
                 area.x + area.w / 2.0 - (f32::from(pins) - 1.0) * pitch / 2.0,
@@ -236,6 +242,9 @@ mod tests {
                 lane.depths[1] + lane.disc <= area.y + area.h + 1e-3,
                 "{pins}"
             );
+            // A shallow bracket's legs show between its pins and its disc.
+            let legs = lane.depths[0] - lane.disc - (lane.first.y + lane.pin);
+            assert!(legs >= lane.pitch * 0.3, "{pins}: {legs}");
             for first in 0..pins - 2 {
                 let (_, right, depth) = lane.bracket(first);
                 let (next_left, _, next_depth) = lane.bracket(first + 1);

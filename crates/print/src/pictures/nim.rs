@@ -206,15 +206,28 @@ impl Picture for Nim {
             let end = pt(x, end_y);
             scene.arrow(start, end, m.colour, unit * 0.022);
             let along = |t: f32| pt(start.x + (x - start.x) * t, start.y + (end_y - start.y) * t);
-            // The count taken sits beside the arrow's lower part, on its outer side.
-            let low = along(0.8);
-            let (at_x, anchor) = if x < centre_x - 0.1 {
-                (low.x - unit * 0.05, Anchor::End)
+            // The count taken sits beside the arrow's lower part, on its outer side and
+            // above it: the text's lower inner corner is set off the arrow square to it,
+            // so that the whole text stays clear of the arrow and its head.
+            let low = along(0.72);
+            let (dx, dy) = (x - start.x, end_y - start.y);
+            let length = dx.hypot(dy).max(f32::EPSILON);
+            let off = unit * 0.045;
+            let (corner, anchor) = if x < centre_x - 0.1 {
+                (
+                    pt(low.x - dy / length * off, low.y + dx / length * off),
+                    Anchor::End,
+                )
+            } else if x > centre_x + 0.1 {
+                (
+                    pt(low.x + dy / length * off, low.y - dx / length * off),
+                    Anchor::Start,
+                )
             } else {
-                (low.x + unit * 0.05, Anchor::Start)
+                (pt(low.x + unit * 0.05, low.y + unit * 0.03), Anchor::Start)
             };
             scene.styled_text(
-                pt(at_x, low.y + unit * 0.03),
+                corner,
                 format!("−{}", m.mv.count),
                 TextStyle::new(unit * 0.11)
                     .bold()
