@@ -411,21 +411,6 @@ fn pawn_moves(game: &Hexapawn, position: &Board, out: &mut Vec<Step>) {
 mod tests {
     use super::*;
 
-    #[test]
-    fn its_keys_are_checked_where_they_are_written() {
-        use crate::kit::input_error as err;
-        assert!(
-            err("game: hexapawn\nrows: 2\n")
-                .starts_with("kit.yaml:2:7: rows must be from 3 to 8, not 2")
-        );
-        let wrong_type = err("game: hexapawn\nrows: three\n");
-        assert!(
-            wrong_type.starts_with("kit.yaml:2:7: rows: expected a whole number from 3 to 8"),
-            "{wrong_type}"
-        );
-        assert!(err("game: hexapawn\nstones: 8\n").contains("does not apply to hexapawn"));
-    }
-
     fn moves(game: &Hexapawn, board: &Board) -> Vec<String> {
         let mut out = Vec::new();
         game.legal_moves(board, &mut out);

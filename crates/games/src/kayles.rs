@@ -279,7 +279,7 @@ impl Descriptor for Kayles {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::canonical;
+    use crate::canonical;
 
     fn row(game: &Kayles, text: &str) -> Row {
         game.parse_position(text, Side::First).unwrap()
@@ -338,28 +338,5 @@ mod tests {
         }
         assert!(game.parse_position("III", Side::First).is_err());
         assert!(game.parse_position("IIIxIII", Side::First).is_err());
-    }
-
-    #[test]
-    fn the_first_player_wins_any_row_by_splitting_it_in_two_equal_rows() {
-        for pins in 1..=9 {
-            let tree = crate::machine::Tree::build(&Kayles::new(pins)).unwrap();
-            assert_eq!(tree.value(0), 1, "{pins} pins");
-        }
-    }
-
-    #[test]
-    fn pins_are_checked_where_they_are_written() {
-        use crate::kit::input_error as err;
-        let wrong = err("game: kayles\npins: 13\n");
-        assert!(
-            wrong.starts_with("kit.yaml:2:7: pins must be from 1 to 12"),
-            "{wrong}"
-        );
-        let kit = crate::kit::Kit::from_preset("kayles").unwrap();
-        assert_eq!(
-            serde_json::to_value(&kit.game).unwrap(),
-            serde_json::json!({"kind": "kayles", "pins": 7})
-        );
     }
 }

@@ -1,8 +1,12 @@
+//! The games of matchbox and their traits: each game's rules, notation and kit.yaml keys.
+//!
 //! Each game behind three traits here (rules, notation, descriptor; its picture is the
 //! print crate's `Picture`), so the rest of the program is written once.
 //!
 //! A new game is one module here plus its line in the [`games!`] list below; nothing
 //! outside this folder names a game.
+
+#![warn(missing_docs)]
 
 pub mod hexapawn;
 pub mod kayles;
@@ -14,10 +18,10 @@ use std::hash::Hash;
 
 use serde::Serialize;
 
-use crate::Error;
 use crate::i18n::{Said, Strings};
 use crate::rule::{BeadSchedule, Rule};
 use crate::settings::{Kind, KitText, Places, Preset, SettingsFile};
+use matchbox_words::{Error, i18n, rule, settings};
 
 /// One of the two players.
 #[derive(
@@ -334,7 +338,7 @@ macro_rules! games {
         macro_rules! with_game {
             ($d any:expr, |$d game:ident| $d body:expr) => {
                 match $d any {
-                    $($d crate::game::AnyGame::$variant($d game) => $d body,)*
+                    $($d crate::AnyGame::$variant($d game) => $d body,)*
                 }
             };
         }

@@ -656,7 +656,7 @@ fn stone_counts(
 
 impl Nim {
     /// The heaps of the film: 1, 3, 5 and 7, any count from one heap, last stone loses.
-    fn is_marienbad(&self) -> bool {
+    pub fn is_marienbad(&self) -> bool {
         let mut heaps = self.heaps.clone();
         heaps.sort_unstable();
         heaps == [1, 3, 5, 7] && self.take == [1, 2, 3, 4, 5, 6, 7] && !self.last_stone_wins
@@ -687,7 +687,7 @@ impl Serialize for Nim {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::canonical;
+    use crate::canonical;
 
     fn pile(stones: u16, to_move: Side) -> Pile {
         let mut heaps = [0; MAX_HEAPS];
@@ -701,52 +701,6 @@ mod tests {
 
     fn marienbad() -> Nim {
         Nim::new(vec![1, 3, 5, 7], Vec::new(), false)
-    }
-
-    #[test]
-    fn its_keys_are_checked_where_they_are_written() {
-        use crate::kit::input_error as err;
-        assert!(
-            err("game: nim\nstones: 0\n")
-                .starts_with("kit.yaml:2:9: stones must be from 1 to 1000")
-        );
-        assert!(err("game: nim\ntake: []\n").starts_with("kit.yaml:2:7:"));
-        assert!(err("game: nim\ntake: [0, 1]\n").contains("from 1 to 1000, not 0"));
-        assert!(
-            err("game: nim\nheaps: [1, 2]\nstones: 3\n").starts_with("kit.yaml:2:8: give either")
-        );
-        assert!(
-            err("game: nim\nheaps: [1, 2, 3, 4, 5, 6]\n")
-                .starts_with("kit.yaml:2:8: heaps: from 1 to 5 heaps")
-        );
-        assert!(
-            err("game: nim\nheaps: [1, 0]\n")
-                .contains("every heap must hold from 1 to 1000, not 0")
-        );
-        assert!(
-            err("game: nim\nheaps: [2, 3]\ntake: [4]\n")
-                .contains("more than the 3 stones of the largest heap")
-        );
-        assert!(err("game: nim\nheaps: [2, 3]\nallowed: {3: [1]}\n").contains("one heap"));
-        let wrong = err("game: nim\nheaps: three\n");
-        assert!(
-            wrong.starts_with("kit.yaml:2:8: heaps: expected a list of 1 to 5"),
-            "{wrong}"
-        );
-    }
-
-    #[test]
-    fn the_marienbad_preset_is_the_films_game() {
-        let kit = crate::kit::Kit::from_preset("marienbad").unwrap();
-        let crate::game::AnyGame::Nim(game) = &kit.game else {
-            panic!("{:?}", kit.game)
-        };
-        assert!(game.is_marienbad());
-        assert_eq!(kit.machine, Side::Second);
-        assert_eq!(
-            serde_json::to_value(&kit.game).unwrap(),
-            serde_json::json!({"kind": "nim", "heaps": [1, 3, 5, 7], "take": [1, 2, 3, 4, 5, 6, 7], "last_stone": "loses"})
-        );
     }
 
     #[test]
@@ -831,17 +785,5 @@ mod tests {
         let game = Nim::new(vec![8], vec![2, 3], true);
         let one = pile(1, Side::First);
         assert_eq!(game.outcome(&one), Some(Outcome::Win(Side::Second)));
-    }
-
-    #[test]
-    fn eight_stones_is_lost_for_the_first_player() {
-        let value = |stones| {
-            let game = Nim::new(vec![stones], vec![1, 2, 3], true);
-            crate::machine::Tree::build(&game).unwrap().value(0)
-        };
-        assert_eq!(value(8), -1);
-        assert_eq!(value(9), 1);
-        let marienbad = crate::machine::Tree::build(&marienbad()).unwrap();
-        assert_eq!(marienbad.value(0), -1, "the nim-sum of 1, 3, 5 and 7 is 0");
     }
 }

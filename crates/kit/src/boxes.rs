@@ -8,7 +8,7 @@ use serde::Serialize;
 use crate::Error;
 use crate::game::{Descriptor, Notation, Rules, Side, Symmetry, canonical};
 use crate::i18n::{Language, strings};
-use crate::kit::{Kit, Numerals, Tags};
+use crate::{Kit, Numerals, Tags};
 
 /// The most labels a kit prints (octapawn has 2,791; a kit for a 7 x 4 pawn board would
 /// have 241,314, far past any classroom and any printer).
@@ -662,7 +662,7 @@ impl<P: Clone + Eq + std::hash::Hash> Graph<P> {
 
 /// The nodes of an acyclic graph reachable from node 0, each before all its successors
 /// (Kahn's order): `edges` lists every edge's target once, `successors(i)` those of `i`.
-pub(crate) fn topological_order<'a>(
+pub fn topological_order<'a>(
     n: usize,
     edges: &[u32],
     successors: impl Fn(usize) -> &'a [u32],
@@ -731,7 +731,7 @@ pub fn boxes_json<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>) -> serde_js
 mod tests {
     use super::*;
     use crate::game::GAMES;
-    use crate::kit::presets;
+    use crate::presets;
 
     #[test]
     fn a_kit_without_boxes_is_pointed_at_its_own_games_keys() {

@@ -1,12 +1,29 @@
 //! The kit: what a teacher writes in kit.yaml, the built-in presets, and validation that
 //! points at the file, line and column of every mistake ([`keys`]: which keys a kit may
-//! hold; [`resolve`]: the settings made into a kit, one concern at a time).
+//! hold; [`resolve`]: the settings made into a kit, one concern at a time); what it is
+//! printed on ([`media`]) and in ([`glyphs`]); and its boxes ([`boxes`]): every position
+//! the machine can face.
 
+#![warn(missing_docs)]
+
+// `with_game!` for the tests.
+#[cfg(test)]
+#[macro_use]
+extern crate matchbox_games;
+
+pub mod boxes;
+#[cfg(test)]
+mod game_keys;
+pub mod glyphs;
 mod keys;
+pub mod media;
 pub use keys::{KeyDescription, describe_keys, key_on_line};
 mod resolve;
 
 use serde::{Deserialize, Serialize};
+
+use matchbox_games as game;
+use matchbox_words::{i18n, palette, rule, settings};
 
 use crate::game::{AnyGame, GAMES, MachineSettings, Side};
 use crate::i18n::{Language, Messages};
@@ -16,8 +33,8 @@ use crate::rule::{BeadSchedule, Reward, Rule};
 use crate::settings::{
     KitText, Places, Preset, SettingsFile, Source, messages_for, placed, settings_file,
 };
-use crate::{Error, Problem};
 use keys::{VOCABULARY, check_keys, game_names, no_game, unknown_preset};
+use matchbox_words::{Error, Problem};
 use resolve::{LabelChoice, PaletteEntry};
 pub use resolve::{MAX_NAME_CHARS, without_controls};
 

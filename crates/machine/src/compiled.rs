@@ -366,9 +366,7 @@ impl Machine {
     }
 }
 
-/// Most beads one move can hold: far more than a box does, and small enough that a box
-/// of up to 4,000 moves never overflows its total.
-pub const MAX_BEADS: u32 = 1_000_000;
+pub use crate::rule::MAX_BEADS;
 
 /// The beads in every box: what the machine has learnt.
 #[derive(Clone, Debug, Eq)]
@@ -427,7 +425,7 @@ impl Beads {
 
     /// These beads given `counts` (one per slot of `machine`, each at most
     /// [`MAX_BEADS`]), in the buffers they already hold.
-    pub(crate) fn refill(&mut self, machine: &Machine, counts: impl IntoIterator<Item = u32>) {
+    pub fn refill(&mut self, machine: &Machine, counts: impl IntoIterator<Item = u32>) {
         self.counts.clear();
         self.counts.extend(counts);
         debug_assert!(self.counts.len() == machine.initial.len());

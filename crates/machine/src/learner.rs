@@ -3,10 +3,32 @@
 use super::{Beads, Draw, End, Machine, Node, SimRng};
 use crate::rule::Rule;
 
-impl Rule {
+/// The learning rules at work on a machine's beads: [`Rule`] is the words crate's, which
+/// knows no machine, so what a rule does to the beads is said here.
+pub trait Learning: Copy {
+    /// Whether [`Learning::apply`] may change any bead after a game that ended as `end`
+    /// with the slots `used` played.
+    fn may_change(self, machine: &Machine, used: &[u32], end: End) -> bool;
+    /// Whether the beads after a lost game depend only on its last move.
+    fn learns_from_last_move(self) -> bool;
+    /// Whether, after a lost game, [`Learning::apply`] only takes one bead from the last
+    /// move.
+    fn loss_takes_one_bead(self) -> bool;
+    /// Applies the rule after a game in which the machine played the slots `used`.
+    fn apply(
+        self,
+        machine: &Machine,
+        beads: &mut Beads,
+        used: &[u32],
+        end: End,
+        emptied: &mut Vec<u32>,
+    );
+}
+
+impl Learning for Rule {
     /// Whether [`Rule::apply`] may change any bead after a game that ended as `end` with
     /// the slots `used` played: when not, the beads need not even be copied.
-    pub fn may_change(self, machine: &Machine, used: &[u32], end: End) -> bool {
+    fn may_change(self, machine: &Machine, used: &[u32], end: End) -> bool {
         !used.is_empty()
             && match self {
                 Rule::Gardner | Rule::Relay => end.is_loss(),
@@ -17,21 +39,21 @@ impl Rule {
 
     /// Whether the beads after a lost game depend only on its last move (given the beads
     /// before it), so that games lost after the same move leave the same beads.
-    pub fn learns_from_last_move(self) -> bool {
+    fn learns_from_last_move(self) -> bool {
         matches!(self, Rule::Gardner | Rule::Relay)
     }
 
     /// Whether, after a lost game, [`Rule::apply`] does nothing but take one bead from the
     /// last move (which holds some: it was drawn), so that the beads after a loss can be
     /// worked out without copying the machine's.
-    pub fn loss_takes_one_bead(self) -> bool {
+    fn loss_takes_one_bead(self) -> bool {
         matches!(self, Rule::Gardner | Rule::GardnerReward)
     }
 
     /// Applies the rule after a game in which the machine played the slots `used`, in
     /// order, and ended as `end`. Adds to `emptied` every move that lost its last bead,
     /// the only way the machine's possible play changes.
-    pub fn apply(
+    fn apply(
         self,
         machine: &Machine,
         beads: &mut Beads,

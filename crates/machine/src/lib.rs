@@ -1,25 +1,39 @@
-//! The simulated machine: the kit's boxes with bead counts, the draw of a bead, and the
-//! learning rules applied after a game.
+//! The machine, and who it plays: a kit's boxes with bead counts, the draw of a bead, and
+//! the learning rules applied after a game; its opponents' kinds and the teacher's
+//! moves ([`opponent`]); the statistics a run measures ([`stats`]); and work on every
+//! core or on one ([`parallel`]).
 //!
 //! Everything is compiled once into flat arrays over the exact positions of the game
 //! ([`Tree`]), so that a move during training is an array index and a weighted draw,
 //! with no hashing and no allocation. Bottom to top: [`tree`] (the exact positions),
 //! [`compiled`] (the boxes compiled onto them: [`Machine`]), [`loss`] (whether the
 //! machine can still lose, kept from game to game), [`learner`] (the beads and the
-//! learning rules).
+//! learning rules), [`opponent`]. The exact solver (`matchbox-solver`) and the
+//! simulation (`matchbox-simulate`) stand on this crate.
+
+#![warn(missing_docs)]
 
 pub mod compiled;
 pub mod learner;
 pub mod loss;
+pub mod opponent;
+pub mod parallel;
+pub mod stats;
 pub mod tree;
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::SeedableRng;
 
+use matchbox_games as game;
+use matchbox_kit::{self as kit, boxes};
+use matchbox_words::{Error, rule};
+
 use crate::game::{Outcome, Side};
 pub use compiled::{Beads, Draw, MAX_BEADS, Machine};
-pub use learner::{Learner, Suspended};
+pub use learner::{Learner, Learning, Suspended};
 pub use loss::{LossCheck, LossMemo};
+pub use opponent::{OpponentKind, teacher_moves};
+pub use stats::{Estimate, Stats, Training};
 pub use tree::{Node, TREE_BUDGET, TooManyPositions, Tree};
 
 /// The random number generator of the simulation.

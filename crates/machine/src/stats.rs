@@ -194,6 +194,32 @@ impl Stats {
     }
 }
 
+/// What training many fresh machines measured.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Training {
+    /// Machines trained.
+    pub runs: u32,
+    /// Machines that could still lose after the last game allowed.
+    pub unfinished: u32,
+    /// Their share of the machines trained.
+    pub unfinished_share: Estimate,
+    /// Games lost (resignations included) until a machine could no longer lose, over the
+    /// machines that got there.
+    pub losses_to_learn: Option<Stats>,
+    /// Games played until then.
+    pub games_to_learn: Option<Stats>,
+    /// Whether the machine's side loses the game against best play: against a perfect
+    /// opponent no machine can stop losing (see `side_loses` in the simulation).
+    pub side_loses: bool,
+    /// Machines that gave up at their first move for good (every box for it empty, as
+    /// the opponent opens): from then on they lose every game at once. A run stops there.
+    pub gave_up: u32,
+    /// Games played until a machine gave up, over those that did.
+    pub games_to_give_up: Option<Stats>,
+    /// Games won until then.
+    pub wins_before_giving_up: Option<Stats>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,80 +4,35 @@
 //! longer lose, spread over all cores; [`play_games`] follows one machine game by game
 //! for the learning curve; [`play`] lets a person play it; [`verify`] checks a kit.
 
-pub mod exact;
-pub mod state;
-pub mod stats;
+#![warn(missing_docs)]
+
+// `with_game!` for the tests.
+#[cfg(test)]
+#[macro_use]
+extern crate matchbox_games;
+
+pub use matchbox_machine::stats;
+pub use matchbox_solver as exact;
 pub mod verify;
 pub mod watch;
 
-use std::borrow::Cow;
-
 use crate::parallel::prelude::*;
 use rand::RngExt;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use crate::Error;
+use matchbox_games as game;
+use matchbox_kit::{self as kit, boxes};
+use matchbox_machine::{self as machine, parallel};
+use matchbox_words::{Error, i18n, rule};
+
 use crate::boxes::BoxSet;
 use crate::game::{Descriptor, Notation, Rules};
 use crate::kit::Kit;
 use crate::machine::{Beads, Draw, End, Learner, LossCheck, Machine, Node, SimRng, Tree, rng_for};
 use crate::rule::Rule;
 use exact::Teaching;
+pub use matchbox_machine::{OpponentKind, Training, teacher_moves};
 pub use stats::{Estimate, Stats};
-
-/// Who the machine plays against.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum OpponentKind {
-    /// A uniformly random legal move.
-    Random,
-    /// A uniformly random move among those of best value under exact minimax.
-    Perfect,
-    /// Like `perfect` while it can win or draw; when every move loses, it steers to where
-    /// the machine's beads are most likely to blunder.
-    Teacher,
-    /// A second matchbox machine for the other side, learning by the same rule.
-    Machine,
-    /// The opponent that teaches the machine in the fewest games on average, computed
-    /// exactly over the machine's bead states (small kits only).
-    #[serde(rename = "optimal-teacher")]
-    OptimalTeacher,
-    /// A person at the keyboard (`matchbox play`).
-    Human,
-}
-
-impl OpponentKind {
-    /// Every kind, in the order the help lists them.
-    pub const ALL: [OpponentKind; 6] = [
-        OpponentKind::Random,
-        OpponentKind::Perfect,
-        OpponentKind::Teacher,
-        OpponentKind::Machine,
-        OpponentKind::OptimalTeacher,
-        OpponentKind::Human,
-    ];
-
-    /// The opponents `verify` works out figures against: those that play by a rule or by
-    /// a computed strategy, whose every game the exact path can follow.
-    pub const VERIFIABLE: [OpponentKind; 4] = [
-        OpponentKind::Perfect,
-        OpponentKind::Random,
-        OpponentKind::Teacher,
-        OpponentKind::OptimalTeacher,
-    ];
-
-    /// The name on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            OpponentKind::Random => "random",
-            OpponentKind::Perfect => "perfect",
-            OpponentKind::Teacher => "teacher",
-            OpponentKind::Machine => "machine",
-            OpponentKind::OptimalTeacher => "optimal-teacher",
-            OpponentKind::Human => "human",
-        }
-    }
-}
 
 /// The machine's opponent in a game.
 pub trait Opponent<G: Rules> {
@@ -139,32 +94,6 @@ impl<'m> Automatic<'m> {
             }
         })
     }
-}
-
-/// The moves among which `teacher` picks at `node` against a machine with `beads`: the
-/// best ones while it can win or draw; when every move loses against perfect play, those
-/// where the machine is likeliest to blunder.
-pub fn teacher_moves<'t, G: Rules>(
-    tree: &'t Tree<G>,
-    node: Node,
-    machine: &Machine,
-    beads: &Beads,
-) -> Cow<'t, [Node]> {
-    if tree.value(node) >= 0 {
-        return Cow::Borrowed(tree.best_children(node));
-    }
-    let chances: Vec<f64> = tree
-        .children(node)
-        .iter()
-        .map(|&c| machine.blunder_chance(tree, beads, c))
-        .collect();
-    let top = chances.iter().copied().fold(0.0, f64::max);
-    tree.children(node)
-        .iter()
-        .zip(&chances)
-        .filter(|(_, p)| **p == top)
-        .map(|(c, _)| *c)
-        .collect()
 }
 
 /// A uniformly random element of a non-empty slice.
@@ -412,32 +341,6 @@ fn gave_up(machine: &Machine, beads: &Beads, first: &[Node]) -> bool {
     first
         .iter()
         .all(|&node| machine.box_at(node).is_some_and(|b| beads.total(b) == 0))
-}
-
-/// What training many fresh machines measured.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Training {
-    /// Machines trained.
-    pub runs: u32,
-    /// Machines that could still lose after the last game allowed.
-    pub unfinished: u32,
-    /// Their share of the machines trained.
-    pub unfinished_share: Estimate,
-    /// Games lost (resignations included) until a machine could no longer lose, over the
-    /// machines that got there.
-    pub losses_to_learn: Option<Stats>,
-    /// Games played until then.
-    pub games_to_learn: Option<Stats>,
-    /// Whether the machine's side loses the game against best play: against a perfect
-    /// opponent no machine can stop losing (see [`side_loses`]).
-    pub side_loses: bool,
-    /// Machines that gave up at their first move for good (every box for it empty, as
-    /// the opponent opens): from then on they lose every game at once. A run stops there.
-    pub gave_up: u32,
-    /// Games played until a machine gave up, over those that did.
-    pub games_to_give_up: Option<Stats>,
-    /// Games won until then.
-    pub wins_before_giving_up: Option<Stats>,
 }
 
 /// How one training run ended.

@@ -5,14 +5,14 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::boxes::BoxSet;
+use crate::exact::{self, Distribution, Figure, GivingUp, Measure};
 use crate::game::{Bound, Claim, Descriptor, Notation, RewardClaim, Rules};
 use crate::i18n::Said;
 use crate::kit::Kit;
 use crate::machine::{Node, Tree};
 use crate::rule::Rule;
-use crate::simulate::exact::{self, Distribution, Figure, GivingUp, Measure};
-use crate::simulate::watch::{Watch, watch};
-use crate::simulate::{OpponentKind, Setup, Training, side_loses, train};
+use crate::watch::{Watch, watch};
+use crate::{OpponentKind, Setup, Training, side_loses, train};
 
 /// One check of the kit's boxes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -224,7 +224,7 @@ pub fn losses_early<G: Notation + Descriptor>(
     let mut found: Vec<Measure> = exact.into_iter().map(Measure::Exact).collect();
     let rest = &games[found.len()..];
     if !rest.is_empty() {
-        let sampled = crate::simulate::losses_in_first(&setup, opponent, rest, runs, seed)?;
+        let sampled = crate::losses_in_first(&setup, opponent, rest, runs, seed)?;
         found.extend(sampled.into_iter().map(Measure::Sampled));
     }
     Ok(found)
@@ -524,7 +524,7 @@ mod tests {
     use super::*;
     use crate::game::Side;
     use crate::kit::fixtures::{self, HER, HIM};
-    use crate::simulate::{Estimate, Stats};
+    use crate::{Estimate, Stats};
 
     #[test]
     fn what_to_watch_speaks_of_draws_only_in_a_game_that_can_draw() {

@@ -14,7 +14,7 @@ use crate::game::Rules;
 use crate::i18n::Said;
 use crate::machine::{Machine, Tree};
 use crate::rule::Rule;
-use crate::simulate::OpponentKind;
+use matchbox_machine::OpponentKind;
 
 /// The exact figures against one opponent: how many games the machine loses, and plays,
 /// before it can no longer lose.

@@ -16,7 +16,7 @@ use super::numbers::{Bounds, Figure, Measure, Number, Rational, one, zero};
 use super::states::States;
 use crate::game::Rules;
 use crate::machine::{Machine, Tree};
-use crate::simulate::{Estimate, OpponentKind, Training};
+use matchbox_machine::{Estimate, OpponentKind, Training};
 
 /// The games after which the chance that the machine has given up is told.
 pub const GIVE_UP_BY: [u32; 4] = [10, 20, 50, 100];
@@ -50,7 +50,7 @@ impl GivingUp {
             })
         };
         let all = t.gave_up == t.runs;
-        let mean = |s: &Option<crate::simulate::Stats>| {
+        let mean = |s: &Option<matchbox_machine::Stats>| {
             s.as_ref()
                 .filter(|_| all)
                 .map(|s| Measure::Sampled(s.mean_interval.clone()))
@@ -202,7 +202,7 @@ fn by_game(states: &States, lines: &[Option<Lines>]) -> BTreeMap<u32, Measure> {
 mod tests {
     use super::*;
     use crate::kit::fixtures::{self, HIM};
-    use crate::simulate::{Setup, train};
+    use matchbox_simulate::{Setup, train};
 
     #[test]
     fn him_gives_up_as_often_as_sampled_machines_do() {

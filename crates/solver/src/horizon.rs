@@ -9,7 +9,7 @@ use super::numbers::{Bounds, Figure, Number, one, zero};
 use super::states::States;
 use crate::game::Rules;
 use crate::machine::{Machine, Tree};
-use crate::simulate::OpponentKind;
+use matchbox_machine::OpponentKind;
 
 /// Most bead states a horizon meets under a rule that adds beads before it gives way to
 /// sampling.
@@ -186,7 +186,7 @@ mod tests {
     use super::*;
     use crate::kit::fixtures::{self, HER};
     use crate::rule::Rule;
-    use crate::simulate::{Setup, losses_in_first as sampled};
+    use matchbox_simulate::{Setup, losses_in_first as sampled};
 
     #[test]
     fn the_exact_losses_in_the_first_games_agree_with_sampled_machines() {

@@ -1,3 +1,5 @@
+//! The exact solver: a machine's learning figures worked out exactly rather than sampled.
+//!
 //! Exact learning figures: instead of training machines at random, every bead state the
 //! machine can reach is enumerated, the next game from each state is worked out exactly
 //! over the game tree, and the resulting Markov chain (or, where the opponent chooses its
@@ -21,6 +23,8 @@
 //! `horizon` (the losses in the first games) and `giving_up` (a machine that can never
 //! stop losing).
 
+#![warn(missing_docs)]
+
 mod chain;
 mod decision;
 mod giving_up;
@@ -33,6 +37,13 @@ mod states;
 mod teaching;
 
 use std::fmt;
+
+use matchbox_games as game;
+#[cfg(test)]
+use matchbox_kit as kit;
+use matchbox_kit::boxes;
+use matchbox_machine::{self as machine, parallel};
+use matchbox_words::{Error, i18n, rule};
 
 pub use chain::{Distribution, distribution, distribution_bounded};
 pub use giving_up::{GIVE_UP_BY, GivingUp, giving_up};
@@ -62,8 +73,8 @@ mod tests {
     use super::lines::{Lines, Mover, Walker, lines_fit};
     use super::*;
     use crate::kit::fixtures::{self, HER, Pawns, Stones};
-    use crate::simulate::OpponentKind;
-    use crate::simulate::{Estimate, Setup, Stats, train};
+    use matchbox_simulate::OpponentKind;
+    use matchbox_simulate::{Estimate, Setup, Stats, train};
 
     fn her() -> Setup<Pawns> {
         let (game, kit) = fixtures::pawns(HER);

@@ -15,8 +15,8 @@ use super::numbers::{Number, one, zero};
 use super::packed::Packing;
 use crate::game::Rules;
 use crate::i18n::Said;
-use crate::machine::{Beads, Draw, End, Machine, Node, Tree};
-use crate::simulate::{OpponentKind, teacher_moves};
+use crate::machine::{Beads, Draw, End, Learning, Machine, Node, Tree};
+use matchbox_machine::{OpponentKind, teacher_moves};
 
 /// Most steps in the lines of play of one game from one state, a bound on memory (a game
 /// of noughts and crosses from fresh beads has some 550,000).
@@ -635,7 +635,7 @@ pub(super) fn lines_fit<G: Rules>(
 }
 
 /// The moves a rule-following opponent picks from uniformly: the same sets as the
-/// simulation's [`crate::simulate::Automatic`] opponents.
+/// simulation's `Automatic` opponents.
 fn opponent_moves<'t, G: Rules>(
     kind: OpponentKind,
     tree: &'t Tree<G>,

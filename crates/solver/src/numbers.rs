@@ -453,7 +453,7 @@ pub enum Measure {
     /// Exactly, or in proven bounds.
     Exact(Figure),
     /// Sampled.
-    Sampled(crate::simulate::Estimate),
+    Sampled(matchbox_machine::Estimate),
 }
 
 impl Measure {

@@ -163,7 +163,7 @@ mod tests {
 
     use super::*;
     use crate::kit::fixtures::{self, HER};
-    use crate::simulate::Setup;
+    use matchbox_simulate::Setup;
 
     /// HER's machine under `rule`.
     fn her(rule: Rule) -> Machine {

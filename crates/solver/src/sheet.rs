@@ -8,7 +8,7 @@ use super::numbers::Figure;
 use super::teaching::{Besides, Principle, Teaching};
 use crate::game::{Notation, Rules};
 use crate::machine::{Learner, Machine, Tree};
-use crate::simulate::OpponentKind;
+use matchbox_machine::OpponentKind;
 
 /// The exact path's three problems: the chains against a perfect opponent and against
 /// the one-move teacher, and what every opponent can do (the fastest teacher).

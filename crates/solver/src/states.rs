@@ -943,7 +943,7 @@ mod tests {
 
     use super::*;
     use crate::kit::fixtures::{self, HER};
-    use crate::simulate::Setup;
+    use matchbox_simulate::Setup;
 
     proptest! {
         #[test]

@@ -13,7 +13,7 @@ use super::states::States;
 use crate::Error;
 use crate::game::Rules;
 use crate::machine::{Learner, Machine, Node, Tree};
-use crate::simulate::OpponentKind;
+use matchbox_machine::OpponentKind;
 
 /// Every state's worth to the fastest teacher, in the arithmetic it was solved in.
 enum Worths {

@@ -576,26 +576,6 @@ mod tests {
     }
 
     #[test]
-    fn every_game_and_preset_has_the_words_the_generic_code_asks_for() {
-        // Keys built from a game's or a preset's name: the classroom screen's prompt,
-        // the default kit names.
-        for language in Language::ALL {
-            let s = strings(language);
-            for game in crate::game::GAMES {
-                let keys = [
-                    format!("page.your_move.{}", game.name),
-                    format!("name.{}", game.name),
-                ]
-                .into_iter()
-                .chain(game.presets.iter().map(|p| format!("preset.{}", p.name)));
-                for key in keys {
-                    assert!(s.map.contains_key(&key), "{language:?}: {key}");
-                }
-            }
-        }
-    }
-
-    #[test]
     fn no_two_files_give_the_same_key() {
         for language in Language::ALL {
             let mut keys: Vec<String> = Vec::new();

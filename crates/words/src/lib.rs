@@ -1,32 +1,17 @@
-//! The engine of matchbox: what a kit is and what its machine does, with no drawing, no
-//! files, no network and no clock, so that it builds for WebAssembly too.
-//!
-//! The layers, bottom to top: [`palette`], [`glyphs`], [`parallel`], [`i18n`] (the kit's
-//! words) and [`media`] (paper and label sizes); [`settings`] (kit.yaml read with the
-//! place of every key) and [`rule`] (the learning rules); [`game`] (the rules and
-//! notation of every game, and the one list of games); [`kit`] (a whole kit, checked);
-//! [`boxes`] (enumeration); [`machine`] (the tree, the beads, the learner); [`simulate`]
-//! (training, exact figures, verify, the state file format). A module imports only
-//! modules below it. The print crate draws what this one computes; the binary reads and
-//! writes the files.
+//! The words of a kit and what its settings take, below every other crate of matchbox:
+//! the kit's words in every language ([`i18n`]), kit.yaml's text read with the place of
+//! every key ([`settings`]), the beads' colours ([`palette`]) and the learning rules
+//! ([`rule`]), and the problems every layer reports ([`Error`], [`Problem`], and a state
+//! file's [`refusal`]). A module imports only modules below it, in that order from
+//! `palette` up.
 
 #![warn(missing_docs)]
 
-// First, so that `with_game!` is in scope for the modules below.
-#[macro_use]
-pub mod game;
-
-pub mod boxes;
-pub mod glyphs;
 pub mod i18n;
-pub mod kit;
-pub mod machine;
-pub mod media;
 pub mod palette;
-pub mod parallel;
+pub mod refusal;
 pub mod rule;
 pub mod settings;
-pub mod simulate;
 
 /// What went wrong, split by whose mistake it is.
 #[derive(Debug, thiserror::Error)]
@@ -44,7 +29,7 @@ pub enum Error {
     /// A state file refused (exit status 2), with why, for each front end to say in
     /// its own words; shown in the command line's.
     #[error("{0}")]
-    StateFile(Box<simulate::state::Refused>),
+    StateFile(Box<refusal::Refused>),
 }
 
 /// Where in a kit file a problem is: its name as messages show it, line and column from 1.

@@ -67,6 +67,10 @@ pub struct Reward {
 /// The most beads a fresh box holds for one move.
 pub const MAX_START_BEADS: u32 = 100;
 
+/// Most beads one move can hold: far more than a box does, and small enough that a box
+/// of up to 4,000 moves never overflows its total.
+pub const MAX_BEADS: u32 = 1_000_000;
+
 /// The most beads a result may add or (negative) take per box used.
 pub const MAX_REWARD: i32 = 100;
 

@@ -94,7 +94,7 @@ pub enum Kind {
     /// Whole numbers, each with a list of whole numbers.
     Map,
     /// A value of a shape of its own, found so from its type; the kit names each of its
-    /// own such keys' shapes below ([`crate::kit::describe_keys`]).
+    /// own such keys' shapes below (the kit crate's `describe_keys`).
     Own,
     /// The beads of a box: one number, or move numbers with beads.
     Beads,
@@ -175,6 +175,7 @@ impl<'de> serde::Deserializer<'de> for Probe {
 
 /// Declares a part of kit.yaml once: a struct with every field optional and with its
 /// place, and how a file overrides a preset.
+#[macro_export]
 macro_rules! settings_file {
     ($(#[$meta:meta])* $vis:vis $name:ident { $($field:ident: $ty:ty),* $(,)? }) => {
         $(#[$meta])*
@@ -208,7 +209,7 @@ macro_rules! settings_file {
         }
     };
 }
-pub(crate) use settings_file;
+pub use crate::settings_file;
 
 /// The keys of a game that has none of its own (noughts and crosses).
 #[derive(Debug, Default, serde::Deserialize)]
@@ -332,7 +333,7 @@ const PART: char = '\u{1f}';
 
 /// A message of a kit value's deserializer, to be said in the kit's language once its
 /// key is known: `problem.KEY` with `values`, and `{key}` and `{takes}` of the key read.
-pub(crate) fn deferred(key: &str, values: &[(&str, &str)]) -> String {
+pub fn deferred(key: &str, values: &[(&str, &str)]) -> String {
     let mut out = format!("{DEFERRED}{key}");
     for (name, value) in values {
         out.push(PART);
@@ -509,7 +510,7 @@ fn first_tab(text: &str, from: &Location) -> Option<(u64, u64)> {
 }
 
 /// `U+200D`: a character as a message names it.
-pub(crate) fn code_point(c: char) -> String {
+pub fn code_point(c: char) -> String {
     format!("U+{:04X}", u32::from(c))
 }
 
@@ -577,7 +578,7 @@ impl Source<'_> {
 }
 
 /// [`located`] at a line and column.
-pub(crate) fn placed(source: &str, line: u64, column: u64, message: impl fmt::Display) -> Error {
+pub fn placed(source: &str, line: u64, column: u64, message: impl fmt::Display) -> Error {
     Error::Kit(Box::new(Problem {
         place: Some(Place {
             file: source.to_string(),
