@@ -2,10 +2,10 @@
 # Cuts the kit's fonts (DejaVu Sans 2.37, regular and bold, from the `dejavu` crate) down
 # to the characters in unicodes.txt, without hinting (the PDF's and the previews' glyphs
 # are drawn from outlines at print sizes, never hinted). Run by hand when unicodes.txt
-# changes; the results are committed, so a build needs nothing but cargo. The engine's
-# tests check that the files here and unicodes.txt agree.
+# changes; the results are committed, so a build needs nothing but cargo. The kit
+# crate's tests check that the files here and unicodes.txt agree.
 # Needs fontTools 4.68.0: pip install fonttools==4.68.0
-# Usage: bash crates/engine/fonts/subset.sh
+# Usage: bash crates/kit/fonts/subset.sh
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cd "$here/../../.."
