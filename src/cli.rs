@@ -1,23 +1,26 @@
-//! Command-line parsing and printing: each command reads a kit, calls the library and
+//! Command-line parsing and dispatch: each command reads a kit, hands it to the libraries
+//! (the engine, the print shop, `matchbox-report`, `matchbox-play`, the server) and
 //! prints what came back. No logic of its own.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use matchbox_engine::Error;
 use matchbox_engine::boxes::BoxSet;
 use matchbox_engine::game::{Descriptor, Notation};
-use matchbox_engine::kit::{Kit, MAX_KIT_BYTES, presets};
+use matchbox_engine::kit::{Kit, MAX_KIT_BYTES};
 use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::{self, OpponentKind, Setup, state, verify};
 use matchbox_engine::with_game;
 use matchbox_files::{check_file_path, write_atomic};
-use matchbox_print::make::Progress;
 
-use crate::{play, report};
+use matchbox_play as play;
+use matchbox_report as report;
+
+use crate::kit_folder;
+use crate::progress::{KitProgress, progress_bar};
 
 /// What `matchbox --version` prints after the name: the release and the commit it was
 /// built from (build.rs), so that a bug report names the exact program.
@@ -123,15 +126,8 @@ enum Command {
     Kit {
         #[command(flatten)]
         kit: KitChoice,
-        /// Folder to write into [default: out/<kit name>].
-        #[arg(long, value_name = "DIR")]
-        out: Option<PathBuf>,
-        /// Resolution of the PNG previews.
-        #[arg(long, default_value_t = matchbox_print::make::DEFAULT_DPI)]
-        dpi: f32,
-        /// Print what was written as JSON.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        args: KitArgs,
     },
     /// Find the box for a position written as `boxes` prints it, in any orientation.
     Find {
@@ -152,56 +148,22 @@ enum Command {
     Verify {
         #[command(flatten)]
         kit: KitChoice,
-        /// Who the machine learns against: its figures, and the claim, are against it.
-        #[arg(long, value_parser = by_name(&OpponentKind::VERIFIABLE, OpponentKind::name), default_value = "perfect")]
-        opponent: OpponentKind,
-        /// Fresh machines to train.
-        #[arg(long, default_value_t = verify::VERIFY_RUNS, value_parser = clap::value_parser!(u32).range(1..))]
-        runs: u32,
-        /// Games after which a machine that can still lose counts as unfinished.
-        #[arg(long, default_value_t = simulate::EXPECTATION_MAX_GAMES, value_parser = clap::value_parser!(u32).range(1..))]
-        max_games: u32,
-        /// Seed of the random draws.
-        #[arg(long, default_value_t = simulate::EXPECTATION_SEED)]
-        seed: u64,
-        /// Print JSON instead of text.
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        args: VerifyArgs,
     },
     /// Play against the machine in the terminal; moves are read line by line from stdin.
     Play {
         #[command(flatten)]
         kit: KitChoice,
-        /// The learning rule [default: the kit's].
-        #[arg(long, value_parser = by_name(&Rule::ALL, Rule::name))]
-        rule: Option<Rule>,
         #[command(flatten)]
-        state: StateChoice,
-        /// Seed of the machine's draws [default: from the clock].
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Colour the beads: auto (on a terminal, unless NO_COLOR is set), always, never.
-        #[arg(long, value_enum, default_value_t = Colour::Auto)]
-        colour: Colour,
+        args: PlayArgs,
     },
     /// Serve the machine as a web page for the classroom's screen, until Ctrl-C.
     Serve {
         #[command(flatten)]
         kit: KitChoice,
         #[command(flatten)]
-        state: StateChoice,
-        /// The port [default: 8080, or the port in --listen; 0 picks a free one].
-        #[arg(long)]
-        port: Option<u16>,
-        /// The address to listen on; 0.0.0.0 lets tablets on the network watch.
-        #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
-        listen: String,
-        /// The learning rule [default: the kit's].
-        #[arg(long, value_parser = by_name(&Rule::ALL, Rule::name))]
-        rule: Option<Rule>,
-        /// Seed of the machine's draws [default: from the clock].
-        #[arg(long)]
-        seed: Option<u64>,
+        args: ServeArgs,
     },
 }
 
@@ -261,6 +223,75 @@ pub struct SimulateArgs {
     plot: Option<PathBuf>,
 }
 
+/// The flags of `kit`.
+#[derive(Args, Debug, Clone)]
+pub struct KitArgs {
+    /// Folder to write into [default: out/<kit name>].
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Resolution of the PNG previews.
+    #[arg(long, default_value_t = matchbox_print::make::DEFAULT_DPI)]
+    dpi: f32,
+    /// Print what was written as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The flags of `verify`.
+#[derive(Args, Debug, Clone)]
+pub struct VerifyArgs {
+    /// Who the machine learns against: its figures, and the claim, are against it.
+    #[arg(long, value_parser = by_name(&OpponentKind::VERIFIABLE, OpponentKind::name), default_value = "perfect")]
+    opponent: OpponentKind,
+    /// Fresh machines to train.
+    #[arg(long, default_value_t = verify::VERIFY_RUNS, value_parser = clap::value_parser!(u32).range(1..))]
+    runs: u32,
+    /// Games after which a machine that can still lose counts as unfinished.
+    #[arg(long, default_value_t = simulate::EXPECTATION_MAX_GAMES, value_parser = clap::value_parser!(u32).range(1..))]
+    max_games: u32,
+    /// Seed of the random draws.
+    #[arg(long, default_value_t = simulate::EXPECTATION_SEED)]
+    seed: u64,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The flags of `play`.
+#[derive(Args, Debug, Clone)]
+pub struct PlayArgs {
+    /// The learning rule [default: the kit's].
+    #[arg(long, value_parser = by_name(&Rule::ALL, Rule::name))]
+    rule: Option<Rule>,
+    #[command(flatten)]
+    state: StateChoice,
+    /// Seed of the machine's draws [default: from the clock].
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Colour the beads: auto (on a terminal, unless NO_COLOR is set), always, never.
+    #[arg(long, value_enum, default_value_t = Colour::Auto)]
+    colour: Colour,
+}
+
+/// The flags of `serve`.
+#[derive(Args, Debug, Clone)]
+pub struct ServeArgs {
+    #[command(flatten)]
+    state: StateChoice,
+    /// The port [default: 8080, or the port in --listen; 0 picks a free one].
+    #[arg(long)]
+    port: Option<u16>,
+    /// The address to listen on; 0.0.0.0 lets tablets on the network watch.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    listen: String,
+    /// The learning rule [default: the kit's].
+    #[arg(long, value_parser = by_name(&Rule::ALL, Rule::name))]
+    rule: Option<Rule>,
+    /// Seed of the machine's draws [default: from the clock].
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
 /// Runs the command line and returns the exit status.
 pub fn main() -> i32 {
     let cli = Cli::parse();
@@ -282,100 +313,11 @@ pub fn main() -> i32 {
 /// internal failures and input mistakes).
 const NOT_HOLDING: i32 = 3;
 
-/// Runs the command given, returning the exit status; one match with a short arm per
-/// command (load the kit, hand its flags on), kept whole so the commands read side by side.
+/// Runs the command given, returning the exit status: the kit loaded, then the command's
+/// own function, one short arm each, so the commands read side by side.
 fn run(cli: Cli) -> Result<i32, Error> {
     match cli.command {
-        Command::Simulate { kit, args } => {
-            let kit = kit.load()?;
-            with_game!(&kit.game, |game| simulate_command(game, &kit, &args))?;
-        }
-        Command::Verify {
-            kit,
-            opponent,
-            runs,
-            max_games,
-            seed,
-            json,
-        } => {
-            let kit = kit.load()?;
-            let bar = progress_bar(u64::from(runs));
-            let progress = |n| bar.inc(n);
-            let verdict = with_game!(&kit.game, |game| {
-                // A kit that `kit` cannot print does not pass either, for the same reason.
-                matchbox_print::make::check_printable(game, &kit)?;
-                verify::verify(game, &kit, opponent, runs, max_games, seed, &progress)
-            })?;
-            bar.finish_and_clear();
-            print(&if json {
-                to_json(&verdict)?
-            } else {
-                report::verdict_text(&kit, &verdict)
-            })?;
-            if !verdict.all_hold() {
-                eprintln!("matchbox: the kit does not pass: see above");
-                return Ok(NOT_HOLDING);
-            }
-        }
-        Command::Play {
-            kit,
-            rule,
-            state,
-            seed,
-            colour,
-        } => {
-            let kit = kit.load()?;
-            let coloured = play::use_colour(
-                match colour {
-                    Colour::Auto => None,
-                    Colour::Always => Some(true),
-                    Colour::Never => Some(false),
-                },
-                std::io::stdout().is_terminal(),
-                std::env::var("NO_COLOR").ok().as_deref(),
-            );
-            let seed = seed.unwrap_or_else(clock_seed);
-            let options = play::Options {
-                colour: coloured,
-                seed,
-            };
-            with_game!(&kit.game, |game| {
-                play_command(
-                    game,
-                    &kit,
-                    rule,
-                    state.state.as_deref(),
-                    state.accept_edited_state,
-                    &options,
-                )
-            })?;
-        }
-        Command::Serve {
-            kit,
-            state,
-            port,
-            listen,
-            rule,
-            seed,
-        } => {
-            let kit = kit.load()?;
-            let options = matchbox_serve::Options {
-                state: state.state,
-                accept_edited_state: state.accept_edited_state,
-                listen: matchbox_serve::listen_address(Some(&listen), port)?,
-                rule,
-                seed: seed.unwrap_or_else(clock_seed),
-            };
-            return matchbox_serve::serve(&kit, &options);
-        }
-        Command::Presets => {
-            let width = presets().map(|p| p.name.len()).max().unwrap_or(0);
-            let mut out = String::new();
-            for p in presets() {
-                out.push_str(&format!("{:<width$}  {}\n", p.name, p.about));
-            }
-            print(&out)?;
-        }
+        Command::Presets => print(&report::presets_text())?,
         Command::Labels => print(&report::label_stocks())?,
         Command::Boxes { kit, json } => {
             let kit = kit.load()?;
@@ -383,40 +325,90 @@ fn run(cli: Cli) -> Result<i32, Error> {
                 game, &kit, json
             ))?)?;
         }
-        Command::Kit {
-            kit,
-            out,
-            dpi,
-            json,
-        } => {
-            // A kit folder left in the crash window by a killed run is put back first,
-            // whether or not this run then succeeds.
-            match &out {
-                Some(dir) => matchbox_files::restore(dir),
-                None => matchbox_files::restore_all(Path::new(crate::kit_folder::OUT)),
-            }
-            let kit = kit.load()?;
-            let dir = out.unwrap_or_else(|| crate::kit_folder::default_dir(&kit));
-            let progress = KitProgress::default();
-            let report = crate::kit_folder::write_kit(&kit, &dir, dpi, &progress)?;
-            if let Some(bar) = progress.bar.get() {
-                bar.finish_and_clear();
-            }
-            if json {
-                let text = serde_json::to_string_pretty(&report)?;
-                print(&(text + "\n"))?;
-                return Ok(0);
-            }
-            print(&crate::report::kit_text(&kit, &dir, &report))?;
-        }
         Command::Find { kit, position } => {
             let kit = kit.load()?;
             print(&with_game!(&kit.game, |game| find_command(
                 game, &kit, &position
             ))?)?;
         }
+        Command::Kit { kit, args } => kit_command(&kit, args)?,
+        Command::Simulate { kit, args } => {
+            let kit = kit.load()?;
+            with_game!(&kit.game, |game| simulate_command(game, &kit, &args))?;
+        }
+        Command::Verify { kit, args } => return verify_command(&kit.load()?, &args),
+        Command::Play { kit, args } => {
+            let kit = kit.load()?;
+            with_game!(&kit.game, |game| play_command(game, &kit, &args))?;
+        }
+        Command::Serve { kit, args } => return serve_command(&kit.load()?, args),
     }
     Ok(0)
+}
+
+/// `matchbox kit`: the kit's files written into its folder, then what was written.
+fn kit_command(kit: &KitChoice, args: KitArgs) -> Result<(), Error> {
+    // A kit folder left in the crash window by a killed run is put back first, whether
+    // or not this run then succeeds.
+    match &args.out {
+        Some(dir) => matchbox_files::restore(dir),
+        None => matchbox_files::restore_all(Path::new(kit_folder::OUT)),
+    }
+    let kit = kit.load()?;
+    let dir = args.out.unwrap_or_else(|| kit_folder::default_dir(&kit));
+    let progress = KitProgress::default();
+    let written = kit_folder::write_kit(&kit, &dir, args.dpi, &progress)?;
+    if let Some(bar) = progress.bar.get() {
+        bar.finish_and_clear();
+    }
+    print(&if args.json {
+        to_json(&written)?
+    } else {
+        report::kit_text(&kit, &dir, &written)
+    })
+}
+
+/// `matchbox verify`: the kit checked, trained and held to the articles' claims; the
+/// exit status says whether it passes.
+fn verify_command(kit: &Kit, args: &VerifyArgs) -> Result<i32, Error> {
+    let bar = progress_bar(u64::from(args.runs));
+    let progress = |n| bar.inc(n);
+    let verdict = with_game!(&kit.game, |game| {
+        // A kit that `kit` cannot print does not pass either, for the same reason.
+        matchbox_print::make::check_printable(game, kit)?;
+        verify::verify(
+            game,
+            kit,
+            args.opponent,
+            args.runs,
+            args.max_games,
+            args.seed,
+            &progress,
+        )
+    })?;
+    bar.finish_and_clear();
+    print(&if args.json {
+        to_json(&verdict)?
+    } else {
+        report::verdict_text(kit, &verdict)
+    })?;
+    if !verdict.all_hold() {
+        eprintln!("matchbox: the kit does not pass: see above");
+        return Ok(NOT_HOLDING);
+    }
+    Ok(0)
+}
+
+/// `matchbox serve`: the classroom screen, until Ctrl-C; its exit status.
+fn serve_command(kit: &Kit, args: ServeArgs) -> Result<i32, Error> {
+    let options = matchbox_serve::Options {
+        state: args.state.state,
+        accept_edited_state: args.state.accept_edited_state,
+        listen: matchbox_serve::listen_address(Some(&args.listen), args.port)?,
+        rule: args.rule,
+        seed: args.seed.unwrap_or_else(clock_seed),
+    };
+    matchbox_serve::serve(kit, &options)
 }
 
 /// A seed from the clock, for draws that need not be repeatable.
@@ -424,58 +416,6 @@ fn clock_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64)
-}
-
-/// A progress bar on stderr when it is a terminal, and a hidden one otherwise.
-fn progress_bar(total: u64) -> ProgressBar {
-    if !std::io::stderr().is_terminal() {
-        return ProgressBar::hidden();
-    }
-    let style = ProgressStyle::with_template("{bar:40} {pos}/{len} {msg} ({eta} left)")
-        .unwrap_or_else(|_| ProgressStyle::default_bar());
-    ProgressBar::new(total).with_style(style)
-}
-
-/// Kits of at least this many boxes are said, up front, to take a while.
-const LONG_KIT_BOXES: usize = 1_000;
-
-/// A kit's making on stderr: for a large kit, how long it will take, then a bar over its
-/// labels and previews.
-#[derive(Default)]
-struct KitProgress {
-    bar: std::sync::OnceLock<ProgressBar>,
-}
-
-impl Progress for KitProgress {
-    fn boxes_found(&self, labels: usize, previews: bool) {
-        if labels < LONG_KIT_BOXES {
-            return;
-        }
-        // Measured on one core of a small machine: a label drawn and laid out in about
-        // 0.35 ms, its preview made in about 1.7 ms; the cores share both.
-        let ms = labels as f64 * if previews { 2.05 } else { 0.35 };
-        let seconds = (ms / 1000.0 / rayon::current_num_threads() as f64)
-            .ceil()
-            .max(1.0);
-        let skip = if previews {
-            " (most of it the previews: `previews: false` in kit.yaml leaves them out)"
-        } else {
-            ""
-        };
-        let _ = writeln!(
-            std::io::stderr(),
-            "matchbox: {} boxes: making this kit takes about {seconds} s{skip}",
-            matchbox_engine::i18n::grouped(matchbox_engine::i18n::Language::En, labels as i64)
-        );
-        let steps = if previews { 2 * labels } else { labels };
-        let _ = self.bar.set(progress_bar(steps as u64));
-    }
-
-    fn step(&self) {
-        if let Some(bar) = self.bar.get() {
-            bar.inc(1);
-        }
-    }
 }
 
 fn to_json(value: &impl serde::Serialize) -> Result<String, Error> {
@@ -516,12 +456,11 @@ fn find_command<G: Notation + Descriptor>(
 ) -> Result<String, Error> {
     let set = BoxSet::build(game, kit)?;
     let (i, symmetry) = set.find_notation(game, text, kit.language)?;
-    let b = &set.boxes[i];
-    let words = report::Words::of(kit);
-    Ok(format!(
-        "{}\n\n{}",
-        words.found(b.id, game.describe_symmetry(symmetry)),
-        report::box_text(game, kit, b)
+    Ok(report::found_text(
+        game,
+        kit,
+        &set.boxes[i],
+        game.describe_symmetry(symmetry),
     ))
 }
 
@@ -570,13 +509,7 @@ fn simulate_command<G: Notation + Descriptor>(
         write_atomic(path, rows.as_bytes())?;
     }
     if let Some(path) = &a.plot {
-        let title = format!(
-            "{}: {} games against a {} opponent, rule {}",
-            kit.name,
-            games,
-            a.opponent.name(),
-            rule.name()
-        );
+        let title = report::plot_title(kit, games, a.opponent, rule);
         write_plot(
             path,
             &matchbox_print::plot::curve_scene(&title, &session.curve),
@@ -618,16 +551,15 @@ fn write_plot(path: &Path, scene: &matchbox_print::draw::scene::Scene) -> Result
 /// Resolution of a PNG learning curve: sharp on screen and in print.
 const PLOT_DPI: f32 = 150.0;
 
-/// `matchbox play`: games against the machine in the terminal, its beads kept in `state`.
-/// `rule` is `--rule`, if given: a state file's own rule otherwise, else the kit's.
+/// `matchbox play`: games against the machine in the terminal, its beads kept in the
+/// `--state` file. `--rule`, if given, is the rule: a state file's own rule otherwise,
+/// else the kit's.
 fn play_command<G: Notation + Descriptor>(
     game: &G,
     kit: &Kit,
-    rule: Option<Rule>,
-    state: Option<&Path>,
-    accept_edited: bool,
-    options: &play::Options,
+    args: &PlayArgs,
 ) -> Result<(), Error> {
+    let state = args.state.state.as_deref();
     if let Some(path) = state {
         check_file_path(path)?;
     }
@@ -644,9 +576,9 @@ fn play_command<G: Notation + Descriptor>(
         game,
         kit,
         state.map(|path| (path, std::fs::read(path))),
-        rule,
+        args.rule,
         |kit, rule| Setup::new(game, kit, rule, false),
-        accept_edited,
+        args.state.accept_edited_state,
     )?;
     for note in notes {
         eprintln!("matchbox: {note}");
@@ -658,9 +590,21 @@ fn play_command<G: Notation + Descriptor>(
         }
         None => Ok(()),
     };
+    let options = play::Options {
+        colour: play::use_colour(
+            match args.colour {
+                Colour::Auto => None,
+                Colour::Always => Some(true),
+                Colour::Never => Some(false),
+            },
+            std::io::stdout().is_terminal(),
+            std::env::var("NO_COLOR").ok().as_deref(),
+        ),
+        seed: args.seed.unwrap_or_else(clock_seed),
+    };
     let console = play::Console {
         input: std::io::stdin().lock(),
         output: std::io::stdout().lock(),
     };
-    play::session(game, &kit, &setup, saved, options, console, save).map(drop)
+    play::session(game, &kit, &setup, saved, &options, console, save).map(drop)
 }

@@ -8,26 +8,9 @@ use std::sync::Mutex;
 use matchbox_engine::Error;
 use matchbox_engine::kit::Kit;
 use matchbox_print::make::{Progress, make_files_telling};
-use serde::Serialize;
+use matchbox_report::KitReport;
 
 use matchbox_files::NewFolder;
-
-/// What `matchbox kit` wrote.
-#[derive(Debug, Serialize)]
-pub struct KitReport {
-    /// The folder written into.
-    pub dir: PathBuf,
-    /// Every file written, in order.
-    pub files: Vec<PathBuf>,
-    /// Number of boxes (and labels).
-    pub boxes: usize,
-    /// Pages of labels.pdf.
-    pub label_pages: usize,
-    /// Pages of kit.pdf.
-    pub kit_pages: usize,
-    /// PNG previews written.
-    pub previews: usize,
-}
 
 /// The folder that holds the kit folders by default.
 pub const OUT: &str = "out";

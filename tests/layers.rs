@@ -38,7 +38,7 @@ fn sources() -> Vec<String> {
 }
 
 /// The workspace's crates and the ones of them each may use.
-const LAYERS: [(&str, &[&str]); 16] = [
+const LAYERS: [(&str, &[&str]); 18] = [
     // The templates folder as a crate, so that the words' package carries them.
     ("matchbox-templates", &[]),
     // The engine's crates, bottom to top (docs/architecture.md).
@@ -98,6 +98,9 @@ const LAYERS: [(&str, &[&str]); 16] = [
     ("matchbox-files", &["matchbox-engine"]),
     ("matchbox-print", &["matchbox-engine"]),
     ("matchbox-classroom", &["matchbox-engine", "matchbox-print"]),
+    // The command line's reports in the kit's words, and the game at the terminal.
+    ("matchbox-report", &["matchbox-engine"]),
+    ("matchbox-play", &["matchbox-engine", "matchbox-report"]),
     (
         "matchbox-serve",
         &["matchbox-engine", "matchbox-files", "matchbox-classroom"],
@@ -112,6 +115,8 @@ const LAYERS: [(&str, &[&str]); 16] = [
             "matchbox-engine",
             "matchbox-files",
             "matchbox-print",
+            "matchbox-report",
+            "matchbox-play",
             "matchbox-serve",
         ],
     ),
@@ -131,7 +136,7 @@ const TESTS_ONLY: [(&str, &str); 1] = [("matchbox-solver", "matchbox-simulate")]
 const FRONT_ENDS: [&str; 5] = ["axum", "tokio", "clap", "indicatif", "ctrlc"];
 
 /// What a lower crate must not depend on, even indirectly (besides [`FRONT_ENDS`]).
-const KEPT_OUT: [(&str, &[&str]); 4] = [
+const KEPT_OUT: [(&str, &[&str]); 6] = [
     (
         "matchbox-engine",
         &["krilla", "rustybuzz", "tiny-skia", "png"],
@@ -140,6 +145,9 @@ const KEPT_OUT: [(&str, &[&str]); 4] = [
     // The classroom's answers are the same over HTTP and in the browser's engine.
     ("matchbox-classroom", &["matchbox-files", "hyper"]),
     ("matchbox-web", &["matchbox-files", "hyper"]),
+    // Words and a game at the terminal: nothing that draws or writes files.
+    ("matchbox-report", &["matchbox-print", "matchbox-files"]),
+    ("matchbox-play", &["matchbox-print", "matchbox-files"]),
 ];
 
 /// Cargo.lock's packages: each name with the names of its dependencies (of every

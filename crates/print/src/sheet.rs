@@ -381,22 +381,43 @@ fn legend_items(kit: &Kit, legend: &Legend) -> Vec<LegendItem> {
 }
 
 /// The items flowed into lines between `left` and `right`, each at its x; never
-/// empty.
+/// empty. A heading keeps at least two of its items beside it or none, so that no line
+/// holds a heading and one colour with the rest of its colours below («Kolory
+/// koralików: Cz czerwony» over the other three).
 fn flow(items: &[LegendItem], left: f32, right: f32, size: f32) -> Vec<Vec<(f32, &LegendItem)>> {
     let mut lines: Vec<Vec<(f32, &LegendItem)>> = vec![Vec::new()];
     let mut x = left;
-    for item in items {
+    let mut break_next = false;
+    for (i, item) in items.iter().enumerate() {
         let w = item.width(size);
-        if x + w > right && x > left {
+        let lead = match item {
+            LegendItem::Title(_) => heading_lead(&items[i + 1..], size),
+            _ => 0.0,
+        };
+        if (break_next || x + w + lead > right) && x > left {
             lines.push(Vec::new());
             x = left;
         }
+        // A heading at the start of a line whose first items do not fit beside it
+        // stands alone.
+        break_next = x + w + lead > right;
         if let Some(line) = lines.last_mut() {
             line.push((x, item));
         }
         x += w;
     }
     lines
+}
+
+/// The width of the first two items under a heading (its only one, where it has one),
+/// which the heading keeps on its line.
+fn heading_lead(after: &[LegendItem], size: f32) -> f32 {
+    after
+        .iter()
+        .take_while(|item| !matches!(item, LegendItem::Title(_)))
+        .take(2)
+        .map(|item| item.width(size))
+        .sum()
 }
 
 /// The items flowed into as few lines as between `left` and `right`, but each line
@@ -529,6 +550,47 @@ mod tests {
             moves: Vec::new(),
             drawn_letters: &[],
         }
+    }
+
+    #[test]
+    fn a_legend_heading_keeps_two_colours_beside_it_or_none() {
+        let bead = |code: &str, name: &str| LegendItem::Bead([0, 0, 0], code.into(), name.into());
+        let items = vec![
+            LegendItem::Title("Kolory koralików:".into()),
+            bead("Cz", "czerwony"),
+            bead("N", "niebieski"),
+            bead("Ż", "żółty"),
+            bead("Zi", "zielony"),
+            LegendItem::Title("Ruchy:".into()),
+            LegendItem::Edge(Stroke::solid([0, 0, 0], 0.3), "ruch 2".into()),
+            LegendItem::Edge(Stroke::solid([0, 0, 0], 0.3), "ruch 4".into()),
+        ];
+        let size = 3.0;
+        let mut alone = 0;
+        for right in (20..200).map(|mm| mm as f32) {
+            for lines in [
+                flow(&items, 0.0, right, size),
+                balanced(&items, 0.0, right, size),
+            ] {
+                for pair in lines.windows(2) {
+                    let (line, next) = (&pair[0], &pair[1]);
+                    let heading_then_one = line.len() >= 2
+                        && matches!(line[line.len() - 2].1, LegendItem::Title(_))
+                        && !matches!(line[line.len() - 1].1, LegendItem::Title(_));
+                    let continued = !matches!(next[0].1, LegendItem::Title(_));
+                    assert!(
+                        !(heading_then_one && continued),
+                        "{right} mm: a heading with one item, the rest below"
+                    );
+                    alone += usize::from(matches!(
+                        line.last().map(|l| l.1),
+                        Some(LegendItem::Title(_))
+                    ));
+                }
+            }
+        }
+        // The narrow widths do put a heading alone on its line (the case the rule makes).
+        assert!(alone > 0);
     }
 
     #[test]

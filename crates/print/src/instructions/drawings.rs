@@ -12,7 +12,7 @@ use crate::label::{draw_label, draw_move_edge, drawn_moves, fitted_tag, tag_word
 use crate::pictures::{CAPTION, DrawnMove, Game};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
-use matchbox_engine::game::Outcome;
+use matchbox_engine::game::{Outcome, Side};
 use matchbox_engine::i18n::strings;
 use matchbox_engine::kit::{Kit, Tags};
 
@@ -46,6 +46,85 @@ pub enum Figure {
     Board,
     /// One row of the box index, from 0.
     IndexRow(usize),
+}
+
+/// The example game: a short game in which each side takes a win when it sees one, avoids handing
+/// the opponent a win at once, and otherwise plays its first move.
+pub(super) fn example_line<G: Game>(game: &G) -> Vec<(G::Position, G::Move)> {
+    let mut position = game.start();
+    let mut line = Vec::new();
+    let mut moves = Vec::new();
+    // Every game ends (the tree is finite); the bound only guards a game that
+    // repeats itself.
+    while game.outcome(&position).is_none() && line.len() < EXAMPLE_MOVES {
+        moves.clear();
+        game.legal_moves(&position, &mut moves);
+        let me = game.to_move(&position);
+        let wins = |m: &G::Move| game.outcome(&game.play(&position, *m)) == Some(Outcome::Win(me));
+        let safe = |m: &G::Move| {
+            let next = game.play(&position, *m);
+            let mut replies = Vec::new();
+            game.legal_moves(&next, &mut replies);
+            !replies
+                .iter()
+                .any(|r| game.outcome(&game.play(&next, *r)) == Some(Outcome::Win(me.other())))
+        };
+        // Of the safe moves, the one that leaves the fewest replies: a short game with
+        // moves of every size (Marienbad's first safe move takes one stone, and a game
+        // of those is sixteen moves alike).
+        let replies = |m: &G::Move| {
+            let mut replies = Vec::new();
+            game.legal_moves(&game.play(&position, *m), &mut replies);
+            replies.len()
+        };
+        let Some(&mv) = moves
+            .iter()
+            .find(|m| wins(m))
+            .or_else(|| moves.iter().filter(|m| safe(m)).min_by_key(|m| replies(m)))
+            .or(moves.first())
+        else {
+            break;
+        };
+        line.push((position.clone(), mv));
+        position = game.play(&position, mv);
+    }
+    line
+}
+
+/// How the example game ends, as the pages and the figure's last caption say it: who
+/// won, a draw, or `none` where the figure cuts a long game short.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ExampleEnd {
+    /// The machine won the example game.
+    Machine,
+    /// The machine's opponent won it.
+    Opponent,
+    /// Nobody won.
+    Draw,
+    /// The game goes on past the moves drawn.
+    None,
+}
+
+impl ExampleEnd {
+    /// How the example game of `game` ends for a machine playing `machine`.
+    pub fn of<G: Game>(game: &G, machine: Side) -> ExampleEnd {
+        let line = example_line(game);
+        let last = line
+            .last()
+            .map_or_else(|| game.start(), |(p, m)| game.play(p, *m));
+        ExampleEnd::at(game, &last, machine)
+    }
+
+    /// How a game that has come to `last` ends for a machine playing `machine`.
+    fn at<G: Game>(game: &G, last: &G::Position, machine: Side) -> ExampleEnd {
+        match game.outcome(last) {
+            Some(Outcome::Win(side)) if side == machine => ExampleEnd::Machine,
+            Some(Outcome::Win(_)) => ExampleEnd::Opponent,
+            Some(Outcome::Draw) => ExampleEnd::Draw,
+            None => ExampleEnd::None,
+        }
+    }
 }
 
 impl Figure {
@@ -189,46 +268,9 @@ impl<'a, G: Game> Figures<'a, G> {
         scene
     }
 
-    /// A short game in which each side takes a win when it sees one, avoids handing
-    /// the opponent a win at once, and otherwise plays its first move.
-    fn example_line(&self) -> Vec<(G::Position, G::Move)> {
-        let game = self.game;
-        let mut position = game.start();
-        let mut line = Vec::new();
-        let mut moves = Vec::new();
-        // Every game ends (the tree is finite); the bound only guards a game that
-        // repeats itself.
-        while game.outcome(&position).is_none() && line.len() < EXAMPLE_MOVES {
-            moves.clear();
-            game.legal_moves(&position, &mut moves);
-            let me = game.to_move(&position);
-            let wins =
-                |m: &G::Move| game.outcome(&game.play(&position, *m)) == Some(Outcome::Win(me));
-            let safe = |m: &G::Move| {
-                let next = game.play(&position, *m);
-                let mut replies = Vec::new();
-                game.legal_moves(&next, &mut replies);
-                !replies
-                    .iter()
-                    .any(|r| game.outcome(&game.play(&next, *r)) == Some(Outcome::Win(me.other())))
-            };
-            let Some(&mv) = moves
-                .iter()
-                .find(|m| wins(m))
-                .or_else(|| moves.iter().find(|m| safe(m)))
-                .or(moves.first())
-            else {
-                break;
-            };
-            line.push((position.clone(), mv));
-            position = game.play(&position, mv);
-        }
-        line
-    }
-
     fn example(&self) -> Scene {
         let s = strings(self.kit.language);
-        let line = self.example_line();
+        let line = example_line(self.game);
         let frames = line.len() + 1;
         let gap = 5.0;
         // As large as allowed, but small enough for the game to take two rows at most
@@ -238,15 +280,21 @@ impl<'a, G: Game> Figures<'a, G> {
         let per_row = frames.div_ceil(if frames > 12 { 3 } else { 2 }) as f32;
         let cell = largest.min(((self.width + gap) / per_row - gap) / unit_w);
         let last = line.last().map(|(p, m)| self.game.play(p, *m));
-        // A game cut short (a long nim heap) ends in "…", not in the tick of a game over.
-        let over = last
-            .as_ref()
-            .is_none_or(|end| self.game.outcome(end).is_some());
+        // A game cut short (a long nim heap) ends in "…", a game over in the tick and
+        // who won.
+        let end = last.as_ref().map_or(ExampleEnd::None, |l| {
+            ExampleEnd::at(self.game, l, self.kit.machine)
+        });
+        let result = match end {
+            ExampleEnd::Machine => format!("✓ {}", s.get("example.won.machine")),
+            ExampleEnd::Opponent => format!("✓ {}", s.get("example.won.opponent")),
+            ExampleEnd::Draw => format!("✓ {}", s.get("example.draw")),
+            ExampleEnd::None => "…".to_string(),
+        };
         let captions: Vec<String> = (0..frames)
             .map(|i| match line.get(i) {
                 Some((position, _)) => self.move_caption(position, i as u32 + 1),
-                None if over => "✓".to_string(),
-                None => "…".to_string(),
+                None => result.clone(),
             })
             .collect();
         // Each frame as wide as its picture, or as its caption at full size where that

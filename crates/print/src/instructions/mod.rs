@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use crate::pictures::Game;
 use crate::sheet::Page;
-pub use drawings::Figure;
+pub use drawings::{ExampleEnd, Figure};
 use layout::{Booklet, Typesetter};
 use markdown::{Block, blocks, figure_marker};
 use matchbox_engine::Error;
@@ -358,6 +358,9 @@ pub struct TemplateContext {
     pub schedule: Vec<ScheduleStep>,
     /// Whether the game can end in a draw.
     pub draws: bool,
+    /// How the example game ends: `machine` or `opponent` (who won), `draw`, or `none`
+    /// where the drawing stops before the end.
+    pub example_end: ExampleEnd,
     /// The game's own variables (its settings), for its partials; set beside the others.
     #[serde(skip)]
     pub game: Value,
@@ -411,6 +414,7 @@ impl TemplateContext {
             history: game.historic(&kit.machine_settings()).map(|h| h.name),
             schedule: bead_schedule(kit, first_move),
             draws: game.can_draw(),
+            example_end: ExampleEnd::of(game, kit.machine),
             game: game.template_vars(),
             paper: kit.paper.name(),
             stickers: kit.stickers.map(|s| s.code),

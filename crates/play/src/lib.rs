@@ -2,11 +2,15 @@
 //! drawn and the move; after the game, the rule and what it changed.
 //!
 //! Moves are read line by line from any reader, so a pipe works as well as a keyboard.
+//! One job: the game at the terminal. The game itself is the engine's `play_game`, the
+//! same loop that simulation and the classroom screen play; this crate is the person's
+//! side of it and its words.
+
+#![warn(missing_docs)]
 
 use std::cell::{Cell, RefCell};
 use std::io::{BufRead, Write};
 
-use crate::report::{Words, board_text};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::tag;
 use matchbox_engine::game::Notation;
@@ -16,6 +20,7 @@ use matchbox_engine::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rn
 use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::state::Saved;
 use matchbox_engine::simulate::{Opponent, Played, Setup, Turn, play_game};
+use matchbox_report::{Words, board_text};
 
 /// Whether to colour the beads: asked for, or by default when the output is a terminal
 /// and `NO_COLOR` is not set (<https://no-color.org>: a flag given overrides it).

@@ -1,0 +1,549 @@
+//! What `verify` prints: the checks, then the articles' claim beside the exact figures
+//! or the machines trained, then the reward claim.
+
+use matchbox_engine::i18n::figures;
+use matchbox_engine::kit::Kit;
+use matchbox_engine::rule::Rule;
+use matchbox_engine::simulate::exact::{Arithmetic, Distribution, GivingUp, RATIONAL_STATES};
+use matchbox_engine::simulate::verify::{CannotLearn, Proof, RewardCheck, Verdict};
+use matchbox_engine::simulate::watch::{STREAK, Watch};
+use matchbox_engine::simulate::{OpponentKind, Training};
+
+use crate::simulate::learning_words;
+use crate::words::{GAMES_PLACES, LOSSES_PLACES, Words};
+
+/// What `verify` prints, in the kit's language: the checks, then the claim beside the
+/// measurement, then the reward claim.
+pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
+    let words = Words::of(kit);
+    let mut out = verdict_body(words, kit, verdict);
+    if let Some(r) = &verdict.reward {
+        out.push_str(&reward_text(words, r));
+    }
+    out
+}
+
+/// The reward claim's table: the losses in the first games under each rule.
+fn reward_text(words: Words, r: &RewardCheck) -> String {
+    let mut out = format!(
+        "\n{}\n  {}\n  {}\n",
+        words.verify("reward", &[("source", &words.said(&r.claim.source))]),
+        words.verify("claimed", &[("text", &words.said(&r.claim.text))]),
+        words.verify("reward_rows", &[]),
+    );
+    for row in &r.rows {
+        let fewer = match row.fewer {
+            Some(true) => "fewer",
+            Some(false) => "more",
+            None => "too_close",
+        };
+        out.push_str(&format!(
+            "  {}\n",
+            words.verify(
+                "reward_row",
+                &[
+                    ("opponent", &words.opponent(row.opponent)),
+                    ("games", &row.games.to_string()),
+                    ("without", &words.measure(&row.gardner, 1.0, false)),
+                    ("with", &words.measure(&row.gardner_reward, 1.0, false)),
+                    ("fewer", &words.verify(&format!("reward_{fewer}"), &[])),
+                ],
+            )
+        ));
+    }
+    let holds = match r.holds {
+        Some(true) => "reward_holds",
+        Some(false) => "reward_fails",
+        None => "reward_undecided",
+    };
+    out.push_str(&format!(
+        "  {}\n  {}\n",
+        words.verify("reward_figures", &[]),
+        words.verify(holds, &[])
+    ));
+    out
+}
+
+/// The checks, then the claim beside the measurement: exact, or sampled.
+fn verdict_body(words: Words, kit: &Kit, verdict: &Verdict) -> String {
+    let mut out = checks_text(words, kit, verdict);
+    if let Some(proof) = &verdict.exact {
+        out.push_str(&proof_text(words, kit.rule, verdict, proof));
+        return out;
+    }
+    if let Some(c) = &verdict.cannot_learn {
+        out.push_str(&cannot_learn_text(words, c));
+        if verdict.measured.is_none() {
+            return out;
+        }
+    }
+    match &verdict.measured {
+        Some(measured) => out.push_str(&sampled_text(words, kit, verdict, measured)),
+        None => out.push_str(&format!("\n{}\n", words.verify("not_trained", &[]))),
+    }
+    out
+}
+
+/// The header (the kit, its side and rule), then the checks, a line each.
+fn checks_text(words: Words, kit: &Kit, verdict: &Verdict) -> String {
+    let mut out = format!(
+        "{}\n\n{}\n",
+        words.verify(
+            "header",
+            &[
+                ("name", &kit.name),
+                ("side", &words.side(kit)),
+                ("rule", &words.rule(kit.rule)),
+            ],
+        ),
+        words.verify("checks", &[])
+    );
+    // The status words in a column of their own, clear of the sentence after them.
+    let width = ["ok", "failed"]
+        .map(|key| words.verify(key, &[]).chars().count())
+        .into_iter()
+        .max()
+        .unwrap_or_default()
+        + 1;
+    for c in &verdict.checks {
+        let ok = words.verify(if c.ok { "ok" } else { "failed" }, &[]);
+        out.push_str(&format!(
+            "  {ok:<width$} {}: {}\n",
+            words.said(&c.what),
+            words.said(&c.detail)
+        ));
+    }
+    out
+}
+
+/// What `verify` prints on the sampled path: why it is not exact, the claim beside the
+/// machines trained, what they took to learn, and what a teacher can watch.
+fn sampled_text(words: Words, kit: &Kit, verdict: &Verdict, measured: &Training) -> String {
+    let mut out = String::new();
+    if let Some(why) = &verdict.not_exact {
+        let intervals = verdict.intervals.as_ref().map(|i| words.said(i));
+        out.push_str(&format!(
+            "\n{}\n",
+            words.verify(
+                "method_sampled",
+                &[
+                    ("why", &words.said(why)),
+                    ("intervals", &intervals.unwrap_or_default()),
+                ],
+            )
+        ));
+    }
+    out.push_str(&claim_beside_text(words, verdict, measured));
+    out.push_str(&gave_up_text(words, kit, measured));
+    out.push_str(&learning_words(words, measured));
+    out.push_str(&mean_intervals_text(words, measured));
+    if let Some(c) = &verdict.claim {
+        out.push_str(&holds_text(words, c.holds, verdict.opponent));
+    }
+    if let Some(w) = &verdict.watch {
+        out.push_str(&watch_text(words, w));
+    }
+    out
+}
+
+/// The claim (or that there is none) beside the machines trained and those unfinished.
+fn claim_beside_text(words: Words, verdict: &Verdict, measured: &Training) -> String {
+    let trained = words.verify(
+        "trained",
+        &[
+            ("runs", &words.number(measured.runs)),
+            ("opponent", &words.opponent(verdict.opponent)),
+            ("seed", &verdict.seed.to_string()),
+            ("unfinished", &words.number(measured.unfinished)),
+            (
+                "share",
+                &words.estimate(&measured.unfinished_share, 100.0, true),
+            ),
+        ],
+    );
+    match &verdict.claim {
+        Some(c) => format!(
+            "\n{}\n  {}\n  {}\n",
+            words.verify("claim", &[("source", &words.said(&c.claim.source))]),
+            words.verify("claimed_beside", &[("text", &words.said(&c.claim.text))]),
+            words.verify("measured", &[("trained", &trained)]),
+        ),
+        None => format!("\n{}\n  {trained}\n", words.verify("no_claim", &[])),
+    }
+}
+
+/// How many machines emptied their first box and gave up, and after how many games;
+/// nothing when none did.
+fn gave_up_text(words: Words, kit: &Kit, measured: &Training) -> String {
+    let Some(games) = measured
+        .games_to_give_up
+        .as_ref()
+        .filter(|_| measured.gave_up > 0)
+    else {
+        return String::new();
+    };
+    // How many machines emptied box 1 and gave up, measured, never a figure of ours.
+    let share = 100.0 * f64::from(measured.gave_up) / f64::from(measured.runs);
+    format!(
+        "  {}\n",
+        words.verify(
+            "gave_up",
+            &[
+                ("n", &words.number(measured.gave_up)),
+                ("runs", &words.number(measured.runs)),
+                ("share", &words.figure(share, true)),
+                ("box", &words.first_move_box(kit)),
+                ("stats", &words.stats(games)),
+            ],
+        )
+    )
+}
+
+/// The confidence intervals of the mean losses and games to learn; nothing when no
+/// machine learnt.
+fn mean_intervals_text(words: Words, measured: &Training) -> String {
+    let (Some(losses), Some(games)) = (&measured.losses_to_learn, &measured.games_to_learn) else {
+        return String::new();
+    };
+    let (l, g) = (&losses.mean_interval, &games.mean_interval);
+    // Each interval's two ends with the same decimals.
+    let ends = |low: f64, high: f64, places| figures(words.say.0, &[low, high], places);
+    let (losses, games) = (
+        ends(l.low, l.high, LOSSES_PLACES),
+        ends(g.low, g.high, GAMES_PLACES),
+    );
+    format!(
+        "  {}\n",
+        words.verify(
+            "mean_intervals",
+            &[
+                ("losses_low", &losses[0]),
+                ("losses_high", &losses[1]),
+                ("games_low", &games[0]),
+                ("games_high", &games[1]),
+                ("learnt", &words.number(measured.runs - measured.unfinished)),
+            ],
+        )
+    )
+}
+
+/// What a machine that can never learn does instead, exactly or sampled.
+fn cannot_learn_text(words: Words, c: &CannotLearn) -> String {
+    let g = &c.instead;
+    let how = match g.states {
+        Some(states) => words.verify("exact_states", &[("states", &words.number(states as i64))]),
+        None => words.verify("sampled", &[]),
+    };
+    format!(
+        "\n{}\n{}\n{}",
+        words.verify("cannot_learn_line", &[("why", &words.said(&c.why))]),
+        words.verify(
+            "instead",
+            &[("opponent", &words.opponent(g.opponent)), ("how", &how)],
+        ),
+        giving_up_text(words, g)
+    )
+}
+
+/// When a machine that can never learn gives up at its first move.
+fn giving_up_text(words: Words, g: &GivingUp) -> String {
+    let by: Vec<String> = g
+        .by_game
+        .iter()
+        .map(|(n, m)| {
+            words.verify(
+                "by_game",
+                &[
+                    ("n", &words.number(*n)),
+                    ("chance", &words.measure(m, 100.0, true)),
+                ],
+            )
+        })
+        .collect();
+    let mut out = format!(
+        "  {}\n  {}\n",
+        words.verify("gives_up", &[]),
+        words.verify("chance_by", &[("list", &by.join(", "))])
+    );
+    let last = match (&g.mean_games, &g.mean_wins) {
+        (Some(games), Some(wins)) => words.verify(
+            "on_average",
+            &[
+                ("games", &words.games(games)),
+                ("wins", &words.measure(wins, 1.0, false)),
+            ],
+        ),
+        _ => words.verify(
+            "may_never",
+            &[("chance", &words.measure(&g.never, 100.0, true))],
+        ),
+    };
+    out.push_str(&format!("  {last}\n"));
+    out
+}
+
+/// What a teacher can watch of a machine that may never stop losing.
+fn watch_text(words: Words, w: &Watch) -> String {
+    let shares = if w.windows.is_empty() {
+        String::new()
+    } else {
+        words.verify("watch_shares", &[])
+    };
+    let mut out = format!(
+        "\n{}\n",
+        words.verify(
+            "watch",
+            &[
+                ("runs", &words.number(w.runs)),
+                ("games", &words.number(w.games)),
+                ("opponent", &words.opponent(w.opponent)),
+                ("shares", &shares),
+            ],
+        )
+    );
+    for win in &w.windows {
+        out.push_str(&format!(
+            "  {}\n",
+            words.verify(
+                "draws",
+                &[
+                    ("from", &words.number(win.from)),
+                    ("to", &words.number(win.to)),
+                    ("share", &words.estimate(&win.draws, 100.0, true)),
+                ],
+            )
+        ));
+    }
+    let streak = STREAK.to_string();
+    let stopped = match &w.stopped_losing {
+        Some(e) => words.verify(
+            "stopped",
+            &[
+                ("streak", &streak),
+                ("game", &words.estimate(e, 1.0, false)),
+                ("n", &words.number(w.stopped_runs)),
+                ("runs", &words.number(w.runs)),
+                ("share", &words.estimate(&w.stopped_share, 100.0, true)),
+            ],
+        ),
+        None => words.verify("never_stopped", &[("streak", &streak)]),
+    };
+    out.push_str(&format!("  {stopped}\n"));
+    if let Some(e) = &w.first_box {
+        out.push_str(&format!(
+            "  {}\n",
+            words.verify(
+                "first_box",
+                &[
+                    ("start", &words.number(w.first_box_start)),
+                    ("end", &words.estimate(e, 1.0, false)),
+                ],
+            )
+        ));
+    }
+    out
+}
+
+/// Whether the claim holds, and against whom when it is not the perfect opponent the
+/// articles mean.
+fn holds_text(words: Words, holds: bool, opponent: OpponentKind) -> String {
+    let verdict = words.verify(if holds { "holds" } else { "fails" }, &[]);
+    match opponent {
+        OpponentKind::Perfect => format!("  {verdict}\n"),
+        other => format!(
+            "  {}\n",
+            words.verify(
+                "holds_against",
+                &[("verdict", &verdict), ("opponent", &words.opponent(other))],
+            )
+        ),
+    }
+}
+
+/// One exact distribution: the chance of each number of losses and the means.
+fn distribution_text(words: Words, d: &Distribution) -> String {
+    let mut out: String = d
+        .losses
+        .iter()
+        .map(|(k, f)| {
+            format!(
+                "    {}\n",
+                words.verify(
+                    "losses_chance",
+                    &[("n", &words.number(*k)), ("chance", &words.share(f))],
+                )
+            )
+        })
+        .collect();
+    if !d.certain() {
+        out.push_str(&format!(
+            "    {}\n",
+            words.verify("never_learns", &[("chance", &words.share(&d.never))])
+        ));
+    }
+    let arithmetic = match d.arithmetic {
+        Arithmetic::Rational => "rational",
+        Arithmetic::Interval => "interval_arithmetic",
+    };
+    out.push_str(&format!(
+        "    {}\n",
+        words.verify(
+            "means",
+            &[
+                ("losses", &words.mean(d.mean_losses.as_ref(), LOSSES_PLACES)),
+                ("games", &words.mean(d.mean_games.as_ref(), GAMES_PLACES)),
+                ("states", &words.number(d.states as i64)),
+                ("arithmetic", &words.verify(arithmetic, &[])),
+            ],
+        )
+    ));
+    out
+}
+
+/// What `verify` prints on the exact path: the states worked through, the claim against
+/// the exact figures, then how fast each teacher teaches.
+fn proof_text(words: Words, rule: Rule, verdict: &Verdict, p: &Proof) -> String {
+    format!(
+        "\n{}\n{}{}",
+        words.verify(
+            "method_exact",
+            &[
+                ("states", &words.number(p.states as i64)),
+                ("rational", &words.number(RATIONAL_STATES as i64)),
+            ],
+        ),
+        exact_claim_text(words, rule, verdict, p),
+        teaching_text(words, verdict, p)
+    )
+}
+
+/// The claim (or that there is none) beside the exact losses against the opponent, the
+/// worst case, and whether the claim holds.
+fn exact_claim_text(words: Words, rule: Rule, verdict: &Verdict, p: &Proof) -> String {
+    let mut out = match &verdict.claim {
+        Some(c) => format!(
+            "\n{}\n  {}\n",
+            words.verify("claim", &[("source", &words.said(&c.claim.source))]),
+            words.verify("claimed", &[("text", &words.said(&c.claim.text))]),
+        ),
+        None => format!("\n{}\n", words.verify("no_claim", &[])),
+    };
+    out.push_str(&format!(
+        "  {}\n",
+        words.verify(
+            "against",
+            &[("opponent", &words.opponent(verdict.opponent))]
+        )
+    ));
+    out.push_str(&distribution_text(words, &p.against));
+    if rule == Rule::Relay {
+        // The relay draws nothing at random: its worst case is the opponent's alone.
+        out.push_str(&format!(
+            "  {}\n",
+            words.verify(
+                "worst_fixed",
+                &[("losses", &words.count(p.worst_losses, "loss"))]
+            )
+        ));
+    } else {
+        out.push_str(&format!(
+            "  {}\n  {}\n",
+            words.verify("worst_most", &[("n", &words.number(p.worst_losses))]),
+            words.verify(
+                "worst_mean",
+                &[(
+                    "mean",
+                    &words.mean(Some(&p.most_expected_losses), LOSSES_PLACES)
+                )]
+            )
+        ));
+    }
+    if let Some(c) = &verdict.claim {
+        out.push_str(&holds_text(words, c.holds, verdict.opponent));
+        if let Some(every) = c.holds_against_every_opponent.filter(|_| c.holds) {
+            let key = if every { "every" } else { "not_every" };
+            out.push_str(&format!("  {}\n", words.verify(key, &[])));
+        }
+    }
+    out
+}
+
+/// The games and losses each teacher takes to teach the machine, beside the articles'
+/// claim of games if they make one, then the fastest teacher's losses.
+fn teaching_text(words: Words, verdict: &Verdict, p: &Proof) -> String {
+    let mut out = format!("\n{}\n", words.verify("teaching", &[]));
+    if let Some(g) = verdict.claim.as_ref().and_then(|c| c.claim.games.as_ref()) {
+        out.push_str(&format!(
+            "  {}\n",
+            words.verify(
+                "claimed_by",
+                &[
+                    ("source", &words.said(&g.source)),
+                    ("text", &words.said(&g.text)),
+                ],
+            )
+        ));
+    }
+    for (name, d) in [
+        ("perfect", &p.perfect),
+        ("teacher", &p.teacher),
+        ("optimal-teacher", &p.fastest_teacher),
+    ] {
+        out.push_str(&format!(
+            "  {}\n",
+            words.verify(
+                "teaching_row",
+                &[
+                    ("name", &words.verify(&format!("teacher.{name}"), &[])),
+                    ("games", &words.mean(d.mean_games.as_ref(), GAMES_PLACES)),
+                    ("losses", &words.mean(d.mean_losses.as_ref(), LOSSES_PLACES)),
+                ],
+            )
+        ));
+    }
+    out.push_str(&format!("  {}\n", words.verify("fastest_losses", &[])));
+    out.push_str(&distribution_text(words, &p.fastest_teacher));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use matchbox_engine::kit::fixtures;
+    use matchbox_engine::simulate::verify::verify;
+
+    /// Where each of `parts` first starts in `text`, which must hold them all.
+    fn starts(text: &str, parts: &[&str]) -> Vec<usize> {
+        parts
+            .iter()
+            .map(|p| text.find(p).unwrap_or_else(|| panic!("no {p:?} in {text}")))
+            .collect()
+    }
+
+    #[test]
+    fn the_exact_path_says_its_parts_in_order() {
+        let (game, kit) = fixtures::stones("bachet");
+        let verdict = verify(&game, &kit, OpponentKind::Perfect, 10, 1_000, 1, &|_| {}).unwrap();
+        let text = verdict_text(&kit, &verdict);
+        let at = starts(
+            &text,
+            &[
+                "A matchbox machine for Bachet",
+                "\n\nChecks\n  ok ",
+                "\n\nMethod: exact",
+                "\n\nClaim (",
+                "  against a perfect opponent",
+                "    12 losses: 100%",
+                "  worst case, the opponent",
+                "  the claim holds\n  and it holds against every opponent\n",
+                "\n\nTeaching:",
+                "  the fastest teacher's losses:\n    12 losses: 100%\n",
+            ],
+        );
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{text}");
+        assert!(
+            !text.contains("Measured") && text.ends_with("arithmetic)\n"),
+            "{text}"
+        );
+    }
+}
