@@ -38,10 +38,63 @@ fn sources() -> Vec<String> {
 }
 
 /// The workspace's crates and the ones of them each may use.
-const LAYERS: [(&str, &[&str]); 11] = [
-    // The templates folder as a crate, so that the engine's package carries them.
+const LAYERS: [(&str, &[&str]); 18] = [
+    // The templates folder as a crate, so that the words' package carries them.
     ("matchbox-templates", &[]),
-    ("matchbox-engine", &["matchbox-templates"]),
+    // The engine's crates, bottom to top (docs/architecture.md).
+    ("matchbox-words", &["matchbox-templates"]),
+    ("matchbox-games", &["matchbox-words"]),
+    (
+        "matchbox-kit",
+        // The templates for a test: every character they print is in the font.
+        &["matchbox-templates", "matchbox-words", "matchbox-games"],
+    ),
+    (
+        "matchbox-machine",
+        &["matchbox-words", "matchbox-games", "matchbox-kit"],
+    ),
+    (
+        "matchbox-solver",
+        &[
+            "matchbox-words",
+            "matchbox-games",
+            "matchbox-kit",
+            "matchbox-machine",
+        ],
+    ),
+    (
+        "matchbox-simulate",
+        &[
+            "matchbox-words",
+            "matchbox-games",
+            "matchbox-kit",
+            "matchbox-machine",
+            "matchbox-solver",
+        ],
+    ),
+    (
+        "matchbox-savefile",
+        &[
+            "matchbox-words",
+            "matchbox-games",
+            "matchbox-kit",
+            "matchbox-machine",
+            "matchbox-simulate",
+        ],
+    ),
+    // The one door to the crates above, under the paths the others name.
+    (
+        "matchbox-engine",
+        &[
+            "matchbox-words",
+            "matchbox-games",
+            "matchbox-kit",
+            "matchbox-machine",
+            "matchbox-solver",
+            "matchbox-simulate",
+            "matchbox-savefile",
+        ],
+    ),
     ("matchbox-files", &["matchbox-engine"]),
     ("matchbox-print", &["matchbox-engine"]),
     ("matchbox-classroom", &["matchbox-engine", "matchbox-print"]),
@@ -72,6 +125,11 @@ const LAYERS: [(&str, &[&str]); 11] = [
         &["matchbox-engine", "matchbox-print", "matchbox-serve"],
     ),
 ];
+
+/// The one way back up, for tests only: the solver's figures are checked against sampled
+/// machines, so its `[dev-dependencies]` name the simulation, which its
+/// `[dependencies]` must not.
+const TESTS_ONLY: [(&str, &str); 1] = [("matchbox-solver", "matchbox-simulate")];
 
 /// What serves, parses a command line or handles signals: kept out of the crates of
 /// [`KEPT_OUT`].
@@ -135,17 +193,19 @@ fn closure(packages: &BTreeMap<String, BTreeSet<String>>, root: &str) -> BTreeSe
 fn each_crate_uses_only_the_crates_below_it() {
     let packages = locked_packages();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut manifests = BTreeMap::new();
     for member in members() {
         let manifest = std::fs::read_to_string(root.join(&member).join("Cargo.toml")).unwrap();
         let name = manifest
             .lines()
             .find_map(|l| l.strip_prefix("name = "))
-            .map(|n| n.trim_matches('"'))
+            .map(|n| n.trim_matches('"').to_string())
             .expect("a package name");
         assert!(
             LAYERS.iter().any(|(layer, _)| *layer == name),
             "{name} ({member}) has no layer"
         );
+        manifests.insert(name, manifest);
     }
     for (name, below) in LAYERS {
         let ours: BTreeSet<&str> = packages[name]
@@ -154,9 +214,17 @@ fn each_crate_uses_only_the_crates_below_it() {
             .filter(|d| d.starts_with("matchbox"))
             .collect();
         assert!(
-            ours.iter().all(|d| below.contains(d)),
+            ours.iter()
+                .all(|d| below.contains(d) || TESTS_ONLY.contains(&(name, *d))),
             "{name} uses {ours:?}"
         );
+    }
+    for (name, above) in TESTS_ONLY {
+        let (uses, tests) = manifests[name]
+            .split_once("[dev-dependencies]")
+            .expect("dev-dependencies");
+        let named = |part: &str| part.lines().any(|l| l.starts_with(&format!("{above} ")));
+        assert!(!named(uses) && named(tests), "{name}: {above}");
     }
     for (name, kept_out) in KEPT_OUT {
         let all = closure(&packages, name);
@@ -419,7 +487,8 @@ fn no_crate_has_an_import_cycle_among_its_modules() {
     let sources = sources();
     for crate_folder in [
         "src",
-        "crates/engine/src",
+        "crates/machine/src",
+        "crates/solver/src",
         "crates/classroom/src",
         "crates/web/src",
     ] {
@@ -428,9 +497,11 @@ fn no_crate_has_an_import_cycle_among_its_modules() {
     for src in &sources {
         let graph = imports(&root.join(src));
         match src.as_str() {
-            // The imports are read at all: a kit holds its game (`crate::`), the
+            // The imports are read at all: the loss check reads the compiled machine
+            // (`super::`), the teacher's figures the chain's (`super::`), the
             // classroom's table draws its board (`super::`).
-            "crates/engine/src" => assert!(graph["kit"].contains("game"), "{graph:?}"),
+            "crates/machine/src" => assert!(graph["loss"].contains("compiled"), "{graph:?}"),
+            "crates/solver/src" => assert!(graph["teaching"].contains("chain"), "{graph:?}"),
             "crates/classroom/src" => assert!(graph["table"].contains("board"), "{graph:?}"),
             _ => {}
         }

@@ -1,0 +1,475 @@
+//! Hexapawn (Martin Gardner, 1962) on any board from 3 x 3 to 8 x 8.
+//!
+//! White starts on row 1 (the bottom row as printed) and moves first. A pawn steps
+//! forward onto an empty square or captures diagonally forward. A side wins by reaching
+//! the far row, by capturing every enemy pawn, or when the opponent cannot move.
+
+use super::{
+    Bound, Claim, Descriptor, GamesClaim, Historic, MachineSettings, Notation, Outcome,
+    RewardClaim, Rules, Side, Symmetry, as_in_the_articles, notation, one_bead_each,
+};
+use crate::Error;
+use crate::i18n::{Said, Strings};
+use crate::rule::Rule;
+use crate::settings::{KitText, Preset, settings_file};
+
+/// The built-in kits of this game: Gardner's HER and HIM, and octapawn.
+const PRESETS: &[Preset] = &[
+    Preset {
+        name: "hexapawn",
+        about: "Gardner's HER (1962): hexapawn 3 x 3, the machine plays Black, second",
+        yaml: "game: hexapawn\nrows: 3\ncols: 3\nmachine: second\nbeads: 1\nrule: gardner\n",
+    },
+    Preset {
+        name: "hexapawn-first",
+        about: "Gardner's HIM: the same machine playing White, first",
+        yaml: "game: hexapawn\nrows: 3\ncols: 3\nmachine: first\nbeads: 1\nrule: gardner\n",
+    },
+    Preset {
+        name: "octapawn",
+        about: "hexapawn on 4 x 4 (octapawn), the machine plays second",
+        yaml: "game: hexapawn\nrows: 4\ncols: 4\nmachine: second\nbeads: 1\nrule: gardner\n",
+    },
+];
+
+settings_file! {
+    /// The board's keys in kit.yaml.
+    pub HexapawnFile {
+        rows: i64,
+        cols: i64,
+    }
+}
+
+/// A hexapawn board of a given size.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Hexapawn {
+    rows: u8,
+    cols: u8,
+}
+
+/// A hexapawn position: one bit per square for each side, and whose turn it is.
+/// Square `row * cols + col`; row 0 is White's home row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Board {
+    /// White's pawns.
+    pub white: u64,
+    /// Black's pawns.
+    pub black: u64,
+    /// Whose turn it is.
+    pub to_move: Side,
+}
+
+/// A pawn's move from one square to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Step {
+    /// Square the pawn leaves.
+    pub from: u8,
+    /// Square the pawn lands on.
+    pub to: u8,
+}
+
+impl Hexapawn {
+    /// A board of `rows` x `cols` squares (each 3 to 8; checked by the kit).
+    pub fn new(rows: u8, cols: u8) -> Hexapawn {
+        Hexapawn { rows, cols }
+    }
+
+    /// Rows of the board.
+    pub fn rows(&self) -> u8 {
+        self.rows
+    }
+
+    /// Squares in a row.
+    pub fn cols(&self) -> u8 {
+        self.cols
+    }
+
+    /// The game's name on this board, the same in every language: Gardner's hexapawn on
+    /// 3 x 3, octapawn on 4 x 4; none on other boards (the sheets say "hexapawn on R x C").
+    pub fn known_name(&self) -> Option<&'static str> {
+        match (self.rows, self.cols) {
+            (3, 3) => Some("hexapawn"),
+            (4, 4) => Some("octapawn"),
+            _ => None,
+        }
+    }
+
+    fn square(&self, row: u8, col: u8) -> u8 {
+        row * self.cols + col
+    }
+
+    fn row_mask(&self, row: u8) -> u64 {
+        ((1u64 << self.cols) - 1) << (row * self.cols)
+    }
+
+    fn mirror_square(&self, sq: u8) -> u8 {
+        let (row, col) = (sq / self.cols, sq % self.cols);
+        self.square(row, self.cols - 1 - col)
+    }
+
+    fn square_name(&self, sq: u8) -> String {
+        let (row, col) = (sq / self.cols, sq % self.cols);
+        format!("{}{}", (b'a' + col) as char, row + 1)
+    }
+}
+
+impl Rules for Hexapawn {
+    const NAME: &'static str = "hexapawn";
+    type Position = Board;
+
+    type Move = Step;
+
+    fn start(&self) -> Board {
+        Board {
+            white: self.row_mask(0),
+            black: self.row_mask(self.rows - 1),
+            to_move: Side::First,
+        }
+    }
+
+    fn to_move(&self, position: &Board) -> Side {
+        position.to_move
+    }
+
+    fn legal_moves(&self, position: &Board, out: &mut Vec<Step>) {
+        if self.outcome(position).is_some() {
+            return;
+        }
+        pawn_moves(self, position, out);
+    }
+
+    fn play(&self, position: &Board, mv: Step) -> Board {
+        let (from, to) = (1u64 << mv.from, 1u64 << mv.to);
+        let mut next = *position;
+        match position.to_move {
+            Side::First => {
+                next.white = (next.white & !from) | to;
+                next.black &= !to;
+            }
+            Side::Second => {
+                next.black = (next.black & !from) | to;
+                next.white &= !to;
+            }
+        }
+        next.to_move = position.to_move.other();
+        next
+    }
+
+    fn end_reason(&self, position: &Board) -> &'static str {
+        let far_rows =
+            self.row_mask(self.rows - 1) & position.white | self.row_mask(0) & position.black;
+        if far_rows != 0 {
+            "far_row"
+        } else if position.white == 0 || position.black == 0 {
+            "no_pawns"
+        } else {
+            "no_move"
+        }
+    }
+
+    fn outcome(&self, position: &Board) -> Option<Outcome> {
+        if position.white & self.row_mask(self.rows - 1) != 0 || position.black == 0 {
+            return Some(Outcome::Win(Side::First));
+        }
+        if position.black & self.row_mask(0) != 0 || position.white == 0 {
+            return Some(Outcome::Win(Side::Second));
+        }
+        let mut moves = Vec::new();
+        pawn_moves(self, position, &mut moves);
+        if moves.is_empty() {
+            return Some(Outcome::Win(position.to_move.other()));
+        }
+        None
+    }
+
+    fn no_move_left(&self, position: &Board) -> bool {
+        let mut moves = Vec::new();
+        pawn_moves(self, position, &mut moves);
+        moves.is_empty()
+            && position.white & self.row_mask(self.rows - 1) == 0
+            && position.black & self.row_mask(0) == 0
+            && position.white != 0
+            && position.black != 0
+    }
+
+    fn symmetry_count(&self) -> usize {
+        2
+    }
+
+    fn transform(&self, position: &Board, symmetry: Symmetry) -> Board {
+        if symmetry == 0 {
+            return *position;
+        }
+        let mirror = |bits: u64| {
+            (0..self.rows * self.cols)
+                .filter(|sq| bits & (1u64 << sq) != 0)
+                .fold(0u64, |acc, sq| acc | 1u64 << self.mirror_square(sq))
+        };
+        Board {
+            white: mirror(position.white),
+            black: mirror(position.black),
+            to_move: position.to_move,
+        }
+    }
+
+    fn transform_move(&self, mv: Step, symmetry: Symmetry) -> Step {
+        if symmetry == 0 {
+            return mv;
+        }
+        Step {
+            from: self.mirror_square(mv.from),
+            to: self.mirror_square(mv.to),
+        }
+    }
+
+    fn inverse(&self, symmetry: Symmetry) -> Symmetry {
+        symmetry
+    }
+
+    fn colour_slot(&self, _position: &Board, _mv: Step) -> Option<usize> {
+        None
+    }
+
+    fn relay_order(&self, mv: Step) -> u32 {
+        u32::from(mv.from) * 64 + u32::from(mv.to)
+    }
+}
+
+impl Notation for Hexapawn {
+    fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str {
+        match symmetry {
+            0 => "symmetry.as_drawn",
+            _ => "symmetry.mirror_left_right",
+        }
+    }
+
+    fn format_position(&self, position: &Board) -> String {
+        notation::write(usize::from(self.rows), usize::from(self.cols), |r, col| {
+            let bit = 1u64 << self.square(self.rows - 1 - r as u8, col as u8);
+            if position.white & bit != 0 {
+                'W'
+            } else if position.black & bit != 0 {
+                'B'
+            } else {
+                '.'
+            }
+        })
+    }
+
+    fn parse_position(&self, text: &str, to_move: Side) -> Result<Board, Said> {
+        let example = self.format_position(&self.start());
+        let marks = notation::read(
+            text,
+            usize::from(self.rows),
+            usize::from(self.cols),
+            &example,
+        )?;
+        let mut board = Board {
+            white: 0,
+            black: 0,
+            to_move,
+        };
+        for (r, line) in marks.iter().enumerate() {
+            for (col, mark) in line.iter().enumerate() {
+                let bit = 1u64 << self.square(self.rows - 1 - r as u8, col as u8);
+                match mark.to_ascii_uppercase() {
+                    'W' => board.white |= bit,
+                    'B' => board.black |= bit,
+                    '.' | '-' => {}
+                    _ => {
+                        return Err(Said::new("cli.position.pawns").with("mark", mark));
+                    }
+                }
+            }
+        }
+        Ok(board)
+    }
+
+    fn format_move(&self, _position: &Board, mv: Step) -> String {
+        let capture = mv.from % self.cols != mv.to % self.cols;
+        let sep = if capture { 'x' } else { '-' };
+        format!(
+            "{}{sep}{}",
+            self.square_name(mv.from),
+            self.square_name(mv.to)
+        )
+    }
+}
+
+impl Descriptor for Hexapawn {
+    const KEYS: &'static [&'static str] = &["rows", "cols"];
+    type File = HexapawnFile;
+    const PRESETS: &'static [Preset] = PRESETS;
+
+    fn read(text: &KitText) -> Result<Hexapawn, Error> {
+        let file: HexapawnFile = text.settings()?;
+        let size = |key: &Option<serde_saphyr::Spanned<i64>>, what| {
+            key.as_ref().map_or(Ok(3), |v| text.ranged(v, what, 3, 8))
+        };
+        Ok(Hexapawn::new(
+            size(&file.rows, "rows")?,
+            size(&file.cols, "cols")?,
+        ))
+    }
+
+    fn default_rule(&self) -> Rule {
+        Rule::Gardner
+    }
+
+    /// A board without a name of its own says its size.
+    fn default_name(&self, words: &Strings) -> String {
+        match self.known_name() {
+            Some(known) => words.get(&format!("name.{known}")).to_string(),
+            None => words.fill(
+                "name.pawns",
+                &[
+                    ("rows", &self.rows.to_string()),
+                    ("cols", &self.cols.to_string()),
+                ],
+            ),
+        }
+    }
+
+    /// Gardner's HER (second) and HIM (first) play on 3 x 3.
+    fn historic(&self, kit: &MachineSettings) -> Option<Historic> {
+        if (self.rows, self.cols) != (3, 3) {
+            return None;
+        }
+        let as_theirs = as_in_the_articles(kit) && one_bead_each(kit);
+        let described = as_theirs && kit.rule == Rule::Gardner;
+        let rewarded = as_theirs && matches!(kit.rule, Rule::Gardner | Rule::GardnerReward);
+        Some(Historic {
+            name: match kit.machine {
+                Side::First => "him",
+                Side::Second => "her",
+            },
+            claim: described.then_some(Claim {
+                source: Said::new("cli.verify.source.gardner"),
+                text: Said::new("cli.verify.claim.her"),
+                bound: Bound::AtMost(11),
+                games: Some(GamesClaim {
+                    source: Said::new("cli.verify.source.polish_sheet"),
+                    text: Said::new("cli.verify.claim.her_games"),
+                    games: 40,
+                }),
+            }),
+            reward_claim: rewarded.then_some(RewardClaim {
+                source: Said::new("cli.verify.source.polish_sheet"),
+                text: Said::new("cli.verify.claim.her_reward"),
+            }),
+        })
+    }
+
+    fn can_draw(&self) -> bool {
+        false
+    }
+
+    fn template_vars(&self) -> minijinja::Value {
+        minijinja::context! { rows => self.rows, cols => self.cols, known_as => self.known_name() }
+    }
+
+    fn settings(&self) -> Vec<(&'static str, serde_json::Value)> {
+        vec![("rows", self.rows.into()), ("cols", self.cols.into())]
+    }
+}
+
+fn pawn_moves(game: &Hexapawn, position: &Board, out: &mut Vec<Step>) {
+    let (mine, theirs, forward): (u64, u64, i16) = match position.to_move {
+        Side::First => (position.white, position.black, 1),
+        Side::Second => (position.black, position.white, -1),
+    };
+    let occupied = mine | theirs;
+    for from in 0..game.rows * game.cols {
+        if mine & (1u64 << from) == 0 {
+            continue;
+        }
+        let (row, col) = (i16::from(from / game.cols), i16::from(from % game.cols));
+        let next = row + forward;
+        if next < 0 || next >= i16::from(game.rows) {
+            continue;
+        }
+        for dc in [0i16, -1, 1] {
+            let c = col + dc;
+            if c < 0 || c >= i16::from(game.cols) {
+                continue;
+            }
+            let to = game.square(next as u8, c as u8);
+            let bit = 1u64 << to;
+            let ok = if dc == 0 {
+                occupied & bit == 0
+            } else {
+                theirs & bit != 0
+            };
+            if ok {
+                out.push(Step { from, to });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn moves(game: &Hexapawn, board: &Board) -> Vec<String> {
+        let mut out = Vec::new();
+        game.legal_moves(board, &mut out);
+        out.iter().map(|m| game.format_move(board, *m)).collect()
+    }
+
+    #[test]
+    fn white_opens_with_three_steps() {
+        let game = Hexapawn::new(3, 3);
+        let start = game.start();
+        assert_eq!(game.format_position(&start), "BBB/.../WWW");
+        assert_eq!(moves(&game, &start), ["a1-a2", "b1-b2", "c1-c2"]);
+    }
+
+    #[test]
+    fn pawns_capture_diagonally_and_block_straight() {
+        let game = Hexapawn::new(3, 3);
+        let board = game.parse_position("BBB/.W./W.W", Side::Second).unwrap();
+        // Black: a3 and c3 can capture b2; b3 is blocked by b2.
+        assert_eq!(moves(&game, &board), ["a3-a2", "a3xb2", "c3-c2", "c3xb2"]);
+    }
+
+    #[test]
+    fn reaching_the_far_row_wins() {
+        let game = Hexapawn::new(3, 3);
+        let board = game.parse_position("BWB/.../..W", Side::Second).unwrap();
+        assert_eq!(game.outcome(&board), Some(Outcome::Win(Side::First)));
+    }
+
+    #[test]
+    fn a_side_that_cannot_move_loses() {
+        let game = Hexapawn::new(3, 3);
+        // White's pawn on a2 faces Black on a3; Black to move has no... White to move is blocked.
+        let board = game.parse_position("B../W../...", Side::First).unwrap();
+        assert_eq!(game.outcome(&board), Some(Outcome::Win(Side::Second)));
+        let board = game.parse_position("B../W../...", Side::Second).unwrap();
+        assert_eq!(game.outcome(&board), Some(Outcome::Win(Side::First)));
+    }
+
+    #[test]
+    fn capturing_every_pawn_wins() {
+        let game = Hexapawn::new(3, 3);
+        let board = game.parse_position(".../.W./...", Side::Second).unwrap();
+        assert_eq!(game.outcome(&board), Some(Outcome::Win(Side::First)));
+    }
+
+    #[test]
+    fn mirror_is_an_involution_on_moves() {
+        let game = Hexapawn::new(4, 5);
+        let step = Step { from: 1, to: 7 };
+        assert_eq!(game.transform_move(game.transform_move(step, 1), 1), step);
+        assert_eq!(game.transform_move(step, 1), Step { from: 3, to: 7 });
+    }
+
+    #[test]
+    fn bad_text_is_refused() {
+        let game = Hexapawn::new(3, 3);
+        assert!(game.parse_position("BBB/...", Side::First).is_err());
+        assert!(game.parse_position("BBB/.Q./WWW", Side::First).is_err());
+        assert!(game.parse_position("BBBB/.../WWW", Side::First).is_err());
+    }
+}

@@ -1,0 +1,461 @@
+//! The games of matchbox and their traits: each game's rules, notation and kit.yaml keys.
+//!
+//! Each game behind three traits here (rules, notation, descriptor; its picture is the
+//! print crate's `Picture`), so the rest of the program is written once.
+//!
+//! A new game is one module here plus its line in the [`games!`] list below; nothing
+//! outside this folder names a game.
+
+#![warn(missing_docs)]
+
+pub mod hexapawn;
+pub mod kayles;
+pub mod nim;
+pub mod tictactoe;
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use serde::Serialize;
+
+use crate::i18n::{Said, Strings};
+use crate::rule::{BeadSchedule, Rule};
+use crate::settings::{Kind, KitText, Places, Preset, SettingsFile};
+use matchbox_words::{Error, i18n, rule, settings};
+
+/// One of the two players.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Side {
+    /// The player who makes move 1.
+    First,
+    /// The player who makes move 2.
+    Second,
+}
+
+impl Side {
+    /// The opponent of this side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::First => Side::Second,
+            Side::Second => Side::First,
+        }
+    }
+
+    /// `first` or `second`, as in kit.yaml.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::First => "first",
+            Side::Second => "second",
+        }
+    }
+
+    /// The side as a message about a kit says it (`problem.side.*`: `pierwsza`, `первой`).
+    pub fn said(self, say: crate::i18n::Messages) -> String {
+        crate::i18n::strings(say.0).get(self.key()).to_string()
+    }
+
+    /// The word store's key for the side (`problem.side.first`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Side::First => "problem.side.first",
+            Side::Second => "problem.side.second",
+        }
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// This side won.
+    Win(Side),
+    /// Nobody won.
+    Draw,
+}
+
+/// An element of a game's symmetry group, as an index into its list; 0 is the identity.
+pub type Symmetry = usize;
+
+/// What a claim bounds the losses to learn by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bound {
+    /// No run loses more games than this.
+    AtMost(u32),
+    /// Every run loses exactly this many games.
+    Exactly(u32),
+}
+
+/// A claim of the source articles about how many games a machine loses while learning.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Claim {
+    /// Where it is claimed: a key of the word store (`cli.verify.source.*`).
+    pub source: Said,
+    /// The claim, a key of the word store (`cli.verify.claim.*`): data about a historic
+    /// source, said in the kit's language and kept in English in `--json`.
+    pub text: Said,
+    /// The bound on the losses to learn.
+    pub bound: Bound,
+    /// A claim about the games a thinking opponent needs to teach the machine, if any.
+    pub games: Option<GamesClaim>,
+}
+
+/// A claim about how many games it takes to teach the machine.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GamesClaim {
+    /// Where it is claimed: a key of the word store (`cli.verify.source.*`).
+    pub source: Said,
+    /// The claim, a key of the word store (`cli.verify.claim.*`): data about a historic
+    /// source, said in the kit's language and kept in English in `--json`.
+    pub text: Said,
+    /// The number of games claimed.
+    pub games: u32,
+}
+
+/// A machine that the articles describe: its name for a sentence of history on the
+/// sheets, and what they claim about its learning, if anything.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Historic {
+    /// `her`, `him`, `bachet`, `relay`, `menace`: the templates' `history`.
+    pub name: &'static str,
+    /// The articles' claim, for a machine set up as they describe it.
+    pub claim: Option<Claim>,
+    /// The articles' claim that rewarding wins makes the machine lose fewer games early
+    /// on, for their machine under `gardner` or `gardner-reward`.
+    pub reward_claim: Option<RewardClaim>,
+}
+
+/// A claim that rewarding wins (`gardner-reward`) makes the machine lose fewer of its
+/// first games than punishing losses alone (`gardner`), though it learns later.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RewardClaim {
+    /// Where it is claimed: a key of the word store (`cli.verify.source.*`).
+    pub source: Said,
+    /// The claim, a key of the word store (`cli.verify.claim.*`): data about a historic
+    /// source, said in the kit's language and kept in English in `--json`.
+    pub text: Said,
+}
+
+/// What a game's historic claims and box checks read of a kit besides the game: its
+/// machine's settings, handed down by the kit (which holds the game, above it).
+#[derive(Clone, Copy, Debug)]
+pub struct MachineSettings<'a> {
+    /// Which side the matchboxes play.
+    pub machine: Side,
+    /// Positions merged under the board's symmetries.
+    pub symmetry: bool,
+    /// Positions with one legal move left out.
+    pub skip_forced: bool,
+    /// Beads per move in each box.
+    pub beads: &'a BeadSchedule,
+    /// The learning rule.
+    pub rule: Rule,
+    /// Where the kit file gives its keys, for errors.
+    pub places: &'a Places,
+}
+
+/// Whether a kit's machine is set up as the articles describe theirs: playing second,
+/// mirror images merged, a box for every position.
+pub fn as_in_the_articles(kit: &MachineSettings) -> bool {
+    kit.machine == Side::Second && kit.symmetry && !kit.skip_forced
+}
+
+/// Whether every box starts with one bead per move, as in the articles.
+pub fn one_bead_each(kit: &MachineSettings) -> bool {
+    *kit.beads == BeadSchedule::Each(1)
+}
+
+/// The rules of a two-player game that a matchbox machine can learn.
+///
+/// Positions carry the side to move, so one position is one situation of the game.
+/// A game is a small owned value, so a server can keep it for as long as it runs.
+pub trait Rules: Clone + Send + Sync + 'static {
+    /// The game's name: after `game:` in kit.yaml, and in messages.
+    const NAME: &'static str;
+    /// A position of the game, including whose turn it is.
+    type Position: Clone + Eq + Hash + Ord + Debug + Send + Sync;
+    /// A move from some position.
+    type Move: Copy + Eq + Hash + Ord + Debug + Send + Sync;
+
+    /// The starting position.
+    fn start(&self) -> Self::Position;
+    /// Whose turn it is.
+    fn to_move(&self, position: &Self::Position) -> Side;
+    /// Appends every legal move to `out` (nothing if the game is over).
+    fn legal_moves(&self, position: &Self::Position, out: &mut Vec<Self::Move>);
+    /// The position after a legal move.
+    fn play(&self, position: &Self::Position, mv: Self::Move) -> Self::Position;
+    /// The result if the game is over in this position.
+    fn outcome(&self, position: &Self::Position) -> Option<Outcome>;
+    /// Why a game is over in this position, said of whoever made the last move: the
+    /// last word of a `play.end.you.*` or `play.end.machine.*` key (`line`, `last_stone`).
+    fn end_reason(&self, position: &Self::Position) -> &'static str;
+    /// Whether the game is over because the side to move has no move left (a blocked
+    /// pawn), rather than by a row, a line or the last stone: the classroom screen
+    /// says so. No game ends that way unless it says otherwise.
+    fn no_move_left(&self, _position: &Self::Position) -> bool {
+        false
+    }
+
+    /// How many symmetries the board has, the identity included.
+    fn symmetry_count(&self) -> usize;
+    /// The image of a position under a symmetry.
+    fn transform(&self, position: &Self::Position, symmetry: Symmetry) -> Self::Position;
+    /// The image of a move under a symmetry.
+    fn transform_move(&self, mv: Self::Move, symmetry: Symmetry) -> Self::Move;
+    /// The symmetry that undoes `symmetry`.
+    fn inverse(&self, symmetry: Symmetry) -> Symmetry;
+
+    /// Whether the kit wires this move into the machine's box (the relay automaton
+    /// leaves some moves out); every legal move unless a game says otherwise.
+    fn wired(&self, _position: &Self::Position, _mv: Self::Move) -> bool {
+        true
+    }
+    /// A fixed bead-colour slot for this kind of move, or `None` to colour moves by
+    /// their order within the box.
+    fn colour_slot(&self, position: &Self::Position, mv: Self::Move) -> Option<usize>;
+    /// The order in which a relay machine tries moves: lower first.
+    fn relay_order(&self, mv: Self::Move) -> u32;
+}
+
+/// How positions and moves are written: by `boxes` and `find`, and typed in `play`.
+pub trait Notation: Rules {
+    /// Whether a label marks each move with a dot in its square (MENACE's grid) rather
+    /// than an arrow, so that the checks name what the label shows.
+    fn marks_moves_with_dots(&self) -> bool {
+        false
+    }
+
+    /// How a pupil turns a label to match a board that is this symmetry's image of it:
+    /// the key of its words in `strings.yaml` (`symmetry.as_drawn`).
+    fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str;
+    /// The position in one line of text (rows separated by `/`), as `boxes` prints it.
+    fn format_position(&self, position: &Self::Position) -> String;
+    /// Reads the text notation; `to_move` is used where the board does not tell.
+    fn parse_position(&self, text: &str, to_move: Side) -> Result<Self::Position, Said>;
+    /// A move in words a pupil can follow, e.g. `b1-b2` or `take 2`.
+    fn format_move(&self, position: &Self::Position, mv: Self::Move) -> String;
+    /// The move in the words of `words`' language, for a page to show; the notation
+    /// unless a game's moves are words (`centre`, `take 2`).
+    fn say_move(&self, position: &Self::Position, mv: Self::Move, _words: &Strings) -> String {
+        self.format_move(position, mv)
+    }
+
+    /// Which of `moves` (legal at `position`) `text` names: the move's words, or its
+    /// words before the comma (`take 2`), whatever the case and spacing.
+    fn read_move(
+        &self,
+        position: &Self::Position,
+        moves: &[Self::Move],
+        text: &str,
+    ) -> Option<usize> {
+        let words = |t: &str| {
+            t.split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase()
+        };
+        let wanted = words(text);
+        moves.iter().position(|&m| {
+            let said = words(&self.format_move(position, m));
+            said == wanted || said.split(',').next() == Some(wanted.as_str())
+        })
+    }
+}
+
+/// What the kit knows of a game: its name and keys in kit.yaml, its presets, and what
+/// follows from its settings (the default rule and name, its history, its template words).
+pub trait Descriptor: Rules + Serialize + PartialEq + Debug {
+    /// Its own keys in kit.yaml; what each takes, in the words of error messages, is
+    /// `problem.takes.KEY` of the game's strings.yaml.
+    const KEYS: &'static [&'static str];
+    /// The part of kit.yaml that holds those keys: how each is written ([`Kind`]).
+    type File: SettingsFile;
+    /// Its built-in kits.
+    const PRESETS: &'static [Preset];
+
+    /// Reads and checks its keys from the kit's text (a preset's, then the file's).
+    fn read(text: &KitText) -> Result<Self, Error>;
+    /// The learning rule of a kit that names none.
+    fn default_rule(&self) -> Rule;
+    /// The kit's name when kit.yaml gives none, in the kit's language.
+    fn default_name(&self, words: &Strings) -> String {
+        words.get(&format!("name.{}", Self::NAME)).to_string()
+    }
+    /// Refuses settings that name positions the machine never faces (`faced` are its
+    /// boxes' positions).
+    fn check_boxes(&self, _kit: &MachineSettings, _faced: &[Self::Position]) -> Result<(), Error> {
+        Ok(())
+    }
+    /// The historic machine this kit is, if it is one the articles describe.
+    fn historic(&self, kit: &MachineSettings) -> Option<Historic>;
+    /// Whether a game can end in a draw (the sheets then say what to do after one).
+    fn can_draw(&self) -> bool;
+    /// The game's settings as template variables, for its own partials.
+    fn template_vars(&self) -> minijinja::Value;
+    /// Its own keys in kit.yaml with this game's values, in [`Self::KEYS`]' order (a key
+    /// whose default gives the same game may be left out): read back, the same game.
+    fn settings(&self) -> Vec<(&'static str, serde_json::Value)>;
+}
+
+/// A game as the kit knows it before it is built: its kit.yaml name, keys and presets.
+pub struct GameEntry {
+    /// The name after `game:` in kit.yaml.
+    pub name: &'static str,
+    /// Its own keys in kit.yaml (what each takes is `problem.takes.KEY` of its strings).
+    pub keys: &'static [&'static str],
+    /// Its built-in kits.
+    pub presets: &'static [Preset],
+    /// How each of its keys is written.
+    pub kinds: fn() -> Vec<(&'static str, Kind)>,
+}
+
+/// Declares the games: the one list where a game is registered.
+macro_rules! games {
+    // `$d` is a `$` for the macro this one writes.
+    ($d:tt $($variant:ident($ty:ty)),* $(,)?) => {
+        /// One of the games, with its settings.
+        #[derive(Clone, Debug, PartialEq, Serialize)]
+        #[serde(tag = "kind", rename_all = "lowercase")]
+        pub enum AnyGame {
+            $(#[doc = concat!("A kit for ", stringify!($variant), ".")] $variant($ty),)*
+        }
+
+        /// Every game, in the order `matchbox presets` lists them.
+        pub const GAMES: &[GameEntry] = &[$(GameEntry {
+            name: <$ty as Rules>::NAME,
+            keys: <$ty as Descriptor>::KEYS,
+            presets: <$ty as Descriptor>::PRESETS,
+            kinds: <<$ty as Descriptor>::File as SettingsFile>::kinds,
+        },)*];
+
+        /// Evaluates `body` with `game` bound to the concrete game of an [`AnyGame`]
+        /// (`with_game!(&kit.game, |game| boxes(game, kit))`): the one dispatch from a kit
+        /// to the code written once for every game, which asks for the traits it uses.
+        #[macro_export]
+        macro_rules! with_game {
+            ($d any:expr, |$d game:ident| $d body:expr) => {
+                match $d any {
+                    $($d crate::AnyGame::$variant($d game) => $d body,)*
+                }
+            };
+        }
+
+        impl AnyGame {
+
+            /// Reads the settings of the game named `name` from the kit's text; `None`
+            /// if no game has that name.
+            pub fn read(name: &str, text: &KitText) -> Option<Result<AnyGame, Error>> {
+                $(if name == <$ty as Rules>::NAME {
+                    return Some(<$ty as Descriptor>::read(text).map(AnyGame::$variant));
+                })*
+                None
+            }
+        }
+    };
+}
+
+games! { $
+    Hexapawn(hexapawn::Hexapawn),
+    Nim(nim::Nim),
+    TicTacToe(tictactoe::TicTacToe),
+    Kayles(kayles::Kayles),
+}
+
+/// The kit.yaml name of `G`.
+fn name_of<G: Rules>(_game: &G) -> &'static str {
+    G::NAME
+}
+
+impl AnyGame {
+    /// The kit.yaml name of the game.
+    pub fn name(&self) -> &'static str {
+        with_game!(self, |game| name_of(game))
+    }
+
+    /// The kit's name when kit.yaml gives none: the game's own, in `words`' language.
+    pub fn default_name(&self, words: &Strings) -> String {
+        with_game!(self, |game| game.default_name(words))
+    }
+
+    /// The learning rule of a kit that names none: the game's own.
+    pub fn default_rule(&self) -> Rule {
+        with_game!(self, |game| game.default_rule())
+    }
+
+    /// The game's own keys in kit.yaml with their values (see [`Descriptor::settings`]).
+    pub fn settings(&self) -> Vec<(&'static str, serde_json::Value)> {
+        with_game!(self, |game| game.settings())
+    }
+
+    /// The entry of the game named `name`.
+    pub fn entry(name: &str) -> Option<&'static GameEntry> {
+        GAMES.iter().find(|g| g.name == name)
+    }
+}
+
+/// The canonical form of a position under the enabled symmetries, and the symmetry
+/// that takes the position there.
+pub fn canonical<G: Rules>(
+    game: &G,
+    position: &G::Position,
+    symmetries: usize,
+) -> (G::Position, Symmetry) {
+    let mut best = (position.clone(), 0);
+    for s in 1..symmetries {
+        let image = game.transform(position, s);
+        if image < best.0 {
+            best = (image, s);
+        }
+    }
+    best
+}
+
+/// The text notation of the board games: rows top first, separated by `/`.
+pub mod notation {
+    /// A board of `rows` x `cols` as text; `mark(row from the top, column)` gives each square.
+    pub fn write(rows: usize, cols: usize, mark: impl Fn(usize, usize) -> char) -> String {
+        (0..rows)
+            .map(|r| (0..cols).map(|c| mark(r, c)).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    /// Reads a board of `rows` x `cols`: the mark of every square as typed (a game reads
+    /// it upper-cased, and quotes it as typed when it is none of its marks), rows from
+    /// the top. Rows are separated by `/` or spaces, or run together; `example` shows a
+    /// correct board in error messages.
+    pub fn read(
+        text: &str,
+        rows: usize,
+        cols: usize,
+        example: &str,
+    ) -> Result<Vec<Vec<char>>, crate::i18n::Said> {
+        let mut lines: Vec<Vec<char>> = text
+            .split(|c: char| c == '/' || c.is_whitespace())
+            .filter(|r| !r.is_empty())
+            .map(|r| r.chars().collect())
+            .collect();
+        if lines.len() == 1 && lines[0].len() == rows * cols {
+            lines = lines[0].chunks(cols).map(<[char]>::to_vec).collect();
+        }
+        if lines.len() != rows || lines.iter().any(|l| l.len() != cols) {
+            return Err(crate::i18n::Said::new("cli.position.board")
+                .with("rows", rows)
+                .with("cols", cols)
+                .with("example", example));
+        }
+        Ok(lines)
+    }
+}
+
+/// An outcome scored for `side`: 1 win, 0 draw, -1 loss.
+pub fn score(outcome: Outcome, side: Side) -> i8 {
+    match outcome {
+        Outcome::Draw => 0,
+        Outcome::Win(s) if s == side => 1,
+        Outcome::Win(_) => -1,
+    }
+}
