@@ -356,7 +356,7 @@ fn kit_command(kit: &KitChoice, args: KitArgs) -> Result<(), Error> {
     }
     let kit = kit.load()?;
     let dir = args.out.unwrap_or_else(|| kit_folder::default_dir(&kit));
-    let progress = KitProgress::default();
+    let progress = KitProgress::new(kit.language);
     let written = kit_folder::write_kit(&kit, &dir, args.dpi, &progress)?;
     if let Some(bar) = progress.bar.get() {
         bar.finish_and_clear();
@@ -456,12 +456,7 @@ fn find_command<G: Notation + Descriptor>(
 ) -> Result<String, Error> {
     let set = BoxSet::build(game, kit)?;
     let (i, symmetry) = set.find_notation(game, text, kit.language)?;
-    Ok(report::found_text(
-        game,
-        kit,
-        &set.boxes[i],
-        game.describe_symmetry(symmetry),
-    ))
+    Ok(report::found_text(game, kit, &set.boxes[i], symmetry))
 }
 
 /// `matchbox simulate`: trains machines (`--runs`) or plays games (`--games`).
@@ -601,6 +596,7 @@ fn play_command<G: Notation + Descriptor>(
             std::env::var("NO_COLOR").ok().as_deref(),
         ),
         seed: args.seed.unwrap_or_else(clock_seed),
+        echo: !std::io::stdin().is_terminal(),
     };
     let console = play::Console {
         input: std::io::stdin().lock(),

@@ -4,6 +4,7 @@
 use std::io::{IsTerminal, Write};
 
 use indicatif::{ProgressBar, ProgressStyle};
+use matchbox_engine::i18n::{Language, count, strings};
 use matchbox_print::make::Progress;
 
 /// A progress bar on stderr when it is a terminal, and a hidden one otherwise.
@@ -19,16 +20,37 @@ pub fn progress_bar(total: u64) -> ProgressBar {
 /// Kits of at least this many boxes are said, up front, to take a while.
 const LONG_KIT_BOXES: usize = 1_000;
 
+/// Kits of more boxes than this are more than a class fills by hand (Michie's MENACE,
+/// the largest machine of the sources, had 304): said, as a note, in the kit's words.
+const CLASS_KIT_BOXES: usize = 500;
+
 /// A kit's making on stderr: for a large kit, how long it will take, then a bar over its
-/// labels and previews.
-#[derive(Default)]
+/// labels and previews, in the kit's language.
 pub struct KitProgress {
+    /// The kit's language.
+    language: Language,
     /// The bar, once the kit is known to be large.
     pub bar: std::sync::OnceLock<ProgressBar>,
 }
 
+impl KitProgress {
+    /// No bar yet, and words in `language`.
+    pub fn new(language: Language) -> KitProgress {
+        KitProgress {
+            language,
+            bar: std::sync::OnceLock::new(),
+        }
+    }
+}
+
 impl Progress for KitProgress {
     fn boxes_found(&self, labels: usize, previews: bool) {
+        let words = strings(self.language);
+        let boxes = count(self.language, labels as i64, "box");
+        if labels > CLASS_KIT_BOXES {
+            let note = words.fill("cli.kit.many_boxes", &[("boxes", &boxes)]);
+            let _ = writeln!(std::io::stderr(), "{note}");
+        }
         if labels < LONG_KIT_BOXES {
             return;
         }
@@ -38,16 +60,13 @@ impl Progress for KitProgress {
         let seconds = (ms / 1000.0 / rayon::current_num_threads() as f64)
             .ceil()
             .max(1.0);
-        let skip = if previews {
-            " (most of it the previews: `previews: false` in kit.yaml leaves them out)"
+        let key = if previews {
+            "cli.kit.slow_previews"
         } else {
-            ""
+            "cli.kit.slow"
         };
-        let _ = writeln!(
-            std::io::stderr(),
-            "matchbox: {} boxes: making this kit takes about {seconds} s{skip}",
-            matchbox_engine::i18n::grouped(matchbox_engine::i18n::Language::En, labels as i64)
-        );
+        let said = words.fill(key, &[("boxes", &boxes), ("seconds", &seconds.to_string())]);
+        let _ = writeln!(std::io::stderr(), "{said}");
         let steps = if previews { 2 * labels } else { labels };
         let _ = self.bar.set(progress_bar(steps as u64));
     }

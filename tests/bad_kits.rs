@@ -103,8 +103,8 @@ fn cases() -> Vec<Case> {
         case("préset: bachet\n", Some((1, 1)), "unknown key `préset`: did you mean `preset`?"),
         case("label2: x\n", Some((1, 1)), "unknown key `label2`: did you mean `label`?"),
         // A misspelt key of a kit whose game is known: the key meant, not every key.
-        case("languge: pl\npreset: bachet\n", Some((1, 1)), "unknown key `languge`: did you mean `language`?"),
-        case("game: nim\nlangauge: pl\n", Some((2, 1)), "unknown key `langauge`: did you mean `language`?"),
+        case("languge: en\npreset: bachet\n", Some((1, 1)), "unknown key `languge`: did you mean `language`?"),
+        case("game: nim\nlangauge: en\n", Some((2, 1)), "unknown key `langauge`: did you mean `language`?"),
         case("game: hexapawn\ncolumns: 4\n", Some((2, 1)), "unknown key `columns`: did you mean `cols`?"),
         case("preset: menace\nbeadz: 3\n", Some((2, 1)), "unknown key `beadz`: did you mean `beads`?"),
         // Keys that contradict the preset or the rule.
@@ -371,6 +371,11 @@ fn a_polish_or_russian_kit_is_told_its_mistakes_in_its_words() {
         (
             "language: ru\npreset: bachet\nlanguge: ru\n",
             ":3:1: неизвестный ключ `languge`: может быть, имелся в виду `language`?",
+        ),
+        // The language key itself misspelt: its value still says the language.
+        (
+            "preset: bachet\nlanguge: pl\n",
+            ":2:1: nieznany klucz `languge`: czy chodziło o `language`?",
         ),
         // A list is echoed whole, never cut at its first comma.
         (

@@ -79,7 +79,12 @@ fn boxes_json_has_the_promised_shape() {
 fn boxes_text_shows_each_box_and_the_totals() {
     let out = matchbox(&["boxes", "--preset", "bachet"]);
     let text = stdout(&out);
-    assert!(text.contains("box 7  (moves 4, 6, 8)\n"), "{text}");
+    // The machine's moves as its labels number them.
+    assert!(text.contains("box 7  (moves II, III, IV)\n"), "{text}");
+    assert!(
+        text.contains("boxes by move number: move I: 3, move II: 5"),
+        "{text}"
+    );
     assert!(text.contains("7 boxes, 18 beads"));
 }
 
@@ -286,8 +291,13 @@ fn a_large_kit_says_up_front_how_long_it_takes_and_a_small_one_says_nothing() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let said = stderr(&out);
+    // First that it is more than a class fills by hand, then how long it takes.
     assert!(
-        said.starts_with("matchbox: 2,791 boxes: making this kit takes about "),
+        said.starts_with("matchbox: note: 2,791 boxes are more than a class can fill by hand"),
+        "{said}"
+    );
+    assert!(
+        said.contains("\nmatchbox: 2,791 boxes: making this kit takes about "),
         "{said}"
     );
     assert!(!said.contains("previews"), "no previews to skip: {said}");

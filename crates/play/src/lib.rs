@@ -61,6 +61,8 @@ struct Human<'a, G: Notation, R, W> {
     input: R,
     out: &'a RefCell<W>,
     turn: &'a Cell<u32>,
+    /// Write each line read back after its prompt (piped input).
+    echo: bool,
 }
 
 fn normalise(text: &str) -> String {
@@ -182,6 +184,9 @@ impl<G: Notation, R: BufRead, W: Write> Opponent<G> for Human<'_, G, R, W> {
             let Some(line) = read_line(&mut self.input)? else {
                 return Err(Error::Input(s.get("play.input_ended").to_string()));
             };
+            if self.echo {
+                write_out(self.out, &format!("{}\n", echo(&line)))?;
+            }
             if let Some(child) = self.parse(tree, node, &line) {
                 return Ok(Some(child));
             }
@@ -211,6 +216,9 @@ pub struct Options {
     pub colour: bool,
     /// Seed of the draws; game `n` of the saved machine draws from stream `n`.
     pub seed: u64,
+    /// Write each line read back after its prompt, where the input is not a terminal
+    /// (piped moves), so that the transcript reads as the game went.
+    pub echo: bool,
 }
 
 /// Plays games against a person reading `input` and writing to `output`, until they
@@ -239,6 +247,7 @@ pub fn session<G: Notation, R: BufRead, W: Write>(
         input,
         out: &out,
         turn: &turn,
+        echo: options.echo,
     };
     loop {
         turn.set(0);
@@ -270,7 +279,7 @@ pub fn session<G: Notation, R: BufRead, W: Write>(
         write(&game_over(game, kit, setup, &played, &before, &me.beads))?;
         keep_game(&mut now, played.end, &before, &me.beads);
         save(&now)?;
-        if !another_game(kit, &mut human.input, write)? {
+        if !another_game(kit, &mut human.input, options.echo, write)? {
             write("\n")?;
             return Ok(now);
         }
@@ -353,6 +362,7 @@ fn keep_game(now: &mut Saved, end: End, before: &Beads, after: &Beads) {
 fn another_game<R: BufRead>(
     kit: &Kit,
     input: &mut R,
+    echo_input: bool,
     write: impl Fn(&str) -> Result<(), Error>,
 ) -> Result<bool, Error> {
     let s = strings(kit.language);
@@ -371,6 +381,9 @@ fn another_game<R: BufRead>(
         let Some(answer) = read_line(input)? else {
             return Ok(false);
         };
+        if echo_input {
+            write(&format!("{}\n", echo(&answer)))?;
+        }
         let answer_words = normalise(&answer);
         if yes.contains(&answer_words) {
             return Ok(true);
@@ -418,14 +431,27 @@ fn narrate<G: Notation>(
     let mbox = &setup.set.boxes[b];
     let back = game.inverse(symmetry);
     let id = mbox.id.to_string();
-    let turned = s.get(game.describe_symmetry(symmetry));
-    text.push_str(&s.fill("play.box", &[("id", &id), ("symmetry", turned)]));
+    let holds = match matchbox_report::label_turn(game, symmetry) {
+        Some(turned) => s.fill("play.box", &[("id", &id), ("symmetry", s.get(turned))]),
+        None => s.fill("play.box_plain", &[("id", &id)]),
+    };
+    text.push_str(&holds);
     text.push('\n');
     let slots = setup.machine.slots(b as u32);
+    // The colour names padded alike, so that the counts and moves stand in columns.
+    let names = strings(kit.language);
+    let widest = mbox
+        .moves
+        .iter()
+        .map(|m| names.colour_name(&kit.palette[m.colour]).chars().count())
+        .max()
+        .unwrap_or(0);
     for (m, slot) in mbox.moves.iter().zip(slots) {
+        let pad = widest - names.colour_name(&kit.palette[m.colour]).chars().count();
         text.push_str(&format!(
-            "  {} ×{}  {}\n",
+            "  {}{:pad$} ×{}  {}\n",
             bead(kit, m.colour, coloured),
+            "",
             beads.count(slot),
             say(game.transform_move(m.mv, back))
         ));
@@ -529,7 +555,11 @@ mod tests {
         let mut out = Vec::new();
         let mut saves = 0;
         let fresh = Saved::fresh(&setup.machine, Settings::of_kit(&kit, kit.rule));
-        let options = Options { colour, seed: 4 };
+        let options = Options {
+            colour,
+            seed: 4,
+            echo: false,
+        };
         let console = Console {
             input: input.as_ref(),
             output: &mut out,
@@ -607,6 +637,7 @@ mod tests {
             let options = Options {
                 colour: false,
                 seed: 4,
+                echo: false,
             };
             let result = session(&game, &kit, &setup, fresh, &options, console, |_| Ok(()));
             let out = String::from_utf8(out).unwrap();

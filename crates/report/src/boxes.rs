@@ -1,8 +1,8 @@
 //! What `boxes` and `find` print: a box set as text, one box as a block, a position as a
 //! board; the engine writes the same as JSON for programs.
 
-use matchbox_engine::boxes::{BoxSet, MatchBox};
-use matchbox_engine::game::Notation;
+use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
+use matchbox_engine::game::{Notation, Symmetry};
 use matchbox_engine::i18n::strings;
 use matchbox_engine::kit::Kit;
 
@@ -35,17 +35,15 @@ pub fn board_text<G: Notation>(game: &G, kit: &Kit, position: &G::Position) -> S
 /// One box as a text block: id, move numbers, the board, the moves.
 pub fn box_text<G: Notation>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Move>) -> String {
     let words = Words::of(kit);
-    let numbers: Vec<String> = b.move_numbers.iter().map(u32::to_string).collect();
-    let key = if numbers.len() == 1 {
+    let key = if b.move_numbers.len() == 1 {
         "box"
     } else {
         "box_many"
     };
-    // The move numbers as the label writes them ("moves 2, 4"), never a tag's dashes.
-    let mut out = words.fill(
-        key,
-        &[("id", &b.id.to_string()), ("moves", &numbers.join(", "))],
-    );
+    // The move numbers as the label writes them: "moves 2, 4", or the machine's own
+    // moves in Roman numerals where the labels count those ("moves I, II").
+    let numbers = tag(&b.move_numbers, kit.machine, kit.tags, kit.numerals);
+    let mut out = words.fill(key, &[("id", &b.id.to_string()), ("moves", &numbers)]);
     out.push('\n');
     out.push_str(&board_text(game, kit, &b.position));
     let moves: Vec<String> = b
@@ -96,7 +94,10 @@ pub fn boxes_text<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>) -> String {
         .map(|(k, v)| {
             words.fill(
                 "by_move_item",
-                &[("n", &k.to_string()), ("count", &words.number(*v as i64))],
+                &[
+                    ("n", &tag(&[*k], kit.machine, kit.tags, kit.numerals)),
+                    ("count", &words.number(*v as i64)),
+                ],
             )
         })
         .collect();
@@ -116,18 +117,27 @@ pub fn boxes_text<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>) -> String {
 }
 
 /// What `find` prints: the box found (`id`), how the position lies against its label
-/// (`symmetry`, a key of the word store such as `symmetry.as_drawn`), then the box.
+/// (where a label can lie any other way), then the box.
 pub fn found_text<G: Notation>(
     game: &G,
     kit: &Kit,
     b: &MatchBox<G::Position, G::Move>,
-    symmetry: &str,
+    symmetry: Symmetry,
 ) -> String {
     format!(
-        "{}\n\n{}",
-        Words::of(kit).found(b.id, symmetry),
+        "{}
+
+{}",
+        Words::of(kit).found(b.id, label_turn(game, symmetry)),
         box_text(game, kit, b)
     )
+}
+
+/// How a pupil turns a label to match the board (the word store's key, such as
+/// `symmetry.as_drawn`), or none for a game whose labels lie only one way (a single
+/// pile), where "as drawn" would say nothing.
+pub fn label_turn<G: Notation>(game: &G, symmetry: Symmetry) -> Option<&'static str> {
+    (game.symmetry_count() > 1).then(|| game.describe_symmetry(symmetry))
 }
 
 #[cfg(test)]
@@ -145,7 +155,7 @@ mod tests {
         ] {
             let (i, symmetry) = set.find_notation(&game, position, kit.language).unwrap();
             let b = &set.boxes[i];
-            let text = found_text(&game, &kit, b, game.describe_symmetry(symmetry));
+            let text = found_text(&game, &kit, b, symmetry);
             assert!(text.starts_with(lies), "{text}");
             assert!(text.ends_with(&box_text(&game, &kit, b)), "{text}");
         }

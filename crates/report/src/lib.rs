@@ -14,7 +14,7 @@ mod simulate;
 mod verify;
 mod words;
 
-pub use boxes::{board_text, box_text, boxes_text, found_text};
+pub use boxes::{board_text, box_text, boxes_text, found_text, label_turn};
 pub use kit::{KitReport, kit_text, label_stocks, presets_text};
 pub use simulate::{plot_title, session_text, training_text};
 pub use verify::verdict_text;

@@ -75,10 +75,14 @@ impl Words {
     }
 
     /// What `find` answers: the box, and how the position lies against its label
-    /// (`symmetry`, a key of the word store such as `symmetry.as_drawn`).
-    pub(crate) fn found(self, id: impl std::fmt::Display, symmetry: &str) -> String {
-        let symmetry = self.strings.get(symmetry);
-        self.fill("found", &[("id", &id.to_string()), ("symmetry", symmetry)])
+    /// (`symmetry`, a key of the word store such as `symmetry.as_drawn`), where it can
+    /// lie more than one way.
+    pub(crate) fn found(self, id: impl std::fmt::Display, symmetry: Option<&str>) -> String {
+        let id = id.to_string();
+        match symmetry {
+            Some(key) => self.fill("found", &[("id", &id), ("symmetry", self.strings.get(key))]),
+            None => self.fill("found_plain", &[("id", &id)]),
+        }
     }
 
     /// An estimate with its 95% confidence interval, scaled, a percentage when

@@ -312,16 +312,29 @@ pub struct Vocabulary {
 /// the parser, or one on a line above the key) is said in it; English when the key is
 /// missing or not a language.
 pub fn messages_for(text: &str) -> Messages {
-    let language = text.lines().find_map(|line| {
-        let value = line
-            .strip_prefix("language")?
-            .trim_start()
-            .strip_prefix(':')?;
-        let value = value.split('#').next()?.trim();
-        let value = value.trim_matches(|c| c == '"' || c == '\'');
-        Language::ALL.into_iter().find(|l| l.code() == value)
-    });
-    Messages(language.unwrap_or_default())
+    // The line's language, where its key is `language` or, failing that, a slip of it
+    // (`languge: pl`), so that the message about the slip is said in Polish too.
+    let declared = |close: bool| {
+        text.lines().find_map(|line| {
+            let (key, value) = line.split_once(':')?;
+            let key = key.trim_end();
+            let fits = key == "language"
+                || (close
+                    && !key.starts_with(' ')
+                    && strsim::damerau_levenshtein(key, "language") <= 2);
+            if !fits {
+                return None;
+            }
+            let value = value.split('#').next()?.trim();
+            let value = value.trim_matches(|c| c == '"' || c == '\'');
+            Language::ALL.into_iter().find(|l| l.code() == value)
+        })
+    };
+    Messages(
+        declared(false)
+            .or_else(|| declared(true))
+            .unwrap_or_default(),
+    )
 }
 
 /// Marks a message that a deserializer of a kit value hands serde, which carries text
