@@ -370,12 +370,14 @@ function renderStuck() {
   }
 }
 
+// Asks (or no longer asks) before resetting to fresh boxes, from the stuck panel.
 function askReset(asked) {
   state.resetAsked = asked;
   renderStuck();
   $(asked ? 'stuck-reset-yes' : 'stuck-reset').focus();
 }
 
+// Tells a screen reader the machine's turn and the result, once each.
 function announce(box, drawn) {
   const parts = [box === null ? '' : say('page.box', { id: box }) + '.', drawn];
   if (state.game.end && !state.game.stuck) parts.push(resultText());
@@ -447,6 +449,7 @@ function tile(b, i, used) {
     element('span', { class: 'counts' }, ...counts));
 }
 
+// The box dialog: one box's label and beads.
 async function showBox(id) {
   state.opener = focusPlace() || (() => $('box-' + id));
   const box = await api('GET', '/api/boxes/' + id);
@@ -850,6 +853,7 @@ function showPanel(name) {
 }
 
 // ---- keeping up to date -----------------------------------------------------------------
+
 // The loud banner while the beads are not kept (the server's file, the browser's
 // storage); it goes when a save succeeds.
 function showUnsaved() {
