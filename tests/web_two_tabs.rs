@@ -285,7 +285,7 @@ fn hostile_tabs() {
                 browser.call("DELETE", "/window", None);
                 tabs.remove(0);
                 switch(&browser, &tabs[0]);
-                browser.wait("document.getElementById('view-only').textContent !== '' && transport !== undefined");
+                browser.wait("document.getElementById('view-only').textContent !== '' && window.matchbox?.api !== undefined");
                 // The games the closed tab handed round before it closed are all here.
                 let now = games(&browser).as_u64().unwrap_or(0);
                 ok &= now >= total;
