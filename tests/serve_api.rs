@@ -4,7 +4,7 @@
 mod support;
 
 use serde_json::Value;
-use support::Server;
+use support::{Server, request};
 
 /// The game and the score, to check that a refused request changed nothing.
 fn snapshot(server: &Server) -> (Value, Value) {
@@ -535,6 +535,9 @@ fn applied_settings_give_fresh_boxes_and_survive_a_restart() {
         settings["rules"],
         serde_json::json!(["gardner", "gardner-reward", "menace"])
     );
+    // The fields' ranges, which the page knows only from here.
+    assert_eq!(settings["beads_range"], serde_json::json!([1, 100]));
+    assert_eq!(settings["reward_range"], serde_json::json!([-100, 100]));
     // The warning's trial runs: the perfect player empties a fresh MENACE's first box
     // in some runs, the random player (the page's default) in none.
     let emptied = &settings["risks"]["emptied"];
@@ -736,4 +739,47 @@ fn tempdir() -> std::path::PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// The modules the page imports from `from`, by their paths (`import … from './x.js'`).
+fn imports(from: &str) -> Vec<String> {
+    from.split("from './")
+        .skip(1)
+        .map(|rest| format!("/{}", &rest[..rest.find('\'').unwrap()]))
+        .collect()
+}
+
+#[test]
+fn the_page_and_every_module_it_imports_are_served() {
+    let server = Server::start(&["--preset", "hexapawn"], None);
+    let (status, page) = request(&server.base, "GET", "/", "", None);
+    assert_eq!(status, 200);
+    assert!(
+        page.contains(r#"<script type="module" src="app.js">"#),
+        "{page}"
+    );
+    let mut wanted = vec!["/app.js".to_string()];
+    let mut served = Vec::new();
+    while let Some(path) = wanted.pop() {
+        if served.contains(&path) {
+            continue;
+        }
+        let (status, text) = request(&server.base, "GET", &path, "", None);
+        assert_eq!(status, 200, "{path}");
+        wanted.extend(imports(&text));
+        served.push(path);
+    }
+    served.sort();
+    assert_eq!(served, ["/app.js", "/page.js", "/transport.js"]);
+    // What the page knows of each rule comes with the kit: the relay draws no beads,
+    // MENACE's rule alone reads the rewards.
+    let (_, kit) = server.anyone("GET", "/api/kit", None);
+    let uses = &kit["rule_uses"];
+    assert_eq!(uses["relay"]["beads"], false, "{kit}");
+    assert_eq!(
+        uses["menace"],
+        serde_json::json!({"beads": true, "reward": true})
+    );
+    assert_eq!(uses["gardner"]["reward"], false, "{kit}");
+    assert_eq!(kit["train_games"], serde_json::json!([1, 1_000_000]));
 }

@@ -710,7 +710,7 @@ fn a_double_click_plays_one_move_and_one_move_is_taken_back() {
     let start = server.game();
     double_click(&browser, "#moves button.move");
     // The class's move and the machine's answer shown, and no request on its way.
-    browser.wait("document.querySelectorAll('#turns li').length >= 2 && (typeof sending === 'undefined' || sending === null)");
+    browser.wait("document.querySelectorAll('#turns li').length >= 2 && document.body.dataset.sending === undefined");
     let after = server.game();
     assert_eq!(
         after["ply"], 2,

@@ -503,7 +503,7 @@ fn lesson_at_1280x720(dist: &Path, name: &str, kit: &str) -> (FileServer, Browse
 /// A request of the lesson page's, through its transport: the answer's JSON.
 fn lesson_api(browser: &Browser, method: &str, path: &str) -> Value {
     browser.script_async(&format!(
-        "const done = arguments[arguments.length - 1]; transport.api({}, {}).then(done, (e) => done({{ refused: e.message }}));",
+        "const done = arguments[arguments.length - 1]; matchbox.api({}, {}).then(done, (e) => done({{ refused: e.message }}));",
         json!(method),
         json!(path)
     ))
@@ -717,8 +717,8 @@ fn the_lesson_is_one_screen_in_every_language_at_both_sizes() {
             // Training in the page's worker, for performance.md.
             let ms = browser.script_async(
                 "const done = arguments[arguments.length - 1]; const t = performance.now();
-                 const look = () => transport.api('GET', '/api/train').then((p) => p.running ? setTimeout(look, 20) : done(performance.now() - t));
-                 transport.api('POST', '/api/train', { games: 100000, opponent: 'random' }).then(look);",
+                 const look = () => matchbox.api('GET', '/api/train').then((p) => p.running ? setTimeout(look, 20) : done(performance.now() - t));
+                 matchbox.api('POST', '/api/train', { games: 100000, opponent: 'random' }).then(look);",
             );
             println!(
                 "100,000 MENACE training games in the page: {:.0} ms",
@@ -728,9 +728,9 @@ fn the_lesson_is_one_screen_in_every_language_at_both_sizes() {
             // Watching goes on at its pace while the page looks, until stopped.
             let watched = browser.script_async(
                 "const done = arguments[arguments.length - 1];
-                 const look = () => transport.api('GET', '/api/train').then((p) => p.done >= 20
-                   ? transport.api('POST', '/api/train/cancel').then(() => done(p)) : setTimeout(look, 50));
-                 transport.api('POST', '/api/watch', { opponent: 'random', pace: 6 }).then(look);",
+                 const look = () => matchbox.api('GET', '/api/train').then((p) => p.done >= 20
+                   ? matchbox.api('POST', '/api/train/cancel').then(() => done(p)) : setTimeout(look, 50));
+                 matchbox.api('POST', '/api/watch', { opponent: 'random', pace: 6 }).then(look);",
             );
             assert_eq!(watched["watching"], true, "{watched}");
             browser.wait("document.getElementById('watch-start').hidden === false");
@@ -839,16 +839,33 @@ fn a_browser_that_keeps_nothing_is_told_apart_from_a_full_one() {
     browser.screenshot("web-lesson-storage-blocked");
 }
 
-/// The page's own files, which the engine's catalogue describes every game to: the
-/// lesson's transport (`transport.js`) is the classroom's, not the designer's.
-const DESIGNER_FILES: &[&str] = &[
-    "index.html",
-    "designer.js",
-    "designer.css",
-    "engine.js",
-    "worker.js",
-    "zip.js",
-];
+/// The folders of the pages' own files, which the engine describes every game, rule and
+/// range to: the designer's (and the static site's lesson transport), and the classroom
+/// screen's, which is the static site's lesson too.
+const PAGE_FOLDERS: &[&str] = &["web/src", "crates/serve/src/assets"];
+
+/// Every page file (HTML, JavaScript, CSS) in the page folders, by its path.
+fn page_files() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for folder in PAGE_FOLDERS {
+        for entry in std::fs::read_dir(root.join(folder)).unwrap() {
+            let path = entry.unwrap().path();
+            if path
+                .extension()
+                .is_some_and(|e| ["html", "js", "css"].contains(&e.to_str().unwrap()))
+            {
+                let text = std::fs::read_to_string(&path).unwrap();
+                files.push((
+                    format!("{folder}/{}", path.file_name().unwrap().display()),
+                    text,
+                ));
+            }
+        }
+    }
+    files.sort();
+    files
+}
 
 /// Whether `text` holds `word` whole: not inside a longer name (`nim` in `animation`).
 fn holds_word(text: &str, word: &str) -> bool {
@@ -861,13 +878,15 @@ fn holds_word(text: &str, word: &str) -> bool {
 }
 
 #[test]
-fn the_designer_names_no_game_preset_game_key_or_range() {
+fn no_page_names_a_game_preset_rule_game_key_or_range() {
     use matchbox_engine::game::GAMES;
     use matchbox_engine::kit::{describe_keys, presets};
+    use matchbox_engine::rule::Rule;
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("web/src");
     let every_game = GAMES.len();
     let mut names: Vec<String> = GAMES.iter().map(|g| g.name.to_string()).collect();
     names.extend(presets().map(|p| p.name.to_string()));
+    names.extend(Rule::ALL.map(|r| r.name().to_string()));
     // A game's own keys: a page that names one, as a string or a property (`'rows'`,
     // `rows:`), has a form written for that game; the English words (the rows of a
     // table) may stand in its prose and code.
@@ -888,16 +907,21 @@ fn the_designer_names_no_game_preset_game_key_or_range() {
         names.len() > every_game && !own_keys.is_empty(),
         "{names:?}"
     );
+    let files = page_files();
+    assert!(
+        files.len() > 10,
+        "{:?}",
+        files.iter().map(|f| &f.0).collect::<Vec<_>>()
+    );
     let mut found = Vec::new();
-    for file in DESIGNER_FILES {
-        let text = std::fs::read_to_string(src.join(file)).unwrap();
+    for (file, text) in &files {
         for name in &names {
-            if holds_word(&text, name) {
+            if holds_word(text, name) {
                 found.push(format!("{file}: {name}"));
             }
         }
         for key in &own_keys {
-            if holds_word(&text, key) || text.contains(&format!("{{ {key}")) {
+            if holds_word(text, key) || text.contains(&format!("{{ {key}")) {
                 found.push(format!("{file}: {key}"));
             }
         }

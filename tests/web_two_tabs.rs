@@ -38,7 +38,7 @@ fn site() -> Option<std::path::PathBuf> {
 /// A request of the page's, through its transport, in the tab in front.
 fn api(browser: &Browser, method: &str, path: &str, body: Value) -> Value {
     browser.script_async(&format!(
-        "const done = arguments[arguments.length - 1]; transport.api({}, {}, {}).then(done, (e) => done({{ refused: e.message }}));",
+        "const done = arguments[arguments.length - 1]; matchbox.api({}, {}, {}).then(done, (e) => done({{ refused: e.message }}));",
         json!(method),
         json!(path),
         if body.is_null() { "undefined".to_string() } else { body.to_string() }
@@ -57,7 +57,7 @@ fn train(browser: &Browser, games: u64) {
     // Until the run is over, asked from inside the page.
     let ended = browser.script_async(
         "const done = arguments[arguments.length - 1];
-         const look = () => transport.api('GET', '/api/train').then(
+         const look = () => matchbox.api('GET', '/api/train').then(
            (t) => (t.running ? setTimeout(look, 50) : done(t)), (e) => done({ refused: e.message }));
          look();",
     );
@@ -285,7 +285,7 @@ fn hostile_tabs() {
                 browser.call("DELETE", "/window", None);
                 tabs.remove(0);
                 switch(&browser, &tabs[0]);
-                browser.wait("document.getElementById('view-only').textContent !== '' && transport !== undefined");
+                browser.wait("document.getElementById('view-only').textContent !== '' && window.matchbox?.api !== undefined");
                 // The games the closed tab handed round before it closed are all here.
                 let now = games(&browser).as_u64().unwrap_or(0);
                 ok &= now >= total;

@@ -20,10 +20,11 @@ mkdir -p "$dist"
 cp web/src/index.html web/src/designer.css web/src/designer.js web/src/engine.js \
    web/src/worker.js web/src/unlzma.js web/src/zip.js web/src/transport.js \
    web/src/manifest.webmanifest web/src/icon.svg "$dist/"
-# The lesson: the classroom page of `matchbox serve` itself, with the site's transport.
+# The lesson: the classroom page of `matchbox serve` itself, with the site's transport;
+# and the module both pages share (page.js).
 assets=crates/serve/src/assets
 cp "$assets/index.html" "$dist/lesson.html"
-cp "$assets/app.js" "$assets/style.css" "$assets/favicon.svg" "$dist/"
+cp "$assets/app.js" "$assets/page.js" "$assets/style.css" "$assets/favicon.svg" "$dist/"
 
 # The engine a ninth smaller: binaryen's size passes over what rustc left (the same
 # functions, so the same kits byte for byte; tests/web_site.rs checks). The features
@@ -56,15 +57,17 @@ done
 # Every file but the pages and the service worker is named by its content
 # (name.HASH.ext), so that a server may let browsers keep it for ever: a new version is
 # a new name. Renamed in an order where each file comes after the files it names, so
-# that its hash covers their new names; every quoted mention of a name is rewritten.
+# that its hash covers their new names; every quoted mention of a name is rewritten, as
+# a module's import names it too ('./page.js').
 hashed=(matchbox.lzma icon.svg favicon.svg manifest.webmanifest designer.css style.css
-        zip.js unlzma.js worker.js engine.js transport.js designer.js app.js)
+        zip.js unlzma.js worker.js engine.js page.js transport.js designer.js app.js)
 for name in "${hashed[@]}"; do
   hash=$(sha256sum "$dist/$name" | cut -c1-12)
   new="${name%.*}.$hash.${name##*.}"
   mv "$dist/$name" "$dist/$new"
   for file in "$dist"/*.html "$dist"/*.js "$dist"/*.css "$dist"/*.webmanifest; do
-    sed -i -e "s|\"${name//./\\.}\"|\"$new\"|g" -e "s|'${name//./\\.}'|'$new'|g" "$file"
+    sed -i -e "s|\"\(\./\)\{0,1\}${name//./\\.}\"|\"\1$new\"|g" \
+           -e "s|'\(\./\)\{0,1\}${name//./\\.}'|'\1$new'|g" "$file"
   done
 done
 

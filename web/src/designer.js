@@ -3,9 +3,10 @@
 // box list). The page knows no game: its form, its choices and its words come from the
 // engine's catalogue (every key a kit can take, and the words of every language), and
 // a mistake comes back as data (its place, its key, its words), shown at its field.
-'use strict';
+import { engine } from './engine.js';
+import { zip } from './zip.js';
+import { $, element, number, say, sayCount, useWords } from './page.js';
 
-const $ = (id) => document.getElementById(id);
 const STORE = 'matchbox.designer';
 const LABEL_DPI = 300;
 const PICTURE_DPI = 110;
@@ -32,35 +33,15 @@ const state = {
   remembers: true,
 };
 
-// The page's words in its language (the engine's `designer.*` strings), else English.
-function say(key, values) {
-  const words = state.catalogue ? state.catalogue.words : {};
-  let text = (words[state.language] || {})[key] ?? (words.en || {})[key] ?? key;
-  for (const [name, value] of Object.entries(values || {})) text = text.split(`{${name}}`).join(String(value));
-  return text;
+// The page's words in `language` (the engine's `designer.*` strings), else English.
+function useLanguage(language) {
+  state.language = language;
+  const words = state.catalogue.words;
+  useWords(language, words[language], words.en);
 }
 
-// Words for a count of `n`: the strings write the forms for one, a few and many as
-// `one|few|many` (1 pudełko, 2 pudełka, 5 pudełek), as the engine's own counts.
-function sayCount(key, n, values) {
-  const forms = say(key, values).split('|');
-  const form = { one: 0, few: 1 }[new Intl.PluralRules(state.language).select(n)] ?? 2;
-  return forms[Math.min(form, forms.length - 1)];
-}
-
-// A number as the page's language writes it, to one decimal at most (63,5 × 38,1 mm).
-const number = (x) => new Intl.NumberFormat(state.language, { maximumFractionDigits: 1 }).format(x);
-
-function element(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs || {})) {
-    if (name === 'text') node.textContent = value;
-    else if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
-    else if (value !== false && value !== undefined) node.setAttribute(name, value === true ? '' : value);
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
+// A size as the page's language writes it, to one decimal at most (63,5 × 38,1 mm).
+const millimetres = (x) => new Intl.NumberFormat(state.language, { maximumFractionDigits: 1 }).format(x);
 
 // The keys a kit of `game` takes, as the engine describes them, kit.yaml's own first.
 function keysOf(game) {
@@ -217,7 +198,7 @@ function labelControl() {
     element('optgroup', { label: say('label.stickers') },
       ...c.stickers.map((s) => element('option', {
         value: s.code,
-        text: say('label.sheet', { code: s.code, across: s.across, down: s.down, w: number(s.label.width_mm), h: number(s.label.height_mm), paper: say(`value.${s.paper}`) }),
+        text: say('label.sheet', { code: s.code, across: s.across, down: s.down, w: millimetres(s.label.width_mm), h: millimetres(s.label.height_mm), paper: say(`value.${s.paper}`) }),
       }))),
     element('option', { value: 'custom', text: say('label.custom') }));
   const part = (name) => element('label', { class: 'size' }, element('span', { text: say(`field.${name}`) }),
@@ -459,17 +440,15 @@ function showLabel(design) {
 
 function showFigures(design) {
   const f = design.figures;
-  const locale = state.language;
-  const n = (x) => Number(x).toLocaleString(locale);
-  const rows = [[n(f.boxes), sayCount('figures.boxes', f.boxes)], [n(f.beads), sayCount('figures.beads', f.beads)]];
-  if (f.reserve > 0) rows.push([n(f.reserve), sayCount('figures.spare', f.reserve)]);
-  rows.push([n(f.label_sheets), f.stickers ? sayCount('figures.sticker_sheets', f.label_sheets, { code: f.stickers })
+  const rows = [[number(f.boxes), sayCount('figures.boxes', f.boxes)], [number(f.beads), sayCount('figures.beads', f.beads)]];
+  if (f.reserve > 0) rows.push([number(f.reserve), sayCount('figures.spare', f.reserve)]);
+  rows.push([number(f.label_sheets), f.stickers ? sayCount('figures.sticker_sheets', f.label_sheets, { code: f.stickers })
     : sayCount('figures.sheets', f.label_sheets, { paper: f.paper })]);
   $('figures').replaceChildren(...rows.flatMap(([value, what]) => [element('dt', { text: value }), element('dd', { text: what })]));
   $('colours').replaceChildren(...f.colours.map((c, i) => element('li', {},
     element('span', { class: 'swatch', style: `background:${design.colour_rgb[i]}` }),
     element('span', { class: 'colour-label', text: `${c.name} (${c.code})` }),
-    element('b', { text: n(c.buy) }))));
+    element('b', { text: number(c.buy) }))));
 }
 
 function showBoxes(design) {
@@ -508,16 +487,15 @@ async function making(file, request) {
   const started = performance.now();
   const previews = request.previews === true;
   let told = [0, 0];
-  const n = (x) => Number(x).toLocaleString(state.language);
   const show = () => {
     const [done, total] = told;
     const labels = previews ? total / 2 : total;
     const bar = $('busy');
     let text;
     if (total > 0 && done < labels) {
-      text = say('making.labels', { file, done: n(done), total: n(labels) });
+      text = say('making.labels', { file, done: number(done), total: number(labels) });
     } else if (total > 0 && done < total) {
-      text = say('making.previews', { file, done: n(done - labels), total: n(labels) });
+      text = say('making.previews', { file, done: number(done - labels), total: number(labels) });
     } else {
       // What comes after the drawings is not told as it goes: kit.pdf's figures and pages.
       text = say(total > 0 && file === 'kit.pdf' ? 'making.figures' : 'making', { file });
@@ -638,7 +616,7 @@ function translate() {
 }
 
 function setLanguage(language) {
-  state.language = language;
+  useLanguage(language);
   if (!state.languageSet) state.changed.language = language;
   translate();
   buildGames();
@@ -654,9 +632,9 @@ async function start() {
   const wanted = (navigator.language || 'en').slice(0, 2);
   state.language = state.catalogue.languages.includes(wanted) ? wanted : 'en';
   // The first game's first preset, until the teacher has chosen.
-  state.game = state.catalogue.games[0].name;
-  state.preset = state.catalogue.games[0].presets[0]?.name ?? null;
+  ({ game: state.game, preset: state.preset } = engine.firstKit(state.catalogue));
   restore();
+  useLanguage(state.language);
   if (!state.languageSet) state.changed.language = state.language;
   translate();
   buildGames();

@@ -5,11 +5,11 @@
 // `window.matchbox` is the scriptable face of it:
 //   await matchbox.kit(yaml)   -> {'labels.pdf': Uint8Array, 'kit.pdf': ..., 'previews/box-001.png': ...}
 //   await matchbox.boxes(yaml) -> the object `matchbox boxes --json` prints
+//   await matchbox.api(method, path, body) -> in the lesson, its answer (transport.js)
 // A bad kit rejects with the CLI's message (file:line:column: ...) as the error's message,
 // and the same as data in `error.problem` (place, key, text, hints).
-'use strict';
 
-const engine = (() => {
+export const engine = (() => {
   const decode = (bytes) => new TextDecoder().decode(bytes);
 
   // A worker and the requests waiting for its answers.
@@ -89,6 +89,13 @@ const engine = (() => {
     onsaved: null,
     async catalogue() {
       return json((await quick.ask({ command: 'catalogue' })).json);
+    },
+    // The kit a page starts from until the teacher chooses, in the catalogue's order:
+    // the first game's first preset (its own defaults if it has none), and as kit.yaml.
+    firstKit(catalogue) {
+      const game = catalogue.games[0];
+      const preset = game.presets[0]?.name ?? null;
+      return { game: game.name, preset, yaml: preset ? `preset: ${preset}\n` : `game: ${game.name}\n` };
     },
     // The kit's settings, figures and boxes; `label` the PNG of box `box`.
     async design(yaml, box, dpi) {

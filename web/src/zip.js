@@ -1,6 +1,5 @@
 // A zip file of stored (uncompressed) entries: the previews are PNGs, compressed
 // already, so storing them costs nothing and keeps this writer a page long.
-'use strict';
 
 const CRC_TABLE = (() => {
   const table = new Uint32Array(256);
@@ -20,7 +19,7 @@ function crc32(bytes) {
 
 // files: [[name, Uint8Array], ...] -> the zip's bytes. Dates are fixed (1 Jan 1980),
 // so the same files give the same zip.
-function zip(files) {
+export function zip(files) {
   const encoder = new TextEncoder();
   const chunks = [];
   const central = [];

@@ -441,7 +441,10 @@ struct KitView {
     rule: &'static str,
     boxes: usize,
     opponents: Vec<&'static str>,
-    max_train_games: u32,
+    /// The games one training run may play, least and most.
+    train_games: [u32; 2],
+    /// Every rule by name, with what it reads of the settings.
+    rule_uses: BTreeMap<&'static str, settings::RuleUses>,
     /// The paces of watching, slowest first.
     paces: [train::Pace; train::PACES.len()],
     /// The state file's name, for the page's message when it cannot be saved.
@@ -579,7 +582,8 @@ impl<G: Game> Classroom<G> {
             rule: setup.machine.rule.name(),
             boxes: setup.set.boxes.len(),
             opponents,
-            max_train_games: train::MAX_GAMES,
+            train_games: [*train::GAMES.start(), *train::GAMES.end()],
+            rule_uses: settings::rule_uses(),
             paces: train::PACES,
             state: fixed.store.as_ref().and_then(|s| s.name()),
             words: words

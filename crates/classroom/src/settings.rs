@@ -7,6 +7,7 @@
 //! machine, tell the page how soon that happens.
 
 use std::collections::BTreeMap;
+use std::ops::RangeInclusive;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -63,10 +64,42 @@ pub struct SettingsView {
     kit: Shown,
     /// The rules this kit can use.
     rules: Vec<&'static str>,
-    max_beads: u32,
-    max_reward: i32,
+    /// The beads a fresh box may start with for one move, least and most.
+    beads_range: [u32; 2],
+    /// The beads a result may add (or take), least and most.
+    reward_range: [i32; 2],
     /// `None` if the trial runs failed.
     risks: Option<Risks>,
+}
+
+/// The beads a fresh box may start with for one move, as the panel checks and shows them.
+const START_BEADS: RangeInclusive<u32> = 1..=MAX_START_BEADS;
+/// The beads a result may add (or, negative, take), as the panel checks and shows them.
+const REWARDS: RangeInclusive<i32> = -MAX_REWARD..=MAX_REWARD;
+
+/// What a rule reads of the settings, so that the page shows only those fields and
+/// says the machine's draw in the rule's terms.
+#[derive(Debug, Serialize)]
+pub struct RuleUses {
+    /// The starting beads: the machine draws a bead (not under the relay, which plays
+    /// the first move still wired in its box, whatever the beads).
+    beads: bool,
+    /// The rewards by result (MENACE's rule alone).
+    reward: bool,
+}
+
+/// Every rule by name, with what it reads of the settings.
+pub fn rule_uses() -> BTreeMap<&'static str, RuleUses> {
+    Rule::ALL
+        .into_iter()
+        .map(|r| {
+            let uses = RuleUses {
+                beads: r != Rule::Relay,
+                reward: r == Rule::Menace,
+            };
+            (r.name(), uses)
+        })
+        .collect()
 }
 
 /// The rules a kit can use: the relay only for a kit built for it.
@@ -173,8 +206,8 @@ pub fn view<G: Game>(
         now: shown(setup, now),
         kit: shown(setup, &Settings::of_kit(own, own.rule)),
         rules: rules(own.rule),
-        max_beads: MAX_START_BEADS,
-        max_reward: MAX_REWARD,
+        beads_range: [*START_BEADS.start(), *START_BEADS.end()],
+        reward_range: [*REWARDS.start(), *REWARDS.end()],
         risks,
     }
 }
@@ -232,7 +265,7 @@ fn schedule(asked: &BTreeMap<u32, Value>) -> Result<BeadSchedule, ApiError> {
     for (&at, value) in asked {
         let beads = whole(value)
             .and_then(|n| u32::try_from(n).ok())
-            .filter(|n| (1..=MAX_START_BEADS).contains(n))
+            .filter(|n| START_BEADS.contains(n))
             .ok_or(ApiError::bad(Problem::Setting(Unfit::Beads(Some(at)))))?;
         map.insert(at, beads);
     }
@@ -303,7 +336,7 @@ fn asked<G: Game>(
             if let Some(value) = value {
                 *into = whole(value)
                     .and_then(|n| i32::try_from(n).ok())
-                    .filter(|n| (-MAX_REWARD..=MAX_REWARD).contains(n))
+                    .filter(|n| REWARDS.contains(n))
                     .ok_or(ApiError::bad(Problem::Setting(Unfit::Reward(which))))?;
             }
         }
@@ -358,5 +391,28 @@ pub fn message(unfit: &Unfit, words: &Strings) -> String {
         Unfit::FirstBox(n) => words.fill("api.setting.first_box", &[("n", &n.to_string())]),
         Unfit::Relay => words.fill("api.setting.relay", &[]),
         Unfit::Reward(_) => words.fill("api.setting.reward", &[("max", &MAX_REWARD.to_string())]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use matchbox_engine::kit::describe_keys;
+
+    #[test]
+    fn a_rule_reads_the_rewards_where_kit_yaml_takes_them() {
+        let reward = describe_keys()
+            .into_iter()
+            .find(|k| k.name == "reward")
+            .expect("kit.yaml's reward key");
+        let uses = rule_uses();
+        assert_eq!(uses.len(), Rule::ALL.len());
+        for (name, reads) in &uses {
+            assert_eq!(
+                reads.reward,
+                reward.applies == Some(("rule", name)),
+                "{name}"
+            );
+        }
     }
 }

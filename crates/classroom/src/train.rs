@@ -12,6 +12,7 @@
 //! a thread of its own, the browser's engine from its worker's timer. The host also
 //! gives the time, so that nothing here needs a clock.
 
+use std::ops::RangeInclusive;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -28,6 +29,8 @@ pub type Live = super::table::Live<Run>;
 
 /// Games one run may ask for at most.
 pub const MAX_GAMES: u32 = 1_000_000;
+/// Games one run may ask for, least and most.
+pub const GAMES: RangeInclusive<u32> = 1..=MAX_GAMES;
 /// How long a step of training plays before its games are counted in (the page sees
 /// them, and the host's other requests get their turn).
 pub const SLICE: Duration = Duration::from_millis(50);
@@ -163,7 +166,7 @@ fn register(live: &mut Live, run: Run) -> Result<(), ApiError> {
 /// Starts a run of `games` games, as fast as it goes; its games are counted in as it
 /// plays them, and the beads saved at its end.
 pub fn start(live: &mut Live, games: u32, opponent: OpponentKind) -> Result<(), ApiError> {
-    if !(1..=MAX_GAMES).contains(&games) {
+    if !GAMES.contains(&games) {
         return Err(ApiError::bad(Problem::Games));
     }
     register(

@@ -381,6 +381,7 @@ fn router(server: Arc<Server>) -> Router {
         .route("/", get(page_html))
         .route("/app.js", get(page_js))
         .route("/transport.js", get(page_transport))
+        .route("/page.js", get(page_shared))
         .route("/style.css", get(page_css))
         .route("/favicon.svg", get(page_icon))
         .route("/favicon.ico", get(page_icon))
@@ -423,6 +424,14 @@ async fn page_transport() -> Response {
     asset(
         "text/javascript; charset=utf-8",
         include_str!("assets/transport.js"),
+    )
+}
+
+/// The module app.js shares with the static site's designer (page.js).
+async fn page_shared() -> Response {
+    asset(
+        "text/javascript; charset=utf-8",
+        include_str!("assets/page.js"),
     )
 }
 

@@ -2,51 +2,58 @@
 // through `transport` (transport.js: HTTP to `matchbox serve`, or the static site's
 // engine in the browser); the page knows no game: moves are the API's notation, the
 // board is its SVG, and each move says which spots of the board picture it changes.
-'use strict';
+import { transport } from './transport.js';
+import { $, checkTransport, element, number, say, useWords } from './page.js';
 
-const teacher = transport.teacher;
-const $ = (id) => document.getElementById(id);
-let kit = null;
-let words = {};
-let game = null;
-let boxes = [];
-let score = null;
-let progress = null;
-let pictures = null;
-const labels = new Map();
-let picked = [];
-let version = -1;
-let panel = 'game';
+// Whether this screen is the teacher's (the others follow it): the transport says, once
+// it is checked to keep its contract.
+const teacher = checkTransport(transport).teacher;
 
-function number(value) {
-  return typeof value === 'number' ? value.toLocaleString(kit ? kit.language : 'en') : String(value);
-}
-
-function say(key, values) {
-  let text = words[key] || key;
-  for (const [name, value] of Object.entries(values || {})) {
-    text = text.split('{' + name + '}').join(number(value));
-  }
-  return text;
-}
-
-function element(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(attrs || {})) {
-    if (name === 'text') node.textContent = value;
-    else if (name === 'onclick') node.addEventListener('click', value);
-    else node.setAttribute(name, value);
-  }
-  for (const child of children) node.append(child);
-  return node;
-}
+// The page's one state: what the machine last said, and what this screen is doing. A
+// change of it calls the render of each panel it touches (`changed`).
+const state = {
+  // The kit, its words and its choices (`GET /api/kit`).
+  kit: null,
+  // The game, the boxes, the score and the run under way, of one moment (`GET /api/now`).
+  game: null,
+  boxes: [],
+  score: null,
+  progress: null,
+  // The change counter of the last answer shown.
+  version: -1,
+  // The panel shown, and the one this screen asked the server to show, until an answer
+  // says the server shows it: an answer already on its way holds the panel before, and
+  // must not turn the screen back to it.
+  panel: 'game',
+  askedPanel: null,
+  // The boxes' pictures (asked for once the memory is shown) and labels, by box id.
+  pictures: null,
+  labels: new Map(),
+  // The points of the board clicked towards a move, and the spot the keyboard is on (an
+  // index into `reachable()`, drawn with a thick frame).
+  picked: [],
+  cursor: 0,
+  // The move on its way to the machine, if any: a second click or tap meanwhile (a
+  // double click, a tap repeated on a whiteboard) is the same move, not a new one.
+  sending: null,
+  // Whether the stuck panel asks before resetting to fresh boxes.
+  resetAsked: false,
+  // What a screen reader was last told of the machine's turn and the result.
+  announced: '',
+  // What finds the control that opened the box dialog: the focus goes back to it.
+  opener: null,
+  // The settings panel (`GET /api/settings`), and whether the teacher is typing in it
+  // (then a reload of the settings does not undo it).
+  settings: null,
+  editing: false,
+  // Why the static site's browser storage could not keep the last beads ('full',
+  // 'blocked'), or null.
+  browserUnkept: null,
+};
 
 // ---- talking to the machine; errors stay until the next action or a dismiss -----
 
 const api = transport.api;
-// What the page says when no answer came: the transport's own word (the static site's
-// engine), else the server's.
-const NO_ANSWER = transport.noAnswer || 'page.offline';
 
 // An error, with a button that acts on it (`action`: its words and what it does), if any.
 function showError(text, action) {
@@ -72,7 +79,7 @@ async function act(action) {
   try {
     await action();
   } catch (e) {
-    showError(e.refused ? e.message : say(NO_ANSWER));
+    showError(e.refused ? e.message : say(transport.noAnswer));
   }
   await refresh(true).catch(() => {});
 }
@@ -102,8 +109,8 @@ function beadLine(bead, drawn, short) {
 const MANY = 6;
 
 async function label(id) {
-  if (!labels.has(id)) labels.set(id, (await api('GET', '/api/boxes/' + id)).label);
-  return labels.get(id);
+  if (!state.labels.has(id)) state.labels.set(id, (await api('GET', '/api/boxes/' + id)).label);
+  return state.labels.get(id);
 }
 
 // ---- the board ----------------------------------------------------------------
@@ -113,43 +120,40 @@ const spotKey = (s) => s[0] + ',' + s[1];
 
 // The moves that fit every spot picked so far, each picked spot in a different one of its spots.
 function candidates(points) {
-  return game.moves.filter((m) => points.length <= m.spots.length &&
+  return state.game.moves.filter((m) => points.length <= m.spots.length &&
     points.every((p) => m.spots.some((s) => inside(p, s))));
 }
 
 function clickSpot(spot) {
-  if (!teacher || !game || game.end || busy()) return;
+  if (!teacher || !state.game || state.game.end || busy()) return;
   const centre = [spot[0] + spot[2] / 2, spot[1] + spot[3] / 2];
-  if (picked.some((p) => inside(p, spot))) {
-    picked = [];
+  if (state.picked.some((p) => inside(p, spot))) {
+    state.picked = [];
   } else {
-    picked.push(centre);
-    if (candidates(picked).length === 0) picked = candidates([centre]).length ? [centre] : [];
+    state.picked.push(centre);
+    if (candidates(state.picked).length === 0) state.picked = candidates([centre]).length ? [centre] : [];
   }
-  const complete = candidates(picked).filter((m) => m.spots.length === picked.length);
+  const complete = candidates(state.picked).filter((m) => m.spots.length === state.picked.length);
   if (complete.length === 1) {
-    picked = [];
-    cursor = 0;
+    state.picked = [];
+    state.cursor = 0;
     play(complete[0].move);
     return;
   }
-  cursor = 0;
+  state.cursor = 0;
   drawSpots();
 }
-
-// The spot the keyboard is on (an index into `reachable()`), drawn with a thick frame.
-let cursor = 0;
 
 // The spots the keyboard moves between: where a move starts, or once one is picked,
 // where the moves it starts can end.
 function reachable() {
-  if (!game || game.end || !teacher || busy()) return [];
+  if (!state.game || state.game.end || !teacher || busy()) return [];
   const seen = new Map();
   const add = (s) => { if (!seen.has(spotKey(s))) seen.set(spotKey(s), s); };
-  if (picked.length) {
-    for (const m of candidates(picked)) for (const s of m.spots) if (!picked.some((p) => inside(p, s))) add(s);
+  if (state.picked.length) {
+    for (const m of candidates(state.picked)) for (const s of m.spots) if (!state.picked.some((p) => inside(p, s))) add(s);
   } else {
-    for (const m of game.moves) add(m.spots[0]);
+    for (const m of state.game.moves) add(m.spots[0]);
   }
   return [...seen.values()];
 }
@@ -160,16 +164,16 @@ function boardKey(e) {
   if (!spots.length) return;
   const ways = { ArrowRight: [1, 0], ArrowLeft: [-1, 0], ArrowDown: [0, 1], ArrowUp: [0, -1] };
   const centre = (s) => [s[0] + s[2] / 2, s[1] + s[3] / 2];
-  cursor = Math.min(cursor, spots.length - 1);
+  state.cursor = Math.min(state.cursor, spots.length - 1);
   if (e.key === 'Enter' || e.key === ' ') {
     e.preventDefault();
-    clickSpot(spots[cursor]);
+    clickSpot(spots[state.cursor]);
     return;
   }
   const way = ways[e.key];
   if (!way) return;
   e.preventDefault();
-  const [x, y] = centre(spots[cursor]);
+  const [x, y] = centre(spots[state.cursor]);
   let best = -1;
   let bestCost = Infinity;
   spots.forEach((s, i) => {
@@ -178,15 +182,15 @@ function boardKey(e) {
     const across = Math.abs((sx - x) * way[1]) + Math.abs((sy - y) * way[0]);
     if (along > 0.5 && along + 2 * across < bestCost) { best = i; bestCost = along + 2 * across; }
   });
-  if (best >= 0) cursor = best;
+  if (best >= 0) state.cursor = best;
   drawSpots();
 }
 
 // What the spot under the keyboard starts or ends, for a screen reader.
 function sayCursor() {
   const spots = reachable();
-  const s = spots[Math.min(cursor, spots.length - 1)];
-  const moves = s ? game.moves.filter((m) => m.spots.some((o) => spotKey(o) === spotKey(s))) : [];
+  const s = spots[Math.min(state.cursor, spots.length - 1)];
+  const moves = s ? state.game.moves.filter((m) => m.spots.some((o) => spotKey(o) === spotKey(s))) : [];
   $('board-said').textContent = moves.map((m) => m.words).join('; ');
 }
 
@@ -206,25 +210,25 @@ function drawSpots() {
   const keys = reachable();
   $('board').tabIndex = keys.length ? 0 : -1;
   if (keys.length) sayCursor();
-  if (!game) return;
+  if (!state.game) return;
   // The machine's latest move, marked until the class moves.
-  for (const s of game.last) svg.append(rect(s, 'spot last'));
-  if (game.end) return;
-  const targets = picked.length ? candidates(picked) : [];
+  for (const s of state.game.last) svg.append(rect(s, 'spot last'));
+  if (state.game.end) return;
+  const targets = state.picked.length ? candidates(state.picked) : [];
   // What a pupil can start a move with: the piece that moves, the square, the stone.
-  const first = new Set(game.moves.map((m) => spotKey(m.spots[0])));
+  const first = new Set(state.game.moves.map((m) => spotKey(m.spots[0])));
   // Pieces that move are marked strongly; where one click makes the move, lightly.
-  const pieces = game.moves.some((m) => m.spots.length > 1);
+  const pieces = state.game.moves.some((m) => m.spots.length > 1);
   const seen = new Set();
-  for (const m of game.moves) {
+  for (const m of state.game.moves) {
     for (const s of m.spots) {
       const key = spotKey(s);
       if (seen.has(key)) continue;
       seen.add(key);
       let cls = 'spot';
-      if (picked.some((p) => inside(p, s))) cls += ' picked';
+      if (state.picked.some((p) => inside(p, s))) cls += ' picked';
       else if (targets.some((t) => t.spots.some((o) => spotKey(o) === key))) cls += ' target';
-      else if (!picked.length && first.has(key) && teacher && !busy()) cls += pieces ? ' movable' : ' open';
+      else if (!state.picked.length && first.has(key) && teacher && !busy()) cls += pieces ? ' movable' : ' open';
       const r = rect(s, cls);
       r.setAttribute('data-spot', key);
       r.addEventListener('click', (e) => { e.stopPropagation(); if (!repeated(e)) clickSpot(s); });
@@ -238,23 +242,24 @@ function drawSpots() {
 // they are: a click that focused the board lands on the spot it was pressed on.
 function markCursor() {
   const spots = reachable();
-  const under = spots.length ? spotKey(spots[Math.min(cursor, spots.length - 1)]) : null;
+  const under = spots.length ? spotKey(spots[Math.min(state.cursor, spots.length - 1)]) : null;
   const shown = $('board').matches(':focus-visible');
   for (const r of $('board').querySelectorAll('rect.spot[data-spot]')) {
     r.classList.toggle('cursor', shown && r.dataset.spot === under);
   }
 }
 
-// The move on its way to the machine, if any: a second click or tap meanwhile (a double
-// click, a tap repeated on a whiteboard) is the same move, not a new one.
-let sending = null;
-
+// For scripts and tests, `data-sending` on the body while a move is on its way.
 function play(move) {
-  if (sending !== null) return sending;
-  sending = act(async () => {
-    game = await api('POST', '/api/game/move', { move, game: game.number, ply: game.ply });
-  }).finally(() => { sending = null; });
-  return sending;
+  if (state.sending !== null) return state.sending;
+  document.body.dataset.sending = 'yes';
+  state.sending = act(async () => {
+    state.game = await api('POST', '/api/game/move', { move, game: state.game.number, ply: state.game.ply });
+  }).finally(() => {
+    state.sending = null;
+    delete document.body.dataset.sending;
+  });
+  return state.sending;
 }
 
 // Whether a click is the second (or third) of a quick series: on a redrawn board it would
@@ -264,25 +269,25 @@ const repeated = (e) => e.detail > 1;
 // ---- the game panel -------------------------------------------------------------
 
 // Whether the machine is busy playing on its own (no moves by hand meanwhile).
-const busy = () => progress !== null && progress.running;
+const busy = () => state.progress !== null && state.progress.running;
 
 function renderGame() {
-  $('game-title').textContent = say('page.game', { n: game.number });
-  $('board').innerHTML = game.board;
+  $('game-title').textContent = say('page.game', { n: state.game.number });
+  $('board').innerHTML = state.game.board;
   $('board').classList.toggle('view', !teacher);
-  picked = [];
+  state.picked = [];
   drawSpots();
-  const canMove = teacher && !game.end && !busy();
+  const canMove = teacher && !state.game.end && !busy();
   $('prompt').hidden = !canMove;
-  $('prompt').textContent = say('page.your_move.' + kit.game);
-  $('moves').replaceChildren(...(!canMove ? [] : game.moves.length <= MANY ? game.moves.map((m) =>
+  $('prompt').textContent = say('page.your_move.' + state.kit.game);
+  $('moves').replaceChildren(...(!canMove ? [] : state.game.moves.length <= MANY ? state.game.moves.map((m) =>
     element('button', { class: 'move', 'data-move': m.move, text: m.words, type: 'button', onclick: (e) => { if (!repeated(e)) play(m.move); } }))
     : [moveList()]));
   $('moves').hidden = !canMove;
   $('typed').hidden = !canMove;
   // While the machine plays on its own, its opponent is not the class.
-  const opponent = busy() && progress.watching ? say('page.opponent.' + progress.opponent) : say('page.human');
-  const turns = game.turns.map((t) => element('li', {
+  const opponent = busy() && state.progress.watching ? say('page.opponent.' + state.progress.opponent) : say('page.human');
+  const turns = state.game.turns.map((t) => element('li', {
     text: (t.who === 'human' ? opponent : say('page.machine')) + ': ' + (t.words || '—'),
   }));
   $('turns').replaceChildren(...turns);
@@ -295,7 +300,7 @@ function renderGame() {
 
 // The class's moves as one list to choose from, and the button that plays the choice.
 function moveList() {
-  const list = element('select', { id: 'move-list', 'aria-label': say('page.move_list') }, ...game.moves.map((m) => element('option', { value: m.move, text: m.words })));
+  const list = element('select', { id: 'move-list', 'aria-label': say('page.move_list') }, ...state.game.moves.map((m) => element('option', { value: m.move, text: m.words })));
   return element('span', { class: 'move-list' }, list,
     element('button', { type: 'button', id: 'play-listed', text: say('page.send'), onclick: () => play(list.value) }));
 }
@@ -305,24 +310,24 @@ function moveList() {
 // At the end of a game it stands under New game, beside the result, so that the result
 // and what the rule did keep the room under the board.
 function renderTakeBack() {
-  const can = teacher && !busy() && !game.stuck && game.turns.some((t) => t.who === 'human');
+  const can = teacher && !busy() && !state.game.stuck && state.game.turns.some((t) => t.who === 'human');
   $('take-back').hidden = !can;
-  const home = game.end && !game.stuck && teacher && !busy() ? $('end-buttons') : $('take-back-home');
+  const home = state.game.end && !state.game.stuck && teacher && !busy() ? $('end-buttons') : $('take-back-home');
   if ($('take-back').parentElement !== home) home.append($('take-back'));
 }
 
 // How the game ended, for the machine; why it won when the class has no move left.
 function resultText() {
-  if (busy() && progress.watching) return say('page.end_watched.' + game.end);
-  return say('page.end.' + (game.end === 'win' && game.blocked ? 'win_blocked' : game.end));
+  if (busy() && state.progress.watching) return say('page.end_watched.' + state.game.end);
+  return say('page.end.' + (state.game.end === 'win' && state.game.blocked ? 'win_blocked' : state.game.end));
 }
 
 function renderEnd() {
   const end = $('end');
-  end.hidden = !game.end || game.stuck;
+  end.hidden = !state.game.end || state.game.stuck;
   if (end.hidden) return;
-  end.className = 'end ' + game.end;
-  const lines = game.changes.map((c) => {
+  end.className = 'end ' + state.game.end;
+  const lines = state.game.changes.map((c) => {
     const gained = c.after > c.before;
     return element('li', {},
       element('span', { class: gained ? 'gain' : 'loss', text: (gained ? '+' : '−') + number(Math.abs(c.after - c.before)) + ' ' }),
@@ -338,15 +343,15 @@ function renderEnd() {
   // The take-back button is moved, not made anew: it goes home before the end is redrawn.
   $('take-back-home').append($('take-back'));
   end.replaceChildren(head,
-    element('p', { text: game.changes.length ? say('page.rule', { rule: say('page.settings.rule_name.' + game.rule) }) : say('page.no_change') }),
+    element('p', { text: state.game.changes.length ? say('page.rule', { rule: say('page.settings.rule_name.' + state.game.rule) }) : say('page.no_change') }),
     element('ul', { id: 'changes', class: 'changes' }, ...lines));
 }
 
 function renderStuck() {
   const stuck = $('stuck');
-  stuck.hidden = !game.stuck;
-  if (!game.stuck) return;
-  const turn = game.turns.find((t) => t.who === 'machine');
+  stuck.hidden = !state.game.stuck;
+  if (!state.game.stuck) return;
+  const turn = state.game.turns.find((t) => t.who === 'machine');
   stuck.replaceChildren(
     element('p', { class: 'why', text: say('page.stuck', { box: turn && turn.box !== null ? turn.box : 1 }) }),
     element('p', { text: say('page.stuck_help') }));
@@ -356,40 +361,36 @@ function renderStuck() {
       element('button', { type: 'button', id: 'stuck-reset', text: say('page.reset'), onclick: () => askReset(true) }),
       element('button', { type: 'button', text: say('page.tab.settings'), onclick: () => showPanel('settings') })));
     // Fresh boxes forget every game: asked first, as in "The machine plays".
-    if (resetAsked) {
+    if (state.resetAsked) {
       stuck.append(element('p', { class: 'confirm' }, element('span', { text: say('page.reset_confirm') + ' ' }),
-        element('button', { type: 'button', id: 'stuck-reset-yes', text: say('page.yes'), onclick: () => { resetAsked = false; act(() => api('POST', '/api/reset')); } }),
+        element('button', { type: 'button', id: 'stuck-reset-yes', text: say('page.yes'), onclick: () => { state.resetAsked = false; act(() => api('POST', '/api/reset')); } }),
         ' ',
         element('button', { type: 'button', id: 'stuck-reset-no', text: say('page.no'), onclick: () => askReset(false) })));
     }
   }
 }
 
-// Whether the stuck panel asks before resetting to fresh boxes.
-let resetAsked = false;
-
+// Asks (or no longer asks) before resetting to fresh boxes, from the stuck panel.
 function askReset(asked) {
-  resetAsked = asked;
+  state.resetAsked = asked;
   renderStuck();
   $(asked ? 'stuck-reset-yes' : 'stuck-reset').focus();
 }
 
-// What a screen reader is told of the machine's turn and the result, once each.
-let announced = '';
-
+// Tells a screen reader the machine's turn and the result, once each.
 function announce(box, drawn) {
   const parts = [box === null ? '' : say('page.box', { id: box }) + '.', drawn];
-  if (game.end && !game.stuck) parts.push(resultText());
+  if (state.game.end && !state.game.stuck) parts.push(resultText());
   const text = parts.filter((p) => p).join(' ');
-  const key = game.number + '/' + game.ply + '/' + text;
-  if (key === announced) return;
-  announced = key;
+  const key = state.game.number + '/' + state.game.ply + '/' + text;
+  if (key === state.announced) return;
+  state.announced = key;
   $('said').textContent = text;
 }
 
 async function renderMachine() {
   const steps = $('steps');
-  const turn = [...game.turns].reverse().find((t) => t.who === 'machine');
+  const turn = [...state.game.turns].reverse().find((t) => t.who === 'machine');
   if (!turn) {
     steps.replaceChildren(element('p', { class: 'waiting', id: 'drawn', text: say('page.waiting') }));
     return;
@@ -402,8 +403,8 @@ async function renderMachine() {
   }
   const labelBox = element('div', { class: 'label', id: 'machine-label' });
   // Resigning before anyone moved is not counted (see the stuck box): no loss is said.
-  const drawnText = turn.move == null ? say(game.stuck ? 'page.empty_box' : 'page.resigned', { id: turn.box })
-    : game.rule === 'relay' ? say('page.relay', { move: turn.words })
+  const drawnText = turn.move == null ? say(state.game.stuck ? 'page.empty_box' : 'page.resigned', { id: turn.box })
+    : !uses(state.game.rule).beads ? say('page.first_wired', { move: turn.words })
     : say('page.drawn', { colour: turn.beads[turn.drawn].colour.name, move: turn.words });
   announce(turn.box, drawnText);
   steps.replaceChildren(
@@ -417,11 +418,11 @@ async function renderMachine() {
 // ---- the memory -----------------------------------------------------------------
 
 async function renderBoxes() {
-  if (panel !== 'memory') return;
-  if (pictures === null) pictures = await api('GET', '/api/pictures');
-  const used = new Set(game.turns.filter((t) => t.who === 'machine' && t.box !== null).map((t) => t.box));
+  if (state.panel !== 'memory') return;
+  if (state.pictures === null) state.pictures = await api('GET', '/api/pictures');
+  const used = new Set(state.game.turns.filter((t) => t.who === 'machine' && t.box !== null).map((t) => t.box));
   const groups = new Map();
-  boxes.forEach((b, i) => {
+  state.boxes.forEach((b, i) => {
     if (!groups.has(b.move_number)) groups.set(b.move_number, []);
     groups.get(b.move_number).push([b, i]);
   });
@@ -436,7 +437,7 @@ function tile(b, i, used) {
   if (b.beads === 0) cls += ' empty';
   if (used.has(b.id)) cls += ' used';
   const pic = element('span', { class: 'pic' });
-  pic.innerHTML = pictures[i];
+  pic.innerHTML = state.pictures[i];
   const counts = b.moves.map((m) => {
     const delta = m.count - m.before;
     const change = delta === 0 ? [] : [element('span', { class: delta > 0 ? 'gained' : 'lost', text: '(' + (delta > 0 ? '+' : '−') + number(Math.abs(delta)) + ')' })];
@@ -448,11 +449,9 @@ function tile(b, i, used) {
     element('span', { class: 'counts' }, ...counts));
 }
 
-// The control that opened the box dialog, by id: the focus goes back to it.
-let opener = null;
-
+// The box dialog: one box's label and beads.
 async function showBox(id) {
-  opener = focusPlace() || (() => $('box-' + id));
+  state.opener = focusPlace() || (() => $('box-' + id));
   const box = await api('GET', '/api/boxes/' + id);
   $('box-view-title').textContent = say('page.box', { id: box.id }) + ' · ' + box.tag;
   $('box-view-label').innerHTML = box.label;
@@ -464,7 +463,7 @@ async function showBox(id) {
 function closeBox() {
   if ($('box-view').hidden) return;
   $('box-view').hidden = true;
-  const back = opener && opener();
+  const back = state.opener && state.opener();
   if (back) back.focus();
 }
 
@@ -483,22 +482,22 @@ function trapFocus(e) {
 // ---- the score --------------------------------------------------------------------
 
 function renderScore() {
-  const text = say('page.totals', { games: score.games, wins: score.wins, draws: score.draws, losses: score.losses });
-  $('totals').textContent = say('page.totals_short', { games: score.games, wins: score.wins, draws: score.draws, losses: score.losses });
+  const text = say('page.totals', { games: state.score.games, wins: state.score.wins, draws: state.score.draws, losses: state.score.losses });
+  $('totals').textContent = say('page.totals_short', { games: state.score.games, wins: state.score.wins, draws: state.score.draws, losses: state.score.losses });
   $('score-totals').textContent = text;
   $('train-totals').textContent = text;
-  const svg = curve(score.curve);
+  const svg = curve(state.score.curve);
   $('curve').innerHTML = svg;
   $('train-curve').innerHTML = svg.replace('id="curve-svg"', 'id="train-curve-svg"');
   const head = element('tr', {}, ...['score.game', 'score.winner', 'score.change', 'score.losses']
     .map((k) => element('th', { text: say(k) })));
-  const rows = score.rows.map((r) => element('tr', {},
+  const rows = state.score.rows.map((r) => element('tr', {},
     element('td', { text: number(r.game) }),
     element('td', { text: say('page.winner.' + r.end) }),
     element('td', { text: r.change === null ? say('page.trained') : (r.change > 0 ? '+' : r.change < 0 ? '−' : '') + number(Math.abs(r.change)) }),
     element('td', { text: number(r.losses) })));
   $('score-table').replaceChildren(head, ...rows);
-  $('undo').disabled = !score.can_undo || busy();
+  $('undo').disabled = !state.score.can_undo || busy();
 }
 
 // The learning curve: the machine's losses so far against games played; on a log scale
@@ -530,12 +529,12 @@ function curve(points) {
 // ---- the machine playing on its own -------------------------------------------------
 
 function paceText(i) {
-  const pace = kit.paces[i];
+  const pace = state.kit.paces[i];
   return pace.move !== undefined ? say('page.pace.move', { s: pace.move / 1000 }) : say('page.pace.games', { n: pace.games });
 }
 
 function renderTraining() {
-  const p = progress;
+  const p = state.progress;
   const watching = p.running && p.watching;
   const training = p.running && !p.watching;
   $('train-progress').hidden = !training;
@@ -568,7 +567,7 @@ function renderTraining() {
     const parts = [element('span', { id: 'watch-what', class: 'watch-what' })];
     if (teacher && watching) {
       parts.push(
-        element('button', { id: 'strip-pause', type: 'button', text: say(p.paused ? 'page.resume' : 'page.pause'), onclick: () => steer({ paused: !progress.paused }) }),
+        element('button', { id: 'strip-pause', type: 'button', text: say(p.paused ? 'page.resume' : 'page.pause'), onclick: () => steer({ paused: !state.progress.paused }) }),
         element('button', { id: 'strip-step', type: 'button', text: say('page.step'), onclick: () => steer({ step: true }) }),
         element('button', { id: 'strip-stop', type: 'button', text: say('page.stop'), onclick: () => act(() => api('POST', '/api/train/cancel')) }));
     } else if (teacher) {
@@ -580,32 +579,37 @@ function renderTraining() {
 }
 
 function steer(what) {
-  return act(async () => { progress = await api('POST', '/api/watch/steer', what); });
+  return act(async () => { state.progress = await api('POST', '/api/watch/steer', what); });
 }
 
 // ---- settings: the teacher's form; view-only screens show them as text ---------------
 
-let settings = null;
-// What the teacher typed, so that a reload of the settings does not undo it.
-let editing = false;
-
 const REWARDS = ['win', 'draw', 'loss'];
 
+// What `rule` reads of the settings: `beads` (the machine draws beads) and `reward`.
+const uses = (rule) => state.kit.rule_uses[rule];
+
+// An input that takes the numbers of `range` ([least, most], as the machine checks them).
+function bounded(input, [least, most]) {
+  input.min = least;
+  input.max = most;
+  return input;
+}
+
 async function loadSettings() {
-  settings = await api('GET', '/api/settings');
-  if (!editing) {
-    fillSettings(settings.now);
-    for (const id of ['train-opponent', 'watch-opponent']) $(id).value = settings.now.opponent;
+  state.settings = await api('GET', '/api/settings');
+  if (!state.editing) {
+    fillSettings(state.settings.now);
+    for (const id of ['train-opponent', 'watch-opponent']) $(id).value = state.settings.now.opponent;
   }
-  renderSettingsView();
-  renderRisks();
+  changed('settings');
 }
 
 // How often the opponent emptied a fresh machine's first box in the server's trial runs
 // of `games` games (at most as long as theirs); empty when it never did.
 function riskText(opponent, games) {
-  if (!settings || !settings.risks || !opponent) return '';
-  const r = settings.risks;
+  if (!state.settings || !state.settings.risks || !opponent) return '';
+  const r = state.settings.risks;
   const n = Math.max(1, Math.min(games || r.games, r.games));
   const k = (r.emptied[opponent] || []).filter((g) => g <= n).length;
   return k === 0 ? '' : say('page.risk', { opponent: say('page.opponent.' + opponent), k, runs: r.runs, games: n });
@@ -625,22 +629,22 @@ function renderRisks() {
 // The form filled with a set of settings (now, or the kit's).
 function fillSettings(shown) {
   $('beads-fields').replaceChildren(...shown.beads.map((b) => {
-    const input = element('input', { type: 'number', min: 1, max: settings.max_beads, step: 1,
-      id: 'beads-' + b.move_number, 'data-move': b.move_number, 'data-input': 'beads.' + b.move_number });
+    const input = bounded(element('input', { type: 'number', step: 1,
+      id: 'beads-' + b.move_number, 'data-move': b.move_number, 'data-input': 'beads.' + b.move_number }), state.settings.beads_range);
     input.value = b.beads;
     return element('div', { class: 'field' },
       element('label', {}, say('page.settings.move', { n: b.move_number }), input),
       element('p', { class: 'field-error', 'data-field': 'beads.' + b.move_number, hidden: '' }));
   }));
   $('reward-fields').replaceChildren(...REWARDS.map((which) => {
-    const input = element('input', { type: 'number', min: -settings.max_reward, max: settings.max_reward, step: 1,
-      id: 'reward-' + which, 'data-input': 'reward.' + which });
+    const input = bounded(element('input', { type: 'number', step: 1,
+      id: 'reward-' + which, 'data-input': 'reward.' + which }), state.settings.reward_range);
     input.value = shown.reward[which];
     return element('div', { class: 'field' },
       element('label', {}, say('page.settings.' + which), input),
       element('p', { class: 'field-error', 'data-field': 'reward.' + which, hidden: '' }));
   }));
-  $('settings-rule').replaceChildren(...settings.rules.map((r) =>
+  $('settings-rule').replaceChildren(...state.settings.rules.map((r) =>
     element('option', { value: r, text: say('page.settings.rule_name.' + r) })));
   $('settings-rule').value = shown.rule;
   $('settings-opponent').value = shown.opponent;
@@ -648,25 +652,24 @@ function fillSettings(shown) {
   clearFieldErrors();
 }
 
-// The rule's few words; the rewards only under MENACE's rule, the beads not under the relay.
+// The rule's few words, and the fields of the settings it reads (the kit's `rule_uses`).
 function showRule() {
   const rule = $('settings-rule').value;
   $('rule-about').textContent = say('page.settings.rule_about.' + rule);
-  $('reward-fields').hidden = rule !== 'menace';
-  $('beads-fields').hidden = rule === 'relay';
-  $('relay-beads').hidden = rule !== 'relay';
+  $('reward-fields').hidden = !uses(rule).reward;
+  $('beads-fields').hidden = !uses(rule).beads;
+  $('no-beads').hidden = uses(rule).beads;
 }
 
-// What the form asks for; the beads not under the relay, the rewards only under MENACE's
-// rule (hidden fields change nothing).
+// What the form asks for: only what the rule reads (hidden fields change nothing).
 function askedSettings() {
   const rule = $('settings-rule').value;
   const asked = { rule, opponent: $('settings-opponent').value };
-  if (rule !== 'relay') {
+  if (uses(rule).beads) {
     asked.beads = {};
     for (const input of $('beads-fields').querySelectorAll('input')) asked.beads[input.dataset.move] = input.value;
   }
-  if (rule === 'menace') {
+  if (uses(rule).reward) {
     asked.reward = {};
     for (const which of REWARDS) asked.reward[which] = $('reward-' + which).value;
   }
@@ -675,7 +678,7 @@ function askedSettings() {
 
 // Whether the form asks for another machine (fresh boxes), not only another opponent.
 function remakes(asked) {
-  const now = settings.now;
+  const now = state.settings.now;
   return asked.rule !== now.rule
     || (asked.beads !== undefined && now.beads.some((b) => Number(asked.beads[b.move_number]) !== b.beads))
     || (asked.reward !== undefined && REWARDS.some((w) => Number(asked.reward[w]) !== now.reward[w]));
@@ -702,30 +705,37 @@ async function applySettings() {
   clearFieldErrors();
   try {
     const done = await api('POST', '/api/settings', askedSettings());
-    editing = false;
+    state.editing = false;
     $('settings-done').textContent = say(done.fresh ? 'page.settings.fresh' : 'page.settings.kept');
     await loadSettings();
   } catch (e) {
     if (e.refused && e.field) showFieldError(e.field, e.message);
-    else showError(e.refused ? e.message : say(NO_ANSWER));
+    else showError(e.refused ? e.message : say(transport.noAnswer));
   }
   await refresh(true).catch(() => {});
 }
 
+// The settings panel: the settings as words on a view-only screen, and the opponents'
+// warnings.
+function renderSettings() {
+  renderSettingsView();
+  renderRisks();
+}
+
 // The settings on a view-only screen: words, no controls.
 function renderSettingsView() {
-  if (teacher || settings === null) return;
-  const now = settings.now;
+  if (teacher || state.settings === null) return;
+  const now = state.settings.now;
   const line = (key, text) => element('p', {}, element('strong', { text: say(key) + ': ' }), text);
   const parts = [
     element('h2', { text: say('page.settings.now') }),
     line('page.settings.rule', say('page.settings.rule_name.' + now.rule) + '. ' + say('page.settings.rule_about.' + now.rule)),
   ];
-  if (now.rule !== 'relay') {
+  if (uses(now.rule).beads) {
     parts.push(line('page.settings.beads', now.beads.map((b) =>
       say('page.settings.move', { n: b.move_number }) + ': ' + number(b.beads)).join(' · ')));
   }
-  if (now.rule === 'menace') {
+  if (uses(now.rule).reward) {
     const signed = (n) => (n > 0 ? '+' : n < 0 ? '−' : '') + number(Math.abs(n));
     parts.push(line('page.settings.reward', REWARDS.map((w) =>
       say('page.settings.' + w) + ': ' + signed(now.reward[w])).join(' · ')));
@@ -739,15 +749,15 @@ function setUpSettings() {
   $('settings-view').hidden = teacher;
   const text = {
     'settings-hint': 'page.settings.hint', 'settings-beads-title': 'page.settings.beads',
-    'relay-beads': 'page.settings.relay_beads', 'settings-rule-title': 'page.settings.rule',
+    'no-beads': 'page.settings.no_beads', 'settings-rule-title': 'page.settings.rule',
     'settings-opponent-title': 'page.settings.opponent', 'settings-apply': 'page.settings.apply',
     'settings-kit': 'page.settings.kit', 'settings-question': 'page.settings.confirm',
     'settings-yes': 'page.settings.yes', 'settings-no': 'page.no',
   };
   for (const [id, key] of Object.entries(text)) $(id).textContent = say(key);
-  $('settings-opponent').replaceChildren(...kit.opponents.map((o) => element('option', { value: o, text: say('page.opponent.' + o) })));
+  $('settings-opponent').replaceChildren(...state.kit.opponents.map((o) => element('option', { value: o, text: say('page.opponent.' + o) })));
   $('settings-form').addEventListener('input', (e) => {
-    editing = true;
+    state.editing = true;
     $('settings-done').textContent = '';
     if (e.target.id === 'settings-rule') showRule();
     if (e.target.id === 'settings-opponent') renderRisks();
@@ -760,8 +770,8 @@ function setUpSettings() {
   $('settings-yes').addEventListener('click', applySettings);
   $('settings-no').addEventListener('click', () => { $('settings-confirm').hidden = true; });
   $('settings-kit').addEventListener('click', () => {
-    editing = true;
-    fillSettings(settings.kit);
+    state.editing = true;
+    fillSettings(state.settings.kit);
     $('settings-done').textContent = '';
   });
   for (const id of ['train-opponent', 'train-games', 'watch-opponent']) $(id).addEventListener('input', renderRisks);
@@ -773,7 +783,7 @@ async function exportBeads() {
   const { text } = await api('GET', '/api/state');
   const link = element('a', {
     href: URL.createObjectURL(new Blob([text], { type: 'application/json' })),
-    download: kit.state ? kit.state.split(/[\\/]/).pop() : 'state.json',
+    download: state.kit.state ? state.kit.state.split(/[\\/]/).pop() : 'state.json',
   });
   link.click();
   setTimeout(() => URL.revokeObjectURL(link.href), 60000);
@@ -795,9 +805,9 @@ async function openBeads(file, anyway) {
     return;
   }
   // Another machine: its labels and settings, not the last one's.
-  labels.clear();
-  editing = false;
-  if (settings !== null) await loadSettings();
+  state.labels.clear();
+  state.editing = false;
+  if (state.settings !== null) await loadSettings();
   if (anyway) showNote(say('page.file.opened_edited', { file: file.name }));
 }
 
@@ -805,75 +815,80 @@ async function openBeads(file, anyway) {
 
 const PANELS = ['game', 'memory', 'score', 'train', 'settings'];
 
-function renderPanels() {
-  for (const name of PANELS) {
-    $('panel-' + name).hidden = name !== panel;
-    const tab = $('tab-' + name);
-    tab.classList.toggle('current', name === panel);
-  }
-  if (panel === 'memory') renderBoxes();
-  if (panel === 'settings' && settings === null) loadSettings().catch((e) => showError(e.message));
+// Each panel's render: the panel drawn again from the state. (The train panel's also
+// draws the run's strip over the game panel; the settings panel's, the opponents'
+// warnings in the train panel's forms.)
+const RENDER = {
+  game: renderGame,
+  memory: renderBoxes,
+  score: renderScore,
+  train: renderTraining,
+  settings: renderSettings,
+};
+
+// The state changed: each panel it touches is drawn again.
+function changed(...panels) {
+  for (const name of panels) RENDER[name]();
 }
 
-// The panel the teacher's screen asked the server to show, until an answer says the
-// server shows it: an answer already on its way holds the panel before, and must not
-// turn the screen back to it.
-let askedPanel = null;
+function renderPanels() {
+  for (const name of PANELS) {
+    $('panel-' + name).hidden = name !== state.panel;
+    const tab = $('tab-' + name);
+    tab.classList.toggle('current', name === state.panel);
+  }
+  if (state.panel === 'memory') renderBoxes();
+  if (state.panel === 'settings' && state.settings === null) loadSettings().catch((e) => showError(e.message));
+}
 
 function showPanel(name) {
-  panel = name;
+  state.panel = name;
   renderPanels();
   if (!teacher) return;
-  askedPanel = name;
+  state.askedPanel = name;
   api('POST', '/api/panel', { panel: name }).catch((e) => {
-    askedPanel = null;
+    state.askedPanel = null;
     showError(e.message);
   });
 }
 
 // ---- keeping up to date -----------------------------------------------------------------
 
-// Why the static site's browser storage could not keep the last beads ('full',
-// 'blocked'), or null.
-let browserUnkept = null;
-
 // The loud banner while the beads are not kept (the server's file, the browser's
 // storage); it goes when a save succeeds.
 function showUnsaved() {
-  const text = game && game.unsaved ? say('page.save.' + game.unsaved, { file: kit.state || '' })
-    : browserUnkept === 'full' ? say('page.save.browser')
-    : browserUnkept === 'blocked' ? say('page.save.browser_blocked') : '';
+  const text = state.game && state.game.unsaved ? say('page.save.' + state.game.unsaved, { file: state.kit.state || '' })
+    : state.browserUnkept === 'full' ? say('page.save.browser')
+    : state.browserUnkept === 'blocked' ? say('page.save.browser_blocked') : '';
   $('unsaved').textContent = text;
   $('unsaved').hidden = text === '';
 }
 
 async function refresh(force) {
   // A look at the game alone tells whether anything changed.
-  if (!force && (await api('GET', '/api/game')).version === version) return;
+  if (!force && (await api('GET', '/api/game')).version === state.version) return;
   // The game, the boxes, the score and the run of one moment: asked for apart, a run
   // ending between the answers would mark the boxes of one game beside another's.
   const now = await api('GET', '/api/now');
   // New settings make a new machine: its labels print other starting beads.
-  const remade = game !== null && now.game.machine !== game.machine;
-  ({ game, boxes, score, train: progress } = now);
-  version = game.version;
-  if (remade) labels.clear();
+  const remade = state.game !== null && now.game.machine !== state.game.machine;
+  Object.assign(state, { game: now.game, boxes: now.boxes, score: now.score, progress: now.train });
+  state.version = state.game.version;
+  if (remade) state.labels.clear();
   // The settings shown follow the server's (a view-only screen's at every change).
-  if (settings !== null && (remade || (!teacher && game.panel === 'settings'))) await loadSettings();
+  if (state.settings !== null && (remade || (!teacher && state.game.panel === 'settings'))) await loadSettings();
   // Every screen shows the teacher's panel (this one's own choice while it is asked).
-  const shown = PANELS.includes(game.panel) ? game.panel : 'game';
-  if (askedPanel === null || shown === askedPanel) {
-    askedPanel = null;
-    panel = shown;
+  const shown = PANELS.includes(state.game.panel) ? state.game.panel : 'game';
+  if (state.askedPanel === null || shown === state.askedPanel) {
+    state.askedPanel = null;
+    state.panel = shown;
   }
   showUnsaved();
   const focus = focusPlace();
-  renderGame();
-  renderScore();
-  renderTraining();
+  changed('game', 'score', 'train');
   renderPanels();
   keepFocus(focus);
-  document.body.dataset.version = version;
+  document.body.dataset.version = state.version;
 }
 
 // Where the keyboard's focus is, as what finds it again once the page is redrawn (the
@@ -903,15 +918,15 @@ function keepFocus(place) {
 async function follow() {
   try {
     await refresh(false);
-    if (busy()) progress = await api('GET', '/api/train');
-    if (busy()) renderTraining();
+    if (busy()) state.progress = await api('GET', '/api/train');
+    if (busy()) changed('train');
   } catch (e) { /* the next look tries again */ }
   setTimeout(follow, busy() ? 250 : 1000);
 }
 
 function setUp() {
-  document.title = kit.name;
-  $('kit-name').textContent = kit.name;
+  document.title = state.kit.name;
+  $('kit-name').textContent = state.kit.name;
   $('view-only').textContent = say('page.view_only');
   $('view-only').hidden = teacher;
   $('tabs').replaceChildren(...PANELS.map((name) => element('button', {
@@ -937,47 +952,47 @@ function setUp() {
   $('error-close').setAttribute('aria-label', say('page.close'));
   $('tabs').setAttribute('aria-label', say('page.tabs'));
   $('board').setAttribute('aria-label', say('page.board_keys'));
-  $('train-games').max = kit.max_train_games;
-  const options = () => kit.opponents.map((o) => element('option', { value: o, text: say('page.opponent.' + o) }));
+  bounded($('train-games'), state.kit.train_games);
+  const options = () => state.kit.opponents.map((o) => element('option', { value: o, text: say('page.opponent.' + o) }));
   $('train-opponent').replaceChildren(...options());
   $('watch-opponent').replaceChildren(...options());
   // A fresh machine may lose every bead of its first box to the perfect player: the
   // page suggests the random one, and says what happens then.
   $('train-opponent').value = 'random';
   $('watch-opponent').value = 'random';
-  $('pace').max = kit.paces.length - 1;
+  $('pace').max = state.kit.paces.length - 1;
   $('pace').addEventListener('input', () => {
     $('pace-text').textContent = paceText(Number($('pace').value));
-    if (busy() && progress.watching) steer({ pace: Number($('pace').value) });
+    if (busy() && state.progress.watching) steer({ pace: Number($('pace').value) });
   });
   $('typed').addEventListener('submit', (e) => {
     e.preventDefault();
     const typed = $('typed-move').value.trim().toLowerCase().replace(/\s+/g, ' ');
     // The notation or the kit's words, whole or before the comma (`take 2`, `weź 2`).
     const fits = (w) => w.toLowerCase() === typed || w.toLowerCase().split(',')[0] === typed;
-    const found = game.moves.find((m) => fits(m.move) || fits(m.words));
+    const found = state.game.moves.find((m) => fits(m.move) || fits(m.words));
     $('typed-move').value = '';
     play(found ? found.move : typed);
   });
   $('train-form').addEventListener('submit', (e) => {
     e.preventDefault();
     act(async () => {
-      progress = await api('POST', '/api/train', { games: Number($('train-games').value), opponent: $('train-opponent').value });
+      state.progress = await api('POST', '/api/train', { games: Number($('train-games').value), opponent: $('train-opponent').value });
     });
   });
   $('watch-form').addEventListener('submit', (e) => {
     e.preventDefault();
     act(async () => {
-      progress = await api('POST', '/api/watch', { opponent: $('watch-opponent').value, pace: Number($('pace').value) });
+      state.progress = await api('POST', '/api/watch', { opponent: $('watch-opponent').value, pace: Number($('pace').value) });
       showPanel('game');
     });
   });
-  $('watch-pause').addEventListener('click', () => steer({ paused: !progress.paused }));
+  $('watch-pause').addEventListener('click', () => steer({ paused: !state.progress.paused }));
   $('watch-step').addEventListener('click', () => steer({ step: true }));
   $('watch-stop').addEventListener('click', () => act(() => api('POST', '/api/train/cancel')));
   $('train-cancel').addEventListener('click', () => act(() => api('POST', '/api/train/cancel')));
   $('undo').addEventListener('click', () => act(() => api('POST', '/api/undo')));
-  $('take-back').addEventListener('click', () => act(async () => { game = await api('POST', '/api/game/back'); }));
+  $('take-back').addEventListener('click', () => act(async () => { state.game = await api('POST', '/api/game/back'); }));
   $('reset').addEventListener('click', () => { $('reset-confirm').hidden = false; });
   $('reset-no').addEventListener('click', () => { $('reset-confirm').hidden = true; });
   $('reset-yes').addEventListener('click', () => {
@@ -985,7 +1000,7 @@ function setUp() {
     act(() => api('POST', '/api/reset'));
   });
   $('export').addEventListener('click', () => act(exportBeads));
-  $('curve-log').addEventListener('change', renderScore);
+  $('curve-log').addEventListener('change', () => changed('score'));
   // Only where the beads are the page's own (the static site): the server reads its
   // file at start (`matchbox serve --state`).
   $('import-button').hidden = !transport.load;
@@ -997,7 +1012,7 @@ function setUp() {
   // The static site's problems, and its storage when it cannot keep the beads.
   if (transport.listen) {
     transport.listen((key, why) => showError(say(key, { why })), (unkept) => {
-      browserUnkept = unkept;
+      state.browserUnkept = unkept;
       showUnsaved();
     }, (tabs) => {
       // Which tab keeps the beads, with the lesson open in more than one: said where a
@@ -1020,13 +1035,13 @@ function setUp() {
   $('board').addEventListener('keydown', boardKey);
   $('board').addEventListener('focus', markCursor);
   $('board').addEventListener('blur', markCursor);
-  $('board').addEventListener('click', () => { if (picked.length) { picked = []; drawSpots(); } });
+  $('board').addEventListener('click', () => { if (state.picked.length) { state.picked = []; drawSpots(); } });
 }
 
 async function start() {
-  kit = await api('GET', '/api/kit');
-  words = kit.words;
-  document.documentElement.lang = kit.language;
+  state.kit = await api('GET', '/api/kit');
+  useWords(state.kit.language, state.kit.words);
+  document.documentElement.lang = state.kit.language;
   setUp();
   // The teacher's forms start from the saved opponent, with its warning.
   if (teacher) await loadSettings();

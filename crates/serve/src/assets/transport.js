@@ -1,12 +1,9 @@
 // How the classroom page reaches the machine: here `matchbox serve`'s JSON API over
 // HTTP. (The static site's lesson has a transport of its own, answered by the engine
-// in the browser.) The page asks `transport.api(method, path, body)`: it resolves with
-// the answer's JSON, or rejects with an error whose `refused` is true when the machine
-// said no (its message in the kit's language; `field`, the setting it is about, if any)
-// and false when no answer came.
-'use strict';
+// in the browser.) Both keep the contract page.js writes down (`TRANSPORT`), which
+// app.js checks when it starts.
 
-const transport = (() => {
+export const transport = (() => {
   // The teacher's token: read from the address once, then kept for this tab only and
   // taken out of the address bar, so the projected screen does not show it.
   const token = (() => {
@@ -34,6 +31,7 @@ const transport = (() => {
     return data;
   }
 
-  // Only the teacher's tab changes anything; the others follow it.
-  return { teacher: token !== '', api };
+  // Only the teacher's tab changes anything; the others follow it. No answer means the
+  // server is gone.
+  return { teacher: token !== '', api, noAnswer: 'page.offline' };
 })();
