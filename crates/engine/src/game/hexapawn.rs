@@ -219,14 +219,6 @@ impl Rules for Hexapawn {
         }
     }
 
-    fn inverse(&self, symmetry: Symmetry) -> Symmetry {
-        symmetry
-    }
-
-    fn colour_slot(&self, _position: &Board, _mv: Step) -> Option<usize> {
-        None
-    }
-
     fn relay_order(&self, mv: Step) -> u32 {
         u32::from(mv.from) * 64 + u32::from(mv.to)
     }

@@ -159,16 +159,6 @@ impl Rules for Kayles {
         }
     }
 
-    /// A mirror undoes itself.
-    fn inverse(&self, symmetry: Symmetry) -> Symmetry {
-        symmetry
-    }
-
-    /// Colours in the box's order: the same pin is a different move in another row.
-    fn colour_slot(&self, _position: &Row, _mv: Knock) -> Option<usize> {
-        None
-    }
-
     fn relay_order(&self, mv: Knock) -> u32 {
         u32::from(mv.first) * 2 + u32::from(mv.pins)
     }

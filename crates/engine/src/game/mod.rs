@@ -201,8 +201,11 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn transform(&self, position: &Self::Position, symmetry: Symmetry) -> Self::Position;
     /// The image of a move under a symmetry.
     fn transform_move(&self, mv: Self::Move, symmetry: Symmetry) -> Self::Move;
-    /// The symmetry that undoes `symmetry`.
-    fn inverse(&self, symmetry: Symmetry) -> Symmetry;
+    /// The symmetry that undoes `symmetry`: itself unless a game says otherwise, as a
+    /// mirror undoes itself (a quarter turn or an order of heaps does not).
+    fn inverse(&self, symmetry: Symmetry) -> Symmetry {
+        symmetry
+    }
 
     /// Whether the kit wires this move into the machine's box (the relay automaton
     /// leaves some moves out); every legal move unless a game says otherwise.
@@ -210,8 +213,11 @@ pub trait Rules: Clone + Send + Sync + 'static {
         true
     }
     /// A fixed bead-colour slot for this kind of move, or `None` to colour moves by
-    /// their order within the box.
-    fn colour_slot(&self, position: &Self::Position, mv: Self::Move) -> Option<usize>;
+    /// their order within the box, as every game does unless it says otherwise (the same
+    /// pawn step or pin is another move in another position).
+    fn colour_slot(&self, _position: &Self::Position, _mv: Self::Move) -> Option<usize> {
+        None
+    }
     /// The order in which a relay machine tries moves: lower first.
     fn relay_order(&self, mv: Self::Move) -> u32;
 }
