@@ -6,12 +6,13 @@
 
 use super::{
     Bound, Claim, Descriptor, GamesClaim, Historic, MachineSettings, Notation, Outcome,
-    RewardClaim, Rules, Side, Symmetry, as_in_the_articles, notation, one_bead_each,
+    RewardClaim, Rules, Side, Symmetry, as_in_the_articles, game_settings, notation, one_bead_each,
+    written_vars,
 };
 use crate::Error;
 use crate::i18n::{Said, Strings};
 use crate::rule::Rule;
-use crate::settings::{KitText, Preset, settings_file};
+use crate::settings::{KitText, Preset};
 
 /// The built-in kits of this game: Gardner's HER and HIM, and octapawn.
 const PRESETS: &[Preset] = &[
@@ -32,19 +33,15 @@ const PRESETS: &[Preset] = &[
     },
 ];
 
-settings_file! {
-    /// The board's keys in kit.yaml.
-    pub HexapawnFile {
-        rows: i64,
-        cols: i64,
+game_settings! {
+    /// A hexapawn board of a given size.
+    #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+    pub Hexapawn in HexapawnFile {
+        /// Rows of the board.
+        rows: u8 = 3, from 3, to 8;
+        /// Squares in a row.
+        cols: u8 = 3, from 3, to 8;
     }
-}
-
-/// A hexapawn board of a given size.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Hexapawn {
-    rows: u8,
-    cols: u8,
 }
 
 /// A hexapawn position: one bit per square for each side, and whose turn it is.
@@ -222,14 +219,6 @@ impl Rules for Hexapawn {
         }
     }
 
-    fn inverse(&self, symmetry: Symmetry) -> Symmetry {
-        symmetry
-    }
-
-    fn colour_slot(&self, _position: &Board, _mv: Step) -> Option<usize> {
-        None
-    }
-
     fn relay_order(&self, mv: Step) -> u32 {
         u32::from(mv.from) * 64 + u32::from(mv.to)
     }
@@ -297,19 +286,11 @@ impl Notation for Hexapawn {
 }
 
 impl Descriptor for Hexapawn {
-    const KEYS: &'static [&'static str] = &["rows", "cols"];
     type File = HexapawnFile;
     const PRESETS: &'static [Preset] = PRESETS;
 
     fn read(text: &KitText) -> Result<Hexapawn, Error> {
-        let file: HexapawnFile = text.settings()?;
-        let size = |key: &Option<serde_saphyr::Spanned<i64>>, what| {
-            key.as_ref().map_or(Ok(3), |v| text.ranged(v, what, 3, 8))
-        };
-        Ok(Hexapawn::new(
-            size(&file.rows, "rows")?,
-            size(&file.cols, "cols")?,
-        ))
+        Hexapawn::read_keys(text)
     }
 
     fn default_rule(&self) -> Rule {
@@ -364,12 +345,9 @@ impl Descriptor for Hexapawn {
         false
     }
 
+    /// Its keys, and the board's name where it has one.
     fn template_vars(&self) -> minijinja::Value {
-        minijinja::context! { rows => self.rows, cols => self.cols, known_as => self.known_name() }
-    }
-
-    fn settings(&self) -> Vec<(&'static str, serde_json::Value)> {
-        vec![("rows", self.rows.into()), ("cols", self.cols.into())]
+        minijinja::context! { known_as => self.known_name(), ..written_vars(self) }
     }
 }
 

@@ -5,11 +5,13 @@
 
 use serde::Serialize;
 
-use super::{Descriptor, Historic, MachineSettings, Notation, Outcome, Rules, Side, Symmetry};
+use super::{
+    Descriptor, Historic, MachineSettings, Notation, Outcome, Rules, Side, Symmetry, game_settings,
+};
 use crate::Error;
 use crate::i18n::{Said, Strings};
 use crate::rule::Rule;
-use crate::settings::{KitText, Preset, settings_file};
+use crate::settings::{KitText, Preset};
 
 /// The built-in kit: seven pins, a row a class sets up on a desk, with the machine
 /// moving first, the side that can always win.
@@ -23,21 +25,13 @@ const PRESETS: &[Preset] = &[Preset {
 /// are already some thousands.
 pub const MAX_PINS: i64 = 12;
 
-/// The pins of a kit that gives none.
-const DEFAULT_PINS: u8 = 7;
-
-settings_file! {
-    /// The game's keys in kit.yaml.
-    pub KaylesFile {
-        pins: i64,
+game_settings! {
+    /// A game of Kayles: how many pins stand in the row at the start.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+    pub Kayles in KaylesFile {
+        /// Pins in the row at the start; a kit that gives none has 7.
+        pins: u8 = 7, from 1, to MAX_PINS;
     }
-}
-
-/// A game of Kayles: how many pins stand in the row at the start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Kayles {
-    /// Pins in the row at the start.
-    pins: u8,
 }
 
 /// A position: which pins of the row still stand, and whose turn it is.
@@ -165,16 +159,6 @@ impl Rules for Kayles {
         }
     }
 
-    /// A mirror undoes itself.
-    fn inverse(&self, symmetry: Symmetry) -> Symmetry {
-        symmetry
-    }
-
-    /// Colours in the box's order: the same pin is a different move in another row.
-    fn colour_slot(&self, _position: &Row, _mv: Knock) -> Option<usize> {
-        None
-    }
-
     fn relay_order(&self, mv: Knock) -> u32 {
         u32::from(mv.first) * 2 + u32::from(mv.pins)
     }
@@ -237,17 +221,11 @@ impl Notation for Kayles {
 }
 
 impl Descriptor for Kayles {
-    const KEYS: &'static [&'static str] = &["pins"];
     type File = KaylesFile;
     const PRESETS: &'static [Preset] = PRESETS;
 
     fn read(text: &KitText) -> Result<Kayles, Error> {
-        let file: KaylesFile = text.settings()?;
-        let pins = match &file.pins {
-            Some(pins) => text.ranged(pins, "pins", 1, MAX_PINS)?,
-            None => DEFAULT_PINS,
-        };
-        Ok(Kayles::new(pins))
+        Kayles::read_keys(text)
     }
 
     fn default_rule(&self) -> Rule {
@@ -265,14 +243,6 @@ impl Descriptor for Kayles {
 
     fn can_draw(&self) -> bool {
         false
-    }
-
-    fn template_vars(&self) -> minijinja::Value {
-        minijinja::context! { pins => self.pins }
-    }
-
-    fn settings(&self) -> Vec<(&'static str, serde_json::Value)> {
-        vec![("pins", self.pins.into())]
     }
 }
 

@@ -205,8 +205,11 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn transform(&self, position: &Self::Position, symmetry: Symmetry) -> Self::Position;
     /// The image of a move under a symmetry.
     fn transform_move(&self, mv: Self::Move, symmetry: Symmetry) -> Self::Move;
-    /// The symmetry that undoes `symmetry`.
-    fn inverse(&self, symmetry: Symmetry) -> Symmetry;
+    /// The symmetry that undoes `symmetry`: itself unless a game says otherwise, as a
+    /// mirror undoes itself (a quarter turn or an order of heaps does not).
+    fn inverse(&self, symmetry: Symmetry) -> Symmetry {
+        symmetry
+    }
 
     /// Whether the kit wires this move into the machine's box (the relay automaton
     /// leaves some moves out); every legal move unless a game says otherwise.
@@ -214,8 +217,11 @@ pub trait Rules: Clone + Send + Sync + 'static {
         true
     }
     /// A fixed bead-colour slot for this kind of move, or `None` to colour moves by
-    /// their order within the box.
-    fn colour_slot(&self, position: &Self::Position, mv: Self::Move) -> Option<usize>;
+    /// their order within the box, as every game does unless it says otherwise (the same
+    /// pawn step or pin is another move in another position).
+    fn colour_slot(&self, _position: &Self::Position, _mv: Self::Move) -> Option<usize> {
+        None
+    }
     /// The order in which a relay machine tries moves: lower first.
     fn relay_order(&self, mv: Self::Move) -> u32;
 }
@@ -267,12 +273,18 @@ pub trait Notation: Rules {
 
 /// What the kit knows of a game: its name and keys in kit.yaml, its presets, and what
 /// follows from its settings (the default rule and name, its history, its template words).
+///
+/// A game's settings are one struct, the game itself: its `Serialize` writes kit.yaml's
+/// keys as the game holds them, which is the game's JSON (a state file keeps it), its
+/// keys written back ([`Descriptor::settings`]) and its template variables, unless the
+/// game says otherwise; its `File` reads the same keys with their places and kinds.
 pub trait Descriptor: Rules + Serialize + PartialEq + Debug {
-    /// Its own keys in kit.yaml; what each takes, in the words of error messages, is
-    /// `problem.takes.KEY` of the game's strings.yaml.
-    const KEYS: &'static [&'static str];
-    /// The part of kit.yaml that holds those keys: how each is written ([`Kind`]).
+    /// The part of kit.yaml that holds its own keys: how each is written ([`Kind`]).
     type File: SettingsFile;
+    /// Its own keys in kit.yaml, the file's unless the game orders them otherwise (the
+    /// first the kit gives is where an error about the game's size points); what each
+    /// takes, in the words of error messages, is `problem.takes.KEY` of its strings.yaml.
+    const KEYS: &'static [&'static str] = <Self::File as SettingsFile>::KEYS;
     /// Its built-in kits.
     const PRESETS: &'static [Preset];
 
@@ -293,12 +305,75 @@ pub trait Descriptor: Rules + Serialize + PartialEq + Debug {
     fn historic(&self, kit: &MachineSettings) -> Option<Historic>;
     /// Whether a game can end in a draw (the sheets then say what to do after one).
     fn can_draw(&self) -> bool;
-    /// The game's settings as template variables, for its own partials.
-    fn template_vars(&self) -> minijinja::Value;
+    /// The game's settings as template variables, for its own partials: its keys.
+    fn template_vars(&self) -> minijinja::Value {
+        written_vars(self)
+    }
     /// Its own keys in kit.yaml with this game's values, in [`Self::KEYS`]' order (a key
     /// whose default gives the same game may be left out): read back, the same game.
-    fn settings(&self) -> Vec<(&'static str, serde_json::Value)>;
+    fn settings(&self) -> Vec<(&'static str, serde_json::Value)> {
+        written_keys(self)
+    }
 }
+
+/// The keys the game's `Serialize` writes, in [`Descriptor::KEYS`]' order.
+pub fn written_keys<G: Descriptor>(game: &G) -> Vec<(&'static str, serde_json::Value)> {
+    let Ok(serde_json::Value::Object(mut json)) = serde_json::to_value(game) else {
+        // A game of no keys writes none.
+        return Vec::new();
+    };
+    G::KEYS
+        .iter()
+        .filter_map(|&key| Some((key, json.remove(key)?)))
+        .collect()
+}
+
+/// The keys the game's `Serialize` writes, as template variables.
+pub fn written_vars<G: Descriptor>(game: &G) -> minijinja::Value {
+    let keys = written_keys(game);
+    minijinja::Value::from_pairs(
+        keys.into_iter()
+            .map(|(key, value)| (key, minijinja::Value::from(minijinja::value::Serde(value)))),
+    )
+}
+
+/// Declares a game whose settings are whole numbers of kit.yaml, each with its default
+/// and its range, one line a key: the game's struct (its `Serialize` is then its JSON,
+/// its keys written back and its template variables, see [`Descriptor`]), the part of
+/// kit.yaml they are read from with their places (`$file`, by [`settings_file!`]), and
+/// `read_keys`, which reads them in order and refuses one out of its range at its place.
+macro_rules! game_settings {
+    (
+        $(#[$meta:meta])* $vis:vis $name:ident in $file:ident {
+            $($(#[$doc:meta])* $key:ident: $ty:ty = $default:expr, from $low:expr, to $high:expr;)*
+        }
+    ) => {
+        $(#[$meta])*
+        $vis struct $name {
+            $($(#[$doc])* $key: $ty,)*
+        }
+
+        $crate::settings::settings_file! {
+            #[doc = concat!("The keys of [`", stringify!($name), "`] as kit.yaml writes them.")]
+            $vis $file { $($key: i64,)* }
+        }
+
+        impl $name {
+            /// Its keys read from the kit's text (a preset's, then the file's), each
+            /// checked to be in its range, or its default where neither gives it.
+            fn read_keys(text: &$crate::settings::KitText) -> Result<$name, $crate::Error> {
+                let file: $file = text.settings()?;
+                Ok($name {
+                    $($key: match &file.$key {
+                        Some(value) => text.ranged(value, stringify!($key), $low, $high)?,
+                        None => $default,
+                    },)*
+                })
+            }
+        }
+    };
+}
+pub(crate) use game_settings;
 
 /// A game as the kit knows it before it is built: its kit.yaml name, keys and presets.
 pub struct GameEntry {

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     Bound, Claim, Descriptor, Historic, MachineSettings, Notation, Outcome, Rules, Side, Symmetry,
-    as_in_the_articles, one_bead_each,
+    as_in_the_articles, one_bead_each, written_keys,
 };
 use crate::Error;
 use crate::i18n::{Said, Strings};
@@ -199,18 +199,35 @@ impl NimFile {
     }
 }
 
-/// A nim game: its heaps, the counts a player may take, and who wins.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A nim game: its heaps, the counts a player may take, and who wins. Its `Serialize`
+/// writes its keys as kit.yaml does, but for the relay wiring: the game's JSON, which a
+/// state file keeps.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Nim {
     /// Stones in each heap at the start.
+    #[serde(flatten, serialize_with = "heaps_as_written")]
     heaps: Vec<u16>,
     /// The counts a player may take, smallest first.
     take: Vec<u16>,
-    last_stone_wins: bool,
+    /// Whether taking the last stone wins or loses.
+    last_stone: LastStone,
     /// One heap only: stones left -> counts its box is wired for (the relay automaton).
+    #[serde(skip)]
     wiring: BTreeMap<u16, Vec<u16>>,
     /// Every order of the heaps, identity first: the game's symmetries.
+    #[serde(skip)]
     orders: Vec<[u8; MAX_HEAPS]>,
+}
+
+/// The heaps as kit.yaml writes them: `stones` for one heap, `heaps` for several.
+fn heaps_as_written<S: serde::Serializer>(heaps: &[u16], serializer: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut out = serializer.serialize_map(Some(1))?;
+    match heaps {
+        [stones] => out.serialize_entry("stones", stones)?,
+        heaps => out.serialize_entry("heaps", heaps)?,
+    }
+    out.end()
 }
 
 /// A nim position: stones left in each heap and whose turn it is.
@@ -276,7 +293,11 @@ impl Nim {
             orders: orders(heaps.len()),
             heaps,
             take,
-            last_stone_wins,
+            last_stone: if last_stone_wins {
+                LastStone::Wins
+            } else {
+                LastStone::Loses
+            },
             wiring: BTreeMap::new(),
         }
     }
@@ -306,6 +327,11 @@ impl Nim {
     /// Stones at the start, in all heaps.
     pub fn stones(&self) -> u16 {
         self.heaps.iter().sum()
+    }
+
+    /// Whether whoever takes the last stone wins.
+    fn last_stone_wins(&self) -> bool {
+        self.last_stone == LastStone::Wins
     }
 }
 
@@ -359,7 +385,7 @@ impl Rules for Nim {
         if position.stones() == 0 {
             // The player who just moved took the last stone.
             let taker = mover.other();
-            let winner = if self.last_stone_wins { taker } else { mover };
+            let winner = if self.last_stone_wins() { taker } else { mover };
             return Some(Outcome::Win(winner));
         }
         if position.heaps.iter().all(|&left| self.take[0] > left) {
@@ -563,7 +589,7 @@ impl Descriptor for Nim {
         if self.heaps != [8] || self.take != [1, 2, 3] {
             return None;
         }
-        let described = self.last_stone_wins && as_in_the_articles(kit);
+        let described = self.last_stone_wins() && as_in_the_articles(kit);
         let source = Said::new("cli.verify.source.russian_article");
         Some(if kit.rule == Rule::Relay {
             let wiring = BTreeMap::from([(7, vec![1, 3]), (6, vec![1, 2]), (5, vec![1])]);
@@ -603,27 +629,18 @@ impl Descriptor for Nim {
             heaps => self.heaps.clone(),
             take => self.take.clone(),
             any_count => self.take.len() == usize::from(most),
-            last_stone_wins => self.last_stone_wins,
+            last_stone_wins => self.last_stone_wins(),
         }
     }
 
+    /// Its keys with the relay wiring; `take` left out where it is any count of several
+    /// heaps, as when a kit leaves it out (one heap takes 1 to 3 then).
     fn settings(&self) -> Vec<(&'static str, serde_json::Value)> {
         let most = self.heaps.iter().copied().max().unwrap_or(1);
-        let mut out = Vec::new();
-        // Several heaps take any count when `take` is left out; one heap takes 1 to 3.
-        if self.heaps.len() == 1 || self.take != (1..=most).collect::<Vec<_>>() {
-            out.push(("take", self.take.clone().into()));
+        let mut out = written_keys(self);
+        if self.several() && self.take == (1..=most).collect::<Vec<_>>() {
+            out.retain(|(key, _)| *key != "take");
         }
-        match self.heaps.as_slice() {
-            [stones] => out.push(("stones", (*stones).into())),
-            heaps => out.push(("heaps", heaps.to_vec().into())),
-        }
-        let last_stone = if self.last_stone_wins {
-            LastStone::Wins
-        } else {
-            LastStone::Loses
-        };
-        out.push(("last_stone", serde_json::json!(last_stone)));
         if !self.wiring.is_empty() {
             out.push(("allowed", serde_json::json!(self.wiring)));
         }
@@ -659,28 +676,7 @@ impl Nim {
     pub fn is_marienbad(&self) -> bool {
         let mut heaps = self.heaps.clone();
         heaps.sort_unstable();
-        heaps == [1, 3, 5, 7] && self.take == [1, 2, 3, 4, 5, 6, 7] && !self.last_stone_wins
-    }
-}
-
-/// As kit.yaml writes it: `stones` for one heap, `heaps` for several.
-impl Serialize for Nim {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let mut out = serializer.serialize_struct("Nim", 3)?;
-        if self.several() {
-            out.serialize_field("heaps", &self.heaps)?;
-        } else {
-            out.serialize_field("stones", &self.heaps[0])?;
-        }
-        out.serialize_field("take", &self.take)?;
-        let last = if self.last_stone_wins {
-            LastStone::Wins
-        } else {
-            LastStone::Loses
-        };
-        out.serialize_field("last_stone", &last)?;
-        out.end()
+        heaps == [1, 3, 5, 7] && self.take == [1, 2, 3, 4, 5, 6, 7] && !self.last_stone_wins()
     }
 }
 

@@ -248,7 +248,6 @@ impl Notation for TicTacToe {
 }
 
 impl Descriptor for TicTacToe {
-    const KEYS: &'static [&'static str] = &[];
     type File = crate::settings::NoKeys;
     const PRESETS: &'static [Preset] = PRESETS;
 
@@ -275,14 +274,6 @@ impl Descriptor for TicTacToe {
 
     fn can_draw(&self) -> bool {
         true
-    }
-
-    fn template_vars(&self) -> minijinja::Value {
-        minijinja::context! {}
-    }
-
-    fn settings(&self) -> Vec<(&'static str, serde_json::Value)> {
-        Vec::new()
     }
 }
 

@@ -141,34 +141,7 @@ impl<G: Rules> BoxSet<G> {
         } else {
             1
         };
-        // A box needing more colours than the palette has is refused as soon as it is
-        // found, not after a game of a million positions is enumerated.
-        let mut legal = Vec::new();
-        let graph = Graph::explore(game, symmetries, |position| {
-            if game.to_move(position) != kit.machine || game.outcome(position).is_some() {
-                return Ok(());
-            }
-            legal.clear();
-            game.legal_moves(position, &mut legal);
-            let merged = merged_moves(game, position, &legal, symmetries);
-            let wired = merged.into_iter().filter(|m| game.wired(position, *m));
-            wired
-                .enumerate()
-                .try_for_each(|(rank, mv)| colour_of(game, kit, position, mv, rank).map(drop))
-        })
-        .map_err(|e| match e {
-            Explored::TooLarge => kit.places.error(
-                &kit.game_keys(),
-                kit.places.messages.say(
-                    "too_many_positions",
-                    &[
-                        ("game", G::NAME),
-                        ("most", &kit.places.messages.number(POSITION_BUDGET as i64)),
-                    ],
-                ),
-            ),
-            Explored::Refused(e) => e,
-        })?;
+        let graph = explore_positions(game, kit, symmetries)?;
         let depths = graph.move_numbers();
 
         let mut boxes = Vec::new();
@@ -176,41 +149,15 @@ impl<G: Rules> BoxSet<G> {
         let mut legal = Vec::new();
         // Discovery is breadth first, so this order is by earliest move number.
         for (i, position) in graph.positions.iter().enumerate() {
-            if game.to_move(position) != kit.machine || game.outcome(position).is_some() {
+            let Some(moves) = box_moves(game, kit, position, &depths[i], symmetries, &mut legal)?
+            else {
                 continue;
-            }
-            legal.clear();
-            game.legal_moves(position, &mut legal);
-            if kit.skip_forced && legal.len() == 1 {
-                continue;
-            }
-            let merged = merged_moves(game, position, &legal, symmetries);
-            let wired: Vec<G::Move> = merged
-                .into_iter()
-                .filter(|m| game.wired(position, *m))
-                .collect();
-            let move_numbers = depths[i].clone();
-            let first = move_numbers[0];
-            let beads = kit.beads.beads_at(first).ok_or_else(|| {
-                let say = kit.places.messages;
-                kit.places.error(
-                    &["beads"],
-                    say.say("beads_before_first_box", &[("move", &say.number(first))]),
-                )
-            })?;
-            let mut moves = Vec::with_capacity(wired.len());
-            for (rank, mv) in wired.iter().enumerate() {
-                moves.push(BoxMove {
-                    mv: *mv,
-                    colour: colour_of(game, kit, position, *mv, rank)?,
-                    beads,
-                });
-            }
+            };
             index.insert(position.clone(), boxes.len());
             boxes.push(MatchBox {
                 id: boxes.len() + 1,
                 position: position.clone(),
-                move_numbers,
+                move_numbers: depths[i].clone(),
                 moves,
             });
         }
@@ -519,6 +466,79 @@ pub fn roman(mut n: u32) -> String {
         }
     }
     out
+}
+
+/// Every position of `game` reachable under `symmetries`, breadth first; refused when
+/// there are too many, or when a box the machine faces needs more colours than the
+/// palette has, as soon as that box is found rather than after a game of a million
+/// positions is explored.
+fn explore_positions<G: Rules>(
+    game: &G,
+    kit: &Kit,
+    symmetries: usize,
+) -> Result<Graph<G::Position>, Error> {
+    let mut legal = Vec::new();
+    Graph::explore(game, symmetries, |position| {
+        if game.to_move(position) != kit.machine || game.outcome(position).is_some() {
+            return Ok(());
+        }
+        legal.clear();
+        game.legal_moves(position, &mut legal);
+        let merged = merged_moves(game, position, &legal, symmetries);
+        let wired = merged.into_iter().filter(|m| game.wired(position, *m));
+        wired
+            .enumerate()
+            .try_for_each(|(rank, mv)| colour_of(game, kit, position, mv, rank).map(drop))
+    })
+    .map_err(|e| match e {
+        Explored::TooLarge => kit.places.error(
+            &kit.game_keys(),
+            kit.places.messages.say(
+                "too_many_positions",
+                &[
+                    ("game", G::NAME),
+                    ("most", &kit.places.messages.number(POSITION_BUDGET as i64)),
+                ],
+            ),
+        ),
+        Explored::Refused(e) => e,
+    })
+}
+
+/// The moves of the box for `position`, faced at `move_numbers`, with their colours
+/// and beads; `None` where the machine has no box: the opponent's turn, a finished game,
+/// a forced move the kit leaves out. `legal` is room for the legal moves.
+fn box_moves<G: Rules>(
+    game: &G,
+    kit: &Kit,
+    position: &G::Position,
+    move_numbers: &[u32],
+    symmetries: usize,
+    legal: &mut Vec<G::Move>,
+) -> Result<Option<Vec<BoxMove<G::Move>>>, Error> {
+    if game.to_move(position) != kit.machine || game.outcome(position).is_some() {
+        return Ok(None);
+    }
+    legal.clear();
+    game.legal_moves(position, legal);
+    if kit.skip_forced && legal.len() == 1 {
+        return Ok(None);
+    }
+    let merged = merged_moves(game, position, legal, symmetries);
+    let wired = merged.into_iter().filter(|m| game.wired(position, *m));
+    let first = move_numbers[0];
+    let beads = kit.beads.beads_at(first).ok_or_else(|| {
+        let say = kit.places.messages;
+        kit.places.error(
+            &["beads"],
+            say.say("beads_before_first_box", &[("move", &say.number(first))]),
+        )
+    })?;
+    let moves = wired.enumerate().map(|(rank, mv)| {
+        let colour = colour_of(game, kit, position, mv, rank)?;
+        Ok(BoxMove { mv, colour, beads })
+    });
+    moves.collect::<Result<_, Error>>().map(Some)
 }
 
 /// The bead colour of a box's move (its `rank` among the box's moves, unless the game

@@ -300,21 +300,8 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
     let (unit_w, unit_h) = game.picture_size(1.0);
     let scale = |area: Rect| (area.w / unit_w).min(area.h / unit_h);
     let text_size = (h * 0.1).clamp(2.2, 4.5);
-    // The bead line is measured in the room the widest margin leaves. Stacked, it
-    // stands beside the tag and the id in full where it can, else in full on a row of
-    // its own (the picture a little smaller), else short beside them.
     let widest = kit_pad(kit, h);
-    let beside_tag = (w - 2.0 * widest) * BEADS_SHARE;
-    let stacked_line = BeadLine::of(
-        game,
-        kit,
-        text_size * 0.72 * 0.85,
-        &[
-            (BeadWording::Full, beside_tag, false),
-            (BeadWording::Full, w - 2.0 * widest, true),
-            (BeadWording::Short, beside_tag, false),
-        ],
-    );
+    let stacked_line = stacked_bead_line(game, kit, w - 2.0 * widest, text_size);
     let row = stacked_line
         .filter(|line| line.own_row)
         .map_or(0.0, |line| bead_row(text_size, line.size));
@@ -334,16 +321,13 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
     };
     let strip = (w / h >= STRIP_ASPECT || unit_h > unit_w) && scale(beside) > scale(below);
     let bead_line = if strip {
+        // Beside the picture, in the room the widest margin leaves.
         let width = w - 3.0 * widest - picture_w(widest);
-        BeadLine::of(
-            game,
-            kit,
-            h * 0.14,
-            &[
-                (BeadWording::Full, width, false),
-                (BeadWording::Short, width, false),
-            ],
-        )
+        let places = [
+            (BeadWording::Full, width, false),
+            (BeadWording::Short, width, false),
+        ];
+        BeadLine::of(game, kit, h * 0.14, &places)
     } else {
         stacked_line
     };
@@ -368,6 +352,20 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
     }
     scene.place(Arc::new(picture), 0.0, 0.0);
     scene
+}
+
+/// The bead line of a stacked label whose foot is `width` wide inside the widest margin
+/// (measured there, so that every label of the kit says it alike), its tag's words
+/// `text_size`: beside the tag and the id in full where it can, else in full on a row of
+/// its own (the picture a little smaller), else short beside them.
+fn stacked_bead_line<G: Game>(game: &G, kit: &Kit, width: f32, text_size: f32) -> Option<BeadLine> {
+    let beside_tag = width * BEADS_SHARE;
+    let places = [
+        (BeadWording::Full, beside_tag, false),
+        (BeadWording::Full, width, true),
+        (BeadWording::Short, beside_tag, false),
+    ];
+    BeadLine::of(game, kit, text_size * 0.72 * 0.85, &places)
 }
 
 /// Strip: the id at the top of a column at the right from `left`, the tag at its foot,

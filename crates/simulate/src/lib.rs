@@ -595,18 +595,85 @@ pub fn first_box_emptied<G: Rules>(
     (0..runs)
         .into_par_iter()
         .map(|run| {
-            let mut rng = rng_for(seed, u64::from(run));
-            let mut me = Learner::new(&setup.machine);
-            let mut them = Automatic::new(opponent, setup.rival.as_ref(), setup.teaching.as_ref())?;
-            for g in 1..=games {
-                play_game(&setup.tree, &mut me, &mut them, &mut rng, |_| {})?;
-                if me.beads.total(0) == 0 {
-                    return Ok(Some(g));
-                }
-            }
-            Ok(None)
+            let followed = follow_first_box(setup, opponent, seed, run, games, |_| {}, true)?;
+            Ok(followed.emptied)
         })
         .collect()
+}
+
+/// A fresh machine followed through its games, as [`follow_first_box`] leaves it.
+struct Followed<'m> {
+    /// The machine after its last game.
+    machine: Learner<'m>,
+    /// The game after which its first box was first empty, if it ever was.
+    emptied: Option<u32>,
+}
+
+/// Fresh machine number `run` (drawing from stream `run` of `seed`) playing at most
+/// `games` games against `opponent`, each game's end handed to `each`: the machine at the
+/// end, and the game after which its first box (where it has one) was first empty, the
+/// run stopping there when `stop_when_emptied`. [`first_box_emptied`] and the watch's
+/// figures are the same runs.
+fn follow_first_box<'m, G: Rules>(
+    setup: &'m Setup<G>,
+    opponent: OpponentKind,
+    seed: u64,
+    run: u32,
+    games: u32,
+    mut each: impl FnMut(End),
+    stop_when_emptied: bool,
+) -> Result<Followed<'m>, Error> {
+    let mut rng = rng_for(seed, u64::from(run));
+    let mut machine = Learner::new(&setup.machine);
+    let mut them = Automatic::new(opponent, setup.rival.as_ref(), setup.teaching.as_ref())?;
+    let mut emptied = None;
+    for game in 1..=games {
+        each(play_game(&setup.tree, &mut machine, &mut them, &mut rng, |_| {})?.end);
+        if emptied.is_none() && setup.machine.box_count() > 0 && machine.beads.total(0) == 0 {
+            emptied = Some(game);
+            if stop_when_emptied {
+                break;
+            }
+        }
+    }
+    Ok(Followed { machine, emptied })
+}
+
+/// Beads in the machine's first box, 0 for a machine of no box.
+fn first_box_beads<G: Rules>(setup: &Setup<G>, machine: &Learner) -> u32 {
+    if setup.machine.box_count() > 0 {
+        machine.beads.total(0)
+    } else {
+        0
+    }
+}
+
+/// A game as a row of `--csv`: its number, how it ended, the totals after it, and its
+/// moves (`line`, each a node and its child) in the game's notation.
+fn csv_row<G: Notation>(
+    game: &G,
+    tree: &Tree<G>,
+    end: End,
+    point: &CurvePoint,
+    line: &[(Node, Node)],
+) -> String {
+    let moves: Vec<String> = line
+        .iter()
+        .filter_map(|&(n, c)| {
+            tree.move_to(n, c)
+                .map(|m| game.format_move(&tree.positions[n as usize], m))
+        })
+        .collect();
+    format!(
+        "{},{},{},{},{},{},\"{}\"\n",
+        point.game,
+        end.name(),
+        point.wins,
+        point.draws,
+        point.losses,
+        point.first_box_beads,
+        moves.join(" ").replace('"', "\"\"")
+    )
 }
 
 /// Points on a learning curve at most: enough for a smooth line in a small file.
@@ -627,19 +694,12 @@ pub fn play_games<G: Notation>(
     let mut rng = rng_for(seed, 0);
     let mut me = Learner::new(&setup.machine);
     let mut them = Automatic::new(opponent, setup.rival.as_ref(), setup.teaching.as_ref())?;
-    let first_box = |me: &Learner| {
-        if setup.machine.box_count() > 0 {
-            me.beads.total(0)
-        } else {
-            0
-        }
-    };
     let mut point = CurvePoint {
         game: 0,
         wins: 0,
         draws: 0,
         losses: 0,
-        first_box_beads: first_box(&me),
+        first_box_beads: first_box_beads(setup, &me),
     };
     let mut curve = vec![point];
     let step = (games / CURVE_POINTS).max(1);
@@ -666,24 +726,9 @@ pub fn play_games<G: Notation>(
             End::Lost | End::Resigned => point.losses += 1,
         }
         point.game = g;
-        point.first_box_beads = first_box(&me);
+        point.first_box_beads = first_box_beads(setup, &me);
         if let Some(rows) = rows.as_mut() {
-            let moves: Vec<String> = line
-                .iter()
-                .filter_map(|&(n, c)| {
-                    tree.move_to(n, c)
-                        .map(|m| game.format_move(&tree.positions[n as usize], m))
-                })
-                .collect();
-            rows.push_str(&format!(
-                "{g},{},{},{},{},{},\"{}\"\n",
-                played.end.name(),
-                point.wins,
-                point.draws,
-                point.losses,
-                point.first_box_beads,
-                moves.join(" ").replace('"', "\"\"")
-            ));
+            rows.push_str(&csv_row(game, tree, played.end, &point, &line));
         }
         if g % step == 0 || g == games {
             progress(u64::from(g - curve[curve.len() - 1].game));

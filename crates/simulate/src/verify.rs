@@ -449,59 +449,19 @@ pub fn verify<G: Notation + Descriptor>(
     set.check_label_count(kit)?;
     let tree = Tree::of_kit(game, kit)?;
     let checks = checks(game, kit, &set, &tree);
-    let (mut proof, mut measured, mut not_exact, mut watched) = (None, None, None, None);
-    let (mut cannot_learn, mut reward) = (None, None);
-    if checks.iter().all(|c| c.ok) {
+    let figures = if checks.iter().all(|c| c.ok) {
         let setup = Setup::compile(game, kit, kit.rule, set, tree, false)?;
-        let cannot = cannot_learn_why(kit, &setup);
-        // Nothing the fastest teacher could teach: it has no strategy.
-        if let Some(why) = cannot
-            .as_ref()
-            .filter(|_| opponent == OpponentKind::OptimalTeacher)
-        {
-            return Err(Error::Input(format!("--opponent optimal-teacher: {why}")));
-        }
-        // The articles' reward claim is worked out side by side with the figures.
-        let (exactly, rewarded) = crate::parallel::join(
-            || match &cannot {
-                Some(why) => exact::giving_up(&setup.tree, &setup.machine, opponent).map(|g| {
-                    cannot_learn = Some(CannotLearn {
-                        why: why.clone(),
-                        instead: g,
-                    });
-                }),
-                None => prove(&setup.tree, &setup.machine, opponent).map(|p| proof = Some(p)),
-            },
-            || reward_check(game, kit, runs, seed),
-        );
-        reward = rewarded?;
-        match exactly {
-            Ok(()) => {}
-            // The fastest teacher's strategy is the exact path's: without it there is
-            // nothing to train against.
-            Err(refusal) if opponent == OpponentKind::OptimalTeacher => {
-                return Err(Error::Input(format!(
-                    "--opponent optimal-teacher: {refusal}"
-                )));
-            }
-            Err(refusal) => {
-                not_exact = Some(refusal.0);
-                let trained = train(&setup, opponent, runs, max_games, seed, progress)?;
-                cannot_learn = cannot.map(|why| CannotLearn {
-                    why,
-                    instead: GivingUp::sampled(opponent, &trained),
-                });
-                measured = Some(trained);
-                watched = Some(watch(&setup, opponent, runs, seed)?);
-            }
-        }
-    }
+        learning_figures(game, kit, &setup, opponent, runs, max_games, seed, progress)?
+    } else {
+        Figures::default()
+    };
+    let (proof, measured) = (figures.exact, figures.measured);
     let claim = claim_check(game, kit, proof.as_ref(), measured.as_ref());
     Ok(Verdict {
         checks,
         claim,
-        reward,
-        method: if proof.is_some() || (cannot_learn.is_some() && measured.is_none()) {
+        reward: figures.reward,
+        method: if proof.is_some() || (figures.cannot_learn.is_some() && measured.is_none()) {
             Method::Exact
         } else {
             Method::Sampled
@@ -509,14 +469,86 @@ pub fn verify<G: Notation + Descriptor>(
         intervals: measured
             .is_some()
             .then(|| Said::new("cli.verify.intervals")),
-        not_exact,
+        not_exact: figures.not_exact,
         exact: proof,
-        cannot_learn,
+        cannot_learn: figures.cannot_learn,
         opponent,
         seed,
         measured,
-        watch: watched,
+        watch: figures.watch,
     })
+}
+
+/// What `verify` works out of a kit whose checks pass (the fields of [`Verdict`] of the
+/// same names); nothing for a kit that fails them.
+#[derive(Default)]
+struct Figures {
+    reward: Option<RewardCheck>,
+    not_exact: Option<Said>,
+    exact: Option<Proof>,
+    cannot_learn: Option<CannotLearn>,
+    measured: Option<Training>,
+    watch: Option<Watch>,
+}
+
+/// The learning figures of a kit whose checks pass, against `opponent`: exact where the
+/// exact path can work them out, else `runs` machines trained at random and watched; and
+/// the articles' reward claim checked beside them.
+#[allow(clippy::too_many_arguments)]
+fn learning_figures<G: Notation + Descriptor>(
+    game: &G,
+    kit: &Kit,
+    setup: &Setup<G>,
+    opponent: OpponentKind,
+    runs: u32,
+    max_games: u32,
+    seed: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<Figures, Error> {
+    let mut figures = Figures::default();
+    let cannot = cannot_learn_why(kit, setup);
+    // Nothing the fastest teacher could teach: it has no strategy.
+    if let Some(why) = cannot
+        .as_ref()
+        .filter(|_| opponent == OpponentKind::OptimalTeacher)
+    {
+        return Err(Error::Input(format!("--opponent optimal-teacher: {why}")));
+    }
+    // The articles' reward claim is worked out side by side with the figures.
+    let (exactly, rewarded) = crate::parallel::join(
+        || match &cannot {
+            Some(why) => exact::giving_up(&setup.tree, &setup.machine, opponent).map(|g| {
+                figures.cannot_learn = Some(CannotLearn {
+                    why: why.clone(),
+                    instead: g,
+                });
+            }),
+            None => prove(&setup.tree, &setup.machine, opponent).map(|p| figures.exact = Some(p)),
+        },
+        || reward_check(game, kit, runs, seed),
+    );
+    figures.reward = rewarded?;
+    match exactly {
+        Ok(()) => {}
+        // The fastest teacher's strategy is the exact path's: without it there is
+        // nothing to train against.
+        Err(refusal) if opponent == OpponentKind::OptimalTeacher => {
+            return Err(Error::Input(format!(
+                "--opponent optimal-teacher: {refusal}"
+            )));
+        }
+        Err(refusal) => {
+            figures.not_exact = Some(refusal.0);
+            let trained = train(setup, opponent, runs, max_games, seed, progress)?;
+            figures.cannot_learn = cannot.map(|why| CannotLearn {
+                why,
+                instead: GivingUp::sampled(opponent, &trained),
+            });
+            figures.measured = Some(trained);
+            figures.watch = Some(watch(setup, opponent, runs, seed)?);
+        }
+    }
+    Ok(figures)
 }
 
 #[cfg(test)]

@@ -6,10 +6,10 @@ use crate::parallel::prelude::*;
 use serde::Serialize;
 
 pub use super::stats::Estimate;
-use super::{Automatic, OpponentKind, Setup, Stats, play_game};
+use super::{OpponentKind, Setup, Stats, first_box_beads, follow_first_box};
 use crate::Error;
 use crate::game::{Outcome, Rules};
-use crate::machine::{End, Learner, Node, rng_for};
+use crate::machine::{End, Learner, Node};
 
 /// The windows of games whose share of draws is reported.
 pub const WINDOWS: [(u32, u32); 4] = [(1, 20), (21, 50), (51, 100), (101, 200)];
@@ -68,32 +68,23 @@ pub fn watch<G: Rules>(
     seed: u64,
 ) -> Result<Watch, Error> {
     let games = WINDOWS[WINDOWS.len() - 1].1;
-    let first_box = |me: &Learner| {
-        if setup.machine.box_count() > 0 {
-            me.beads.total(0)
-        } else {
-            0
-        }
-    };
+    let first_box = |me: &Learner| first_box_beads(setup, me);
     // Each run's games, the beads left in its first box, and the game after which that
     // box was first empty.
     let played: Vec<(Vec<End>, u32, Option<u32>)> = (0..runs)
         .into_par_iter()
         .map(|run| {
-            let mut rng = rng_for(seed, u64::from(run));
-            let mut me = Learner::new(&setup.machine);
-            let mut them = Automatic::new(opponent, setup.rival.as_ref(), setup.teaching.as_ref())?;
-            let mut emptied = None;
-            let ends = (1..=games)
-                .map(|game| {
-                    let end = play_game(&setup.tree, &mut me, &mut them, &mut rng, |_| {})?.end;
-                    if emptied.is_none() && setup.machine.box_count() > 0 && first_box(&me) == 0 {
-                        emptied = Some(game);
-                    }
-                    Ok(end)
-                })
-                .collect::<Result<Vec<End>, Error>>()?;
-            Ok((ends, first_box(&me), emptied))
+            let mut ends = Vec::with_capacity(games as usize);
+            let followed = follow_first_box(
+                setup,
+                opponent,
+                seed,
+                run,
+                games,
+                |end| ends.push(end),
+                false,
+            )?;
+            Ok((ends, first_box(&followed.machine), followed.emptied))
         })
         .collect::<Result<_, Error>>()?;
     // Shares of draws only for a game in which a draw can happen at all.
