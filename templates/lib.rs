@@ -50,3 +50,43 @@ fn from_folder() -> Option<&'static [(&'static str, &'static str)]> {
 fn from_folder() -> Option<&'static [(&'static str, &'static str)]> {
     None
 }
+
+/// A message of the word store (`<language>/strings.yaml` and every game's own), by its
+/// key: one of the constants of [`id`], generated from the English files when the
+/// program is built, so that a message that does not exist is a compile error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Id(&'static str);
+
+impl Id {
+    /// Its key in the word store (`cli.verify.header`).
+    pub fn key(self) -> &'static str {
+        self.0
+    }
+
+    /// The id of a key known only at run time (a game's name, a bead colour a kit names),
+    /// if the word store has it.
+    pub fn find(key: &str) -> Option<Id> {
+        id::ALL
+            .binary_search_by(|id| id.0.cmp(key))
+            .ok()
+            .map(|i| id::ALL[i])
+    }
+
+    /// Every id, sorted by its key.
+    pub fn all() -> &'static [Id] {
+        id::ALL
+    }
+}
+
+impl std::fmt::Display for Id {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// Every message id, named by its key in capitals (`cli.verify.header` is
+/// `CLI_VERIFY_HEADER`).
+pub mod id {
+    use super::Id;
+    include!(concat!(env!("OUT_DIR"), "/ids.rs"));
+}

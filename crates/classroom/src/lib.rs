@@ -25,7 +25,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use matchbox_engine::Error;
-use matchbox_engine::i18n::Strings;
+use matchbox_engine::i18n::{Id, Strings, id};
 use matchbox_engine::kit::Kit;
 use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::Setup;
@@ -169,42 +169,42 @@ impl ApiError {
 
     /// The message in the kit's language.
     fn message(&self, words: &Strings) -> String {
-        let fill = |key: &str, values: &[(&str, &str)]| words.fill(key, values);
+        let fill = |key: Id, values: &[(&str, &str)]| words.fill(key, values);
         match &self.problem {
-            Problem::Json { example } => fill("api.json", &[("why", example)]),
-            Problem::Host { host } => fill("api.host", &[("host", host)]),
+            Problem::Json { example } => fill(id::API_JSON, &[("why", example)]),
+            Problem::Host { host } => fill(id::API_HOST, &[("host", host)]),
             Problem::Timeout { seconds } => {
-                fill("api.timeout", &[("seconds", &seconds.to_string())])
+                fill(id::API_TIMEOUT, &[("seconds", &seconds.to_string())])
             }
-            Problem::Token => fill("api.token", &[]),
+            Problem::Token => fill(id::API_TOKEN, &[]),
             Problem::Illegal { mv, legal } => {
-                fill("api.illegal", &[("move", mv), ("moves", legal)])
+                fill(id::API_ILLEGAL, &[("move", mv), ("moves", legal)])
             }
-            Problem::NotYourTurn => fill("api.not_your_turn", &[]),
-            Problem::GameOver => fill("api.game_over", &[]),
+            Problem::NotYourTurn => fill(id::API_NOT_YOUR_TURN, &[]),
+            Problem::GameOver => fill(id::API_GAME_OVER, &[]),
             Problem::NoBox { id, count } => {
-                fill("api.no_box", &[("id", id), ("count", &count.to_string())])
+                fill(id::API_NO_BOX, &[("id", id), ("count", &count.to_string())])
             }
-            Problem::TooBig { limit } => fill("api.too_big", &[("limit", &limit.to_string())]),
-            Problem::NotFound { path } => fill("api.not_found", &[("path", path)]),
-            Problem::Method => fill("api.method", &[]),
-            Problem::Training => fill("api.training", &[]),
-            Problem::NotTraining => fill("api.not_training", &[]),
+            Problem::TooBig { limit } => fill(id::API_TOO_BIG, &[("limit", &limit.to_string())]),
+            Problem::NotFound { path } => fill(id::API_NOT_FOUND, &[("path", path)]),
+            Problem::Method => fill(id::API_METHOD, &[]),
+            Problem::Training => fill(id::API_TRAINING, &[]),
+            Problem::NotTraining => fill(id::API_NOT_TRAINING, &[]),
             Problem::Games => fill(
-                "api.games",
+                id::API_GAMES,
                 &[(
                     "max",
-                    &grouped(u64::from(train::MAX_GAMES), words.get("page.digit_group")),
+                    &grouped(u64::from(train::MAX_GAMES), words.get(id::PAGE_DIGIT_GROUP)),
                 )],
             ),
-            Problem::Opponent { name } => fill("api.opponent", &[("name", name)]),
-            Problem::NoUndo => fill("api.no_undo", &[]),
-            Problem::NoMove => fill("page.no_move_back", &[]),
-            Problem::Pace { max } => fill("api.pace", &[("max", &max.to_string())]),
-            Problem::Panel => fill("api.panel", &[("panels", &table::PANELS.join(", "))]),
+            Problem::Opponent { name } => fill(id::API_OPPONENT, &[("name", name)]),
+            Problem::NoUndo => fill(id::API_NO_UNDO, &[]),
+            Problem::NoMove => fill(id::PAGE_NO_MOVE_BACK, &[]),
+            Problem::Pace { max } => fill(id::API_PACE, &[("max", &max.to_string())]),
+            Problem::Panel => fill(id::API_PANEL, &[("panels", &table::PANELS.join(", "))]),
             Problem::Setting(unfit) => settings::message(unfit, words),
             Problem::Rule { name } => fill(
-                "api.rule",
+                id::API_RULE,
                 &[
                     ("name", name),
                     ("rules", &settings::rule_names().join(", ")),

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::{ApiError, Problem};
-use matchbox_engine::i18n::Strings;
+use matchbox_engine::i18n::{Strings, id};
 use matchbox_engine::kit::Kit;
 use matchbox_engine::rule::{BeadSchedule, MAX_REWARD, MAX_START_BEADS, Reward, Rule};
 use matchbox_engine::simulate::state::{self, Settings, Unfit};
@@ -384,13 +384,13 @@ pub fn field(unfit: &Unfit) -> String {
 pub fn message(unfit: &Unfit, words: &Strings) -> String {
     match unfit {
         Unfit::Beads(_) => words.fill(
-            "api.setting.beads",
+            id::API_SETTING_BEADS,
             &[("max", &MAX_START_BEADS.to_string())],
         ),
-        Unfit::MoveNumber(n) => words.fill("api.setting.move_number", &[("n", &n.to_string())]),
-        Unfit::FirstBox(n) => words.fill("api.setting.first_box", &[("n", &n.to_string())]),
-        Unfit::Relay => words.fill("api.setting.relay", &[]),
-        Unfit::Reward(_) => words.fill("api.setting.reward", &[("max", &MAX_REWARD.to_string())]),
+        Unfit::MoveNumber(n) => words.fill(id::API_SETTING_MOVE_NUMBER, &[("n", &n.to_string())]),
+        Unfit::FirstBox(n) => words.fill(id::API_SETTING_FIRST_BOX, &[("n", &n.to_string())]),
+        Unfit::Relay => words.fill(id::API_SETTING_RELAY, &[]),
+        Unfit::Reward(_) => words.fill(id::API_SETTING_REWARD, &[("max", &MAX_REWARD.to_string())]),
     }
 }
 

@@ -701,7 +701,7 @@ fn turn_view<G: Game>(fixed: &Fixed<G>, held: &Beads, turn: Turn) -> TurnView {
     let key = game
         .describe_symmetry(symmetry)
         .replacen("symmetry.", "page.turn.", 1);
-    *turn = Some(fixed.words().get(&key).to_string());
+    *turn = Some(fixed.words().get(key.as_str()).to_string());
     *beads = mbox
         .moves
         .iter()

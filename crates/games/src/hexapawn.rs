@@ -10,7 +10,7 @@ use super::{
     written_vars,
 };
 use crate::Error;
-use crate::i18n::{Said, Strings};
+use crate::i18n::{Named, Said, Strings, id};
 use crate::rule::Rule;
 use crate::settings::{KitText, Preset};
 
@@ -266,7 +266,7 @@ impl Notation for Hexapawn {
                     'B' => board.black |= bit,
                     '.' | '-' => {}
                     _ => {
-                        return Err(Said::new("cli.position.pawns").with("mark", mark));
+                        return Err(Said::new(id::CLI_POSITION_PAWNS).with("mark", mark));
                     }
                 }
             }
@@ -300,9 +300,9 @@ impl Descriptor for Hexapawn {
     /// A board without a name of its own says its size.
     fn default_name(&self, words: &Strings) -> String {
         match self.known_name() {
-            Some(known) => words.get(&format!("name.{known}")).to_string(),
+            Some(known) => words.named(Named::KitName, known),
             None => words.fill(
-                "name.pawns",
+                id::NAME_PAWNS,
                 &[
                     ("rows", &self.rows.to_string()),
                     ("cols", &self.cols.to_string()),
@@ -325,18 +325,18 @@ impl Descriptor for Hexapawn {
                 Side::Second => "her",
             },
             claim: described.then_some(Claim {
-                source: Said::new("cli.verify.source.gardner"),
-                text: Said::new("cli.verify.claim.her"),
+                source: Said::new(id::CLI_VERIFY_SOURCE_GARDNER),
+                text: Said::new(id::CLI_VERIFY_CLAIM_HER),
                 bound: Bound::AtMost(11),
                 games: Some(GamesClaim {
-                    source: Said::new("cli.verify.source.polish_sheet"),
-                    text: Said::new("cli.verify.claim.her_games"),
+                    source: Said::new(id::CLI_VERIFY_SOURCE_POLISH_SHEET),
+                    text: Said::new(id::CLI_VERIFY_CLAIM_HER_GAMES),
                     games: 40,
                 }),
             }),
             reward_claim: rewarded.then_some(RewardClaim {
-                source: Said::new("cli.verify.source.polish_sheet"),
-                text: Said::new("cli.verify.claim.her_reward"),
+                source: Said::new(id::CLI_VERIFY_SOURCE_POLISH_SHEET),
+                text: Said::new(id::CLI_VERIFY_CLAIM_HER_REWARD),
             }),
         })
     }

@@ -9,7 +9,7 @@ use super::{
     Descriptor, Historic, MachineSettings, Notation, Outcome, Rules, Side, Symmetry, game_settings,
 };
 use crate::Error;
-use crate::i18n::{Said, Strings};
+use crate::i18n::{Said, Strings, id};
 use crate::rule::Rule;
 use crate::settings::{KitText, Preset};
 
@@ -179,7 +179,7 @@ impl Notation for Kayles {
 
     fn parse_position(&self, text: &str, to_move: Side) -> Result<Row, Said> {
         let expected = || {
-            Said::new("cli.position.pins")
+            Said::new(id::CLI_POSITION_PINS)
                 .with("pins", self.pins)
                 .with("example", self.row_text(self.start().standing & !0b1000))
         };
@@ -211,9 +211,9 @@ impl Notation for Kayles {
         let leave = self.format_position(&self.play(position, mv));
         let (first, second) = ((mv.first + 1).to_string(), (mv.first + 2).to_string());
         match mv.pins {
-            1 => words.fill("move.kayles_one", &[("pin", &first), ("leave", &leave)]),
+            1 => words.fill(id::MOVE_KAYLES_ONE, &[("pin", &first), ("leave", &leave)]),
             _ => words.fill(
-                "move.kayles_two",
+                id::MOVE_KAYLES_TWO,
                 &[("first", &first), ("second", &second), ("leave", &leave)],
             ),
         }

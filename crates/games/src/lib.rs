@@ -18,7 +18,7 @@ use std::hash::Hash;
 
 use serde::Serialize;
 
-use crate::i18n::{Said, Strings};
+use crate::i18n::{Id, Named, Said, Strings, id};
 use crate::rule::{BeadSchedule, Rule};
 use crate::settings::{Kind, KitText, Places, Preset, SettingsFile};
 use matchbox_words::{Error, i18n, rule, settings};
@@ -58,10 +58,10 @@ impl Side {
     }
 
     /// The word store's key for the side (`problem.side.first`).
-    pub fn key(self) -> &'static str {
+    pub fn key(self) -> Id {
         match self {
-            Side::First => "problem.side.first",
-            Side::Second => "problem.side.second",
+            Side::First => id::PROBLEM_SIDE_FIRST,
+            Side::Second => id::PROBLEM_SIDE_SECOND,
         }
     }
 }
@@ -294,7 +294,7 @@ pub trait Descriptor: Rules + Serialize + PartialEq + Debug {
     fn default_rule(&self) -> Rule;
     /// The kit's name when kit.yaml gives none, in the kit's language.
     fn default_name(&self, words: &Strings) -> String {
-        words.get(&format!("name.{}", Self::NAME)).to_string()
+        words.named(Named::KitName, Self::NAME)
     }
     /// Refuses settings that name positions the machine never faces (`faced` are its
     /// boxes' positions).
@@ -517,7 +517,7 @@ pub mod notation {
             lines = lines[0].chunks(cols).map(<[char]>::to_vec).collect();
         }
         if lines.len() != rows || lines.iter().any(|l| l.len() != cols) {
-            return Err(crate::i18n::Said::new("cli.position.board")
+            return Err(crate::i18n::Said::new(crate::i18n::id::CLI_POSITION_BOARD)
                 .with("rows", rows)
                 .with("cols", cols)
                 .with("example", example));

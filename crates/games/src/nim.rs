@@ -14,7 +14,7 @@ use super::{
     as_in_the_articles, one_bead_each, written_keys,
 };
 use crate::Error;
-use crate::i18n::{Said, Strings};
+use crate::i18n::{Said, Strings, id};
 use crate::rule::Rule;
 use crate::settings::{KitText, Preset, settings_file};
 
@@ -71,14 +71,14 @@ impl NimFile {
     fn heaps(&self, text: &KitText) -> Result<Vec<u16>, Error> {
         let say = text.messages();
         match (&self.stones, &self.heaps) {
-            (Some(_), Some(h)) => Err(text.at(h, say.say("stones_and_heaps", &[]))),
+            (Some(_), Some(h)) => Err(text.at(h, say.say(id::PROBLEM_STONES_AND_HEAPS, &[]))),
             (Some(stones), None) => Ok(vec![text.ranged(stones, "stones", 1, MAX_STONES)?]),
             (None, Some(h)) => {
                 if h.value.is_empty() || h.value.len() > MAX_HEAPS {
                     return Err(text.at(
                         h,
                         say.say(
-                            "heaps_count",
+                            id::PROBLEM_HEAPS_COUNT,
                             &[
                                 ("most", &say.number(MAX_HEAPS as i64)),
                                 ("found", &say.number(h.value.len() as i64)),
@@ -102,7 +102,7 @@ impl NimFile {
             None if heaps.len() == 1 => vec![1, 2, 3],
             None => Vec::new(),
             Some(t) if t.value.is_empty() => {
-                return Err(text.at(t, say.say("take_empty", &[])));
+                return Err(text.at(t, say.say(id::PROBLEM_TAKE_EMPTY, &[])));
             }
             Some(t) => stone_counts(text, t, "take_range")?,
         };
@@ -118,7 +118,7 @@ impl NimFile {
                     problem,
                     &[
                         ("count", &say.number(big)),
-                        ("stones", &say.count(most, "stone")),
+                        ("stones", &say.count(most, id::PROBLEM_COUNT_STONE)),
                     ],
                 ),
             ));
@@ -141,14 +141,14 @@ impl NimFile {
             // A preset's wiring was made for its own game.
             return Err(text.error(
                 &[changed],
-                say.say("wiring_of_the_preset", &[("key", changed)]),
+                say.say(id::PROBLEM_WIRING_OF_THE_PRESET, &[("key", changed)]),
             ));
         }
         let Some(a) = &self.allowed else {
             return Ok(wiring);
         };
         if game.several() {
-            return Err(text.at(a, say.say("wiring_heaps", &[])));
+            return Err(text.at(a, say.say(id::PROBLEM_WIRING_HEAPS, &[])));
         }
         let stones = game.stones();
         for (&at, moves) in &a.value {
@@ -156,11 +156,11 @@ impl NimFile {
                 return Err(text.at(
                     a,
                     say.say(
-                        "wiring_stones",
+                        id::PROBLEM_WIRING_STONES,
                         &[
                             ("at", &say.number(at)),
-                            ("stones", &say.count(at, "stone")),
-                            ("start", &say.count(stones, "stone")),
+                            ("stones", &say.count(at, id::PROBLEM_COUNT_STONE)),
+                            ("start", &say.count(stones, id::PROBLEM_COUNT_STONE)),
                         ],
                     ),
                 ));
@@ -171,10 +171,10 @@ impl NimFile {
                     return Err(text.at(
                         a,
                         say.say(
-                            "wiring_illegal",
+                            id::PROBLEM_WIRING_ILLEGAL,
                             &[
                                 ("at", &say.number(at)),
-                                ("stones", &say.count(at, "stone")),
+                                ("stones", &say.count(at, id::PROBLEM_COUNT_STONE)),
                                 ("count", &say.number(m)),
                             ],
                         ),
@@ -186,8 +186,11 @@ impl NimFile {
                 return Err(text.at(
                     a,
                     say.say(
-                        "wiring_empty",
-                        &[("at", &say.number(at)), ("stones", &say.count(at, "stone"))],
+                        id::PROBLEM_WIRING_EMPTY,
+                        &[
+                            ("at", &say.number(at)),
+                            ("stones", &say.count(at, id::PROBLEM_COUNT_STONE)),
+                        ],
                     ),
                 ));
             }
@@ -463,11 +466,11 @@ impl Notation for Nim {
     fn parse_position(&self, text: &str, to_move: Side) -> Result<Pile, Said> {
         let most = self.heaps.iter().copied().max().unwrap_or(0);
         let expected = if self.several() {
-            Said::new("cli.position.heaps")
+            Said::new(id::CLI_POSITION_HEAPS)
                 .with("heaps", self.heaps.len())
                 .with("example", self.format_position(&self.start()))
         } else {
-            Said::new("cli.position.stones").with("most", most)
+            Said::new(id::CLI_POSITION_STONES).with("most", most)
         };
         let counts: Vec<&str> = text
             .split(|c: char| c == '-' || c == ',' || c.is_whitespace())
@@ -481,9 +484,9 @@ impl Notation for Nim {
             let stones: u16 = count.parse().map_err(|_| expected.clone())?;
             if stones > most {
                 let key = if self.several() {
-                    "cli.position.heap_too_big"
+                    id::CLI_POSITION_HEAP_TOO_BIG
                 } else {
-                    "cli.position.too_many"
+                    id::CLI_POSITION_TOO_MANY
                 };
                 return Err(Said::new(key).with("most", most).with("stones", stones));
             }
@@ -513,10 +516,10 @@ impl Notation for Nim {
         if self.several() {
             let (heap, leave) = ((mv.heap + 1).to_string(), self.format_position(&after));
             let values = [("take", &count), ("heap", &heap), ("leave", &leave)];
-            words.fill("move.nim_heaps", &values.map(|(k, v)| (k, v.as_str())))
+            words.fill(id::MOVE_NIM_HEAPS, &values.map(|(k, v)| (k, v.as_str())))
         } else {
             let leave = after.stones().to_string();
-            words.fill("move.nim", &[("take", &count), ("leave", &leave)])
+            words.fill(id::MOVE_NIM, &[("take", &count), ("leave", &leave)])
         }
     }
 }
@@ -547,11 +550,11 @@ impl Descriptor for Nim {
     /// Marienbad's heaps have a name of their own.
     fn default_name(&self, words: &Strings) -> String {
         let name = if self.is_marienbad() {
-            "marienbad"
+            id::NAME_MARIENBAD
         } else {
-            "nim"
+            id::NAME_NIM
         };
-        words.get(&format!("name.{name}")).to_string()
+        words.get(name).to_string()
     }
 
     /// Every wired box must be one the machine faces.
@@ -562,10 +565,10 @@ impl Descriptor for Nim {
                 return Err(kit.places.error(
                     &["allowed", "machine", "skip_forced"],
                     say.say(
-                        "wiring_never_faced",
+                        id::PROBLEM_WIRING_NEVER_FACED,
                         &[
                             ("at", &say.number(at)),
-                            ("stones", &say.count(at, "stone")),
+                            ("stones", &say.count(at, id::PROBLEM_COUNT_STONE)),
                             ("side", &kit.machine.said(say)),
                         ],
                     ),
@@ -590,14 +593,14 @@ impl Descriptor for Nim {
             return None;
         }
         let described = self.last_stone_wins() && as_in_the_articles(kit);
-        let source = Said::new("cli.verify.source.russian_article");
+        let source = Said::new(id::CLI_VERIFY_SOURCE_RUSSIAN_ARTICLE);
         Some(if kit.rule == Rule::Relay {
             let wiring = BTreeMap::from([(7, vec![1, 3]), (6, vec![1, 2]), (5, vec![1])]);
             Historic {
                 name: "relay",
                 claim: (described && self.wiring == wiring).then_some(Claim {
                     source,
-                    text: Said::new("cli.verify.claim.relay"),
+                    text: Said::new(id::CLI_VERIFY_CLAIM_RELAY),
                     bound: Bound::Exactly(6),
                     games: None,
                 }),
@@ -609,7 +612,7 @@ impl Descriptor for Nim {
                 name: "bachet",
                 claim: (described && matchboxes && self.wiring.is_empty()).then_some(Claim {
                     source,
-                    text: Said::new("cli.verify.claim.bachet"),
+                    text: Said::new(id::CLI_VERIFY_CLAIM_BACHET),
                     bound: Bound::AtMost(12),
                     games: None,
                 }),

@@ -4,7 +4,7 @@ use super::{
     Descriptor, Historic, MachineSettings, Notation, Outcome, Rules, Side, Symmetry, notation,
 };
 use crate::Error;
-use crate::i18n::{Said, Strings};
+use crate::i18n::{Id, Said, Strings, id};
 use crate::rule::Rule;
 use crate::settings::{KitText, Preset};
 
@@ -219,7 +219,7 @@ impl Notation for TicTacToe {
                 'O' | '0' => grid.o |= 1 << sq,
                 '.' | '-' => {}
                 _ => {
-                    return Err(Said::new("cli.position.noughts").with("mark", mark));
+                    return Err(Said::new(id::CLI_POSITION_NOUGHTS).with("mark", mark));
                 }
             }
         }
@@ -241,9 +241,19 @@ impl Notation for TicTacToe {
         NAMES[mv as usize].to_string()
     }
 
-    fn say_move(&self, position: &Grid, mv: u8, words: &Strings) -> String {
-        let key = format!("move.{}", self.format_move(position, mv).replace(' ', "_"));
-        words.get(&key).to_string()
+    fn say_move(&self, _position: &Grid, mv: u8, words: &Strings) -> String {
+        const WORDS: [Id; 9] = [
+            id::MOVE_TOP_LEFT,
+            id::MOVE_TOP,
+            id::MOVE_TOP_RIGHT,
+            id::MOVE_LEFT,
+            id::MOVE_CENTRE,
+            id::MOVE_RIGHT,
+            id::MOVE_BOTTOM_LEFT,
+            id::MOVE_BOTTOM,
+            id::MOVE_BOTTOM_RIGHT,
+        ];
+        words.get(WORDS[mv as usize]).to_string()
     }
 }
 

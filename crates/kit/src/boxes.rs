@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::Error;
 use crate::game::{Descriptor, Notation, Rules, Side, Symmetry, canonical};
-use crate::i18n::{Language, strings};
+use crate::i18n::{Language, id, strings};
 use crate::{Kit, Numerals, Tags};
 
 /// The most labels a kit prints (octapawn has 2,791; a kit for a 7 x 4 pawn board would
@@ -69,10 +69,10 @@ impl NoBox {
     /// A sentence for the pupil, in `language` (`cli.find.*`).
     pub fn explain(self, language: Language) -> String {
         let key = match self {
-            NoBox::GameOver => "cli.find.game_over",
-            NoBox::Unreachable => "cli.find.unreachable",
-            NoBox::NotMachinesTurn => "cli.find.not_machines_turn",
-            NoBox::Forced => "cli.find.forced",
+            NoBox::GameOver => id::CLI_FIND_GAME_OVER,
+            NoBox::Unreachable => id::CLI_FIND_UNREACHABLE,
+            NoBox::NotMachinesTurn => id::CLI_FIND_NOT_MACHINES_TURN,
+            NoBox::Forced => id::CLI_FIND_FORCED,
         };
         strings(language).get(key).to_string()
     }
@@ -178,7 +178,7 @@ impl<G: Rules> BoxSet<G> {
             return Err(kit.places.error(
                 &kit.game_keys(),
                 say.say(
-                    "too_many_labels",
+                    id::PROBLEM_TOO_MANY_LABELS,
                     &[
                         ("boxes", &say.count(self.boxes.len() as i64, "box")),
                         ("most", &say.number(MAX_LABELS as i64)),
@@ -199,7 +199,7 @@ impl<G: Rules> BoxSet<G> {
         if self.boxes.is_empty() {
             return Err(kit.places.error(
                 &choice_keys(kit),
-                say.say("never_moves", &[("side", &kit.machine.said(say))]),
+                say.say(id::PROBLEM_NEVER_MOVES, &[("side", &kit.machine.said(say))]),
             ));
         }
         let mut numbers: Vec<u32> = self
@@ -219,7 +219,7 @@ impl<G: Rules> BoxSet<G> {
             return Err(kit.places.error(
                 &["beads"],
                 say.say(
-                    "beads_stray_move",
+                    id::PROBLEM_BEADS_STRAY_MOVE,
                     &[("move", &say.number(*stray)), ("moves", &shown.join(", "))],
                 ),
             ));
@@ -236,9 +236,9 @@ impl<G: Rules> BoxSet<G> {
                 return Err(kit.places.error(
                     &["move_colours", "preset"],
                     say.say(
-                        "move_colours_too_many",
+                        id::PROBLEM_MOVE_COLOURS_TOO_MANY,
                         &[
-                            ("moves", &say.count(moves, "different_move")),
+                            ("moves", &say.count(moves, id::PROBLEM_COUNT_DIFFERENT_MOVE)),
                             ("most", &say.number(MOVE_EDGE_KINDS as i64)),
                         ],
                     ),
@@ -289,7 +289,7 @@ impl<G: Rules> BoxSet<G> {
     {
         let refuse = |why: &str| {
             Error::Input(
-                strings(language).fill("cli.find.position", &[("text", text), ("why", why)]),
+                strings(language).fill(id::CLI_FIND_POSITION, &[("text", text), ("why", why)]),
             )
         };
         // A board as `boxes` draws it in the kit's language (○ ●) is read as letters.
@@ -557,9 +557,12 @@ fn colour_of<G: Rules>(
         return Err(kit.places.error(
             &keys,
             say.say(
-                "palette_too_short",
+                id::PROBLEM_PALETTE_TOO_SHORT,
                 &[
-                    ("needed", &say.count(colour as i64 + 1, "bead_colour")),
+                    (
+                        "needed",
+                        &say.count(colour as i64 + 1, id::PROBLEM_COUNT_BEAD_COLOUR),
+                    ),
                     ("has", &say.number(kit.palette.len() as i64)),
                 ],
             ),

@@ -11,7 +11,7 @@ use serde_saphyr::{Location, Spanned};
 use super::{Kit, KitFile, presets};
 use crate::Error;
 use crate::game::{AnyGame, GAMES};
-use crate::i18n::Messages;
+use crate::i18n::{Messages, Named, id, strings};
 use crate::rule::Rule;
 use crate::settings::{self, Kind, SettingsFile, Source, Vocabulary, placed};
 
@@ -65,7 +65,7 @@ pub(super) fn allowed(key: &str, say: Messages) -> Option<String> {
     if key == "game" {
         return Some(game_names(say));
     }
-    is_key(key).then(|| say.say(&format!("takes.{key}"), &[]))
+    is_key(key).then(|| strings(say.0).named(Named::Takes, key))
 }
 
 /// What kit.yaml's keys take, for the messages of the text read below the games.
@@ -74,7 +74,7 @@ pub(super) const VOCABULARY: Vocabulary = Vocabulary {
     allowed,
     empty: |say| {
         say.say(
-            "empty",
+            id::PROBLEM_EMPTY,
             &[("games", &game_choices(say)), ("presets", &preset_names())],
         )
     },
@@ -88,7 +88,7 @@ fn preset_names() -> String {
 /// The message for a preset that is none of the presets.
 pub(super) fn unknown_preset(name: &str, say: Messages) -> String {
     say.say(
-        "unknown_preset",
+        id::PROBLEM_UNKNOWN_PRESET,
         &[("name", name), ("presets", &preset_names())],
     )
 }
@@ -105,13 +105,16 @@ pub(super) fn no_game(src: &Source, text: &str) -> Error {
         let name = key.value.as_str();
         let takes = match name {
             "game" => Some(game_names(say)),
-            "preset" => Some(say.say("one_of", &[("names", &preset_names())])),
+            "preset" => Some(say.say(id::PROBLEM_ONE_OF, &[("names", &preset_names())])),
             _ => None,
         };
         if let Some(takes) = takes {
             return src.at_location(
                 value_at,
-                say.say("expected_nothing", &[("key", name), ("takes", &takes)]),
+                say.say(
+                    id::PROBLEM_EXPECTED_NOTHING,
+                    &[("key", name), ("takes", &takes)],
+                ),
             );
         }
         if !is_key(name) {
@@ -127,7 +130,7 @@ pub(super) fn no_game(src: &Source, text: &str) -> Error {
         1,
         1,
         say.say(
-            "no_game",
+            id::PROBLEM_NO_GAME,
             &[("games", &game_choices(say)), ("presets", &preset_names())],
         ),
     )
@@ -158,14 +161,20 @@ pub(super) fn check_keys(
         if is_key(name) {
             return Err(src.at_location(
                 &value_at,
-                say.say("another_games_key", &[("field", name), ("game", game)]),
+                say.say(
+                    id::PROBLEM_ANOTHER_GAMES_KEY,
+                    &[("field", name), ("game", game)],
+                ),
             ));
         }
         let keys = KitFile::KEYS.iter().chain(entry.keys).copied();
         let message = match settings::nearest(name, keys.clone()) {
-            Some(near) => say.say("unknown_key_near", &[("field", name), ("near", near)]),
+            Some(near) => say.say(
+                id::PROBLEM_UNKNOWN_KEY_NEAR,
+                &[("field", name), ("near", near)],
+            ),
             None => say.say(
-                "unknown_game_key",
+                id::PROBLEM_UNKNOWN_GAME_KEY,
                 &[
                     ("field", name),
                     ("game", game),
@@ -302,6 +311,19 @@ pub fn describe_keys() -> Vec<KeyDescription> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_key_says_what_it_takes() {
+        // `game` lists the games instead (see `allowed`).
+        for key in KitFile::KEYS
+            .iter()
+            .chain(GAMES.iter().flat_map(|g| g.keys))
+        {
+            if *key != "game" {
+                assert!(Named::Takes.id(key).is_some(), "problem.takes.{key}");
+            }
+        }
+    }
 
     #[test]
     fn every_key_a_kit_can_take_is_described_once_with_its_shape() {

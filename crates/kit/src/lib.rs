@@ -26,7 +26,7 @@ use matchbox_games as game;
 use matchbox_words::{i18n, palette, rule, settings};
 
 use crate::game::{AnyGame, GAMES, MachineSettings, Side};
-use crate::i18n::{Language, Messages};
+use crate::i18n::{Language, Messages, id};
 use crate::media::{LABEL_SIZES, LabelSize, Paper, StickerSheet};
 use crate::palette::Colour;
 use crate::rule::{BeadSchedule, Reward, Rule};
@@ -170,14 +170,14 @@ impl Kit {
         // Said in the kit's language where its `language:` line can be read at all.
         let say = |bytes: &[u8]| messages_for(&String::from_utf8_lossy(bytes));
         if bytes.len() as u64 > MAX_KIT_BYTES {
-            let message = say(&bytes).say("file_too_large", &[]);
+            let message = say(&bytes).say(id::PROBLEM_FILE_TOO_LARGE, &[]);
             return Err(Error::Input(format!("{shown}: {message}")));
         }
         let text = String::from_utf8(bytes).map_err(|e| {
             let before = &e.as_bytes()[..e.utf8_error().valid_up_to()];
             let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
             let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
-            let message = say(e.as_bytes()).say("not_utf8", &[]);
+            let message = say(e.as_bytes()).say(id::PROBLEM_NOT_UTF8, &[]);
             placed(shown, line as u64, column as u64, message)
         })?;
         Kit::from_yaml(&text, shown)
@@ -215,7 +215,7 @@ impl Kit {
                     return Err(src.at(
                         own,
                         say.say(
-                            "not_the_presets_game",
+                            id::PROBLEM_NOT_THE_PRESETS_GAME,
                             &[
                                 ("game", &own.value),
                                 ("preset", preset.name),
@@ -246,7 +246,7 @@ impl Kit {
             src.at(
                 game_name,
                 say.say(
-                    "expected",
+                    id::PROBLEM_EXPECTED,
                     &[
                         ("key", "game"),
                         ("takes", &game_names(say)),

@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::i18n::Messages;
+use crate::i18n::{Messages, id};
 
 /// The printed size of one label.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -214,15 +214,15 @@ impl StickerSheet {
         if positive.iter().any(|v| !(v.is_finite() && *v > 0.0))
             || !(self.left_mm >= 0.0 && self.top_mm >= 0.0 && self.corner_mm >= 0.0)
         {
-            return Some(say.say("sheet_not_positive", &[]));
+            return Some(say.say(id::PROBLEM_SHEET_NOT_POSITIVE, &[]));
         }
         if self.across == 0 || self.down == 0 {
-            return Some(say.say("sheet_no_labels", &[]));
+            return Some(say.say(id::PROBLEM_SHEET_NO_LABELS, &[]));
         }
         let mm = |x: f32| say.millimetres(x);
         if self.pitch_x_mm + 0.01 < l.width_mm || self.pitch_y_mm + 0.01 < l.height_mm {
             return Some(say.say(
-                "sheet_overlap",
+                id::PROBLEM_SHEET_OVERLAP,
                 &[
                     ("pitch_x", &mm(self.pitch_x_mm)),
                     ("pitch_y", &mm(self.pitch_y_mm)),
@@ -233,7 +233,7 @@ impl StickerSheet {
         }
         if right > pw + 0.01 || bottom > ph + 0.01 {
             return Some(say.say(
-                "sheet_past_page",
+                id::PROBLEM_SHEET_PAST_PAGE,
                 &[
                     ("right", &mm(right)),
                     ("bottom", &mm(bottom)),
@@ -243,7 +243,7 @@ impl StickerSheet {
             ));
         }
         if 2.0 * self.corner_mm > l.width_mm.min(l.height_mm) {
-            return Some(say.say("sheet_corner", &[]));
+            return Some(say.say(id::PROBLEM_SHEET_CORNER, &[]));
         }
         None
     }

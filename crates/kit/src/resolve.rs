@@ -9,7 +9,7 @@ use serde_saphyr::Spanned;
 
 use super::{Kit, KitFile, Numerals, Tags};
 use crate::game::{AnyGame, Side};
-use crate::i18n::Language;
+use crate::i18n::{Language, Named, id};
 use crate::media::{LABEL_SIZES, LabelSize, Paper, STICKER_SHEETS, StickerSheet, sticker_sheet};
 use crate::palette::{self, Colour};
 use crate::rule::{BeadSchedule, MAX_REWARD, MAX_START_BEADS, Reward, Rule};
@@ -182,7 +182,7 @@ impl KitFile {
                     Err(src.at(
                         b,
                         say.say(
-                            "beads_range",
+                            id::PROBLEM_BEADS_RANGE,
                             &[
                                 ("most", &say.number(MAX_START_BEADS)),
                                 ("found", &say.number(n)),
@@ -194,7 +194,7 @@ impl KitFile {
             match &b.value {
                 BeadSchedule::Each(n) => check(*n)?,
                 BeadSchedule::ByMoveNumber(map) if map.is_empty() => {
-                    return Err(src.at(b, say.say("beads_no_moves", &[])));
+                    return Err(src.at(b, say.say(id::PROBLEM_BEADS_NO_MOVES, &[])));
                 }
                 BeadSchedule::ByMoveNumber(map) => {
                     for n in map.values() {
@@ -213,19 +213,25 @@ impl KitFile {
             Some(p) => {
                 let say = src.messages;
                 if p.value.is_empty() {
-                    return Err(src.at(p, say.say("palette_empty", &[])));
+                    return Err(src.at(p, say.say(id::PROBLEM_PALETTE_EMPTY, &[])));
                 }
                 let mut colours: Vec<Colour> = Vec::new();
                 for entry in &p.value {
                     let rgb = palette::parse_hex(&entry.rgb).ok_or_else(|| {
                         src.at(
                             p,
-                            say.say("colour_rgb", &[("name", &entry.name), ("rgb", &entry.rgb)]),
+                            say.say(
+                                id::PROBLEM_COLOUR_RGB,
+                                &[("name", &entry.name), ("rgb", &entry.rgb)],
+                            ),
                         )
                     })?;
                     check_printable(src, p, "palette", &entry.name)?;
                     if colours.iter().any(|c| c.name == entry.name) {
-                        return Err(src.at(p, say.say("colour_twice", &[("name", &entry.name)])));
+                        return Err(src.at(
+                            p,
+                            say.say(id::PROBLEM_COLOUR_TWICE, &[("name", &entry.name)]),
+                        ));
                     }
                     colours.push(Colour {
                         name: entry.name.clone(),
@@ -251,7 +257,7 @@ impl KitFile {
                 return Err(src.at(
                     p,
                     src.messages.say(
-                        "sticker_sheet_paper",
+                        id::PROBLEM_STICKER_SHEET_PAPER,
                         &[
                             ("sheet", sheet.code),
                             ("sheet_paper", sheet.paper.name()),
@@ -301,7 +307,7 @@ impl KitFile {
                     return Err(src.at(
                         n,
                         say.say(
-                            "name_too_long",
+                            id::PROBLEM_NAME_TOO_LONG,
                             &[
                                 ("most", &say.number(MAX_NAME_CHARS as i64)),
                                 ("found", &say.number(length as i64)),
@@ -312,12 +318,12 @@ impl KitFile {
                 check_printable(src, n, "name", &name)?;
                 name
             }
-            (None, Some(p)) => words.get(&format!("preset.{}", p.value)).to_string(),
+            (None, Some(p)) => words.named(Named::Preset, &p.value),
             (None, None) => game.default_name(words),
         };
         // Only a name the file gives can come out empty: the preset's and the game's have words.
         if let (true, Some(given)) = (name.is_empty(), &self.name) {
-            return Err(src.at(given, say.say("name_empty", &[])));
+            return Err(src.at(given, say.say(id::PROBLEM_NAME_EMPTY, &[])));
         }
         Ok(name)
     }
@@ -344,7 +350,7 @@ impl KitFile {
                 place: Some(src.place(&own.referenced)),
                 key: Some("rule".into()),
                 message: say.say(
-                    "warning_relay_replaced",
+                    id::PROBLEM_WARNING_RELAY_REPLACED,
                     &[("rule", &say.rule(own.value.name()))],
                 ),
             });
@@ -354,7 +360,7 @@ impl KitFile {
         {
             return Err(src.at(
                 reward,
-                say.say("reward_without_menace", &[("rule", rule.name())]),
+                say.say(id::PROBLEM_REWARD_WITHOUT_MENACE, &[("rule", rule.name())]),
             ));
         }
         if let Some(reward) = &self.reward
@@ -363,7 +369,7 @@ impl KitFile {
             return Err(src.at(
                 reward,
                 say.say(
-                    "reward_range",
+                    id::PROBLEM_REWARD_RANGE,
                     &[
                         ("most", &say.number(MAX_REWARD)),
                         ("result", which),
@@ -387,7 +393,10 @@ fn check_label(
 ) -> Result<(), Error> {
     let say = src.messages;
     if let Some(why) = stickers.and_then(|sheet| sheet.misfit(say)) {
-        return Err(src.at(at, say.say("sticker_sheet_misfit", &[("why", &why)])));
+        return Err(src.at(
+            at,
+            say.say(id::PROBLEM_STICKER_SHEET_MISFIT, &[("why", &why)]),
+        ));
     }
     let (aw, ah) = crate::media::label_area(paper);
     let drawn = match stickers {
@@ -416,7 +425,7 @@ fn check_label(
         return Err(src.at(
             at,
             say.say(
-                "label_too_large",
+                id::PROBLEM_LABEL_TOO_LARGE,
                 &[
                     ("width", &width),
                     ("height", &height),
@@ -459,7 +468,10 @@ fn check_printable<T>(src: &Source, at: &Spanned<T>, key: &str, text: &str) -> R
     if let Some(c) = text.chars().find(|&c| is_invisible(c)) {
         return Err(src.at(
             at,
-            say.say("invisible", &[("key", key), ("code", &code_point(c))]),
+            say.say(
+                id::PROBLEM_INVISIBLE,
+                &[("key", key), ("code", &code_point(c))],
+            ),
         ));
     }
     match text.chars().find(|&c| !crate::glyphs::printable(c)) {
@@ -467,7 +479,7 @@ fn check_printable<T>(src: &Source, at: &Spanned<T>, key: &str, text: &str) -> R
         Some(c) => Err(src.at(
             at,
             say.say(
-                "unprintable",
+                id::PROBLEM_UNPRINTABLE,
                 &[
                     ("key", key),
                     ("character", &c.to_string()),

@@ -5,6 +5,7 @@ use rustc_hash::FxHashMap;
 
 use crate::Error;
 use crate::game::{Outcome, Rules, Side, score};
+use matchbox_words::i18n::id;
 use crate::kit::Kit;
 
 /// More exact positions than this and a game is not played through: the largest
@@ -27,7 +28,7 @@ impl TooManyPositions {
         kit.places.error(
             &kit.game_keys(),
             say.say(
-                "too_many_positions_to_play",
+                id::PROBLEM_TOO_MANY_POSITIONS_TO_PLAY,
                 &[
                     ("game", self.game),
                     ("most", &say.number(TREE_BUDGET as i64)),

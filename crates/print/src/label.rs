@@ -9,7 +9,7 @@ use crate::draw::scene::{
 use crate::pictures::{DrawnMove, Game};
 use crate::sheet::{MOVE_EDGE_WIDEST, label_drawing, move_edge};
 use matchbox_engine::boxes::{MatchBox, TAG_SEPARATOR, short_tag, tag};
-use matchbox_engine::i18n::{Strings, plural_form, strings};
+use matchbox_engine::i18n::{Id, Strings, id, plural_form, strings};
 use matchbox_engine::kit::Kit;
 use matchbox_engine::rule::BeadSchedule;
 use std::sync::Arc;
@@ -123,9 +123,9 @@ pub fn fitted_tag<P, M>(
 /// the bead line beside it.
 pub fn tag_words<P, M>(kit: &Kit, b: &MatchBox<P, M>) -> impl Fn(&str) -> String {
     let key = if b.move_numbers.len() > 1 {
-        "index.moves"
+        id::INDEX_MOVES
     } else {
-        "index.move"
+        id::INDEX_MOVE
     };
     let s = strings(kit.language);
     move |numbers: &str| s.fill(key, &[("tag", numbers)])
@@ -174,8 +174,8 @@ fn least_readable_size() -> f32 {
 /// alike.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct BeadLine {
-    /// The strings key: the full wording or the short one.
-    key: &'static str,
+    /// The message: the full wording or the short one.
+    key: Id,
     /// Its size in mm.
     size: f32,
     /// On a row of its own above the tag and the id, across the label (a stacked
@@ -231,7 +231,7 @@ impl BeadLine {
     /// `label.bead` in the form that number takes ("1 bead", "po 2 koraliki").
     fn text(&self, kit: &Kit, beads: u32) -> String {
         let s = strings(kit.language);
-        let forms: Vec<&str> = s.get("label.bead").split('|').collect();
+        let forms: Vec<&str> = s.get(id::LABEL_BEAD).split('|').collect();
         let [one, few, many] = [0, 1, 2].map(|i| forms[i.min(forms.len() - 1)]);
         let bead = plural_form(kit.language, i64::from(beads), one, few, many);
         s.fill(self.key, &[("n", &beads.to_string()), ("bead", bead)])
@@ -334,7 +334,7 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
     let words = LabelWords {
         kit,
         b,
-        id: s.fill("label.box", &[("id", &b.id.to_string())]),
+        id: s.fill(id::LABEL_BOX, &[("id", &b.id.to_string())]),
         beads: bead_line
             .zip(b.moves.first())
             .map(|(line, first)| (line.text(kit, first.beads), line)),

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use matchbox_engine::boxes::machine_move;
-use matchbox_engine::i18n::strings;
+use matchbox_engine::i18n::{id, strings};
 use matchbox_engine::kit::Kit;
 pub use matchbox_engine::media::{
     LABEL_SIZES, LabelSize, Paper, SAFE_MARGIN_MM, SHEET_HEADER_MM, SHEET_LEGEND_MM,
@@ -237,9 +237,9 @@ pub fn label_pages(kit: &Kit, labels: &[Arc<Scene>], legend: &Legend) -> Vec<Pag
             Page {
                 title: s
                     .get(if grid.cut_lines {
-                        "sheet.labels"
+                        id::SHEET_LABELS
                     } else {
-                        "sheet.stickers"
+                        id::SHEET_STICKERS
                     })
                     .to_string(),
                 scene,
@@ -272,7 +272,7 @@ fn sheet_foot(scene: &mut Scene, kit: &Kit, legend: &Legend, (top, bottom): (f32
     let (pw, _) = kit.paper.size_mm();
     let right = pw - SHEET_MARGIN_MM.min(grid(kit).origin.0.max(PRINTER_MARGIN_MM));
     let left = pw - right;
-    let note = s.get("sheet.calibration");
+    let note = s.get(id::SHEET_CALIBRATION);
     let items = legend_items(kit, legend);
     for size in [3.0, 2.6, 2.2, 1.8] {
         let style = TextStyle::new(size);
@@ -363,13 +363,13 @@ impl LegendItem {
 
 fn legend_items(kit: &Kit, legend: &Legend) -> Vec<LegendItem> {
     let s = strings(kit.language);
-    let mut items = vec![LegendItem::Title(s.get("sheet.legend").to_string())];
+    let mut items = vec![LegendItem::Title(s.get(id::SHEET_LEGEND).to_string())];
     items.extend(legend.colours.iter().map(|c| {
         let code = s.bead_code(c, legend.drawn_letters);
         LegendItem::Bead(c.rgb, code, s.colour_name(c))
     }));
     if !legend.moves.is_empty() {
-        items.push(LegendItem::Title(s.get("sheet.move_edges").to_string()));
+        items.push(LegendItem::Title(s.get(id::SHEET_MOVE_EDGES).to_string()));
         items.extend(legend.moves.iter().map(|&m| {
             LegendItem::Edge(
                 move_edge(kit, m),
@@ -459,7 +459,7 @@ pub fn finish(kit: &Kit, pages: Vec<Page>) -> Vec<Scene> {
             let (w, _) = (scene.width, scene.height);
             let y = page.header_y;
             let header = s.fill(
-                "sheet.header",
+                id::SHEET_HEADER,
                 &[
                     ("name", &shortened(&kit.name)),
                     ("page", &(i + 1).to_string()),

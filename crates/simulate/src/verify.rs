@@ -7,7 +7,7 @@ use crate::Error;
 use crate::boxes::BoxSet;
 use crate::exact::{self, Distribution, Figure, GivingUp, Measure};
 use crate::game::{Bound, Claim, Descriptor, Notation, RewardClaim, Rules};
-use crate::i18n::Said;
+use crate::i18n::{Said, id};
 use crate::kit::Kit;
 use crate::machine::{Node, Tree};
 use crate::rule::Rule;
@@ -32,7 +32,7 @@ pub fn checks<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>)
         what: Said::new(what),
         ok: failure.is_none(),
         detail: failure
-            .unwrap_or_else(|| Said::new("cli.verify.checked").counting("n", count as i64, noun)),
+            .unwrap_or_else(|| Said::new(id::CLI_VERIFY_CHECKED).counting("n", count as i64, noun)),
     };
     let failed = |key, i: usize| Said::new(key).with("id", set.boxes[i].id);
 
@@ -51,7 +51,8 @@ pub fn checks<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>)
             None if kit.skip_forced && tree.children(node).len() == 1 => {}
             None => {
                 missing.get_or_insert_with(|| {
-                    Said::new("cli.verify.no_box").with("position", game.format_position(position))
+                    Said::new(id::CLI_VERIFY_NO_BOX)
+                        .with("position", game.format_position(position))
                 });
             }
         }
@@ -59,7 +60,7 @@ pub fn checks<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>)
     let unreached = reached
         .iter()
         .position(|r| !r)
-        .map(|i| failed("cli.verify.unreached", i));
+        .map(|i| failed(id::CLI_VERIFY_UNREACHED, i));
 
     let mut legal = Vec::new();
     let mut illegal = None;
@@ -73,33 +74,53 @@ pub fn checks<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>)
             arrows += 1;
             if !legal.contains(&m.mv) {
                 illegal.get_or_insert_with(|| {
-                    failed("cli.verify.illegal", i)
+                    failed(id::CLI_VERIFY_ILLEGAL, i)
                         .with("move", game.format_move(&b.position, m.mv))
                 });
             }
             if Some(m.beads) != schedule {
                 // A box past the schedule's last move is told by `-`: none is due there.
                 wrong_beads.get_or_insert_with(|| {
-                    failed("cli.verify.wrong_beads", i)
-                        .counting("beads", m.beads, "bead")
+                    failed(id::CLI_VERIFY_WRONG_BEADS, i)
+                        .counting("beads", m.beads, id::PROBLEM_COUNT_BEAD)
                         .with("schedule", schedule.map_or("-".into(), |n| n.to_string()))
                 });
             }
         }
     }
     vec![
-        check("cli.verify.reachable", unreached, set.boxes.len(), "box"),
-        if game.marks_moves_with_dots() {
-            check("cli.verify.legal_dot", illegal, arrows, "dot")
-        } else {
-            check("cli.verify.legal", illegal, arrows, "arrow")
-        },
-        check("cli.verify.faced", missing, faced, "position"),
         check(
-            "cli.verify.beads",
+            id::CLI_VERIFY_REACHABLE,
+            unreached,
+            set.boxes.len(),
+            id::PROBLEM_COUNT_BOX,
+        ),
+        if game.marks_moves_with_dots() {
+            check(
+                id::CLI_VERIFY_LEGAL_DOT,
+                illegal,
+                arrows,
+                id::PROBLEM_COUNT_DOT,
+            )
+        } else {
+            check(
+                id::CLI_VERIFY_LEGAL,
+                illegal,
+                arrows,
+                id::PROBLEM_COUNT_ARROW,
+            )
+        },
+        check(
+            id::CLI_VERIFY_FACED,
+            missing,
+            faced,
+            id::PROBLEM_COUNT_POSITION,
+        ),
+        check(
+            id::CLI_VERIFY_BEADS,
             wrong_beads,
             set.boxes.iter().map(|b| b.beads()).sum::<u32>() as usize,
-            "bead",
+            id::PROBLEM_COUNT_BEAD,
         ),
     ]
 }
@@ -408,7 +429,7 @@ pub fn prove<G: Rules>(
 /// play; `None` when it can.
 fn cannot_learn_why<G: Notation>(kit: &Kit, setup: &Setup<G>) -> Option<Said> {
     side_loses(&setup.tree, kit.machine)
-        .then(|| Said::new("cli.verify.cannot_learn").word("side", kit.machine.key()))
+        .then(|| Said::new(id::CLI_VERIFY_CANNOT_LEARN).word("side", kit.machine.key()))
 }
 
 /// The articles' claim about the kit, if they make one, checked against the exact
@@ -468,7 +489,7 @@ pub fn verify<G: Notation + Descriptor>(
         },
         intervals: measured
             .is_some()
-            .then(|| Said::new("cli.verify.intervals")),
+            .then(|| Said::new(id::CLI_VERIFY_INTERVALS)),
         not_exact: figures.not_exact,
         exact: proof,
         cannot_learn: figures.cannot_learn,
@@ -633,22 +654,22 @@ mod tests {
         let mut set = BoxSet::build(&game, &kit).unwrap();
         assert!(checks(&game, &kit, &set, &tree).iter().all(|c| c.ok));
         set.boxes[2].moves[0].beads = 5;
-        let failed: Vec<&str> = checks(&game, &kit, &set, &tree)
+        let failed: Vec<crate::i18n::Id> = checks(&game, &kit, &set, &tree)
             .iter()
             .filter(|c| !c.ok)
             .map(|c| c.what.key)
             .collect();
-        assert_eq!(failed, ["cli.verify.beads"]);
+        assert_eq!(failed, [id::CLI_VERIFY_BEADS]);
         // The same boxes checked as if they played first: none of them fits.
         let first = Kit {
             machine: Side::First,
             ..kit
         };
-        let failed: Vec<&str> = checks(&game, &first, &set, &tree)
+        let failed: Vec<crate::i18n::Id> = checks(&game, &first, &set, &tree)
             .iter()
             .filter(|c| !c.ok)
             .map(|c| c.what.key)
             .collect();
-        assert!(failed.contains(&"cli.verify.faced"), "{failed:?}");
+        assert!(failed.contains(&id::CLI_VERIFY_FACED), "{failed:?}");
     }
 }

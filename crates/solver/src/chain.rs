@@ -11,7 +11,7 @@ use super::lines::{Lines, Mover, Transitions, lines_fit};
 use super::numbers::{Arithmetic, Bounds, Figure, Number, Rational, one, zero};
 use super::states::States;
 use crate::game::Rules;
-use crate::i18n::Said;
+use crate::i18n::{Said, id};
 use crate::machine::{Machine, Tree};
 use crate::rule::Rule;
 use matchbox_machine::OpponentKind;
@@ -195,7 +195,7 @@ pub(super) fn finite_rule(machine: &Machine) -> Result<(), Refusal> {
     match machine.rule {
         Rule::Gardner | Rule::Relay => Ok(()),
         rule => Err(Refusal(
-            Said::new("cli.verify.refusal.rule_adds").word("rule", rule.word_key()),
+            Said::new(id::CLI_VERIFY_REFUSAL_RULE_ADDS).word("rule", rule.word_key()),
         )),
     }
 }
@@ -207,7 +207,7 @@ pub(super) fn shrinking(
     mut ends: impl Iterator<Item = (u32, bool)>,
 ) -> Result<(), Refusal> {
     if ends.any(|t| t.0 == state && t.1) {
-        return Err(Refusal(Said::new("cli.verify.refusal.empty_first_box")));
+        return Err(Refusal(Said::new(id::CLI_VERIFY_REFUSAL_EMPTY_FIRST_BOX)));
     }
     Ok(())
 }

@@ -14,7 +14,7 @@ use super::Refusal;
 use super::numbers::{Number, one, zero};
 use super::packed::Packing;
 use crate::game::Rules;
-use crate::i18n::Said;
+use crate::i18n::{Said, id};
 use crate::machine::{Beads, Draw, End, Learning, Machine, Node, Tree};
 use matchbox_machine::{OpponentKind, teacher_moves};
 
@@ -40,7 +40,7 @@ impl Budget {
         self.0 += lines.steps.len();
         if self.0 > MAX_WALKED {
             return Err(Refusal(
-                Said::new("cli.verify.refusal.walked").number("n", MAX_WALKED as i64),
+                Said::new(id::CLI_VERIFY_REFUSAL_WALKED).number("n", MAX_WALKED as i64),
             ));
         }
         Ok(())
@@ -415,7 +415,7 @@ impl<'a, G: Rules> Walker<'a, G> {
         }
         if lines.steps.len() > MAX_STEPS {
             return Err(Refusal(
-                Said::new("cli.verify.refusal.steps").number("n", MAX_STEPS as i64),
+                Said::new(id::CLI_VERIFY_REFUSAL_STEPS).number("n", MAX_STEPS as i64),
             ));
         }
         if let Some(memo) = &self.memo {
@@ -552,7 +552,7 @@ impl<'a, G: Rules> Walker<'a, G> {
                 let span = Span {
                     start: lines.parts.len() as u32,
                     len: u16::try_from(parts.len()).map_err(|_| {
-                        Refusal(Said::new("cli.verify.refusal.moves").number("n", u16::MAX))
+                        Refusal(Said::new(id::CLI_VERIFY_REFUSAL_MOVES).number("n", u16::MAX))
                     })?,
                 };
                 lines.parts.extend_from_slice(parts);
@@ -628,7 +628,7 @@ pub(super) fn lines_fit<G: Rules>(
     // last position it enters, all but its own and its ancestors' are.
     if steps[0] > (MAX_STEPS + tree.len()) as u64 {
         return Err(Refusal(
-            Said::new("cli.verify.refusal.steps").number("n", MAX_STEPS as i64),
+            Said::new(id::CLI_VERIFY_REFUSAL_STEPS).number("n", MAX_STEPS as i64),
         ));
     }
     Ok(())

@@ -5,7 +5,7 @@ use super::Refusal;
 use super::lines::{After, Budget, Lines, MAX_WALKED, Mover, Resolve, Step, Walker};
 use super::packed::{Numbered, Packing};
 use crate::game::Rules;
-use crate::i18n::Said;
+use crate::i18n::{Said, id};
 use crate::machine::{Beads, Draw, LossMemo, Machine, Node, Tree};
 
 /// Most bead states the exact path enumerates before it gives way to sampling.
@@ -509,7 +509,7 @@ impl States {
         let most = self.most();
         if self.len() >= most {
             return Err(Refusal(
-                Said::new("cli.verify.refusal.states").number("n", most as i64),
+                Said::new(id::CLI_VERIFY_REFUSAL_STATES).number("n", most as i64),
             ));
         }
         let id = self.len() as u32;
@@ -867,7 +867,7 @@ impl Resolve for Known<'_> {
         let (states, machine) = (self.states, self.machine);
         states
             .look_up(machine, after, &mut self.scratch)
-            .ok_or_else(|| Refusal(Said::new("cli.verify.refusal.left_states")))
+            .ok_or_else(|| Refusal(Said::new(id::CLI_VERIFY_REFUSAL_LEFT_STATES)))
     }
 
     fn remember(&mut self, _: u32, _: u32, _: u32) {}

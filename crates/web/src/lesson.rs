@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use matchbox_classroom::{Body, Lesson, Request, Store};
 use matchbox_engine::Error;
-use matchbox_engine::i18n::strings;
+use matchbox_engine::i18n::{id, strings};
 use matchbox_engine::kit::Kit;
 use matchbox_engine::simulate::state::{Refusal, Refused};
 
@@ -132,15 +132,15 @@ fn refusal(kit: &Kit, refused: &Refused) -> String {
     let file = refused.file.as_str();
     match &refused.why {
         Refusal::Foreign { kit: theirs, .. } => {
-            words.fill("page.file.foreign", &[("file", file), ("kit", theirs)])
+            words.fill(id::PAGE_FILE_FOREIGN, &[("file", file), ("kit", theirs)])
         }
         Refusal::Edited(impossible) => {
             let why = impossible.as_ref().map_or_else(String::new, |count| {
                 // A rule that adds beads is held to what the file's games can add.
                 let key = if count.most == u64::from(count.start) {
-                    "page.file.impossible"
+                    id::PAGE_FILE_IMPOSSIBLE
                 } else {
-                    "page.file.impossible_after"
+                    id::PAGE_FILE_IMPOSSIBLE_AFTER
                 };
                 words.fill(
                     key,
@@ -154,11 +154,11 @@ fn refusal(kit: &Kit, refused: &Refused) -> String {
                     ],
                 )
             });
-            words.fill("page.file.edited", &[("file", file), ("why", &why)])
+            words.fill(id::PAGE_FILE_EDITED, &[("file", file), ("why", &why)])
         }
         // Damaged, of another layout, settings that cannot make this machine (the page
         // asks for no rule of its own, so no other refusal arises here).
-        _ => words.fill("page.file.unreadable", &[("file", file)]),
+        _ => words.fill(id::PAGE_FILE_UNREADABLE, &[("file", file)]),
     }
 }
 

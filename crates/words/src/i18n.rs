@@ -2,12 +2,61 @@
 //! `templates/<lang>/strings.yaml`), and every template file (compiled in by build.rs, so
 //! a fresh machine needs nothing else).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 
 use crate::palette::Colour;
+
+pub use matchbox_templates::{Id, id};
+
+/// A message of the word store as a lookup takes it: an [`Id`], checked when the program
+/// is built, or a key as a string, the one old way left (for the binary's `report` and
+/// `play` until they take ids), which names the key after its lookup's section
+/// (`problem.` for [`Messages::say`]) as it always has.
+pub trait Key<'a>: sealed::Sealed {
+    /// The key in the word store.
+    fn store_key(self) -> &'a str;
+    /// The key in the word store, `section` put before a string.
+    fn in_section(self, section: &str) -> Cow<'a, str>;
+}
+
+impl<'a> Key<'a> for Id {
+    fn store_key(self) -> &'a str {
+        self.key()
+    }
+    fn in_section(self, _section: &str) -> Cow<'a, str> {
+        Cow::Borrowed(self.key())
+    }
+}
+
+impl<'a> Key<'a> for &'a str {
+    fn store_key(self) -> &'a str {
+        self
+    }
+    fn in_section(self, section: &str) -> Cow<'a, str> {
+        Cow::Owned(format!("{section}{self}"))
+    }
+}
+
+impl<'a> Key<'a> for &'a String {
+    fn store_key(self) -> &'a str {
+        self
+    }
+    fn in_section(self, section: &str) -> Cow<'a, str> {
+        self.as_str().in_section(section)
+    }
+}
+
+mod sealed {
+    /// Only [`super::Id`] and the old string keys are keys.
+    pub trait Sealed {}
+    impl Sealed for super::Id {}
+    impl Sealed for &str {}
+    impl Sealed for &String {}
+}
 
 /// The language of every word printed in the kit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize, Serialize)]
@@ -94,13 +143,14 @@ pub fn strings(language: Language) -> &'static Strings {
 }
 
 impl Strings {
-    /// The text for `key` (the key itself if missing: tests make sure none is).
-    pub fn get<'a>(&'a self, key: &'a str) -> &'a str {
+    /// The text of a message (its key if missing: tests make sure none is).
+    pub fn get<'a>(&'a self, key: impl Key<'a>) -> &'a str {
+        let key = key.store_key();
         self.map.get(key).map_or(key, String::as_str)
     }
 
-    /// The text for `key` with `{name}` placeholders filled in.
-    pub fn fill(&self, key: &str, values: &[(&str, &str)]) -> String {
+    /// The text of a message with its `{name}` placeholders filled in.
+    pub fn fill<'a>(&'a self, key: impl Key<'a>, values: &[(&str, &str)]) -> String {
         let mut out = self.get(key).to_string();
         for (name, value) in values {
             out = out.replace(&format!("{{{name}}}"), value);
@@ -115,20 +165,21 @@ impl Strings {
 
     /// A bead colour's name: translated for the default colours, as written otherwise.
     pub fn colour_name(&self, colour: &Colour) -> String {
-        self.translated("colour", colour)
+        self.translated(|(name, _)| name, colour)
             .unwrap_or_else(|| colour.name.clone())
     }
 
     /// The letter printed beside an arrow of this colour.
     pub fn colour_code(&self, colour: &Colour) -> String {
-        self.translated("code", colour).unwrap_or_else(|| {
-            colour
-                .name
-                .chars()
-                .next()
-                .map(|c| c.to_uppercase().collect())
-                .unwrap_or_default()
-        })
+        self.translated(|(_, code)| code, colour)
+            .unwrap_or_else(|| {
+                colour
+                    .name
+                    .chars()
+                    .next()
+                    .map(|c| c.to_uppercase().collect())
+                    .unwrap_or_default()
+            })
     }
 
     /// The letter of a bead of this colour beside a picture that shows `drawn` letters
@@ -149,8 +200,68 @@ impl Strings {
             .collect()
     }
 
-    fn translated(&self, prefix: &str, colour: &Colour) -> Option<String> {
-        self.map.get(&format!("{prefix}.{}", colour.name)).cloned()
+    fn translated(&self, word: fn((Id, Id)) -> Id, colour: &Colour) -> Option<String> {
+        let id = word(colour_words(&colour.name)?);
+        Some(self.get(id).to_string())
+    }
+}
+
+/// The words of a bead colour the store translates, by its kit.yaml name: its name
+/// (`colour.red`) and the letter printed beside its arrows (`code.red`).
+fn colour_words(name: &str) -> Option<(Id, Id)> {
+    Some(match name {
+        "red" => (id::COLOUR_RED, id::CODE_RED),
+        "blue" => (id::COLOUR_BLUE, id::CODE_BLUE),
+        "yellow" => (id::COLOUR_YELLOW, id::CODE_YELLOW),
+        "green" => (id::COLOUR_GREEN, id::CODE_GREEN),
+        "black" => (id::COLOUR_BLACK, id::CODE_BLACK),
+        "orange" => (id::COLOUR_ORANGE, id::CODE_ORANGE),
+        "purple" => (id::COLOUR_PURPLE, id::CODE_PURPLE),
+        "pink" => (id::COLOUR_PINK, id::CODE_PINK),
+        "brown" => (id::COLOUR_BROWN, id::CODE_BROWN),
+        "grey" => (id::COLOUR_GREY, id::CODE_GREY),
+        "sky" => (id::COLOUR_SKY, id::CODE_SKY),
+        "turquoise" => (id::COLOUR_TURQUOISE, id::CODE_TURQUOISE),
+        "white" => (id::COLOUR_WHITE, id::CODE_WHITE),
+        "navy" => (id::COLOUR_NAVY, id::CODE_NAVY),
+        "lime" => (id::COLOUR_LIME, id::CODE_LIME),
+        "maroon" => (id::COLOUR_MAROON, id::CODE_MAROON),
+        "beige" => (id::COLOUR_BEIGE, id::CODE_BEIGE),
+        _ => return None,
+    })
+}
+
+/// A word the store has for every game, preset and kit.yaml key, found by its name:
+/// the one lookup by a key made at run time, for the words each game's own strings.yaml
+/// adds (a test proves that every game, preset and key has its words in every language).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Named {
+    /// A game's kit name when kit.yaml gives none (`name.GAME`).
+    KitName,
+    /// A preset's name (`preset.PRESET`).
+    Preset,
+    /// What a kit.yaml key takes (`problem.takes.KEY`).
+    Takes,
+}
+
+impl Named {
+    /// The id of this word for the game, preset or key `name`, if the store has it.
+    pub fn id(self, name: &str) -> Option<Id> {
+        let section = match self {
+            Named::KitName => "name.",
+            Named::Preset => "preset.",
+            Named::Takes => "problem.takes.",
+        };
+        Id::find(&format!("{section}{name}"))
+    }
+}
+
+impl Strings {
+    /// The word `word` for the game, preset or key `name` (the name itself if the store
+    /// lacks it: a test proves none does).
+    pub fn named(&self, word: Named, name: &str) -> String {
+        word.id(name)
+            .map_or_else(|| name.to_string(), |id| self.get(id).to_string())
     }
 }
 
@@ -231,13 +342,14 @@ pub fn number(language: Language, n: i64) -> String {
 
 /// `n` and the noun `problem.count.KEY` in the form its number takes, the number as
 /// [`number`] writes it in running text (`100,000 games`, `19 648 партий`).
-pub fn count(language: Language, n: i64, key: &str) -> String {
+pub fn count<'a>(language: Language, n: i64, key: impl Key<'a>) -> String {
     format!("{} {}", number(language, n), noun(language, n, key))
 }
 
 /// A figure and the noun `problem.count.KEY` in the form its value takes: a whole
 /// figure as [`count`] says it, one with decimals followed by `fraction.KEY` (Russian
-/// and Polish take the genitive singular after a fraction: `12,01 партии`).
+/// and Polish take the genitive singular after a fraction: `12,01 партии`). Its noun
+/// is a string, the one old way left, for the binary's report until it takes ids.
 pub fn figure_count(language: Language, x: f64, places: usize, key: &str) -> String {
     let text = figure(language, x, places);
     let mark = match language {
@@ -247,7 +359,7 @@ pub fn figure_count(language: Language, x: f64, places: usize, key: &str) -> Str
     if text.contains(mark) {
         format!(
             "{text} {}",
-            strings(language).get(&format!("fraction.{key}"))
+            strings(language).get(format!("fraction.{key}").as_str())
         )
     } else {
         format!("{text} {}", noun(language, x.round() as i64, key))
@@ -256,17 +368,14 @@ pub fn figure_count(language: Language, x: f64, places: usize, key: &str) -> Str
 
 /// The form for `n` of the noun `problem.count.KEY`, whose forms for one, a few and
 /// many are parted by `|` (`kolor|kolory|kolorów`).
-fn noun(language: Language, n: i64, key: &str) -> &str {
-    let strings = strings(language);
-    let forms = strings
-        .map
-        .get(&format!("problem.count.{key}"))
-        .map_or(key, String::as_str);
+fn noun<'a>(language: Language, n: i64, key: impl Key<'a>) -> String {
+    let key = key.in_section("problem.count.");
+    let forms = strings(language).get(&*key);
     let mut parts = forms.split('|');
     let one = parts.next().unwrap_or_default();
     let few = parts.next().unwrap_or(one);
     let many = parts.next().unwrap_or(few);
-    plural_form(language, n, one, few, many)
+    plural_form(language, n, one, few, many).to_string()
 }
 
 /// A measured figure with at most `places` decimals and the language's decimal mark,
@@ -394,14 +503,14 @@ pub fn printable(text: &str) -> String {
 pub struct Messages(pub Language);
 
 impl Messages {
-    /// `problem.KEY` with its `{name}` placeholders filled in.
-    pub fn say(self, key: &str, values: &[(&str, &str)]) -> String {
+    /// A message about a kit (`problem.KEY`) with its `{name}` placeholders filled in.
+    pub fn say<'a>(self, key: impl Key<'a>, values: &[(&str, &str)]) -> String {
         let shown: Vec<(&str, String)> = values
             .iter()
             .map(|(name, value)| (*name, printable(value)))
             .collect();
         let shown: Vec<(&str, &str)> = shown.iter().map(|(n, v)| (*n, v.as_str())).collect();
-        strings(self.0).fill(&format!("problem.{key}"), &shown)
+        strings(self.0).fill(&*key.in_section("problem."), &shown)
     }
 
     /// A whole number in a message about a kit: as kit.yaml writes it in English (the
@@ -431,22 +540,25 @@ impl Messages {
 
     /// `n` and a noun in the form its number takes: `problem.count.KEY` holds the
     /// forms for one, a few and many, parted by `|` (`kolor|kolory|kolorów`).
-    pub fn count(self, n: impl Into<i64>, key: &str) -> String {
+    pub fn count<'a>(self, n: impl Into<i64>, key: impl Key<'a>) -> String {
         let n = n.into();
         format!("{} {}", self.number(n), noun(self.0, n, key))
     }
 
-    /// A learning rule (`gardner`, as kit.yaml names it) as the language names it in a
+    /// A learning rule ([`crate::rule::Rule::id`]) as the language names it in a
     /// sentence: `Gardner's rule`, `reguła Gardnera`, `правило Гарднера`.
-    pub fn rule(self, name: &str) -> String {
-        strings(self.0).get(&format!("rule.{name}")).to_string()
+    pub fn rule<'a>(self, rule: impl Key<'a>) -> String {
+        strings(self.0).get(&*rule.in_section("rule.")).to_string()
     }
 
     /// A choice as the language lists it: `a, b or c`.
     pub fn or_list(self, items: &[String]) -> String {
         match items.split_last() {
             Some((last, [])) => last.clone(),
-            Some((last, rest)) => self.say("or", &[("some", &rest.join(", ")), ("last", last)]),
+            Some((last, rest)) => self.say(
+                id::PROBLEM_OR,
+                &[("some", &rest.join(", ")), ("last", last)],
+            ),
             None => String::new(),
         }
     }
@@ -457,8 +569,8 @@ impl Messages {
 /// English as data (`--json`, where it serializes as its English text).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Said {
-    /// The key in strings.yaml.
-    pub key: &'static str,
+    /// The message.
+    pub key: Id,
     /// Each placeholder and its value.
     pub values: Vec<(&'static str, Value)>,
 }
@@ -469,17 +581,17 @@ pub struct Said {
 pub enum Value {
     /// Said as it is.
     Text(String),
-    /// `n` and the noun `problem.count.KEY`.
-    Count(i64, &'static str),
-    /// The word store's `KEY` (`problem.side.first`).
-    Word(&'static str),
+    /// `n` and the noun, one of `problem.count.*`.
+    Count(i64, Id),
+    /// A word of the store (`problem.side.first`).
+    Word(Id),
     /// A whole number, as the language writes it in running text (`4,752`, `4752`).
     Number(i64),
 }
 
 impl Said {
     /// The sentence `key`, its placeholders not yet filled.
-    pub fn new(key: &'static str) -> Said {
+    pub fn new(key: Id) -> Said {
         Said {
             key,
             values: Vec::new(),
@@ -498,14 +610,14 @@ impl Said {
         self
     }
 
-    /// With `{name}` filled by `n` and the noun `problem.count.NOUN`.
-    pub fn counting(mut self, name: &'static str, n: impl Into<i64>, noun: &'static str) -> Said {
+    /// With `{name}` filled by `n` and the noun, one of `problem.count.*`.
+    pub fn counting(mut self, name: &'static str, n: impl Into<i64>, noun: Id) -> Said {
         self.values.push((name, Value::Count(n.into(), noun)));
         self
     }
 
-    /// With `{name}` filled by the word store's `key`.
-    pub fn word(mut self, name: &'static str, key: &'static str) -> Said {
+    /// With `{name}` filled by a word of the store.
+    pub fn word(mut self, name: &'static str, key: Id) -> Said {
         self.values.push((name, Value::Word(key)));
         self
     }
@@ -518,8 +630,8 @@ impl Said {
             .map(|(name, value)| {
                 let text = match value {
                     Value::Text(text) => text.clone(),
-                    Value::Count(n, noun) => count(language, *n, noun),
-                    Value::Word(key) => strings(language).get(key).to_string(),
+                    Value::Count(n, noun) => count(language, *n, *noun),
+                    Value::Word(key) => strings(language).get(*key).to_string(),
                     Value::Number(n) => number(language, *n),
                 };
                 (*name, text)
@@ -549,7 +661,7 @@ mod tests {
     #[test]
     fn a_kits_control_characters_are_shown_escaped_in_messages() {
         let said = Messages(Language::En).say(
-            "expected",
+            id::PROBLEM_EXPECTED,
             &[
                 ("key", "game"),
                 ("takes", "hexapawn"),
@@ -567,12 +679,30 @@ mod tests {
 
     #[test]
     fn every_language_has_the_same_keys() {
+        // So no language has a key English lacks, which would have no id.
         let english: Vec<&str> = strings(Language::En).keys().collect();
         assert!(english.len() > 40);
         for language in Language::ALL {
             let keys: Vec<&str> = strings(language).keys().collect();
             assert_eq!(keys, english, "{language:?}");
         }
+    }
+
+    #[test]
+    fn every_id_has_its_words_in_every_language() {
+        // The ids are generated from the English files by the templates' build script,
+        // reading them line by line: they must be exactly the keys YAML finds there.
+        let english: Vec<&str> = strings(Language::En).keys().collect();
+        let ids: Vec<&str> = Id::all().iter().map(|id| id.key()).collect();
+        assert_eq!(ids, english);
+        for language in Language::ALL {
+            let s = strings(language);
+            for id in Id::all() {
+                assert!(s.map.contains_key(id.key()), "{language:?}: {id}");
+            }
+        }
+        assert_eq!(Id::find("cli.verify.header"), Some(id::CLI_VERIFY_HEADER));
+        assert_eq!(Id::find("cli.verify.no_such_message"), None);
     }
 
     #[test]
@@ -729,10 +859,10 @@ mod tests {
         assert_eq!(en.millimetres(66.674_995), "66.7");
         assert_eq!(ru.millimetres(66.674_995), "66,7");
         assert_eq!(pl.millimetres(52.0), "52");
-        assert_eq!(en.count(1, "stone"), "1 stone");
-        assert_eq!(pl.count(3, "stone"), "3 kamyki");
-        assert_eq!(pl.count(8, "stone"), "8 kamyków");
-        assert_eq!(ru.count(21, "stone"), "21 камешек");
+        assert_eq!(en.count(1, id::PROBLEM_COUNT_STONE), "1 stone");
+        assert_eq!(pl.count(3, id::PROBLEM_COUNT_STONE), "3 kamyki");
+        assert_eq!(pl.count(8, id::PROBLEM_COUNT_STONE), "8 kamyków");
+        assert_eq!(ru.count(21, id::PROBLEM_COUNT_STONE), "21 камешек");
         let items = ["a".to_string(), "b".to_string(), "c".to_string()];
         assert_eq!(en.or_list(&items), "a, b or c");
         assert_eq!(pl.or_list(&items), "a, b albo c");
@@ -761,6 +891,6 @@ mod tests {
     #[test]
     fn placeholders_are_filled() {
         let s = strings(Language::En);
-        assert_eq!(s.fill("label.box", &[("id", "7")]), "box 7");
+        assert_eq!(s.fill(id::LABEL_BOX, &[("id", "7")]), "box 7");
     }
 }

@@ -7,6 +7,8 @@ use std::fmt;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::{Id, id};
+
 /// The learning rule applied after each game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -45,14 +47,14 @@ impl Rule {
         }
     }
 
-    /// The word store's key for the rule's name in a sentence (`rule.gardner`: "Gardner's
-    /// rule"), so that no sentence names a rule by its kit.yaml key.
-    pub fn word_key(self) -> &'static str {
+    /// The rule's name in a sentence (`rule.gardner`: "Gardner's rule"), so that no
+    /// sentence names a rule by its kit.yaml key.
+    pub fn word_key(self) -> Id {
         match self {
-            Rule::Gardner => "rule.gardner",
-            Rule::GardnerReward => "rule.gardner-reward",
-            Rule::Menace => "rule.menace",
-            Rule::Relay => "rule.relay",
+            Rule::Gardner => id::RULE_GARDNER,
+            Rule::GardnerReward => id::RULE_GARDNER_REWARD,
+            Rule::Menace => id::RULE_MENACE,
+            Rule::Relay => id::RULE_RELAY,
         }
     }
 }

@@ -10,7 +10,7 @@ use std::fmt;
 use serde::de::DeserializeOwned;
 use serde_saphyr::{Location, Spanned};
 
-use crate::i18n::{Language, Messages};
+use crate::i18n::{Language, Messages, id};
 use crate::{Error, Place, Problem};
 
 /// Where a kit file gives each key: later checks (the boxes, the palette, the labels)
@@ -417,14 +417,17 @@ impl Source<'_> {
         let takes = |key: &str| allowed(key, say).unwrap_or_default();
         let expected = |key: &str| match &found {
             Some(found) => say.say(
-                "expected",
+                id::PROBLEM_EXPECTED,
                 &[("key", key), ("takes", &takes(key)), ("found", found)],
             ),
-            None => say.say("expected_nothing", &[("key", key), ("takes", &takes(key))]),
+            None => say.say(
+                id::PROBLEM_EXPECTED_NOTHING,
+                &[("key", key), ("takes", &takes(key))],
+            ),
         };
         let message = match (error, key) {
             (E::SerdeUnknownField { field, .. }, Some(key)) if key != field => say.say(
-                "unknown_inner_key",
+                id::PROBLEM_UNKNOWN_INNER_KEY,
                 &[("key", key), ("field", field), ("takes", &takes(key))],
             ),
             (E::SerdeUnknownField { field, .. }, _) => {
@@ -442,14 +445,18 @@ impl Source<'_> {
                 None if say.0 == Language::En => format!("{key}: {}", first_line(msg)),
                 None => expected(key),
             },
-            (E::DuplicateMappingKey { key: Some(k), .. }, _) => say.say("twice", &[("key", k)]),
-            (E::DuplicateMappingKey { key: None, .. }, _) => say.say("twice_unnamed", &[]),
+            (E::DuplicateMappingKey { key: Some(k), .. }, _) => {
+                say.say(id::PROBLEM_TWICE, &[("key", k)])
+            }
+            (E::DuplicateMappingKey { key: None, .. }, _) => {
+                say.say(id::PROBLEM_TWICE_UNNAMED, &[])
+            }
             (E::SerdeMissingField { field, .. }, Some(key)) => say.say(
-                "missing",
+                id::PROBLEM_MISSING,
                 &[("key", key), ("field", field), ("takes", &takes(key))],
             ),
             (E::UnsupportedTag { tag, .. } | E::TaggedStructFieldName { tag, .. }, _) => {
-                say.say("tag", &[("tag", tag)])
+                say.say(id::PROBLEM_TAG, &[("tag", tag)])
             }
             (E::ExternalMessage { msg, .. }, _) => {
                 if let Some((line, column, message)) = unclosed_bracket(text, &loc, say) {
@@ -472,8 +479,8 @@ impl Source<'_> {
             ) => whole_file_problem(error, say),
             (_, Some(key)) => expected(key),
             (_, None) => match &found {
-                Some(found) => say.say("not_a_list", &[("found", found)]),
-                None => say.say("not_a_list_empty", &[]),
+                Some(found) => say.say(id::PROBLEM_NOT_A_LIST, &[("found", found)]),
+                None => say.say(id::PROBLEM_NOT_A_LIST_EMPTY, &[]),
             },
         };
         self.at_location(&loc, message)
@@ -498,16 +505,16 @@ fn not_yaml(msg: &str, text: &str, loc: &Location, say: Messages) -> String {
             )
         });
     if msg.contains("tab") {
-        say.say("tab", &[])
+        say.say(id::PROBLEM_TAB, &[])
     } else if msg.contains("recursion") || msg.contains("depth") {
-        say.say("too_deep", &[])
+        say.say(id::PROBLEM_TOO_DEEP, &[])
     } else if msg.contains("quoted") {
-        say.say("quote_never_ends", &[])
+        say.say(id::PROBLEM_QUOTE_NEVER_ENDS, &[])
     } else if let Some(c) = here.filter(|c| c.is_control() || msg.contains("unexpected character"))
     {
-        say.say("stray_character", &[("code", &code_point(c))])
+        say.say(id::PROBLEM_STRAY_CHARACTER, &[("code", &code_point(c))])
     } else {
-        say.say("not_a_setting", &[])
+        say.say(id::PROBLEM_NOT_A_SETTING, &[])
     }
 }
 
@@ -554,7 +561,10 @@ fn unclosed_bracket(text: &str, stop: &Location, say: Messages) -> Option<(u64, 
             return Some((
                 number,
                 column,
-                say.say("quote_never_closed", &[("mark", &mark.to_string())]),
+                say.say(
+                    id::PROBLEM_QUOTE_NEVER_CLOSED,
+                    &[("mark", &mark.to_string())],
+                ),
             ));
         }
     }
@@ -565,7 +575,7 @@ fn unclosed_bracket(text: &str, stop: &Location, say: Messages) -> Option<(u64, 
         line,
         column,
         say.say(
-            "bracket_never_closed",
+            id::PROBLEM_BRACKET_NEVER_CLOSED,
             &[
                 ("open", &bracket.to_string()),
                 ("close", &close.to_string()),
@@ -607,17 +617,17 @@ pub fn placed(source: &str, line: u64, column: u64, message: impl fmt::Display) 
 fn whole_file_problem(error: &serde_saphyr::Error, say: Messages) -> String {
     use serde_saphyr::Error as E;
     match error {
-        E::InvalidUtf8Input => say.say("not_utf8", &[]),
-        E::MultipleDocuments { .. } => say.say("two_kits", &[]),
-        E::Eof { .. } => say.say("ends_in_a_value", &[]),
+        E::InvalidUtf8Input => say.say(id::PROBLEM_NOT_UTF8, &[]),
+        E::MultipleDocuments { .. } => say.say(id::PROBLEM_TWO_KITS, &[]),
+        E::Eof { .. } => say.say(id::PROBLEM_ENDS_IN_A_VALUE, &[]),
         E::Budget { .. }
         | E::AliasReplayCounterOverflow { .. }
         | E::AliasReplayLimitExceeded { .. }
         | E::AliasExpansionLimitExceeded { .. }
-        | E::AliasReplayStackDepthExceeded { .. } => say.say("too_large", &[]),
+        | E::AliasReplayStackDepthExceeded { .. } => say.say(id::PROBLEM_TOO_LARGE, &[]),
         // The parser's own words, for a failure no kit writer has met yet.
         other => say.say(
-            "unreadable",
+            id::PROBLEM_UNREADABLE,
             &[("why", &first_line(&other.without_snippet().to_string()))],
         ),
     }
@@ -672,9 +682,12 @@ pub fn unknown_key<'a>(
     say: Messages,
 ) -> String {
     match nearest(name, keys.clone()) {
-        Some(near) => say.say("unknown_key_near", &[("field", name), ("near", near)]),
+        Some(near) => say.say(
+            id::PROBLEM_UNKNOWN_KEY_NEAR,
+            &[("field", name), ("near", near)],
+        ),
         None => say.say(
-            "unknown_key",
+            id::PROBLEM_UNKNOWN_KEY,
             &[
                 ("field", name),
                 ("keys", &keys.collect::<Vec<_>>().join(", ")),
@@ -749,7 +762,7 @@ pub fn ranged<T: TryFrom<i64>>(
         src.at(
             value,
             say.say(
-                "range",
+                id::PROBLEM_RANGE,
                 &[
                     ("key", key),
                     ("low", &say.number(low)),

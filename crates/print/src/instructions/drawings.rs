@@ -14,6 +14,7 @@ use matchbox_engine::Error;
 use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
 use matchbox_engine::game::{Outcome, Side};
 use matchbox_engine::i18n::strings;
+use matchbox_engine::i18n::{Id, id};
 use matchbox_engine::kit::{Kit, Tags};
 
 const INDEX_ACROSS: usize = 6;
@@ -277,7 +278,7 @@ impl<'a, G: Game> Figures<'a, G> {
             h,
         };
         self.game.draw(&self.game.start(), &[], area, &mut scene);
-        let text = strings(self.kit.language).get("figure.start").to_string();
+        let text = strings(self.kit.language).get(id::FIGURE_START).to_string();
         self.caption(&mut scene, h + CAPTION * 1.6, &text);
         scene
     }
@@ -326,7 +327,7 @@ impl<'a, G: Game> Figures<'a, G> {
         let row_h = h + CAPTION * 2.4;
         let mut scene = Scene::new(self.width, CAPTION * 2.0 + rows as f32 * row_h);
         let title = TextStyle::new(CAPTION * 1.1).bold();
-        scene.styled_text(pt(0.0, CAPTION), s.get("figure.example"), title);
+        scene.styled_text(pt(0.0, CAPTION), s.get(id::FIGURE_EXAMPLE), title);
         for (i, caption) in captions.into_iter().enumerate() {
             let (x, y) = (
                 (i % across) as f32 * (slot + gap) + (slot - w) / 2.0,
@@ -365,13 +366,13 @@ impl<'a, G: Game> Figures<'a, G> {
     fn move_caption(&self, position: &G::Position, n: u32) -> String {
         let s = strings(self.kit.language);
         if self.kit.tags == Tags::GameMove {
-            return s.fill("figure.move", &[("n", &n.to_string())]);
+            return s.fill(id::FIGURE_MOVE, &[("n", &n.to_string())]);
         }
         if self.game.to_move(position) == self.kit.machine {
             let tag = tag(&[n], self.kit.machine, self.kit.tags, self.kit.numerals);
-            s.fill("example.machine", &[("tag", &tag)])
+            s.fill(id::EXAMPLE_MACHINE, &[("tag", &tag)])
         } else {
-            s.get("example.opponent").to_string()
+            s.get(id::EXAMPLE_OPPONENT).to_string()
         }
     }
 
@@ -400,7 +401,7 @@ impl<'a, G: Game> Figures<'a, G> {
                 Some(Stroke::solid(GREY, 0.2)),
             );
         }
-        let text = strings(self.kit.language).get("figure.label").to_string();
+        let text = strings(self.kit.language).get(id::FIGURE_LABEL).to_string();
         self.caption(&mut scene, lh + CAPTION * 1.6, &text);
         scene
     }
@@ -415,24 +416,24 @@ impl<'a, G: Game> Figures<'a, G> {
         // class watches grow.
         // A rule that never adds beads gets a column for the beads taken out alone.
         let change = if self.kit.rule.adds_beads() {
-            "score.change"
+            id::SCORE_CHANGE
         } else {
-            "score.taken"
+            id::SCORE_TAKEN
         };
-        let (heads, widths): (&[&str], &[f32]) = if self.game.can_draw() {
+        let (heads, widths): (&[Id], &[f32]) = if self.game.can_draw() {
             (
                 &[
-                    "score.game",
-                    "score.winner",
+                    id::SCORE_GAME,
+                    id::SCORE_WINNER,
                     change,
-                    "score.losses",
-                    "score.draws",
+                    id::SCORE_LOSSES,
+                    id::SCORE_DRAWS,
                 ],
                 &[0.1, 0.2, 0.3, 0.2, 0.2],
             )
         } else {
             (
-                &["score.game", "score.winner", change, "score.losses"],
+                &[id::SCORE_GAME, id::SCORE_WINNER, change, id::SCORE_LOSSES],
                 &[0.12, 0.26, 0.34, 0.28],
             )
         };
@@ -445,7 +446,7 @@ impl<'a, G: Game> Figures<'a, G> {
             // Two lines at most; a longer heading is shrunk to fit.
             let style = TextStyle::new(2.7).bold();
             // A sign in brackets belongs to the word before it ("added (+)").
-            let heading = s.get(key).replace(" (", &format!("{NO_BREAK_SPACE}("));
+            let heading = s.get(*key).replace(" (", &format!("{NO_BREAK_SPACE}("));
             let lines = wrap(
                 &heading,
                 style.size,
@@ -496,11 +497,11 @@ impl<'a, G: Game> Figures<'a, G> {
         let height = room.min(self.width).max(CHART_MM);
         let mut scene = Scene::new(self.width, height);
         let title = TextStyle::new(3.1).bold();
-        scene.fitted_text(pt(0.0, 3.2), s.get("score.chart"), title, self.width);
+        scene.fitted_text(pt(0.0, 3.2), s.get(id::SCORE_CHART), title, self.width);
         // Under the chart, what a class does past the sheet's last game.
         let note_style = TextStyle::new(2.8);
         let note = wrap(
-            &s.fill("score.past", &[("games", &games.to_string())]),
+            &s.fill(id::SCORE_PAST, &[("games", &games.to_string())]),
             note_style.size,
             Weight::Regular,
             self.width,
@@ -549,12 +550,12 @@ impl<'a, G: Game> Figures<'a, G> {
         let axis_text = TextStyle::new(2.8).anchored(Anchor::End);
         scene.styled_text(
             pt(plot.x + plot.w, plot.y + plot.h + 10.0),
-            s.get("score.axis_games"),
+            s.get(id::SCORE_AXIS_GAMES),
             axis_text,
         );
         scene.styled_text(
             pt(plot.x + 1.5, plot.y - 1.2),
-            s.get("score.axis_losses"),
+            s.get(id::SCORE_AXIS_LOSSES),
             TextStyle::new(2.8),
         );
         scene
@@ -601,7 +602,7 @@ impl<'a, G: Game> Figures<'a, G> {
         };
         let moves = drawn_moves::<G>(self.kit, s, b);
         self.game.draw(&b.position, &moves, area, scene);
-        let id = s.fill("label.box", &[("id", &b.id.to_string())]);
+        let id = s.fill(id::LABEL_BOX, &[("id", &b.id.to_string())]);
         let centre = x + cell_w / 2.0;
         let style = TextStyle::new(2.8).bold().anchored(Anchor::Middle);
         scene.fitted_text(pt(centre, picture + 3.6), id, style, cell_w - 2.0);

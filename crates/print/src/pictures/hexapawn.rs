@@ -4,6 +4,7 @@
 use matchbox_engine::game::hexapawn::{Board, Hexapawn, Step};
 use matchbox_engine::game::{Rules, Side};
 use matchbox_engine::i18n::Strings;
+use matchbox_engine::i18n::{Id, id};
 
 use super::{CAPTION, CUT};
 use super::{DrawnMove, Picture, disc_centres};
@@ -12,8 +13,8 @@ use crate::draw::scene::{
 };
 
 impl Picture for Hexapawn {
-    fn bead_line(&self) -> [&'static str; 2] {
-        ["label.beads.hexapawn", "label.beads_short.arrow"]
+    fn bead_line(&self) -> [Id; 2] {
+        [id::LABEL_BEADS_HEXAPAWN, id::LABEL_BEADS_SHORT_ARROW]
     }
 
     fn picture_size(&self, cell: f32) -> (f32, f32) {
@@ -61,8 +62,8 @@ impl Picture for Hexapawn {
         }
         let names = format!(
             "{} / {}",
-            words.get("board.black"),
-            words.get("board.white")
+            words.get(id::BOARD_BLACK),
+            words.get(id::BOARD_WHITE)
         );
         let style = TextStyle::new(CAPTION).anchored(Anchor::Middle);
         scene.styled_text(pt(width / 2.0, pieces.y + h + 5.5), names, style);

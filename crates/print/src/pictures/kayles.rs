@@ -3,6 +3,7 @@
 
 use matchbox_engine::game::kayles::{Kayles, Knock, Row};
 use matchbox_engine::i18n::Strings;
+use matchbox_engine::i18n::{Id, id};
 
 use super::{CAPTION, CUT};
 use super::{DrawnMove, Picture};
@@ -107,8 +108,8 @@ impl Picture for Kayles {
     }
 
     /// An arrow for one pin, a bracket for two.
-    fn bead_line(&self) -> [&'static str; 2] {
-        ["label.beads.kayles", "label.beads_short.kayles"]
+    fn bead_line(&self) -> [Id; 2] {
+        [id::LABEL_BEADS_KAYLES, id::LABEL_BEADS_SHORT_KAYLES]
     }
 
     fn picture_size(&self, cell: f32) -> (f32, f32) {
@@ -131,7 +132,7 @@ impl Picture for Kayles {
             scene.rect(r, None, Some(CUT));
             draw_pin(&mut scene, r);
         }
-        let text = words.fill("board.pins", &[("n", &pins.to_string())]);
+        let text = words.fill(id::BOARD_PINS, &[("n", &pins.to_string())]);
         let style = TextStyle::new(CAPTION).anchored(Anchor::Middle);
         scene.fitted_text(pt(width / 2.0, size * 1.6 + 6.0), text, style, width);
         scene

@@ -8,7 +8,7 @@ mod nim;
 mod tictactoe;
 
 use matchbox_engine::game::{Descriptor, Notation, Rules};
-use matchbox_engine::i18n::Strings;
+use matchbox_engine::i18n::{Id, Strings};
 
 use crate::draw::scene::{GREY, Pt, Rect, Scene, Stroke, pt};
 
@@ -53,10 +53,10 @@ pub trait Picture: Rules {
     fn picture_size(&self, cell: f32) -> (f32, f32);
     /// The board and pieces to cut out, `width` mm wide and at most `max_height` tall.
     fn cut_outs(&self, width: f32, max_height: f32, words: &Strings) -> Scene;
-    /// The strings keys of a label's bead line, which names what marks a move: in
+    /// The messages of a label's bead line, which names what marks a move: in
     /// full (`beads: 1 per arrow`) and short (`beads: 1/arrow`), for a label too small
     /// for the full one.
-    fn bead_line(&self) -> [&'static str; 2];
+    fn bead_line(&self) -> [Id; 2];
     /// Where a pupil touches the position drawn in `area` (without arrows) to make `mv`,
     /// in the drawing's own coordinates and in the order touched: one place where one
     /// touch makes the move (a square to mark, a stone to take from), the piece and then

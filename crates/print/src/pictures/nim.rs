@@ -3,6 +3,7 @@
 use matchbox_engine::game::Rules;
 use matchbox_engine::game::nim::{Nim, Pile, Take};
 use matchbox_engine::i18n::Strings;
+use matchbox_engine::i18n::{Id, id};
 
 use super::{CAPTION, CUT};
 use super::{DrawnMove, Picture, disc_centres};
@@ -91,11 +92,11 @@ impl Picture for Nim {
     }
 
     /// An arrow per move on one heap, a coloured stone on several.
-    fn bead_line(&self) -> [&'static str; 2] {
+    fn bead_line(&self) -> [Id; 2] {
         if self.several() {
-            ["label.beads.nim-heaps", "label.beads_short.stone"]
+            [id::LABEL_BEADS_NIM_HEAPS, id::LABEL_BEADS_SHORT_STONE]
         } else {
-            ["label.beads.nim", "label.beads_short.arrow"]
+            [id::LABEL_BEADS_NIM, id::LABEL_BEADS_SHORT_ARROW]
         }
     }
 
@@ -138,7 +139,7 @@ impl Picture for Nim {
                 Some(Stroke::solid(INK, 0.3)),
             );
         }
-        let text = words.fill("board.stones", &[("n", &self.stones().to_string())]);
+        let text = words.fill(id::BOARD_STONES, &[("n", &self.stones().to_string())]);
         let style = TextStyle::new(CAPTION).anchored(Anchor::Middle);
         scene.fitted_text(
             pt(width / 2.0, rows as f32 * size + 6.0),

@@ -4,6 +4,7 @@
 use matchbox_engine::game::Rules;
 use matchbox_engine::game::tictactoe::{Grid, TicTacToe};
 use matchbox_engine::i18n::Strings;
+use matchbox_engine::i18n::{Id, id};
 
 use super::CUT;
 use super::{DrawnMove, Picture};
@@ -13,8 +14,8 @@ impl Picture for TicTacToe {
     // The Latin and the Cyrillic O and X.
     const DRAWN_LETTERS: &'static [&'static str] = &["O", "X", "\u{41e}", "\u{425}"];
 
-    fn bead_line(&self) -> [&'static str; 2] {
-        ["label.beads.tictactoe", "label.beads_short.dot"]
+    fn bead_line(&self) -> [Id; 2] {
+        [id::LABEL_BEADS_TICTACTOE, id::LABEL_BEADS_SHORT_DOT]
     }
 
     fn picture_size(&self, cell: f32) -> (f32, f32) {
