@@ -360,7 +360,7 @@ fn verify_proves_the_claims_exactly_with_fractions_in_json() {
         "at most 16 losses",
         "but not against every opponent",
         "claimed (the Polish classroom sheet): about 40 games",
-        "the fastest teacher: 21.5 games, 9 losses",
+        "the fastest trainer: 21.5 games, 9 losses",
     ] {
         assert!(text.contains(line), "{line}: {text}");
     }
@@ -466,7 +466,7 @@ fn sampled_verify_gives_every_mean_and_share_a_confidence_interval() {
     assert!(histogram.len() >= 2, "{text}");
     for line in histogram.iter().chain(
         text.lines()
-            .filter(|l| l.contains("could still lose at the end") || l.contains("draws in games"))
+            .filter(|l| l.contains("could still lose after the last game") || l.contains("draws in games"))
             .collect::<Vec<_>>()
             .iter(),
     ) {
@@ -560,7 +560,7 @@ fn play_reads_moves_from_a_pipe_and_refuses_a_bad_one() {
     assert!(text.contains("Box 3 (as drawn) holds:"), "{text}");
     assert!(text.contains("The machine draws a bead: ● "), "{text}");
     // The rule in words, the beads with a multiplication sign, a change with an arrow.
-    assert!(text.contains("Gardner's rule: "), "{text}");
+    assert!(text.contains("the punish-only rule: "), "{text}");
     assert!(text.contains(" ×1  take 1, leave 4"), "{text}");
     assert!(text.contains(": 1 → 0"), "{text}");
     assert!(!text.contains('\x1b'), "no colour into a pipe");
