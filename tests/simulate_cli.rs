@@ -558,7 +558,7 @@ fn play_reads_moves_from_a_pipe_and_refuses_a_bad_one() {
     assert!(o.status.success(), "{text}{}", stderr(&o));
     assert!(text.contains("`take 5` is not a legal move here. Your moves: 1) take 1, leave 7   2) take 2, leave 6   3) take 3, leave 5"), "{text}");
     assert!(text.contains("Box 3 (as drawn) holds:"), "{text}");
-    assert!(text.contains("The machine draws a bead: ● "), "{text}");
+    assert!(text.contains("The machine takes out a bead: ● "), "{text}");
     // The rule in words, the beads with a multiplication sign, a change with an arrow.
     assert!(text.contains("the punish-only rule: "), "{text}");
     assert!(text.contains(" ×1  take 1, leave 4"), "{text}");
