@@ -290,10 +290,10 @@ fn a_machine_that_cannot_learn_is_told_so_with_what_it_does_instead() {
     let text = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{text}");
     for line in [
-        "Cannot learn: the machine plays first, the side that loses this game against best play: against a perfect opponent it can never stop losing.",
+        "Cannot learn: the machine plays first, the side that loses this game against best play, so against a perfect opponent it can never stop losing.",
         "What it does instead, against a perfect opponent (worked out exactly over",
         "it gives up at its first move for good",
-        "on average after 12 games, of which it wins 0",
+        "on average after 12 games, having won 0 of them",
     ] {
         assert!(text.contains(line), "{line}: {text}");
     }
@@ -560,7 +560,7 @@ fn play_reads_moves_from_a_pipe_and_refuses_a_bad_one() {
     assert!(text.contains("Box 3 (as drawn) holds:"), "{text}");
     assert!(text.contains("The machine takes out a bead: ● "), "{text}");
     // The rule in words, the beads with a multiplication sign, a change with an arrow.
-    assert!(text.contains("the punish-only rule: "), "{text}");
+    assert!(text.contains("punish-only rule: "), "{text}");
     assert!(text.contains(" ×1  take 1, leave 4"), "{text}");
     assert!(text.contains(": 1 → 0"), "{text}");
     assert!(!text.contains('\x1b'), "no colour into a pipe");
