@@ -457,7 +457,7 @@ fn sampled_verify_gives_every_mean_and_share_a_confidence_interval() {
     assert_eq!(o.status.code(), Some(0), "{text}{}", stderr(&o));
     assert!(
         text.contains("Method: sampled")
-            && text.contains("Student's t interval for every mean")
+            && text.contains("Student’s t interval for every mean")
             && text.contains("Wilson score interval for every share"),
         "{text}"
     );
@@ -506,7 +506,7 @@ fn verify_gives_menace_figures_to_watch_with_confidence_intervals() {
     let text = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{text}");
     assert!(text.contains("Method: sampled"), "{text}");
-    assert!(text.contains("Michie's MENACE rule adds beads"), "{text}");
+    assert!(text.contains("Michie’s MENACE rule adds beads"), "{text}");
     assert!(text.contains("draws in games 101-200: "), "{text}");
     assert!(text.contains("(95% CI "), "{text}");
     let v = json(&run(&[
