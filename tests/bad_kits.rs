@@ -402,7 +402,10 @@ fn a_polish_or_russian_kit_is_told_its_mistakes_in_its_words() {
 fn warnings_are_in_the_kits_language() {
     let dir = scratch("warnings");
     for (language, words) in [
-        ("en", "warning: the punish-only rule replaces the preset’s relay"),
+        (
+            "en",
+            "warning: the punish-only rule replaces the preset’s relay",
+        ),
         (
             "pl",
             "uwaga: reguła Gardnera zastępuje automat przekaźnikowy z gotowego zestawu",

@@ -466,7 +466,9 @@ fn sampled_verify_gives_every_mean_and_share_a_confidence_interval() {
     assert!(histogram.len() >= 2, "{text}");
     for line in histogram.iter().chain(
         text.lines()
-            .filter(|l| l.contains("could still lose after the last game") || l.contains("draws in games"))
+            .filter(|l| {
+                l.contains("could still lose after the last game") || l.contains("draws in games")
+            })
             .collect::<Vec<_>>()
             .iter(),
     ) {
