@@ -110,9 +110,9 @@ fn cases() -> Vec<Case> {
         // Keys that contradict the preset or the rule.
         case("preset: menace\ngame: nim\n", Some((2, 7)), "is not the game of `preset: menace`"),
         case("preset: hexapawn\nreward: {win: 3}\n", Some((2, 9)), "reward: beads per result apply under `rule: menace` only"),
-        case("preset: bachet-relay\nstones: 20\n", Some((2, 9)), "stones: the preset's relay wiring"),
+        case("preset: bachet-relay\nstones: 20\n", Some((2, 9)), "stones: the preset’s relay wiring"),
         case("preset: bachet-relay\nmachine: first\n", Some((2, 10)), "never faces 7 stones"),
-        case("preset: octapawn\nmove_colours: true\n", Some((2, 15)), "move_colours: this kit's boxes come at 8 different moves"),
+        case("preset: octapawn\nmove_colours: true\n", Some((2, 15)), "move_colours: this kit’s boxes come at 8 different moves"),
         case("preset: bachet\nname: \"a\u{200d}b\"\n", Some((2, 7)), "invisible character U+200D"),
         case("game: nim\nbeads: {1: -4}\n", Some((2, 12)), "beads: expected"),
         case("game: nim\nallowed: {a: [1]}\n", Some((2, 11)), "allowed: expected"),
@@ -166,7 +166,7 @@ fn cases() -> Vec<Case> {
         case(&format!("game: nim\nname: {}\n", "x".repeat(201)), Some((2, 7)), "at most 200 characters"),
         Case { yaml: b"game: nim\nname: caf\xe9\n".to_vec(), at: Some((2, 10)), says: "not UTF-8".into() },
         // Labels too small to read: the way out named, shorter move numbers where Roman.
-        case("preset: bachet\nlabel: {width_mm: 24, height_mm: 14}\n", Some((2, 8)), "at 24 x 14 mm the letters of this kit's labels would be too small to read"),
+        case("preset: bachet\nlabel: {width_mm: 24, height_mm: 14}\n", Some((2, 8)), "at 24 x 14 mm the letters of this kit’s labels would be too small to read"),
         case("preset: bachet\nlabel: {width_mm: 24, height_mm: 14}\n", Some((2, 8)), "or `numerals: arabic` for shorter move numbers"),
     ]
 }
@@ -407,7 +407,10 @@ fn a_polish_or_russian_kit_is_told_its_mistakes_in_its_words() {
 fn warnings_are_in_the_kits_language() {
     let dir = scratch("warnings");
     for (language, words) in [
-        ("en", "warning: Gardner's rule replaces the preset's relay"),
+        (
+            "en",
+            "warning: the punish-only rule replaces the preset’s relay",
+        ),
         (
             "pl",
             "uwaga: reguła Gardnera zastępuje automat przekaźnikowy z gotowego zestawu",

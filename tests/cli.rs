@@ -128,7 +128,7 @@ fn find_names_the_box_and_how_to_turn_it() {
 #[test]
 fn find_explains_why_no_box_holds_a_position() {
     let cases = [
-        ("BBB/.../WWW", "opponent's turn"),
+        ("BBB/.../WWW", "opponent’s turn"),
         ("W../.../...", "game is already over"),
         ("BBB/WWW/...", "cannot arise"),
     ];

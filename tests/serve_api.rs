@@ -648,7 +648,7 @@ fn play_and_serve_on_a_file_keep_its_settings() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stderr.contains("keeps the settings it was made with (rule gardner-reward, beads per move 3 at move 2, 2 at move 4)"), "{stderr}");
-    assert!(stdout.contains("Gardner's rule with rewards"), "{stdout}");
+    assert!(stdout.contains("the punish-and-reward rule"), "{stdout}");
 }
 
 #[test]

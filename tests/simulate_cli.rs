@@ -290,10 +290,10 @@ fn a_machine_that_cannot_learn_is_told_so_with_what_it_does_instead() {
     let text = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{text}");
     for line in [
-        "Cannot learn: the machine plays first, the side that loses this game against best play: against a perfect opponent it can never stop losing.",
+        "Cannot learn: the machine plays first, the side that loses this game against best play, so against a perfect opponent it can never stop losing.",
         "What it does instead, against a perfect opponent (worked out exactly over",
         "it gives up at its first move for good",
-        "on average after 12 games, of which it wins 0",
+        "on average after 12 games, having won 0 of them",
     ] {
         assert!(text.contains(line), "{line}: {text}");
     }
@@ -360,7 +360,7 @@ fn verify_proves_the_claims_exactly_with_fractions_in_json() {
         "at most 16 losses",
         "but not against every opponent",
         "claimed (the Polish classroom sheet): about 40 games",
-        "the fastest teacher: 21.5 games, 9 losses",
+        "the fastest trainer: 21.5 games, 9 losses",
     ] {
         assert!(text.contains(line), "{line}: {text}");
     }
@@ -457,7 +457,7 @@ fn sampled_verify_gives_every_mean_and_share_a_confidence_interval() {
     assert_eq!(o.status.code(), Some(0), "{text}{}", stderr(&o));
     assert!(
         text.contains("Method: sampled")
-            && text.contains("Student's t interval for every mean")
+            && text.contains("Student’s t interval for every mean")
             && text.contains("Wilson score interval for every share"),
         "{text}"
     );
@@ -466,7 +466,9 @@ fn sampled_verify_gives_every_mean_and_share_a_confidence_interval() {
     assert!(histogram.len() >= 2, "{text}");
     for line in histogram.iter().chain(
         text.lines()
-            .filter(|l| l.contains("could still lose at the end") || l.contains("draws in games"))
+            .filter(|l| {
+                l.contains("could still lose after the last game") || l.contains("draws in games")
+            })
             .collect::<Vec<_>>()
             .iter(),
     ) {
@@ -506,7 +508,7 @@ fn verify_gives_menace_figures_to_watch_with_confidence_intervals() {
     let text = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{text}");
     assert!(text.contains("Method: sampled"), "{text}");
-    assert!(text.contains("Michie's MENACE rule adds beads"), "{text}");
+    assert!(text.contains("Michie’s MENACE rule adds beads"), "{text}");
     assert!(text.contains("draws in games 101-200: "), "{text}");
     assert!(text.contains("(95% CI "), "{text}");
     let v = json(&run(&[
@@ -564,9 +566,9 @@ fn play_reads_moves_from_a_pipe_and_refuses_a_bad_one() {
         text.contains("> take 5\n") && text.contains("> 3\n"),
         "{text}"
     );
-    assert!(text.contains("The machine draws a bead: ● "), "{text}");
+    assert!(text.contains("The machine takes out a bead: ● "), "{text}");
     // The rule in words, the beads with a multiplication sign, a change with an arrow.
-    assert!(text.contains("Gardner's rule: "), "{text}");
+    assert!(text.contains("punish-only rule: "), "{text}");
     assert!(text.contains(" ×1  take 1, leave 4"), "{text}");
     assert!(text.contains(": 1 → 0"), "{text}");
     assert!(!text.contains('\x1b'), "no colour into a pipe");
