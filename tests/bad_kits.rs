@@ -405,7 +405,7 @@ fn warnings_are_in_the_kits_language() {
         ("en", "warning: Gardner's rule replaces the preset's relay"),
         (
             "pl",
-            "uwaga: reguła Gardnera zastępuje automat przekaźnikowy z gotowego zestawu",
+            "uwaga: reguła „tylko kary” (jak u Gardnera) zastępuje automat przekaźnikowy z gotowego zestawu",
         ),
         (
             "ru",
