@@ -413,7 +413,7 @@ fn warnings_are_in_the_kits_language() {
         ),
         (
             "pl",
-            "uwaga: reguła Gardnera zastępuje automat przekaźnikowy z gotowego zestawu",
+            "uwaga: reguła „tylko kary” (jak u Gardnera) zastępuje automat przekaźnikowy z gotowego zestawu",
         ),
         (
             "ru",

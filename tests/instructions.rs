@@ -79,7 +79,7 @@ fn the_fastest_teachers_opening_is_in_the_kits_language() {
             Language::Pl,
             "Pierwszy ruch może być dowolny",
             "zostało ich 7, 6 albo 5",
-            "przeciwnik-nauczyciel od razu wygrywa tę partię",
+            "trener od razu wygrywa tę partię",
         ),
         (
             Language::Ru,
