@@ -14,11 +14,7 @@ fn every_game_and_preset_has_the_words_the_generic_code_asks_for() {
         assert!(Id::find(&your_move).is_some(), "{your_move}");
         assert!(Named::KitName.id(game.name).is_some(), "{}", game.name);
         for preset in game.presets {
-            assert!(
-                Named::Preset.id(preset.name).is_some(),
-                "{}",
-                preset.name
-            );
+            assert!(Named::Preset.id(preset.name).is_some(), "{}", preset.name);
         }
     }
 }

@@ -5,8 +5,8 @@ use rustc_hash::FxHashMap;
 
 use crate::Error;
 use crate::game::{Outcome, Rules, Side, score};
-use matchbox_words::i18n::id;
 use crate::kit::Kit;
+use matchbox_words::i18n::id;
 
 /// More exact positions than this and a game is not played through: the largest
 /// canonical enumeration ([`crate::boxes::POSITION_BUDGET`]) times the largest board

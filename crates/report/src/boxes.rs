@@ -150,7 +150,10 @@ mod tests {
         let (game, kit) = fixtures::pawns(fixtures::HER);
         let set = BoxSet::build(&game, &kit).unwrap();
         for (position, lies) in [
-            ("BBB/W../.WW", "box 1, as drawn; below, its label as printed:\n\n"),
+            (
+                "BBB/W../.WW",
+                "box 1, as drawn; below, its label as printed:\n\n",
+            ),
             ("BBB/..W/WW.", "box 1, mirrored: read the label"),
         ] {
             let (i, symmetry) = set.find_notation(&game, position, kit.language).unwrap();
