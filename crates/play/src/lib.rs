@@ -592,12 +592,17 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("Box 3"), "{out}");
-        assert!(out.contains("● red ×1"), "{out}");
+        // The colour names padded into a column: the counts stand one under another.
+        assert!(out.contains("● red    ×1  take 1"), "{out}");
+        assert!(out.contains("● blue   ×1  take 2"), "{out}");
         assert!(!out.contains('\x1b'));
         assert_eq!((saved.games, saves), (1, 1));
         // The game joins the score, with the beads the rule changed, for `serve` to show.
         assert_eq!(saved.history.games, [(End::Won, Some(0))], "{out}");
-        assert!(out.contains("Gardner's rule: no bead changes"), "{out}");
+        assert!(
+            out.contains("The punish-only rule: no bead changes"),
+            "{out}"
+        );
     }
 
     #[test]

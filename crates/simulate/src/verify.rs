@@ -7,7 +7,7 @@ use crate::Error;
 use crate::boxes::BoxSet;
 use crate::exact::{self, Distribution, Figure, GivingUp, Measure};
 use crate::game::{Bound, Claim, Descriptor, Notation, RewardClaim, Rules};
-use crate::i18n::{Said, id};
+use crate::i18n::{Id, Said, id};
 use crate::kit::Kit;
 use crate::machine::{Node, Tree};
 use crate::rule::Rule;
@@ -36,58 +36,12 @@ pub fn checks<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>)
     };
     let failed = |key, i: usize| Said::new(key).with("id", set.boxes[i].id);
 
-    // A box is reachable when some exact position of play from the start lands in it.
-    let mut reached = vec![false; set.boxes.len()];
-    let mut faced = 0;
-    let mut missing = None;
-    for node in 0..tree.len() as Node {
-        let position = &tree.positions[node as usize];
-        if tree.to_move(node) != kit.machine || tree.outcome(node).is_some() {
-            continue;
-        }
-        faced += 1;
-        match set.locate(game, position) {
-            Some((b, _)) => reached[b] = true,
-            None if kit.skip_forced && tree.children(node).len() == 1 => {}
-            None => {
-                missing.get_or_insert_with(|| {
-                    Said::new(id::CLI_VERIFY_NO_BOX)
-                        .with("position", game.format_position(position))
-                });
-            }
-        }
-    }
+    let (reached, faced, missing) = positions_faced(game, kit, set, tree);
     let unreached = reached
         .iter()
         .position(|r| !r)
         .map(|i| failed(id::CLI_VERIFY_UNREACHED, i));
-
-    let mut legal = Vec::new();
-    let mut illegal = None;
-    let mut wrong_beads = None;
-    let mut arrows = 0;
-    for (i, b) in set.boxes.iter().enumerate() {
-        legal.clear();
-        game.legal_moves(&b.position, &mut legal);
-        let schedule = b.move_numbers.first().and_then(|&n| kit.beads.beads_at(n));
-        for m in &b.moves {
-            arrows += 1;
-            if !legal.contains(&m.mv) {
-                illegal.get_or_insert_with(|| {
-                    failed(id::CLI_VERIFY_ILLEGAL, i)
-                        .with("move", game.format_move(&b.position, m.mv))
-                });
-            }
-            if Some(m.beads) != schedule {
-                // A box past the schedule's last move is told by `-`: none is due there.
-                wrong_beads.get_or_insert_with(|| {
-                    failed(id::CLI_VERIFY_WRONG_BEADS, i)
-                        .counting("beads", m.beads, id::PROBLEM_COUNT_BEAD)
-                        .with("schedule", schedule.map_or("-".into(), |n| n.to_string()))
-                });
-            }
-        }
-    }
+    let (arrows, illegal, wrong_beads) = moves_checked(game, kit, set, failed);
     vec![
         check(
             id::CLI_VERIFY_REACHABLE,
@@ -123,6 +77,75 @@ pub fn checks<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>)
             id::PROBLEM_COUNT_BEAD,
         ),
     ]
+}
+
+/// Which boxes the positions of play from the start land in, how many positions the
+/// machine faces, and the first it faces that has no box (a forced move may have none
+/// where the kit skips them).
+fn positions_faced<G: Notation>(
+    game: &G,
+    kit: &Kit,
+    set: &BoxSet<G>,
+    tree: &Tree<G>,
+) -> (Vec<bool>, usize, Option<Said>) {
+    let mut reached = vec![false; set.boxes.len()];
+    let mut faced = 0;
+    let mut missing = None;
+    for node in 0..tree.len() as Node {
+        let position = &tree.positions[node as usize];
+        if tree.to_move(node) != kit.machine || tree.outcome(node).is_some() {
+            continue;
+        }
+        faced += 1;
+        match set.locate(game, position) {
+            Some((b, _)) => reached[b] = true,
+            None if kit.skip_forced && tree.children(node).len() == 1 => {}
+            None => {
+                missing.get_or_insert_with(|| {
+                    Said::new(id::CLI_VERIFY_NO_BOX)
+                        .with("position", game.format_position(position))
+                });
+            }
+        }
+    }
+    (reached, faced, missing)
+}
+
+/// Every box's arrows counted, the first that is not a legal move, and the first whose
+/// beads are not the schedule's.
+fn moves_checked<G: Notation>(
+    game: &G,
+    kit: &Kit,
+    set: &BoxSet<G>,
+    failed: impl Fn(Id, usize) -> Said,
+) -> (usize, Option<Said>, Option<Said>) {
+    let mut legal = Vec::new();
+    let mut illegal = None;
+    let mut wrong_beads = None;
+    let mut arrows = 0;
+    for (i, b) in set.boxes.iter().enumerate() {
+        legal.clear();
+        game.legal_moves(&b.position, &mut legal);
+        let schedule = b.move_numbers.first().and_then(|&n| kit.beads.beads_at(n));
+        for m in &b.moves {
+            arrows += 1;
+            if !legal.contains(&m.mv) {
+                illegal.get_or_insert_with(|| {
+                    failed(id::CLI_VERIFY_ILLEGAL, i)
+                        .with("move", game.format_move(&b.position, m.mv))
+                });
+            }
+            if Some(m.beads) != schedule {
+                // A box past the schedule's last move is told by `-`: none is due there.
+                wrong_beads.get_or_insert_with(|| {
+                    failed(id::CLI_VERIFY_WRONG_BEADS, i)
+                        .counting("beads", m.beads, id::PROBLEM_COUNT_BEAD)
+                        .with("schedule", schedule.map_or("-".into(), |n| n.to_string()))
+                });
+            }
+        }
+    }
+    (arrows, illegal, wrong_beads)
 }
 
 /// The claim about this kit's machine, if the articles make one: the game's own answer.

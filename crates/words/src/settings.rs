@@ -433,18 +433,9 @@ impl Source<'_> {
             (E::SerdeUnknownField { field, .. }, _) => {
                 unknown_key(field, self.vocabulary.keys.iter().copied(), say)
             }
-            // Our own visitors' words (labels, sticker sheets, beads), in the kit's
-            // language. Another deserializer's message is serde's own English: kept as
-            // it is in an English kit, said as what the key takes in any other.
-            (E::Message { msg, .. }, Some(key)) => match undefer(&first_line(msg)) {
-                Some((problem, mut values)) => {
-                    let takes = takes(key);
-                    values.extend([("key", key), ("takes", takes.as_str())]);
-                    say.say(problem, &values)
-                }
-                None if say.0 == Language::En => format!("{key}: {}", first_line(msg)),
-                None => expected(key),
-            },
+            (E::Message { msg, .. }, Some(key)) => {
+                visitor_message(msg, key, &takes(key), say, || expected(key))
+            }
             (E::DuplicateMappingKey { key: Some(k), .. }, _) => {
                 say.say(id::PROBLEM_TWICE, &[("key", k)])
             }
@@ -484,6 +475,27 @@ impl Source<'_> {
             },
         };
         self.at_location(&loc, message)
+    }
+}
+
+/// A deserializer's message about `key`: our own visitors' words (labels, sticker
+/// sheets, beads), in the kit's language. Another deserializer's message is serde's own
+/// English: kept as it is in an English kit, said as what the key takes in any other.
+fn visitor_message(
+    msg: &str,
+    key: &str,
+    takes: &str,
+    say: Messages,
+    expected: impl FnOnce() -> String,
+) -> String {
+    let line = first_line(msg);
+    match undefer(&line) {
+        Some((problem, mut values)) => {
+            values.extend([("key", key), ("takes", takes)]);
+            say.say(problem, &values)
+        }
+        None if say.0 == Language::En => format!("{key}: {line}"),
+        None => expected(),
     }
 }
 

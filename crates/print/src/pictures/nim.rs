@@ -9,7 +9,7 @@ use super::{CAPTION, CUT};
 use super::{DrawnMove, Picture, disc_centres};
 use crate::draw::fonts::fit;
 use crate::draw::scene::{
-    Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, Weight, legible_radius, pt,
+    Anchor, GREY, INK, Pt, Rect, Scene, Stroke, TextStyle, Weight, legible_radius, pt,
 };
 
 /// The row of stones of a single heap as drawn in `area`.
@@ -207,26 +207,7 @@ impl Picture for Nim {
             let end = pt(x, end_y);
             scene.arrow(start, end, m.colour, unit * 0.022);
             let along = |t: f32| pt(start.x + (x - start.x) * t, start.y + (end_y - start.y) * t);
-            // The count taken sits beside the arrow's lower part, on its outer side and
-            // above it: the text's lower inner corner is set off the arrow square to it,
-            // so that the whole text stays clear of the arrow and its head.
-            let low = along(0.72);
-            let (dx, dy) = (x - start.x, end_y - start.y);
-            let length = dx.hypot(dy).max(f32::EPSILON);
-            let off = unit * 0.045;
-            let (corner, anchor) = if x < centre_x - 0.1 {
-                (
-                    pt(low.x - dy / length * off, low.y + dx / length * off),
-                    Anchor::End,
-                )
-            } else if x > centre_x + 0.1 {
-                (
-                    pt(low.x + dy / length * off, low.y - dx / length * off),
-                    Anchor::Start,
-                )
-            } else {
-                (pt(low.x + unit * 0.05, low.y + unit * 0.03), Anchor::Start)
-            };
+            let (corner, anchor) = count_corner(start, end, along(0.72), centre_x, unit);
             scene.styled_text(
                 corner,
                 format!("−{}", m.mv.count),
@@ -245,6 +226,29 @@ impl Picture for Nim {
         for ((m, at), (_, _, _, r)) in moves.iter().zip(discs).zip(arrows) {
             scene.bead_tag(at, r, m.colour, &m.code);
         }
+    }
+}
+
+/// Where the count taken sits beside its arrow from `start` to `end`: by the arrow's
+/// lower part (`low`), on its outer side and above it. The text's lower inner corner is
+/// set off the arrow square to it, so that the whole text stays clear of the arrow and
+/// its head; beside a straight-down arrow, to its right.
+fn count_corner(start: Pt, end: Pt, low: Pt, centre_x: f32, unit: f32) -> (Pt, Anchor) {
+    let (dx, dy) = (end.x - start.x, end.y - start.y);
+    let length = dx.hypot(dy).max(f32::EPSILON);
+    let off = unit * 0.045;
+    if end.x < centre_x - 0.1 {
+        (
+            pt(low.x - dy / length * off, low.y + dx / length * off),
+            Anchor::End,
+        )
+    } else if end.x > centre_x + 0.1 {
+        (
+            pt(low.x + dy / length * off, low.y - dx / length * off),
+            Anchor::Start,
+        )
+    } else {
+        (pt(low.x + unit * 0.05, low.y + unit * 0.03), Anchor::Start)
     }
 }
 
