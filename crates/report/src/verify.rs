@@ -537,7 +537,7 @@ mod tests {
                 "  worst case, the opponent",
                 "  the claim holds\n  and it holds against every opponent\n",
                 "\n\nTeaching:",
-                "  the fastest teacher's losses:\n    12 losses: 100%\n",
+                "  the fastest trainer’s losses:\n    12 losses: 100%\n",
             ],
         );
         assert!(at.windows(2).all(|w| w[0] < w[1]), "{text}");
