@@ -90,13 +90,21 @@ impl Anchor {
     }
 }
 
-/// Regular or bold.
+/// Which face of the typeface: regular, bold, or oblique (the slanted regular, for the
+/// titles of works).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Weight {
     /// Regular.
     Regular,
     /// Bold.
     Bold,
+    /// Oblique.
+    Oblique,
+}
+
+impl Weight {
+    /// Every face, in the order of the engine's font files.
+    pub const ALL: [Weight; 3] = [Weight::Regular, Weight::Bold, Weight::Oblique];
 }
 
 /// One drawing instruction.
@@ -348,7 +356,7 @@ impl Scene {
 pub struct TextStyle {
     /// Font size in mm.
     pub size: f32,
-    /// Regular or bold.
+    /// Regular, bold or oblique.
     pub weight: Weight,
     /// Alignment about the anchor point.
     pub anchor: Anchor,
