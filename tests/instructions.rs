@@ -599,14 +599,8 @@ fn a_title_of_a_work_is_set_in_an_embedded_oblique_face() {
 }
 
 #[test]
-fn every_example_figures_caption_sits_just_under_its_picture() {
-    let (start, example) = {
-        let s = strings(Language::En);
-        (
-            s.get(id::FIGURE_START).to_string(),
-            s.get(id::FIGURE_EXAMPLE).to_string(),
-        )
-    };
+fn every_games_starting_picture_has_its_caption_just_under_it() {
+    let start = strings(Language::En).get(id::FIGURE_START).to_string();
     for preset in presets() {
         let kit = kit(preset.name, Language::En);
         let pages = with_game!(&kit.game, |game| {
@@ -640,6 +634,5 @@ fn every_example_figures_caption_sits_just_under_its_picture() {
             "{}: {gap:.1} mm between the starting picture and its caption",
             preset.name
         );
-        assert!(texts.iter().any(|t| t.1 == example), "{}", preset.name);
     }
 }
