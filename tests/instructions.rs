@@ -3,11 +3,13 @@
 
 use matchbox_engine::boxes::BoxSet;
 use matchbox_engine::i18n::Language;
+use matchbox_engine::i18n::id;
 use matchbox_engine::i18n::strings;
 use matchbox_engine::kit::{Kit, presets};
 use matchbox_engine::simulate::Setup;
 use matchbox_engine::simulate::exact::SheetFigures;
 use matchbox_engine::with_game;
+use matchbox_print::draw::scene::{Shape, Weight};
 use matchbox_print::instructions::layout::Booklet;
 use matchbox_print::instructions::{
     Findings, SECTIONS, TemplateContext, instruction_pages, render,
@@ -524,6 +526,113 @@ fn the_print_check_is_the_teachers_and_menace_says_what_each_result_does_to_a_be
         assert!(
             overview.contains(win) && overview.contains(draw),
             "{language:?}:\n{overview}"
+        );
+    }
+}
+
+/// Every text the instruction pages set, with its face and where it stands.
+fn texts(pages: &[matchbox_print::sheet::Page]) -> Vec<(usize, String, Weight, f32, f32)> {
+    let mut out = Vec::new();
+    for (i, page) in pages.iter().enumerate() {
+        page.scene.paint(&mut |shape| {
+            if let Shape::Text {
+                text,
+                weight,
+                at,
+                size,
+                ..
+            } = shape
+            {
+                out.push((i, text.clone(), *weight, at.y, *size));
+            }
+        });
+    }
+    out
+}
+
+/// The names of the fonts a PDF embeds (`ABCDEF+DejaVuSans-Oblique`).
+fn embedded_font_names(pdf: &[u8]) -> Vec<String> {
+    let doc = lopdf::Document::load_mem(pdf).unwrap();
+    doc.objects
+        .values()
+        .filter_map(|o| o.as_dict().ok())
+        .filter(|d| d.get(b"Type").and_then(|t| t.as_name()).ok() == Some(b"FontDescriptor"))
+        .filter(|d| d.has(b"FontFile2") || d.has(b"FontFile3"))
+        .filter_map(|d| d.get(b"FontName").and_then(|n| n.as_name()).ok())
+        .map(|n| String::from_utf8_lossy(n).into_owned())
+        .collect()
+}
+
+fn kit_pdf<G: Game>(game: &G, kit: &Kit) -> (Vec<matchbox_print::sheet::Page>, Vec<u8>) {
+    let set = BoxSet::build(game, kit).unwrap();
+    let pages = instruction_pages(game, kit, &set, &Findings::default()).unwrap();
+    let scenes = matchbox_print::sheet::finish(kit, pages.clone());
+    (pages, matchbox_print::draw::pdf::to_pdf(&scenes).unwrap())
+}
+
+#[test]
+fn a_title_of_a_work_is_set_in_an_embedded_oblique_face() {
+    // Russian sets titles in «», as its typography does, so no Russian kit needs it.
+    for language in [Language::En, Language::Pl] {
+        let kayles = kit("kayles", language);
+        let (pages, pdf) = with_game!(&kayles.game, |game| kit_pdf(game, &kayles));
+        let oblique: Vec<String> = texts(&pages)
+            .into_iter()
+            .filter(|t| t.2 == Weight::Oblique)
+            .map(|t| t.1)
+            .collect();
+        assert!(
+            oblique.iter().any(|t| t.contains("Canterbury")),
+            "{language:?}: {oblique:?}"
+        );
+        let fonts = embedded_font_names(&pdf);
+        assert!(
+            fonts.iter().any(|f| f.ends_with("DejaVuSans-Oblique")),
+            "{language:?}: {fonts:?}"
+        );
+    }
+    // A kit that names no work embeds no oblique face: it costs nothing there.
+    let hexapawn = kit("hexapawn", Language::En);
+    let (_, pdf) = with_game!(&hexapawn.game, |game| kit_pdf(game, &hexapawn));
+    let fonts = embedded_font_names(&pdf);
+    assert!(fonts.iter().all(|f| !f.contains("Oblique")), "{fonts:?}");
+}
+
+#[test]
+fn every_games_starting_picture_has_its_caption_just_under_it() {
+    let start = strings(Language::En).get(id::FIGURE_START).to_string();
+    for preset in presets() {
+        let kit = kit(preset.name, Language::En);
+        let pages = with_game!(&kit.game, |game| {
+            let set = BoxSet::build(game, &kit).unwrap();
+            instruction_pages(game, &kit, &set, &Findings::default()).unwrap()
+        });
+        // The starting picture's caption: the lowest ink above it on its page, other
+        // than text, is the picture's foot.
+        let texts = texts(&pages);
+        let (page, _, _, caption_y, size) = texts
+            .iter()
+            .find(|t| t.1 == start)
+            .unwrap_or_else(|| panic!("{}: no caption {start:?}", preset.name))
+            .clone();
+        let mut foot: f32 = 0.0;
+        pages[page].scene.paint(&mut |shape| {
+            let bottom = match shape {
+                Shape::Circle { centre, radius, .. } => centre.y + radius,
+                Shape::Line { points, .. } | Shape::Polygon { points, .. } => {
+                    points.iter().map(|p| p.y).fold(f32::MIN, f32::max)
+                }
+                _ => f32::MIN,
+            };
+            if bottom < caption_y {
+                foot = foot.max(bottom);
+            }
+        });
+        let gap = caption_y - size - foot;
+        assert!(
+            (0.0..=2.5).contains(&gap),
+            "{}: {gap:.1} mm between the starting picture and its caption",
+            preset.name
         );
     }
 }

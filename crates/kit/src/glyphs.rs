@@ -1,4 +1,4 @@
-//! Which characters the kit's one typeface (DejaVu Sans, regular and bold) can print, so
+//! Which characters the kit's one typeface (DejaVu Sans, regular, bold and oblique) can print, so
 //! that a name or a colour that would print as empty boxes is refused as kit.yaml is read.
 //! Only the fonts' character maps are read here; shaping and drawing are the print crate's.
 
@@ -6,24 +6,25 @@ use std::sync::OnceLock;
 
 use ttf_parser::Face;
 
-/// DejaVu Sans 2.37, regular and bold, cut down to the characters of fonts/unicodes.txt
-/// by fonts/subset.sh: a tenth of the whole fonts' 1.46 MB, which the site's engine
+/// DejaVu Sans 2.37, regular, bold and oblique (for titles of works), cut down to the characters of fonts/unicodes.txt
+/// by fonts/subset.sh: a sixth of the whole fonts' 2.1 MB, which the site's engine
 /// would otherwise carry. Statics, so that each is in the binary once.
 static REGULAR: &[u8] = include_bytes!("../fonts/DejaVuSans.ttf");
 static BOLD: &[u8] = include_bytes!("../fonts/DejaVuSans-Bold.ttf");
+static OBLIQUE: &[u8] = include_bytes!("../fonts/DejaVuSans-Oblique.ttf");
 
-/// The font files, regular and bold, for every crate that reads them.
-pub fn font_files() -> [&'static [u8]; 2] {
-    [REGULAR, BOLD]
+/// The font files, regular, bold and oblique, for every crate that reads them.
+pub fn font_files() -> [&'static [u8]; 3] {
+    [REGULAR, BOLD, OBLIQUE]
 }
 
-/// The character maps of the regular and bold fonts, parsed once per process.
-fn faces() -> &'static [Option<Face<'static>>; 2] {
-    static FACES: OnceLock<[Option<Face<'static>>; 2]> = OnceLock::new();
+/// The character maps of the three fonts, parsed once per process.
+fn faces() -> &'static [Option<Face<'static>>; 3] {
+    static FACES: OnceLock<[Option<Face<'static>>; 3]> = OnceLock::new();
     FACES.get_or_init(|| font_files().map(|font| Face::parse(font, 0).ok()))
 }
 
-/// Whether both weights of the embedded font have a glyph for `c`: anything else would
+/// Whether all three faces of the embedded font have a glyph for `c`: anything else would
 /// print as an empty box. The fonts hold the characters of fonts/unicodes.txt, so these
 /// are what a kit can print.
 pub fn printable(c: char) -> bool {
@@ -57,8 +58,13 @@ mod tests {
             .collect()
     }
 
-    fn whole_faces() -> [Face<'static>; 2] {
-        [dejavu::sans::regular(), dejavu::sans::bold()].map(|f| Face::parse(f, 0).unwrap())
+    fn whole_faces() -> [Face<'static>; 3] {
+        [
+            dejavu::sans::regular(),
+            dejavu::sans::bold(),
+            dejavu::sans::oblique(),
+        ]
+        .map(|f| Face::parse(f, 0).unwrap())
     }
 
     #[test]

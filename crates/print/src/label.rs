@@ -3,7 +3,7 @@
 
 use crate::draw::fonts::{fit, text_width};
 use crate::draw::scene::{
-    Anchor, CAP_HEIGHT, GREY, Rect, SMALLEST_LETTER_MM, Scene, Shape, TextStyle, Weight, pt,
+    Anchor, CAP_HEIGHT, Rect, Rgb, SMALLEST_LETTER_MM, Scene, Shape, TextStyle, Weight, pt,
     readable,
 };
 use crate::pictures::{DrawnMove, Game};
@@ -258,9 +258,14 @@ fn bead_row(text_size: f32, size: f32) -> f32 {
     size * 1.25 + text_size * 0.1
 }
 
+/// The bead line's ink: a grey dark enough to survive a photocopier (4.9:1 against white,
+/// over the 4.5:1 small print needs), yet lighter than the picture's black ink, so that
+/// it reads as the label's secondary text.
+const BEAD_INK: Rgb = [0x70, 0x70, 0x70];
+
 /// The bead line's look at `size`.
 fn bead_style(size: f32) -> TextStyle {
-    TextStyle::new(size).coloured(GREY)
+    TextStyle::new(size).coloured(BEAD_INK)
 }
 
 /// The margin of every label of a kit: a twentieth of its height within 0.8 to 2 mm,
@@ -468,7 +473,7 @@ fn draw_stacked_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, text_si
 mod tests {
     use super::*;
     use crate::draw::fonts::text_width;
-    use crate::draw::scene::readable_letter;
+    use crate::draw::scene::{INK, readable_letter};
     use crate::sheet::{LABEL_SIZES, STICKER_SHEETS};
     use matchbox_engine::boxes::BoxSet;
     use matchbox_engine::game::hexapawn::Hexapawn;
@@ -509,6 +514,29 @@ mod tests {
             }
         });
         words
+    }
+
+    /// The contrast of `colour` against white paper (WCAG's ratio, 1 to 21).
+    fn contrast_on_white(colour: Rgb) -> f32 {
+        let linear = |c: u8| {
+            let c = f32::from(c) / 255.0;
+            if c <= 0.040_45 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        let luminance =
+            0.2126 * linear(colour[0]) + 0.7152 * linear(colour[1]) + 0.0722 * linear(colour[2]);
+        1.05 / (luminance + 0.05)
+    }
+
+    #[test]
+    fn the_bead_line_survives_a_photocopier_and_stays_lighter_than_the_picture() {
+        let bead = contrast_on_white(BEAD_INK);
+        assert!(bead >= 4.5, "{bead:.2}:1");
+        // Visibly secondary: at most half the contrast of the picture's ink.
+        assert!(bead <= contrast_on_white(INK) / 2.5, "{bead:.2}:1");
     }
 
     #[test]

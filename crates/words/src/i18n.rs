@@ -227,6 +227,7 @@ fn colour_words(name: &str) -> Option<(Id, Id)> {
         "lime" => (id::COLOUR_LIME, id::CODE_LIME),
         "maroon" => (id::COLOUR_MAROON, id::CODE_MAROON),
         "beige" => (id::COLOUR_BEIGE, id::CODE_BEIGE),
+        "olive" => (id::COLOUR_OLIVE, id::CODE_OLIVE),
         _ => return None,
     })
 }
@@ -750,11 +751,11 @@ mod tests {
         // The letters noughts and crosses draws, Latin and Cyrillic.
         let drawn = ["O", "X", "\u{41e}", "\u{425}"];
         let custom = Colour {
-            name: "olive".to_string(),
+            name: "ochre".to_string(),
             ..orange.clone()
         };
         assert_eq!(strings(Language::En).bead_code(&custom, &[]), "O");
-        assert_eq!(strings(Language::En).bead_code(&custom, &drawn), "Ol");
+        assert_eq!(strings(Language::En).bead_code(&custom, &drawn), "Oc");
         for language in Language::ALL {
             let s = strings(language);
             let mut codes: Vec<String> = default_palette()

@@ -1,4 +1,4 @@
-//! The one typeface of every kit, DejaVu Sans (regular and bold, cut down by the engine
+//! The one typeface of every kit, DejaVu Sans (regular, bold and oblique, cut down by the engine
 //! to Latin, Greek, Cyrillic and their punctuation), and text shaped with it (rustybuzz:
 //! glyphs, kerning).
 //!
@@ -22,22 +22,23 @@ pub fn font_data(weight: Weight) -> &'static [u8] {
 /// The family name the SVG output uses, matching the embedded font.
 pub const FAMILY: &str = "DejaVu Sans";
 
-fn index(weight: Weight) -> usize {
+/// Where a face's file is among the engine's font files, and so among every per-face table.
+pub fn index(weight: Weight) -> usize {
     match weight {
         Weight::Regular => 0,
         Weight::Bold => 1,
+        Weight::Oblique => 2,
     }
 }
 
 /// The parsed face of a weight, parsed once per process.
 pub fn face(weight: Weight) -> Option<&'static Face<'static>> {
-    static FACES: OnceLock<[Option<Face<'static>>; 2]> = OnceLock::new();
-    FACES.get_or_init(|| [Weight::Regular, Weight::Bold].map(|w| Face::from_slice(font_data(w), 0)))
-        [index(weight)]
-    .as_ref()
+    static FACES: OnceLock<[Option<Face<'static>>; 3]> = OnceLock::new();
+    FACES.get_or_init(|| Weight::ALL.map(|w| Face::from_slice(font_data(w), 0)))[index(weight)]
+        .as_ref()
 }
 
-/// Whether both weights of the embedded font have a glyph for `c` (the engine checks
+/// Whether all three faces of the embedded font have a glyph for `c` (the engine checks
 /// kit.yaml's text with it).
 pub use matchbox_engine::glyphs::printable;
 
@@ -80,7 +81,7 @@ thread_local! {
 /// and numbers on label after label, fitting a text to its room measures it, and the
 /// two PDFs and the previews place it again, each maybe on another thread. Shaping is
 /// deterministic, so which thread shaped a text first does not matter.
-static SHAPED: Mutex<[Option<ShapedTexts>; 2]> = Mutex::new([None, None]);
+static SHAPED: Mutex<[Option<ShapedTexts>; 3]> = Mutex::new([None, None, None]);
 
 /// Shaped texts by their text.
 type ShapedTexts = FxHashMap<Box<str>, Shaped>;
@@ -196,8 +197,12 @@ mod tests {
 
     #[test]
     fn the_subset_fonts_set_text_as_the_whole_fonts_do_kerning_included() {
-        let whole = [dejavu::sans::regular(), dejavu::sans::bold()];
-        for (weight, whole) in [Weight::Regular, Weight::Bold].into_iter().zip(whole) {
+        let whole = [
+            dejavu::sans::regular(),
+            dejavu::sans::bold(),
+            dejavu::sans::oblique(),
+        ];
+        for (weight, whole) in Weight::ALL.into_iter().zip(whole) {
             let whole = Face::from_slice(whole, 0).unwrap();
             for text in [
                 "AVATAR Type LT, To Wo Ya ff fi",

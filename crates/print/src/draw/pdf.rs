@@ -69,7 +69,7 @@ fn circle(centre: Pt, r: f32) -> Option<krilla::geom::Path> {
     pb.finish()
 }
 
-fn draw(surface: &mut Surface, shape: &Shape, faces: &[Font; 2]) {
+fn draw(surface: &mut Surface, shape: &Shape, faces: &[Font; 3]) {
     let (path, f, s) = match shape {
         Shape::Line { points, stroke: st } => (polyline(points, false), None, Some(*st)),
         Shape::Polygon {
@@ -94,10 +94,7 @@ fn draw(surface: &mut Surface, shape: &Shape, faces: &[Font; 2]) {
             let shaped = fonts::shape(text, *weight);
             let width = shaped.width(*size);
             let x = anchor.start(at.x, width);
-            let font = match weight {
-                Weight::Regular => faces[0].clone(),
-                Weight::Bold => faces[1].clone(),
-            };
+            let font = faces[fonts::index(*weight)].clone();
             // The glyphs the layout measured, not shaped again by the PDF writer.
             let glyphs: Vec<KrillaGlyph> = shaped
                 .glyphs
@@ -131,14 +128,15 @@ fn draw(surface: &mut Surface, shape: &Shape, faces: &[Font; 2]) {
     }
 }
 
-/// The two faces as krilla reads them, read once for every PDF a run makes and straight
+/// The three faces as krilla reads them, read once for every PDF a run makes and straight
 /// from the embedded bytes, not from a copy (1.4 MB) per PDF.
-fn pdf_fonts() -> Result<&'static [Font; 2], Error> {
-    static FONTS: OnceLock<Option<[Font; 2]>> = OnceLock::new();
+fn pdf_fonts() -> Result<&'static [Font; 3], Error> {
+    static FONTS: OnceLock<Option<[Font; 3]>> = OnceLock::new();
     FONTS
         .get_or_init(|| {
             let load = |weight| Font::new(font_data(weight).into(), 0);
-            Some([load(Weight::Regular)?, load(Weight::Bold)?])
+            let [regular, bold, oblique] = Weight::ALL.map(load);
+            Some([regular?, bold?, oblique?])
         })
         .as_ref()
         .ok_or_else(|| Error::Internal("the embedded font cannot be read".into()))

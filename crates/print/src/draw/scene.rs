@@ -90,13 +90,21 @@ impl Anchor {
     }
 }
 
-/// Regular or bold.
+/// Which face of the typeface: regular, bold, or oblique (the slanted regular, for the
+/// titles of works).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Weight {
     /// Regular.
     Regular,
     /// Bold.
     Bold,
+    /// Oblique.
+    Oblique,
+}
+
+impl Weight {
+    /// Every face, in the order of the engine's font files.
+    pub const ALL: [Weight; 3] = [Weight::Regular, Weight::Bold, Weight::Oblique];
 }
 
 /// One drawing instruction.
@@ -155,6 +163,9 @@ pub enum Shape {
 
 /// The height of the typeface's capitals as a share of its size (DejaVu Sans).
 pub const CAP_HEIGHT: f32 = 0.729;
+/// How far the typeface's descenders (p, у, ę) reach below the baseline, as a share of
+/// its size (DejaVu Sans).
+pub const DESCENT: f32 = 0.236;
 /// The smallest letter a pupil can read on a label: its capitals' height, in mm.
 pub const SMALLEST_LETTER_MM: f32 = 1.2;
 
@@ -271,6 +282,37 @@ impl Scene {
             }
         }
     }
+
+    /// The lowest point any shape reaches, strokes and descenders included (`None` for
+    /// an empty scene): where a drawing really ends, above the room it was given.
+    pub fn lowest(&self) -> Option<f32> {
+        let mut lowest: Option<f32> = None;
+        self.paint(&mut |shape| {
+            let bottom = match shape {
+                Shape::Line { points, stroke } => max_y(points).map(|y| y + stroke.width / 2.0),
+                Shape::Polygon { points, stroke, .. } => {
+                    max_y(points).map(|y| y + stroke.map_or(0.0, |s| s.width / 2.0))
+                }
+                Shape::Circle {
+                    centre,
+                    radius,
+                    stroke,
+                    ..
+                } => Some(centre.y + radius + stroke.map_or(0.0, |s| s.width / 2.0)),
+                Shape::Text { at, size, .. } => Some(at.y + size * DESCENT),
+                Shape::Group { .. } => None,
+            };
+            lowest = match (lowest, bottom) {
+                (Some(a), Some(b)) => Some(a.max(b)),
+                (a, b) => a.or(b),
+            };
+        });
+        lowest
+    }
+}
+
+fn max_y(points: &[Pt]) -> Option<f32> {
+    points.iter().map(|p| p.y).reduce(f32::max)
 }
 
 impl Shape {
@@ -348,7 +390,7 @@ impl Scene {
 pub struct TextStyle {
     /// Font size in mm.
     pub size: f32,
-    /// Regular or bold.
+    /// Regular, bold or oblique.
     pub weight: Weight,
     /// Alignment about the anchor point.
     pub anchor: Anchor,

@@ -100,6 +100,7 @@ pub fn to_svg(scene: &Scene) -> String {
                 match weight {
                     Weight::Regular => "",
                     Weight::Bold => " font-weight=\"bold\"",
+                    Weight::Oblique => " font-style=\"oblique\"",
                 },
                 match anchor {
                     Anchor::Start => "",

@@ -153,6 +153,12 @@ impl Figure {
     }
 }
 
+/// Where a picture drawn from the top of `scene` into a room `room` mm tall really ends:
+/// no lower than its room, higher if it leaves the foot of it empty.
+fn drawn_bottom(scene: &Scene, room: f32) -> f32 {
+    scene.lowest().map_or(room, |lowest| lowest.min(room))
+}
+
 /// For an axis of `0..=top` drawn `length` mm long: the step of its faint lines (at
 /// least 1.5 mm apart) and of its numbers (at least 7 mm apart), the one a multiple of
 /// the other.
@@ -278,8 +284,12 @@ impl<'a, G: Game> Figures<'a, G> {
             h,
         };
         self.game.draw(&self.game.start(), &[], area, &mut scene);
+        // A picture may end above its room (a pile without arrows): the caption follows
+        // the picture, not the room.
+        let bottom = drawn_bottom(&scene, h);
+        scene.height = bottom + CAPTION * 2.2;
         let text = strings(self.kit.language).get(id::FIGURE_START).to_string();
-        self.caption(&mut scene, h + CAPTION * 1.6, &text);
+        self.caption(&mut scene, bottom + CAPTION * 1.6, &text);
         scene
     }
 
@@ -323,17 +333,14 @@ impl<'a, G: Game> Figures<'a, G> {
         let (w, h) = self.game.picture_size(cell);
         let slot = w.max(widest);
         let across = ((self.width + gap) / (slot + gap)).floor().max(1.0) as usize;
-        let rows = frames.div_ceil(across);
-        let row_h = h + CAPTION * 2.4;
-        let mut scene = Scene::new(self.width, CAPTION * 2.0 + rows as f32 * row_h);
-        let title = TextStyle::new(CAPTION * 1.1).bold();
-        scene.styled_text(pt(0.0, CAPTION), s.get(id::FIGURE_EXAMPLE), title);
-        for (i, caption) in captions.into_iter().enumerate() {
-            let (x, y) = (
-                (i % across) as f32 * (slot + gap) + (slot - w) / 2.0,
-                CAPTION * 2.0 + (i / across) as f32 * row_h,
-            );
-            let area = Rect { x, y, w, h };
+        let frame_x = |i: usize| (i % across) as f32 * (slot + gap) + (slot - w) / 2.0;
+        let frame = |i: usize, y: f32, scene: &mut Scene| {
+            let area = Rect {
+                x: frame_x(i),
+                y,
+                w,
+                h,
+            };
             match line.get(i) {
                 Some((position, mv)) => {
                     let arrow = DrawnMove {
@@ -341,17 +348,38 @@ impl<'a, G: Game> Figures<'a, G> {
                         colour: INK,
                         code: String::new(),
                     };
-                    self.game.draw(position, &[arrow], area, &mut scene);
+                    self.game.draw(position, &[arrow], area, scene);
                 }
                 None => {
                     if let Some(end) = &last {
-                        self.game.draw(end, &[], area, &mut scene);
+                        self.game.draw(end, &[], area, scene);
                     }
                 }
             }
+        };
+        // How tall each row's pictures are drawn: a row of pictures that end above their
+        // room (a last pile without arrows) has its captions right under them.
+        let drawn: Vec<f32> = (0..frames.div_ceil(across))
+            .map(|row| {
+                let mut pictures = Scene::new(self.width, h);
+                (row * across..frames.min((row + 1) * across))
+                    .for_each(|i| frame(i, 0.0, &mut pictures));
+                drawn_bottom(&pictures, h)
+            })
+            .collect();
+        let row_top = |row: usize| {
+            CAPTION * 2.0 + drawn[..row].iter().map(|d| d + CAPTION * 2.4).sum::<f32>()
+        };
+        let mut scene = Scene::new(self.width, row_top(drawn.len()));
+        let title = TextStyle::new(CAPTION * 1.1).bold();
+        scene.styled_text(pt(0.0, CAPTION), s.get(id::FIGURE_EXAMPLE), title);
+        for (i, caption) in captions.into_iter().enumerate() {
+            let (row, x) = (i / across, frame_x(i));
+            let y = row_top(row);
+            frame(i, y, &mut scene);
             let style = TextStyle::new(CAPTION).anchored(Anchor::Middle);
             scene.fitted_text(
-                pt(x + w / 2.0, y + h + CAPTION * 1.4),
+                pt(x + w / 2.0, y + drawn[row] + CAPTION * 1.4),
                 caption,
                 style,
                 slot + gap,

@@ -59,14 +59,25 @@ impl Word {
         self.pieces.iter().map(|(p, _)| p.as_str()).collect()
     }
 
-    /// Whether the word begins and ends in bold: a space beside it is then bold too.
-    fn bold_at(&self, end: bool) -> bool {
+    /// The face the word begins or ends in.
+    fn weight_at(&self, end: bool) -> Weight {
         let piece = if end {
             self.pieces.last()
         } else {
             self.pieces.first()
         };
-        piece.is_some_and(|(_, w)| *w == Weight::Bold)
+        piece.map_or(Weight::Regular, |(_, w)| *w)
+    }
+}
+
+/// The face of the space between two words: theirs when they share it (a space inside
+/// a bold phrase or a title is bold or oblique too), else regular.
+fn space_weight(before: &Word, after: &Word) -> Weight {
+    let weight = before.weight_at(true);
+    if weight == after.weight_at(false) {
+        weight
+    } else {
+        Weight::Regular
     }
 }
 
@@ -74,10 +85,10 @@ fn words(spans: &[Span], size: f32, force_bold: bool) -> Vec<Word> {
     let mut out: Vec<Word> = Vec::new();
     let mut glued = false;
     for span in spans {
-        let weight = if span.bold || force_bold {
+        let weight = if force_bold {
             Weight::Bold
         } else {
-            Weight::Regular
+            span.weight
         };
         let mut rest = span.text.as_str();
         while !rest.is_empty() {
@@ -154,11 +165,7 @@ fn bind(words: Vec<Word>, language: Language, size: f32, width: f32) -> Vec<Word
         let to_previous = binds_to_previous(&text);
         match out.last_mut() {
             Some(last) if (to_next || to_previous) && last.width + word.width < width => {
-                let weight = if last.bold_at(true) && word.bold_at(false) {
-                    Weight::Bold
-                } else {
-                    Weight::Regular
-                };
+                let weight = space_weight(last, &word);
                 let space = NO_BREAK_SPACE.to_string();
                 last.width += text_width(&space, size, weight) + word.width;
                 last.pieces.push((space, weight));
@@ -171,14 +178,9 @@ fn bind(words: Vec<Word>, language: Language, size: f32, width: f32) -> Vec<Word
     out
 }
 
-/// The space between two words: bold between two bold words, as it is drawn.
+/// The space between two words, as it is drawn.
 fn gap(before: &Word, after: &Word, size: f32) -> f32 {
-    let weight = if before.bold_at(true) && after.bold_at(false) {
-        Weight::Bold
-    } else {
-        Weight::Regular
-    };
-    text_width(" ", size, weight)
+    text_width(" ", size, space_weight(before, after))
 }
 
 /// Breaks words into lines no wider than `width` (a single longer word keeps a line).
@@ -243,7 +245,7 @@ fn set_lines(
         .iter()
         .map(|s| Span {
             text: typeset_text(&s.text, language),
-            bold: s.bold,
+            weight: s.weight,
         })
         .collect();
     let words = bind(words(&spans, size, bold), language, size, width);
@@ -254,7 +256,7 @@ fn set_lines(
 pub fn wrap(text: &str, size: f32, weight: Weight, width: f32, language: Language) -> Vec<String> {
     let span = Span {
         text: text.to_string(),
-        bold: weight == Weight::Bold,
+        weight,
     };
     set_lines(&[span], size, false, width, language)
         .into_iter()
@@ -271,8 +273,7 @@ fn runs(line: &[Word], size: f32) -> Vec<(f32, String, Weight)> {
     for (i, word) in line.iter().enumerate() {
         let mut pieces: Vec<(&str, Weight)> = Vec::new();
         if i > 0 {
-            let bold = line[i - 1].bold_at(true) && word.bold_at(false);
-            let weight = if bold { Weight::Bold } else { Weight::Regular };
+            let weight = space_weight(&line[i - 1], word);
             // A space between weights belongs to neither run: it only moves the pen.
             if runs.last().is_some_and(|r| r.2 == weight) {
                 pieces.push((" ", weight));
@@ -680,7 +681,7 @@ mod tests {
     fn span(text: &str) -> Span {
         Span {
             text: text.into(),
-            bold: false,
+            weight: Weight::Regular,
         }
     }
 
@@ -769,7 +770,7 @@ mod tests {
         let spans = [
             Span {
                 text: "Put the bead on top of the box".into(),
-                bold: true,
+                weight: Weight::Bold,
             },
             span(", close it"),
         ];
@@ -848,7 +849,7 @@ mod tests {
         let spans = [
             Span {
                 text: "bold".into(),
-                bold: true,
+                weight: Weight::Bold,
             },
             span(", then more"),
         ];

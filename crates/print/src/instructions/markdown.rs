@@ -1,17 +1,19 @@
 //! The Markdown of a rendered template as blocks to set: headings, paragraphs, list
-//! items and figure markers (pulldown-cmark does the parsing).
+//! items and figure markers (pulldown-cmark does the parsing). `**strong**` is set in
+//! bold, `*emphasis*` (the titles of works) in oblique.
 
 use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
 
 use super::drawings::Figure;
+use crate::draw::scene::Weight;
 
-/// A run of text in one weight.
+/// A run of text in one face.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Span {
     /// The words.
     pub text: String,
-    /// Set in bold.
-    pub bold: bool,
+    /// The face it is set in.
+    pub weight: Weight,
 }
 
 /// One block of a page.
@@ -43,15 +45,22 @@ pub fn blocks(markdown: &str) -> Vec<Block> {
     let mut out = Vec::new();
     let mut spans: Vec<Span> = Vec::new();
     let mut bold = 0usize;
+    let mut emphasis = 0usize;
     // Each open list: the next number, or None for bullets.
     let mut lists: Vec<Option<u64>> = Vec::new();
     let mut item_marker: Option<(String, usize)> = None;
-    let push_text = |spans: &mut Vec<Span>, text: &str, bold: bool| match spans.last_mut() {
-        Some(last) if last.bold == bold => last.text.push_str(text),
+    let push_text = |spans: &mut Vec<Span>, text: &str, weight: Weight| match spans.last_mut() {
+        Some(last) if last.weight == weight => last.text.push_str(text),
         _ => spans.push(Span {
             text: text.to_string(),
-            bold,
+            weight,
         }),
+    };
+    // Strong inside emphasis stays bold: the kit has no bold oblique.
+    let weight = |bold: usize, emphasis: usize| match (bold, emphasis) {
+        (0, 0) => Weight::Regular,
+        (0, _) => Weight::Oblique,
+        _ => Weight::Bold,
     };
     // A later paragraph of the same list item is indented but has no marker.
     let flush =
@@ -105,8 +114,14 @@ pub fn blocks(markdown: &str) -> Vec<Block> {
             Event::End(TagEnd::Item) => flush(&mut out, &mut spans, &mut item_marker),
             Event::Start(Tag::Strong) => bold += 1,
             Event::End(TagEnd::Strong) => bold = bold.saturating_sub(1),
-            Event::Text(text) | Event::Code(text) => push_text(&mut spans, &text, bold > 0),
-            Event::SoftBreak | Event::HardBreak => push_text(&mut spans, " ", bold > 0),
+            Event::Start(Tag::Emphasis) => emphasis += 1,
+            Event::End(TagEnd::Emphasis) => emphasis = emphasis.saturating_sub(1),
+            Event::Text(text) | Event::Code(text) => {
+                push_text(&mut spans, &text, weight(bold, emphasis))
+            }
+            Event::SoftBreak | Event::HardBreak => {
+                push_text(&mut spans, " ", weight(bold, emphasis))
+            }
             _ => {}
         }
     }
@@ -121,7 +136,7 @@ mod tests {
     fn span(text: &str, bold: bool) -> Span {
         Span {
             text: text.into(),
-            bold,
+            weight: if bold { Weight::Bold } else { Weight::Regular },
         }
     }
 
@@ -153,6 +168,28 @@ mod tests {
         );
         assert_eq!(b[6], Block::Figure(Figure::Start));
         assert_eq!(b.len(), 7);
+    }
+
+    #[test]
+    fn emphasis_is_oblique_and_strong_within_it_bold() {
+        let b = blocks("In *Last Year at Marienbad*, *a **b** c*.\n");
+        let Block::Paragraph(spans) = &b[0] else {
+            panic!("{b:?}")
+        };
+        let faces: Vec<(&str, Weight)> =
+            spans.iter().map(|s| (s.text.as_str(), s.weight)).collect();
+        assert_eq!(
+            faces,
+            [
+                ("In ", Weight::Regular),
+                ("Last Year at Marienbad", Weight::Oblique),
+                (", ", Weight::Regular),
+                ("a ", Weight::Oblique),
+                ("b", Weight::Bold),
+                (" c", Weight::Oblique),
+                (".", Weight::Regular),
+            ]
+        );
     }
 
     #[test]
