@@ -5,9 +5,9 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 
-use crate::{Command, Error};
 use crate::game::{Descriptor, Notation, Rules, Side, Symmetry, canonical};
 use crate::i18n::{Language, id, strings};
+use crate::{Command, Error};
 use crate::{Kit, Numerals, Tags};
 
 /// The most labels a kit prints (octapawn has 2,791; a kit for a 7 x 4 pawn board would
@@ -180,7 +180,10 @@ impl<G: Rules> BoxSet<G> {
                 say.message(
                     id::PROBLEM_TOO_MANY_LABELS,
                     &[
-                        ("boxes", &say.count(self.boxes.len() as i64, id::PROBLEM_COUNT_BOX)),
+                        (
+                            "boxes",
+                            &say.count(self.boxes.len() as i64, id::PROBLEM_COUNT_BOX),
+                        ),
                         ("most", &say.number(MAX_LABELS as i64)),
                     ],
                 )
@@ -532,7 +535,10 @@ fn box_moves<G: Rules>(
         let say = kit.places.messages;
         kit.places.error(
             &["beads"],
-            say.message(id::PROBLEM_BEADS_BEFORE_FIRST_BOX, &[("move", &say.number(first))]),
+            say.message(
+                id::PROBLEM_BEADS_BEFORE_FIRST_BOX,
+                &[("move", &say.number(first))],
+            ),
         )
     })?;
     let moves = wired.enumerate().map(|(rank, mv)| {

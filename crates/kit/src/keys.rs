@@ -12,9 +12,9 @@ use super::{Kit, KitFile, presets};
 use crate::Error;
 use crate::game::{AnyGame, GAMES};
 use crate::i18n::{Messages, Named, id};
-use crate::{Command, Message};
 use crate::rule::Rule;
 use crate::settings::{self, Kind, SettingsFile, Source, Vocabulary, placed};
+use crate::{Command, Message};
 
 /// The keys of a kit file, each with its place and the place of its value, in order.
 struct TopKeys(Vec<(Spanned<String>, Location)>);
@@ -44,7 +44,10 @@ impl<'de> Deserialize<'de> for TopKeys {
 pub(super) fn game_names(say: Messages) -> Message {
     let names: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
     let (last, some) = names.split_last().expect("the list of games is not empty");
-    say.message(id::PROBLEM_OR, &[("some", &some.join(", ")), ("last", last)])
+    say.message(
+        id::PROBLEM_OR,
+        &[("some", &some.join(", ")), ("last", last)],
+    )
 }
 
 /// The ways a kit names its game: `` `game: a`, `game: b` or `game: c` ``.

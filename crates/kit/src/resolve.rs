@@ -57,7 +57,7 @@ impl<'de> Deserialize<'de> for LabelChoice {
                     .ok_or_else(|| {
                         let codes: Vec<&str> = STICKER_SHEETS.iter().map(|s| s.code).collect();
                         E::custom(deferred(
-                            "unknown_label",
+                            id::PROBLEM_UNKNOWN_LABEL,
                             &[("name", name), ("sheets", &codes.join(", "))],
                         ))
                     })
@@ -78,11 +78,17 @@ impl<'de> Deserialize<'de> for LabelChoice {
                 let (Some(across), Some(down)) = (f.across, f.down) else {
                     return match (f.across, f.down, f.left_mm, f.top_mm) {
                         (None, None, None, None) => Ok(LabelChoice::Cut(label)),
-                        _ => Err(de::Error::custom(deferred("sticker_sheet_grid", &[]))),
+                        _ => Err(de::Error::custom(deferred(
+                            id::PROBLEM_STICKER_SHEET_GRID,
+                            &[],
+                        ))),
                     };
                 };
                 let (Some(left_mm), Some(top_mm)) = (f.left_mm, f.top_mm) else {
-                    return Err(de::Error::custom(deferred("sticker_sheet_corner", &[])));
+                    return Err(de::Error::custom(deferred(
+                        id::PROBLEM_STICKER_SHEET_CORNER,
+                        &[],
+                    )));
                 };
                 Ok(LabelChoice::Sticker(StickerSheet {
                     code: "custom",
@@ -256,15 +262,16 @@ impl KitFile {
             {
                 return Err(src.at(
                     p,
-                    src.messages.message(
-                        id::PROBLEM_STICKER_SHEET_PAPER,
-                        &[
-                            ("sheet", sheet.code),
-                            ("sheet_paper", sheet.paper.name()),
-                            ("paper", p.value.name()),
-                        ],
-                    )
-                    .hint(Command::Labels, id::PROBLEM_HINT_SEE),
+                    src.messages
+                        .message(
+                            id::PROBLEM_STICKER_SHEET_PAPER,
+                            &[
+                                ("sheet", sheet.code),
+                                ("sheet_paper", sheet.paper.name()),
+                                ("paper", p.value.name()),
+                            ],
+                        )
+                        .hint(Command::Labels, id::PROBLEM_HINT_SEE),
                 ));
             }
             (LabelChoice::Sticker(sheet), None) if sheet.code != "custom" => sheet.paper,

@@ -115,9 +115,10 @@ impl Message {
     fn said(&self, with_hints: bool) -> String {
         let words = strings(self.language);
         let hint = match self.hint {
-            Some(Hint { command, words: hint }) if with_hints => {
-                words.fill(hint, &[("command", command.line())])
-            }
+            Some(Hint {
+                command,
+                words: hint,
+            }) if with_hints => words.fill(hint, &[("command", command.line())]),
             _ => String::new(),
         };
         // The hint first, as the words were when it was written in the sentence.
@@ -229,8 +230,7 @@ impl fmt::Display for Problem {
         if self.warning {
             let message = self.message.to_string();
             f.write_str(
-                &strings(self.message.language)
-                    .fill(id::PROBLEM_WARNING, &[("message", &message)]),
+                &strings(self.message.language).fill(id::PROBLEM_WARNING, &[("message", &message)]),
             )
         } else {
             write!(f, "{}", self.message)

@@ -338,16 +338,16 @@ pub fn messages_for(text: &str) -> Messages {
 }
 
 /// Marks a message that a deserializer of a kit value hands serde, which carries text
-/// only: `problem.KEY` and its values, said in the kit's language by [`Source::parse`],
+/// only: a message's id and its values, said in the kit's language by [`Source::parse`],
 /// which knows the language and the key being read.
 const DEFERRED: char = '\u{1e}';
 /// Parts a deferred message's key, names and values.
 const PART: char = '\u{1f}';
 
 /// A message of a kit value's deserializer, to be said in the kit's language once its
-/// key is known: `problem.KEY` with `values`, and `{key}` and `{takes}` of the key read.
-pub fn deferred(key: &str, values: &[(&str, &str)]) -> String {
-    let mut out = format!("{DEFERRED}{key}");
+/// key is known: `message` with `values`, and `{key}` and `{takes}` of the key read.
+pub fn deferred(message: Id, values: &[(&str, &str)]) -> String {
+    let mut out = format!("{DEFERRED}{message}");
     for (name, value) in values {
         out.push(PART);
         out.push_str(name);
