@@ -237,3 +237,57 @@ impl fmt::Display for Problem {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Id;
+
+    #[test]
+    fn a_pointer_to_a_command_is_only_in_a_hints_words_in_every_language() {
+        let hints: Vec<Id> = Id::all()
+            .iter()
+            .copied()
+            .filter(|id| id.key().starts_with("problem.hint."))
+            .collect();
+        assert_eq!(hints.len(), 3);
+        for language in Language::ALL {
+            let words = strings(language);
+            for hint in &hints {
+                assert!(words.get(*hint).contains("`{command}`"), "{hint}");
+            }
+            for id in Id::all()
+                .iter()
+                .filter(|id| id.key().starts_with("problem."))
+            {
+                let said = words.get(*id);
+                // A sentence points to another command through `{hint}`, never by itself.
+                assert!(!said.contains("`matchbox "), "{language:?}: {id}: {said}");
+                let english = strings(Language::En).get(*id);
+                assert_eq!(said.contains("{hint}"), english.contains("{hint}"), "{id}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_message_is_said_with_its_hints_and_without_them() {
+        for language in Language::ALL {
+            let takes = Messages(language)
+                .message(id::PROBLEM_TAKES_PRESET, &[])
+                .hint(Command::Presets, id::PROBLEM_HINT_SEE);
+            let message = Messages(language)
+                .message(id::PROBLEM_EXPECTED, &[("key", "preset"), ("found", "`3`")])
+                .with("takes", takes);
+            let pointer =
+                strings(language).fill(id::PROBLEM_HINT_SEE, &[("command", "matchbox presets")]);
+            assert_eq!(message.hints().len(), 1);
+            assert_eq!(message.hints()[0].command, Command::Presets);
+            assert!(message.to_string().contains(&pointer), "{message}");
+            assert_eq!(message.to_string().replace(&pointer, ""), message.text());
+            let json = serde_json::to_value(&message).unwrap();
+            assert_eq!(json["id"], "problem.expected");
+            assert_eq!(json["args"]["takes"]["id"], "problem.takes.preset");
+            assert_eq!(json["args"]["found"], "`3`");
+        }
+    }
+}
