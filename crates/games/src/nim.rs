@@ -80,6 +80,7 @@ impl NimFile {
                         say.message(
                             id::PROBLEM_HEAPS_COUNT,
                             &[
+                                ("key", "heaps"),
                                 ("most", &say.number(MAX_HEAPS as i64)),
                                 ("found", &say.number(h.value.len() as i64)),
                             ],
@@ -117,6 +118,7 @@ impl NimFile {
                 say.message(
                     problem,
                     &[
+                        ("key", "take"),
                         ("count", &say.number(big)),
                         ("stones", &say.count(most, id::PROBLEM_COUNT_STONE)),
                     ],
@@ -148,7 +150,10 @@ impl NimFile {
             return Ok(wiring);
         };
         if game.several() {
-            return Err(text.at(a, say.message(id::PROBLEM_WIRING_HEAPS, &[])));
+            return Err(text.at(
+                a,
+                say.message(id::PROBLEM_WIRING_HEAPS, &[("key", "allowed")]),
+            ));
         }
         let stones = game.stones();
         for (&at, moves) in &a.value {
@@ -158,6 +163,7 @@ impl NimFile {
                     say.message(
                         id::PROBLEM_WIRING_STONES,
                         &[
+                            ("key", "allowed"),
                             ("at", &say.number(at)),
                             ("stones", &say.count(at, id::PROBLEM_COUNT_STONE)),
                             ("start", &say.count(stones, id::PROBLEM_COUNT_STONE)),
@@ -173,6 +179,7 @@ impl NimFile {
                         say.message(
                             id::PROBLEM_WIRING_ILLEGAL,
                             &[
+                                ("key", "allowed"),
                                 ("at", &say.number(at)),
                                 ("stones", &say.count(at, id::PROBLEM_COUNT_STONE)),
                                 ("count", &say.number(m)),
@@ -188,6 +195,7 @@ impl NimFile {
                     say.message(
                         id::PROBLEM_WIRING_EMPTY,
                         &[
+                            ("key", "allowed"),
                             ("at", &say.number(at)),
                             ("stones", &say.count(at, id::PROBLEM_COUNT_STONE)),
                         ],

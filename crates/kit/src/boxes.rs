@@ -224,7 +224,11 @@ impl<G: Rules> BoxSet<G> {
                 &["beads"],
                 say.message(
                     id::PROBLEM_BEADS_STRAY_MOVE,
-                    &[("move", &say.number(*stray)), ("moves", &shown.join(", "))],
+                    &[
+                        ("key", "beads"),
+                        ("move", &say.number(*stray)),
+                        ("moves", &shown.join(", ")),
+                    ],
                 ),
             ));
         }
@@ -242,6 +246,7 @@ impl<G: Rules> BoxSet<G> {
                     say.message(
                         id::PROBLEM_MOVE_COLOURS_TOO_MANY,
                         &[
+                            ("key", "move_colours"),
                             ("moves", &say.count(moves, id::PROBLEM_COUNT_DIFFERENT_MOVE)),
                             ("most", &say.number(MOVE_EDGE_KINDS as i64)),
                         ],
@@ -537,7 +542,7 @@ fn box_moves<G: Rules>(
             &["beads"],
             say.message(
                 id::PROBLEM_BEADS_BEFORE_FIRST_BOX,
-                &[("move", &say.number(first))],
+                &[("key", "beads"), ("move", &say.number(first))],
             ),
         )
     })?;

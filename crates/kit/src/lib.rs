@@ -228,6 +228,7 @@ impl Kit {
                         say.message(
                             id::PROBLEM_NOT_THE_PRESETS_GAME,
                             &[
+                                ("key", "game"),
                                 ("game", &own.value),
                                 ("preset", preset.name),
                                 ("presets_game", &theirs.value),

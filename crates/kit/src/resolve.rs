@@ -190,6 +190,7 @@ impl KitFile {
                         say.message(
                             id::PROBLEM_BEADS_RANGE,
                             &[
+                                ("key", "beads"),
                                 ("most", &say.number(MAX_START_BEADS)),
                                 ("found", &say.number(n)),
                             ],
@@ -317,6 +318,7 @@ impl KitFile {
                         say.message(
                             id::PROBLEM_NAME_TOO_LONG,
                             &[
+                                ("key", "name"),
                                 ("most", &say.number(MAX_NAME_CHARS as i64)),
                                 ("found", &say.number(length as i64)),
                             ],
@@ -371,7 +373,10 @@ impl KitFile {
         {
             return Err(src.at(
                 reward,
-                say.message(id::PROBLEM_REWARD_WITHOUT_MENACE, &[("rule", rule.name())]),
+                say.message(
+                    id::PROBLEM_REWARD_WITHOUT_MENACE,
+                    &[("key", "reward"), ("rule", rule.name())],
+                ),
             ));
         }
         if let Some(reward) = &self.reward
@@ -382,6 +387,7 @@ impl KitFile {
                 say.message(
                     id::PROBLEM_REWARD_RANGE,
                     &[
+                        ("key", "reward"),
                         ("most", &say.number(MAX_REWARD)),
                         ("result", which),
                         ("found", &say.number(reward.value.get(which))),

@@ -316,6 +316,7 @@ pub fn legible<G: Game>(kit: &Kit, set: &BoxSet<G>, labels: &[Arc<Scene>]) -> Re
                 say.message(
                     problem,
                     &[
+                        ("key", "label"),
                         ("width", &say.millimetres(kit.label.width_mm)),
                         ("height", &say.millimetres(kit.label.height_mm)),
                         ("letter", &say.decimals(f64::from(height), 2)),

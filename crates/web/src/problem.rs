@@ -97,7 +97,8 @@ mod tests {
             assert_eq!(value["args"]["takes"]["id"], "problem.takes.label");
             assert_eq!(value["hints"], json!(["matchbox labels"]), "{value}");
             // The text is the sentence said without its hint's words, which the command
-            // line says inside it: never the command line's sentence cut.
+            // line says inside it, and without the key it opens with: never the command
+            // line's sentence cut.
             let pointer =
                 strings(language).fill(id::PROBLEM_HINT_SEE, &[("command", "matchbox labels")]);
             let message = value["message"].as_str().unwrap();
@@ -106,7 +107,7 @@ mod tests {
             assert!(!text.contains("matchbox labels"), "{text}");
             assert_eq!(
                 message.replace(&pointer, ""),
-                format!("kit.yaml:2:1: {text}")
+                format!("kit.yaml:2:1: label: {text}")
             );
         }
     }
@@ -118,10 +119,7 @@ mod tests {
         assert_eq!(value["key"], "label", "{value}");
         assert_eq!(value["id"], "problem.label_illegible", "{value}");
         let text = value["text"].as_str().unwrap();
-        assert!(
-            text.starts_with("label: at 20 x 12 mm the letters"),
-            "{text}"
-        );
+        assert!(text.starts_with("at 20 x 12 mm the letters"), "{text}");
         assert!(!text.contains("matchbox"), "{text}");
         assert_eq!(value["hints"], json!(["matchbox labels"]));
     }
@@ -131,7 +129,7 @@ mod tests {
         let value = refused("preset: bachet\nlanguage: de\n");
         assert_eq!(value["key"], "language", "{value}");
         assert_eq!(value["args"]["takes"]["id"], "problem.takes.language");
-        assert_eq!(value["text"], "language: expected en, pl or ru, found `de`");
+        assert_eq!(value["text"], "expected en, pl or ru, found `de`");
     }
 
     #[test]

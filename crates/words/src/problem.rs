@@ -8,7 +8,7 @@ use std::fmt;
 use serde::Serialize;
 use serde::ser::SerializeMap;
 
-use crate::i18n::{Id, Language, Messages, id, printable, strings};
+use crate::i18n::{Id, Language, Messages, fill, id, printable, strings};
 
 /// A command of the command line that a problem points to (`matchbox labels` lists the
 /// label sizes): the command line names it in the sentence, a page offers its own way.
@@ -94,7 +94,9 @@ impl Message {
         self
     }
 
-    /// The sentence without its hints, for a front end that offers them its own way.
+    /// The sentence for the field of its key: without its hints, which a front end
+    /// offers its own way, and without the key its words open with (`{key}: ` at the head
+    /// of the message in the word store), which the field names already.
     pub fn text(&self) -> String {
         self.said(false)
     }
@@ -110,15 +112,15 @@ impl Message {
         hints
     }
 
-    /// The sentence, with its hints or without (`{hint}` then says nothing). The kit's
-    /// own text in it is [`printable`].
-    fn said(&self, with_hints: bool) -> String {
+    /// The sentence as the command line says it (`for_cli`), or as [`Message::text`]
+    /// does. The kit's own text in it is [`printable`].
+    fn said(&self, for_cli: bool) -> String {
         let words = strings(self.language);
         let hint = match self.hint {
             Some(Hint {
                 command,
                 words: hint,
-            }) if with_hints => words.fill(hint, &[("command", command.line())]),
+            }) if for_cli => words.fill(hint, &[("command", command.line())]),
             _ => String::new(),
         };
         // The hint first, as the words were when it was written in the sentence.
@@ -126,12 +128,16 @@ impl Message {
         for (name, arg) in &self.args {
             let value = match arg {
                 Arg::Text(text) => printable(text),
-                Arg::Message(inner) => inner.said(with_hints),
+                Arg::Message(inner) => inner.said(for_cli),
             };
             values.push((name, value));
         }
         let values: Vec<(&str, &str)> = values.iter().map(|(n, v)| (*n, v.as_str())).collect();
-        words.fill(self.id, &values)
+        let template = words.get(self.id);
+        match template.strip_prefix("{key}: ") {
+            Some(rest) if !for_cli => fill(rest, &values),
+            _ => fill(template, &values),
+        }
     }
 }
 
@@ -283,7 +289,8 @@ mod tests {
             assert_eq!(message.hints().len(), 1);
             assert_eq!(message.hints()[0].command, Command::Presets);
             assert!(message.to_string().contains(&pointer), "{message}");
-            assert_eq!(message.to_string().replace(&pointer, ""), message.text());
+            let cli = message.to_string().replace(&pointer, "");
+            assert_eq!(cli, format!("preset: {}", message.text()));
             let json = serde_json::to_value(&message).unwrap();
             assert_eq!(json["id"], "problem.expected");
             assert_eq!(json["args"]["takes"]["id"], "problem.takes.preset");
