@@ -435,6 +435,96 @@ fn warnings_are_in_the_kits_language() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The command line says a problem's pointer to another command inside its sentence, in
+/// every language, as it always has (the words keep it apart, `problem.hint.*`).
+#[test]
+fn a_pointer_to_another_command_is_said_inside_its_sentence_in_every_language() {
+    let dir = scratch("hints");
+    let table: &[(&str, &str)] = &[
+        (
+            "preset: [1]\nlanguage: en\n",
+            ":1:9: preset: expected the name of a preset (see `matchbox presets`), found `[1]`",
+        ),
+        (
+            "preset: hexapawn\nlabel: [1]\nlanguage: en\n",
+            ":2:1: label: expected matchbox, craft-small, a sticker sheet (see `matchbox labels`) or {width_mm: W, height_mm: H} in millimetres, found `[1]`",
+        ),
+        (
+            "label: avery-l7160\npaper: letter\npreset: hexapawn\nlanguage: en\n",
+            ":2:8: the L7160 sticker sheet is A4 paper: leave `paper` out, or choose a sheet for Letter paper (see `matchbox labels`)",
+        ),
+        (
+            "preset: hexapawn\nlabel: {width_mm: 20, height_mm: 12}\nlanguage: en\n",
+            ":2:8: label: at 20 x 12 mm the letters of this kit’s labels would be too small to read (0.91 mm high on box 1; at least 1.2 mm is needed): choose a larger label (`matchbox labels` lists them)",
+        ),
+        (
+            "preset: bachet\nlabel: {width_mm: 24, height_mm: 14}\nlanguage: en\n",
+            ":2:8: label: at 24 x 14 mm the letters of this kit’s labels would be too small to read (0.76 mm high on box 1; at least 1.2 mm is needed): choose a larger label (`matchbox labels` lists them), or `numerals: arabic` for shorter move numbers",
+        ),
+        (
+            "game: hexapawn\nrows: 3\ncols: 7\nlanguage: en\n",
+            ":2:7: this kit has 28916 boxes: more labels than matchbox prints (20000); `matchbox boxes` still lists them",
+        ),
+        (
+            "preset: [1]\nlanguage: pl\n",
+            ":1:9: preset: wartością może być nazwa gotowego zestawu (lista: `matchbox presets`), a wpisano `[1]`",
+        ),
+        (
+            "preset: hexapawn\nlabel: [1]\nlanguage: pl\n",
+            ":2:1: label: wartością może być matchbox, craft-small, arkusz naklejek (lista: `matchbox labels`) albo {width_mm: W, height_mm: H} w milimetrach, a wpisano `[1]`",
+        ),
+        (
+            "label: avery-l7160\npaper: letter\npreset: hexapawn\nlanguage: pl\n",
+            ":2:8: arkusz naklejek L7160 ma format A4: usuń `paper` albo wybierz arkusz na papier Letter (lista: `matchbox labels`)",
+        ),
+        (
+            "preset: hexapawn\nlabel: {width_mm: 20, height_mm: 12}\nlanguage: pl\n",
+            ":2:8: label: na etykietach 20 × 12 mm litery byłyby za małe, żeby je przeczytać (w pudełku 1 mają 0,79 mm wysokości, a potrzeba co najmniej 1,2 mm): wybierz większą etykietę (lista: `matchbox labels`)",
+        ),
+        (
+            "preset: bachet\nlabel: {width_mm: 24, height_mm: 14}\nlanguage: pl\n",
+            ":2:8: label: na etykietach 24 × 14 mm litery byłyby za małe, żeby je przeczytać (w pudełku 1 mają 0,76 mm wysokości, a potrzeba co najmniej 1,2 mm): wybierz większą etykietę (lista: `matchbox labels`) albo ustaw `numerals: arabic`, żeby numery ruchów były krótsze",
+        ),
+        (
+            "game: hexapawn\nrows: 3\ncols: 7\nlanguage: pl\n",
+            ":2:7: ten zestaw ma 28 916 pudełek: więcej etykiet, niż matchbox drukuje (20 000); `matchbox boxes` nadal je wypisze",
+        ),
+        (
+            "preset: [1]\nlanguage: ru\n",
+            ":1:9: preset: ожидается название готового набора (список: `matchbox presets`), а указано `[1]`",
+        ),
+        (
+            "preset: hexapawn\nlabel: [1]\nlanguage: ru\n",
+            ":2:1: label: ожидается matchbox, craft-small, лист самоклеящихся этикеток (список: `matchbox labels`) или {width_mm: W, height_mm: H} в миллиметрах, а указано `[1]`",
+        ),
+        (
+            "label: avery-l7160\npaper: letter\npreset: hexapawn\nlanguage: ru\n",
+            ":2:8: лист самоклеящихся этикеток L7160 — формата A4: уберите `paper` или выберите лист для бумаги Letter (список: `matchbox labels`)",
+        ),
+        (
+            "preset: hexapawn\nlabel: {width_mm: 20, height_mm: 12}\nlanguage: ru\n",
+            ":2:8: label: на этикетках 20 × 12 мм буквы будут слишком мелкими, чтобы их прочесть (на коробке 1 их высота 0,68 мм, а нужно хотя бы 1,2 мм): выберите этикетку побольше (список: `matchbox labels`)",
+        ),
+        (
+            "preset: bachet\nlabel: {width_mm: 24, height_mm: 14}\nlanguage: ru\n",
+            ":2:8: label: на этикетках 24 × 14 мм буквы будут слишком мелкими, чтобы их прочесть (на коробке 1 их высота 0,76 мм, а нужно хотя бы 1,2 мм): выберите этикетку побольше (список: `matchbox labels`) или задайте `numerals: arabic`, чтобы номера ходов были короче",
+        ),
+        (
+            "game: hexapawn\nrows: 3\ncols: 7\nlanguage: ru\n",
+            ":2:7: в этом наборе 28 916 коробков: это больше этикеток, чем печатает matchbox (20 000); `matchbox boxes` их всё равно перечислит",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (i, (yaml, expected)) in table.iter().enumerate() {
+        let said = refusal(&dir, &format!("kit-{i}"), yaml.as_bytes());
+        if said.as_deref() != Some(*expected) {
+            wrong.push(format!("{yaml:?}: expected {expected}\n  got {said:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_kit_file_has_a_size_limit() {
     let start = Instant::now();

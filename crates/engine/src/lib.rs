@@ -20,7 +20,7 @@
 pub use matchbox_games::{self as game, with_game};
 pub use matchbox_kit::{self as kit, boxes, glyphs, media};
 pub use matchbox_machine::{self as machine, parallel};
-pub use matchbox_words::{Error, Place, Problem, i18n, palette, rule, settings};
+pub use matchbox_words::{Error, Place, Problem, i18n, palette, problem, rule, settings};
 
 /// Simulation, the exact figures (`exact`), verify and the state file's format
 /// (`state`), under the paths the other crates have always named them by.

@@ -14,7 +14,7 @@ use super::{
     as_in_the_articles, one_bead_each, written_keys,
 };
 use crate::Error;
-use crate::i18n::{Said, Strings, id};
+use crate::i18n::{Id, Said, Strings, id};
 use crate::rule::Rule;
 use crate::settings::{KitText, Preset, settings_file};
 
@@ -71,22 +71,23 @@ impl NimFile {
     fn heaps(&self, text: &KitText) -> Result<Vec<u16>, Error> {
         let say = text.messages();
         match (&self.stones, &self.heaps) {
-            (Some(_), Some(h)) => Err(text.at(h, say.say(id::PROBLEM_STONES_AND_HEAPS, &[]))),
+            (Some(_), Some(h)) => Err(text.at(h, say.message(id::PROBLEM_STONES_AND_HEAPS, &[]))),
             (Some(stones), None) => Ok(vec![text.ranged(stones, "stones", 1, MAX_STONES)?]),
             (None, Some(h)) => {
                 if h.value.is_empty() || h.value.len() > MAX_HEAPS {
                     return Err(text.at(
                         h,
-                        say.say(
+                        say.message(
                             id::PROBLEM_HEAPS_COUNT,
                             &[
+                                ("key", "heaps"),
                                 ("most", &say.number(MAX_HEAPS as i64)),
                                 ("found", &say.number(h.value.len() as i64)),
                             ],
                         ),
                     ));
                 }
-                stone_counts(text, h, "heap_range")
+                stone_counts(text, h, id::PROBLEM_HEAP_RANGE)
             }
             (None, None) => Ok(vec![8]),
         }
@@ -102,21 +103,22 @@ impl NimFile {
             None if heaps.len() == 1 => vec![1, 2, 3],
             None => Vec::new(),
             Some(t) if t.value.is_empty() => {
-                return Err(text.at(t, say.say(id::PROBLEM_TAKE_EMPTY, &[])));
+                return Err(text.at(t, say.message(id::PROBLEM_TAKE_EMPTY, &[])));
             }
-            Some(t) => stone_counts(text, t, "take_range")?,
+            Some(t) => stone_counts(text, t, id::PROBLEM_TAKE_RANGE)?,
         };
         if let Some(&big) = take.iter().find(|&&n| n > most) {
             let problem = if heaps.len() == 1 {
-                "take_more_than_pile"
+                id::PROBLEM_TAKE_MORE_THAN_PILE
             } else {
-                "take_more_than_heaps"
+                id::PROBLEM_TAKE_MORE_THAN_HEAPS
             };
             return Err(text.error(
                 &["take", "stones", "heaps"],
-                say.say(
+                say.message(
                     problem,
                     &[
+                        ("key", "take"),
                         ("count", &say.number(big)),
                         ("stones", &say.count(most, id::PROBLEM_COUNT_STONE)),
                     ],
@@ -141,23 +143,27 @@ impl NimFile {
             // A preset's wiring was made for its own game.
             return Err(text.error(
                 &[changed],
-                say.say(id::PROBLEM_WIRING_OF_THE_PRESET, &[("key", changed)]),
+                say.message(id::PROBLEM_WIRING_OF_THE_PRESET, &[("key", changed)]),
             ));
         }
         let Some(a) = &self.allowed else {
             return Ok(wiring);
         };
         if game.several() {
-            return Err(text.at(a, say.say(id::PROBLEM_WIRING_HEAPS, &[])));
+            return Err(text.at(
+                a,
+                say.message(id::PROBLEM_WIRING_HEAPS, &[("key", "allowed")]),
+            ));
         }
         let stones = game.stones();
         for (&at, moves) in &a.value {
             if at < 1 || at > i64::from(stones) {
                 return Err(text.at(
                     a,
-                    say.say(
+                    say.message(
                         id::PROBLEM_WIRING_STONES,
                         &[
+                            ("key", "allowed"),
                             ("at", &say.number(at)),
                             ("stones", &say.count(at, id::PROBLEM_COUNT_STONE)),
                             ("start", &say.count(stones, id::PROBLEM_COUNT_STONE)),
@@ -170,9 +176,10 @@ impl NimFile {
                 if m < 1 || m > at || !game.take.contains(&(m as u16)) {
                     return Err(text.at(
                         a,
-                        say.say(
+                        say.message(
                             id::PROBLEM_WIRING_ILLEGAL,
                             &[
+                                ("key", "allowed"),
                                 ("at", &say.number(at)),
                                 ("stones", &say.count(at, id::PROBLEM_COUNT_STONE)),
                                 ("count", &say.number(m)),
@@ -185,9 +192,10 @@ impl NimFile {
             if wired.is_empty() {
                 return Err(text.at(
                     a,
-                    say.say(
+                    say.message(
                         id::PROBLEM_WIRING_EMPTY,
                         &[
+                            ("key", "allowed"),
                             ("at", &say.number(at)),
                             ("stones", &say.count(at, id::PROBLEM_COUNT_STONE)),
                         ],
@@ -564,7 +572,7 @@ impl Descriptor for Nim {
                 let say = kit.places.messages;
                 return Err(kit.places.error(
                     &["allowed", "machine", "skip_forced"],
-                    say.say(
+                    say.message(
                         id::PROBLEM_WIRING_NEVER_FACED,
                         &[
                             ("at", &say.number(at)),
@@ -656,7 +664,7 @@ impl Descriptor for Nim {
 fn stone_counts(
     text: &KitText,
     list: &serde_saphyr::Spanned<Vec<i64>>,
-    problem: &str,
+    problem: Id,
 ) -> Result<Vec<u16>, Error> {
     let say = text.messages();
     list.value
@@ -665,7 +673,7 @@ fn stone_counts(
             Ok(count) if (1..=MAX_STONES).contains(&n) => Ok(count),
             _ => Err(text.at(
                 list,
-                say.say(
+                say.message(
                     problem,
                     &[("most", &say.number(MAX_STONES)), ("found", &say.number(n))],
                 ),

@@ -5,9 +5,9 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 
-use crate::Error;
 use crate::game::{Descriptor, Notation, Rules, Side, Symmetry, canonical};
 use crate::i18n::{Language, id, strings};
+use crate::{Command, Error};
 use crate::{Kit, Numerals, Tags};
 
 /// The most labels a kit prints (octapawn has 2,791; a kit for a 7 x 4 pawn board would
@@ -177,13 +177,17 @@ impl<G: Rules> BoxSet<G> {
             let say = kit.places.messages;
             return Err(kit.places.error(
                 &kit.game_keys(),
-                say.say(
+                say.message(
                     id::PROBLEM_TOO_MANY_LABELS,
                     &[
-                        ("boxes", &say.count(self.boxes.len() as i64, "box")),
+                        (
+                            "boxes",
+                            &say.count(self.boxes.len() as i64, id::PROBLEM_COUNT_BOX),
+                        ),
                         ("most", &say.number(MAX_LABELS as i64)),
                     ],
-                ),
+                )
+                .hint(Command::Boxes, id::PROBLEM_HINT_STILL_LISTS),
             ));
         }
         Ok(())
@@ -199,7 +203,7 @@ impl<G: Rules> BoxSet<G> {
         if self.boxes.is_empty() {
             return Err(kit.places.error(
                 &choice_keys(kit),
-                say.say(id::PROBLEM_NEVER_MOVES, &[("side", &kit.machine.said(say))]),
+                say.message(id::PROBLEM_NEVER_MOVES, &[("side", &kit.machine.said(say))]),
             ));
         }
         let mut numbers: Vec<u32> = self
@@ -218,9 +222,13 @@ impl<G: Rules> BoxSet<G> {
             }
             return Err(kit.places.error(
                 &["beads"],
-                say.say(
+                say.message(
                     id::PROBLEM_BEADS_STRAY_MOVE,
-                    &[("move", &say.number(*stray)), ("moves", &shown.join(", "))],
+                    &[
+                        ("key", "beads"),
+                        ("move", &say.number(*stray)),
+                        ("moves", &shown.join(", ")),
+                    ],
                 ),
             ));
         }
@@ -235,9 +243,10 @@ impl<G: Rules> BoxSet<G> {
             if moves as usize > MOVE_EDGE_KINDS {
                 return Err(kit.places.error(
                     &["move_colours", "preset"],
-                    say.say(
+                    say.message(
                         id::PROBLEM_MOVE_COLOURS_TOO_MANY,
                         &[
+                            ("key", "move_colours"),
                             ("moves", &say.count(moves, id::PROBLEM_COUNT_DIFFERENT_MOVE)),
                             ("most", &say.number(MOVE_EDGE_KINDS as i64)),
                         ],
@@ -493,8 +502,8 @@ fn explore_positions<G: Rules>(
     .map_err(|e| match e {
         Explored::TooLarge => kit.places.error(
             &kit.game_keys(),
-            kit.places.messages.say(
-                "too_many_positions",
+            kit.places.messages.message(
+                id::PROBLEM_TOO_MANY_POSITIONS,
                 &[
                     ("game", G::NAME),
                     ("most", &kit.places.messages.number(POSITION_BUDGET as i64)),
@@ -531,7 +540,10 @@ fn box_moves<G: Rules>(
         let say = kit.places.messages;
         kit.places.error(
             &["beads"],
-            say.say("beads_before_first_box", &[("move", &say.number(first))]),
+            say.message(
+                id::PROBLEM_BEADS_BEFORE_FIRST_BOX,
+                &[("key", "beads"), ("move", &say.number(first))],
+            ),
         )
     })?;
     let moves = wired.enumerate().map(|(rank, mv)| {
@@ -556,7 +568,7 @@ fn colour_of<G: Rules>(
         let say = kit.places.messages;
         return Err(kit.places.error(
             &keys,
-            say.say(
+            say.message(
                 id::PROBLEM_PALETTE_TOO_SHORT,
                 &[
                     (

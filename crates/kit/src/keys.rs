@@ -11,9 +11,10 @@ use serde_saphyr::{Location, Spanned};
 use super::{Kit, KitFile, presets};
 use crate::Error;
 use crate::game::{AnyGame, GAMES};
-use crate::i18n::{Messages, Named, id, strings};
+use crate::i18n::{Messages, Named, id};
 use crate::rule::Rule;
 use crate::settings::{self, Kind, SettingsFile, Source, Vocabulary, placed};
+use crate::{Command, Message};
 
 /// The keys of a kit file, each with its place and the place of its value, in order.
 struct TopKeys(Vec<(Spanned<String>, Location)>);
@@ -40,8 +41,13 @@ impl<'de> Deserialize<'de> for TopKeys {
 }
 
 /// The games' names as a choice: `a, b or c`.
-pub(super) fn game_names(say: Messages) -> String {
-    say.or_list(&GAMES.iter().map(|g| g.name.to_string()).collect::<Vec<_>>())
+pub(super) fn game_names(say: Messages) -> Message {
+    let names: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
+    let (last, some) = names.split_last().expect("the list of games is not empty");
+    say.message(
+        id::PROBLEM_OR,
+        &[("some", &some.join(", ")), ("last", last)],
+    )
 }
 
 /// The ways a kit names its game: `` `game: a`, `game: b` or `game: c` ``.
@@ -60,12 +66,18 @@ fn is_key(key: &str) -> bool {
 }
 
 /// What `key` takes, if it is a key of kit.yaml or of one of its games.
-/// (`problem.takes.KEY` of the strings, in the kit's and the games' files).
-pub(super) fn allowed(key: &str, say: Messages) -> Option<String> {
+/// (`problem.takes.KEY` of the strings, in the kit's and the games' files), with the
+/// command that lists the choices where there is one.
+pub(super) fn allowed(key: &str, say: Messages) -> Option<Message> {
     if key == "game" {
         return Some(game_names(say));
     }
-    is_key(key).then(|| strings(say.0).named(Named::Takes, key))
+    let takes = say.message(Named::Takes.id(key).filter(|_| is_key(key))?, &[]);
+    Some(match key {
+        "preset" => takes.hint(Command::Presets, id::PROBLEM_HINT_SEE),
+        "label" => takes.hint(Command::Labels, id::PROBLEM_HINT_SEE),
+        _ => takes,
+    })
 }
 
 /// What kit.yaml's keys take, for the messages of the text read below the games.
@@ -73,7 +85,7 @@ pub(super) const VOCABULARY: Vocabulary = Vocabulary {
     keys: KitFile::KEYS,
     allowed,
     empty: |say| {
-        say.say(
+        say.message(
             id::PROBLEM_EMPTY,
             &[("games", &game_choices(say)), ("presets", &preset_names())],
         )
@@ -86,8 +98,8 @@ fn preset_names() -> String {
 }
 
 /// The message for a preset that is none of the presets.
-pub(super) fn unknown_preset(name: &str, say: Messages) -> String {
-    say.say(
+pub(super) fn unknown_preset(name: &str, say: Messages) -> Message {
+    say.message(
         id::PROBLEM_UNKNOWN_PRESET,
         &[("name", name), ("presets", &preset_names())],
     )
@@ -105,16 +117,14 @@ pub(super) fn no_game(src: &Source, text: &str) -> Error {
         let name = key.value.as_str();
         let takes = match name {
             "game" => Some(game_names(say)),
-            "preset" => Some(say.say(id::PROBLEM_ONE_OF, &[("names", &preset_names())])),
+            "preset" => Some(say.message(id::PROBLEM_ONE_OF, &[("names", &preset_names())])),
             _ => None,
         };
         if let Some(takes) = takes {
             return src.at_location(
                 value_at,
-                say.say(
-                    id::PROBLEM_EXPECTED_NOTHING,
-                    &[("key", name), ("takes", &takes)],
-                ),
+                say.message(id::PROBLEM_EXPECTED_NOTHING, &[("key", name)])
+                    .with("takes", takes),
             );
         }
         if !is_key(name) {
@@ -129,7 +139,7 @@ pub(super) fn no_game(src: &Source, text: &str) -> Error {
         src.name,
         1,
         1,
-        say.say(
+        say.message(
             id::PROBLEM_NO_GAME,
             &[("games", &game_choices(say)), ("presets", &preset_names())],
         ),
@@ -161,7 +171,7 @@ pub(super) fn check_keys(
         if is_key(name) {
             return Err(src.at_location(
                 &value_at,
-                say.say(
+                say.message(
                     id::PROBLEM_ANOTHER_GAMES_KEY,
                     &[("field", name), ("game", game)],
                 ),
@@ -169,11 +179,11 @@ pub(super) fn check_keys(
         }
         let keys = KitFile::KEYS.iter().chain(entry.keys).copied();
         let message = match settings::nearest(name, keys.clone()) {
-            Some(near) => say.say(
+            Some(near) => say.message(
                 id::PROBLEM_UNKNOWN_KEY_NEAR,
                 &[("field", name), ("near", near)],
             ),
-            None => say.say(
+            None => say.message(
                 id::PROBLEM_UNKNOWN_GAME_KEY,
                 &[
                     ("field", name),

@@ -34,7 +34,7 @@ use crate::settings::{
     KitText, Places, Preset, SettingsFile, Source, messages_for, placed, settings_file,
 };
 use keys::{VOCABULARY, check_keys, game_names, no_game, unknown_preset};
-use matchbox_words::{Error, Problem};
+use matchbox_words::{Command, Error, Message, Place, Problem};
 use resolve::{LabelChoice, PaletteEntry};
 pub use resolve::{MAX_NAME_CHARS, without_controls};
 
@@ -151,8 +151,12 @@ impl Kit {
     /// A built-in preset as a kit.
     pub fn from_preset(name: &str) -> Result<Kit, Error> {
         // A preset named on the command line: no kit, so no language but English.
-        let preset =
-            preset(name).ok_or_else(|| Error::Input(unknown_preset(name, Messages::default())))?;
+        let preset = preset(name).ok_or_else(|| {
+            Error::Kit(Box::new(Problem::new(unknown_preset(
+                name,
+                Messages::default(),
+            ))))
+        })?;
         let kit = Kit::from_yaml(
             &format!("preset: {}\n", preset.name),
             &format!("preset {name}"),
@@ -170,14 +174,21 @@ impl Kit {
         // Said in the kit's language where its `language:` line can be read at all.
         let say = |bytes: &[u8]| messages_for(&String::from_utf8_lossy(bytes));
         if bytes.len() as u64 > MAX_KIT_BYTES {
-            let message = say(&bytes).say(id::PROBLEM_FILE_TOO_LARGE, &[]);
-            return Err(Error::Input(format!("{shown}: {message}")));
+            let message = say(&bytes).message(id::PROBLEM_FILE_TOO_LARGE, &[]);
+            let place = Place {
+                file: shown.to_string(),
+                at: None,
+            };
+            return Err(Error::Kit(Box::new(Problem {
+                place: Some(place),
+                ..Problem::new(message)
+            })));
         }
         let text = String::from_utf8(bytes).map_err(|e| {
             let before = &e.as_bytes()[..e.utf8_error().valid_up_to()];
             let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
             let column = before.iter().rev().take_while(|&&b| b != b'\n').count() + 1;
-            let message = say(e.as_bytes()).say(id::PROBLEM_NOT_UTF8, &[]);
+            let message = say(e.as_bytes()).message(id::PROBLEM_NOT_UTF8, &[]);
             placed(shown, line as u64, column as u64, message)
         })?;
         Kit::from_yaml(&text, shown)
@@ -214,9 +225,10 @@ impl Kit {
                 {
                     return Err(src.at(
                         own,
-                        say.say(
+                        say.message(
                             id::PROBLEM_NOT_THE_PRESETS_GAME,
                             &[
+                                ("key", "game"),
                                 ("game", &own.value),
                                 ("preset", preset.name),
                                 ("presets_game", &theirs.value),
@@ -245,14 +257,14 @@ impl Kit {
         let game = AnyGame::read(&game_name.value, &kit_text).ok_or_else(|| {
             src.at(
                 game_name,
-                say.say(
+                say.message(
                     id::PROBLEM_EXPECTED,
                     &[
                         ("key", "game"),
-                        ("takes", &game_names(say)),
                         ("found", &format!("`{}`", game_name.value)),
                     ],
-                ),
+                )
+                .with("takes", game_names(say)),
             )
         })??;
         merged.resolve(&src, game, places, preset_rule)
@@ -568,7 +580,9 @@ mod tests {
             .chain(GAMES.iter().flat_map(|g| g.keys));
         for key in every {
             for language in Language::ALL {
-                let takes = allowed(key, Messages(language)).unwrap_or_default();
+                let takes = allowed(key, Messages(language))
+                    .map(|takes| takes.to_string())
+                    .unwrap_or_default();
                 assert!(
                     !takes.is_empty() && !takes.starts_with("problem."),
                     "{language:?}: {key} takes {takes}"

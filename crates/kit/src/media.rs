@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::Message;
 use crate::i18n::{Messages, id};
 
 /// The printed size of one label.
@@ -205,7 +206,7 @@ pub fn sticker_sheet(code: &str) -> Option<StickerSheet> {
 impl StickerSheet {
     /// Why the grid cannot be cut from its paper, if it cannot, said as `say` says it:
     /// every label must lie on the page, and no two may overlap.
-    pub fn misfit(&self, say: Messages) -> Option<String> {
+    pub fn misfit(&self, say: Messages) -> Option<Message> {
         let (pw, ph) = self.paper.size_mm();
         let l = self.label;
         let right = self.left_mm + (self.across - 1) as f32 * self.pitch_x_mm + l.width_mm;
@@ -214,14 +215,14 @@ impl StickerSheet {
         if positive.iter().any(|v| !(v.is_finite() && *v > 0.0))
             || !(self.left_mm >= 0.0 && self.top_mm >= 0.0 && self.corner_mm >= 0.0)
         {
-            return Some(say.say(id::PROBLEM_SHEET_NOT_POSITIVE, &[]));
+            return Some(say.message(id::PROBLEM_SHEET_NOT_POSITIVE, &[]));
         }
         if self.across == 0 || self.down == 0 {
-            return Some(say.say(id::PROBLEM_SHEET_NO_LABELS, &[]));
+            return Some(say.message(id::PROBLEM_SHEET_NO_LABELS, &[]));
         }
         let mm = |x: f32| say.millimetres(x);
         if self.pitch_x_mm + 0.01 < l.width_mm || self.pitch_y_mm + 0.01 < l.height_mm {
-            return Some(say.say(
+            return Some(say.message(
                 id::PROBLEM_SHEET_OVERLAP,
                 &[
                     ("pitch_x", &mm(self.pitch_x_mm)),
@@ -232,7 +233,7 @@ impl StickerSheet {
             ));
         }
         if right > pw + 0.01 || bottom > ph + 0.01 {
-            return Some(say.say(
+            return Some(say.message(
                 id::PROBLEM_SHEET_PAST_PAGE,
                 &[
                     ("right", &mm(right)),
@@ -243,7 +244,7 @@ impl StickerSheet {
             ));
         }
         if 2.0 * self.corner_mm > l.width_mm.min(l.height_mm) {
-            return Some(say.say(id::PROBLEM_SHEET_CORNER, &[]));
+            return Some(say.message(id::PROBLEM_SHEET_CORNER, &[]));
         }
         None
     }

@@ -14,7 +14,7 @@ use crate::media::{LABEL_SIZES, LabelSize, Paper, STICKER_SHEETS, StickerSheet, 
 use crate::palette::{self, Colour};
 use crate::rule::{BeadSchedule, MAX_REWARD, MAX_START_BEADS, Reward, Rule};
 use crate::settings::{Places, Source, code_point, deferred, ranged};
-use crate::{Error, Problem};
+use crate::{Command, Error, Problem};
 
 /// What `label:` names: a label size cut from plain paper, or a sticker sheet.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -57,7 +57,7 @@ impl<'de> Deserialize<'de> for LabelChoice {
                     .ok_or_else(|| {
                         let codes: Vec<&str> = STICKER_SHEETS.iter().map(|s| s.code).collect();
                         E::custom(deferred(
-                            "unknown_label",
+                            id::PROBLEM_UNKNOWN_LABEL,
                             &[("name", name), ("sheets", &codes.join(", "))],
                         ))
                     })
@@ -78,11 +78,17 @@ impl<'de> Deserialize<'de> for LabelChoice {
                 let (Some(across), Some(down)) = (f.across, f.down) else {
                     return match (f.across, f.down, f.left_mm, f.top_mm) {
                         (None, None, None, None) => Ok(LabelChoice::Cut(label)),
-                        _ => Err(de::Error::custom(deferred("sticker_sheet_grid", &[]))),
+                        _ => Err(de::Error::custom(deferred(
+                            id::PROBLEM_STICKER_SHEET_GRID,
+                            &[],
+                        ))),
                     };
                 };
                 let (Some(left_mm), Some(top_mm)) = (f.left_mm, f.top_mm) else {
-                    return Err(de::Error::custom(deferred("sticker_sheet_corner", &[])));
+                    return Err(de::Error::custom(deferred(
+                        id::PROBLEM_STICKER_SHEET_CORNER,
+                        &[],
+                    )));
                 };
                 Ok(LabelChoice::Sticker(StickerSheet {
                     code: "custom",
@@ -181,9 +187,10 @@ impl KitFile {
                 } else {
                     Err(src.at(
                         b,
-                        say.say(
+                        say.message(
                             id::PROBLEM_BEADS_RANGE,
                             &[
+                                ("key", "beads"),
                                 ("most", &say.number(MAX_START_BEADS)),
                                 ("found", &say.number(n)),
                             ],
@@ -194,7 +201,7 @@ impl KitFile {
             match &b.value {
                 BeadSchedule::Each(n) => check(*n)?,
                 BeadSchedule::ByMoveNumber(map) if map.is_empty() => {
-                    return Err(src.at(b, say.say(id::PROBLEM_BEADS_NO_MOVES, &[])));
+                    return Err(src.at(b, say.message(id::PROBLEM_BEADS_NO_MOVES, &[])));
                 }
                 BeadSchedule::ByMoveNumber(map) => {
                     for n in map.values() {
@@ -213,14 +220,14 @@ impl KitFile {
             Some(p) => {
                 let say = src.messages;
                 if p.value.is_empty() {
-                    return Err(src.at(p, say.say(id::PROBLEM_PALETTE_EMPTY, &[])));
+                    return Err(src.at(p, say.message(id::PROBLEM_PALETTE_EMPTY, &[])));
                 }
                 let mut colours: Vec<Colour> = Vec::new();
                 for entry in &p.value {
                     let rgb = palette::parse_hex(&entry.rgb).ok_or_else(|| {
                         src.at(
                             p,
-                            say.say(
+                            say.message(
                                 id::PROBLEM_COLOUR_RGB,
                                 &[("name", &entry.name), ("rgb", &entry.rgb)],
                             ),
@@ -230,7 +237,7 @@ impl KitFile {
                     if colours.iter().any(|c| c.name == entry.name) {
                         return Err(src.at(
                             p,
-                            say.say(id::PROBLEM_COLOUR_TWICE, &[("name", &entry.name)]),
+                            say.message(id::PROBLEM_COLOUR_TWICE, &[("name", &entry.name)]),
                         ));
                     }
                     colours.push(Colour {
@@ -256,14 +263,16 @@ impl KitFile {
             {
                 return Err(src.at(
                     p,
-                    src.messages.say(
-                        id::PROBLEM_STICKER_SHEET_PAPER,
-                        &[
-                            ("sheet", sheet.code),
-                            ("sheet_paper", sheet.paper.name()),
-                            ("paper", p.value.name()),
-                        ],
-                    ),
+                    src.messages
+                        .message(
+                            id::PROBLEM_STICKER_SHEET_PAPER,
+                            &[
+                                ("sheet", sheet.code),
+                                ("sheet_paper", sheet.paper.name()),
+                                ("paper", p.value.name()),
+                            ],
+                        )
+                        .hint(Command::Labels, id::PROBLEM_HINT_SEE),
                 ));
             }
             (LabelChoice::Sticker(sheet), None) if sheet.code != "custom" => sheet.paper,
@@ -306,9 +315,10 @@ impl KitFile {
                 if length > MAX_NAME_CHARS {
                     return Err(src.at(
                         n,
-                        say.say(
+                        say.message(
                             id::PROBLEM_NAME_TOO_LONG,
                             &[
+                                ("key", "name"),
                                 ("most", &say.number(MAX_NAME_CHARS as i64)),
                                 ("found", &say.number(length as i64)),
                             ],
@@ -323,7 +333,7 @@ impl KitFile {
         };
         // Only a name the file gives can come out empty: the preset's and the game's have words.
         if let (true, Some(given)) = (name.is_empty(), &self.name) {
-            return Err(src.at(given, say.say(id::PROBLEM_NAME_EMPTY, &[])));
+            return Err(src.at(given, say.message(id::PROBLEM_NAME_EMPTY, &[])));
         }
         Ok(name)
     }
@@ -346,13 +356,16 @@ impl KitFile {
             && preset == Rule::Relay
             && own.value != Rule::Relay
         {
+            let message = say.message(
+                id::PROBLEM_WARNING_RELAY_REPLACED,
+                &[("rule", &say.rule(own.value.name()))],
+            );
             warnings.push(Problem {
                 place: Some(src.place(&own.referenced)),
                 key: Some("rule".into()),
-                message: say.say(
-                    id::PROBLEM_WARNING_RELAY_REPLACED,
-                    &[("rule", &say.rule(own.value.name()))],
-                ),
+                keys: vec!["rule".into()],
+                warning: true,
+                ..Problem::new(message)
             });
         }
         if let Some(reward) = &self.reward
@@ -360,7 +373,10 @@ impl KitFile {
         {
             return Err(src.at(
                 reward,
-                say.say(id::PROBLEM_REWARD_WITHOUT_MENACE, &[("rule", rule.name())]),
+                say.message(
+                    id::PROBLEM_REWARD_WITHOUT_MENACE,
+                    &[("key", "reward"), ("rule", rule.name())],
+                ),
             ));
         }
         if let Some(reward) = &self.reward
@@ -368,9 +384,10 @@ impl KitFile {
         {
             return Err(src.at(
                 reward,
-                say.say(
+                say.message(
                     id::PROBLEM_REWARD_RANGE,
                     &[
+                        ("key", "reward"),
                         ("most", &say.number(MAX_REWARD)),
                         ("result", which),
                         ("found", &say.number(reward.value.get(which))),
@@ -395,7 +412,8 @@ fn check_label(
     if let Some(why) = stickers.and_then(|sheet| sheet.misfit(say)) {
         return Err(src.at(
             at,
-            say.say(id::PROBLEM_STICKER_SHEET_MISFIT, &[("why", &why)]),
+            say.message(id::PROBLEM_STICKER_SHEET_MISFIT, &[])
+                .with("why", why),
         ));
     }
     let (aw, ah) = crate::media::label_area(paper);
@@ -413,18 +431,18 @@ fn check_label(
     let height = say.millimetres(label.height_mm);
     if !(drawn.width_mm >= 20.0 && drawn.height_mm >= 12.0) {
         let problem = match stickers {
-            Some(_) => "sticker_too_small",
-            None => "label_too_small",
+            Some(_) => id::PROBLEM_STICKER_TOO_SMALL,
+            None => id::PROBLEM_LABEL_TOO_SMALL,
         };
         return Err(src.at(
             at,
-            say.say(problem, &[("width", &width), ("height", &height)]),
+            say.message(problem, &[("width", &width), ("height", &height)]),
         ));
     }
     if stickers.is_none() && (label.width_mm > aw || label.height_mm > ah) {
         return Err(src.at(
             at,
-            say.say(
+            say.message(
                 id::PROBLEM_LABEL_TOO_LARGE,
                 &[
                     ("width", &width),
@@ -468,7 +486,7 @@ fn check_printable<T>(src: &Source, at: &Spanned<T>, key: &str, text: &str) -> R
     if let Some(c) = text.chars().find(|&c| is_invisible(c)) {
         return Err(src.at(
             at,
-            say.say(
+            say.message(
                 id::PROBLEM_INVISIBLE,
                 &[("key", key), ("code", &code_point(c))],
             ),
@@ -478,7 +496,7 @@ fn check_printable<T>(src: &Source, at: &Spanned<T>, key: &str, text: &str) -> R
         None => Ok(()),
         Some(c) => Err(src.at(
             at,
-            say.say(
+            say.message(
                 id::PROBLEM_UNPRINTABLE,
                 &[
                     ("key", key),

@@ -27,7 +27,7 @@ impl TooManyPositions {
         let say = kit.places.messages;
         kit.places.error(
             &kit.game_keys(),
-            say.say(
+            say.message(
                 id::PROBLEM_TOO_MANY_POSITIONS_TO_PLAY,
                 &[
                     ("game", self.game),

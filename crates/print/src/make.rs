@@ -13,10 +13,11 @@ use crate::pictures::Game;
 use crate::sheet::{self, Page};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::BoxSet;
-use matchbox_engine::i18n::{decimal, strings};
+use matchbox_engine::i18n::{decimal, id, strings};
 use matchbox_engine::kit::{Kit, Numerals};
 use matchbox_engine::machine::Tree;
 use matchbox_engine::palette::Colour;
+use matchbox_engine::problem::Command;
 use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::exact::{self, GivingUp, Measure, SheetFigures};
 use matchbox_engine::simulate::verify::{REWARD_GAMES, VERIFY_RUNS, losses_early};
@@ -307,21 +308,23 @@ pub fn legible<G: Game>(kit: &Kit, set: &BoxSet<G>, labels: &[Arc<Scene>]) -> Re
             let say = kit.places.messages;
             // Roman move numbers of a long game take most of a label's foot.
             let problem = match kit.numerals {
-                Numerals::Roman => "label_illegible_roman",
-                Numerals::Arabic => "label_illegible",
+                Numerals::Roman => id::PROBLEM_LABEL_ILLEGIBLE_ROMAN,
+                Numerals::Arabic => id::PROBLEM_LABEL_ILLEGIBLE,
             };
             Err(kit.places.error(
                 &["label"],
-                say.say(
+                say.message(
                     problem,
                     &[
+                        ("key", "label"),
                         ("width", &say.millimetres(kit.label.width_mm)),
                         ("height", &say.millimetres(kit.label.height_mm)),
                         ("letter", &say.decimals(f64::from(height), 2)),
                         ("box", &say.number(id as i64)),
                         ("least", &say.millimetres(SMALLEST_LETTER_MM)),
                     ],
-                ),
+                )
+                .hint(Command::Labels, id::PROBLEM_HINT_LISTS),
             ))
         }
         _ => Ok(()),

@@ -288,7 +288,7 @@ fn design<G: Game>(
         "warnings": kit
             .warnings
             .iter()
-            .map(|w| problem::problem_json(w, Some(yaml), true))
+            .map(|w| problem::problem_json(w, Some(yaml)))
             .collect::<Vec<_>>(),
         "figures": figures,
         "colour_rgb": rgb,

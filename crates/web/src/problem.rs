@@ -1,42 +1,40 @@
-//! A kit's mistake or warning as the page shows it: a JSON value with its place, its key
-//! and its words, so that the page puts it at its field without reading the sentence.
-//! The command line's pointers to its other commands (`(see `matchbox labels`)`) are
-//! handed over apart, as `hints`: the page offers those choices in its own fields.
+//! A kit's mistake or warning as the page shows it: a JSON value made from the problem's
+//! data (its place, its keys, its message id with its values, its hints), so that the
+//! page puts it at its field and offers the commands it names in its own way, and no
+//! sentence is ever read back.
 
 use serde_json::{Value, json};
 
 use matchbox_engine::kit::key_on_line;
 use matchbox_engine::{Error, Problem};
 
-/// The JSON of a problem with a kit whose text is `yaml`: `message` as the command
-/// line says it, `place` (file, line, column) or null, `key` or null, `text` (what the
-/// page says at the key's field), `hints` (commands named), `warning`.
-pub fn problem_json(problem: &Problem, yaml: Option<&str>, warning: bool) -> Value {
+/// The JSON of a problem with a kit whose text is `yaml`: `message` as the command line
+/// says it; `id` and `args`, its message as data; `place` (file, line, column, span) or
+/// null; `key` (the problem's, or the one written on its line) or null and `keys`;
+/// `text`, the sentence without its hints, for the key's field; `hints`, the commands it
+/// points to; `warning`.
+pub fn problem_json(problem: &Problem, yaml: Option<&str>) -> Value {
     let key = problem.key.clone().or_else(|| {
-        let line = problem.place.as_ref()?.line;
+        let line = problem.place.as_ref()?.at?.line;
         key_on_line(yaml?, line)
     });
-    let mut text = problem.message.as_str();
-    // A warning begins with the kit language's word for one (`warning: `, `uwaga: `),
-    // which the page says in its own title; the words of a warning have no other `: `
-    // before their own.
-    if warning && let Some((_, rest)) = text.split_once(": ") {
-        text = rest;
-    }
-    // A message about one key begins with it where it can; the field names it already.
-    if let Some(rest) = key
-        .as_deref()
-        .and_then(|k| text.strip_prefix(k)?.strip_prefix(": "))
-    {
-        text = rest;
-    }
+    let hints: Vec<&str> = problem
+        .message
+        .hints()
+        .iter()
+        .map(|hint| hint.command.line())
+        .collect();
+    let said = serde_json::to_value(&problem.message).unwrap_or(Value::Null);
     json!({
         "message": problem.to_string(),
+        "id": said["id"],
+        "args": said["args"],
         "place": problem.place,
         "key": key,
-        "text": without_commands(text),
-        "hints": commands(&problem.message),
-        "warning": warning,
+        "keys": problem.keys,
+        "text": problem.message.text(),
+        "hints": hints,
+        "warning": problem.warning,
     })
 }
 
@@ -44,87 +42,44 @@ pub fn problem_json(problem: &Problem, yaml: Option<&str>, warning: bool) -> Val
 /// [`problem_json`], anything else with its message alone.
 pub fn error_json(error: &Error, yaml: Option<&str>) -> Value {
     match error {
-        Error::Kit(problem) => problem_json(problem, yaml, false),
+        Error::Kit(problem) => problem_json(problem, yaml),
         other => {
             let message = other.to_string();
             json!({
                 "message": message,
+                "id": null,
+                "args": {},
                 "place": null,
                 "key": null,
-                "text": without_commands(&message),
-                "hints": commands(&message),
+                "keys": [],
+                "text": message,
+                "hints": [],
                 "warning": false,
             })
         }
     }
 }
 
-/// The commands a message names (`` `matchbox labels` `` gives `matchbox labels`).
-fn commands(message: &str) -> Vec<String> {
-    message
-        .split('`')
-        .skip(1)
-        .step_by(2)
-        .filter(|quoted| quoted.starts_with("matchbox ") && !quoted.contains(':'))
-        .map(str::to_string)
-        .collect()
-}
-
-/// A message without its pointers to other commands. Every language's strings put
-/// them in brackets, or after a `;` at the end (`problem.*` in templates/*/strings.yaml,
-/// tested below for every message); brackets go first, so that a `;` inside other
-/// brackets never takes the rest of the message.
-fn without_commands(message: &str) -> String {
-    let names = |part: &str| part.contains("`matchbox ");
-    let mut out = String::new();
-    let mut rest = message;
-    while let Some(open) = rest.find(" (") {
-        let Some(close) = rest[open..].find(')').map(|c| open + c) else {
-            break;
-        };
-        let inside = &rest[open + 2..close];
-        out.push_str(&rest[..open]);
-        if inside.contains('(') || !names(inside) {
-            out.push_str(&rest[open..=close]);
-        }
-        rest = &rest[close + 1..];
-    }
-    out.push_str(rest);
-    match out.rfind(';') {
-        Some(at) if names(&out[at..]) => out[..at].to_string(),
-        _ => out,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use matchbox_engine::i18n::{Language, strings};
+    use matchbox_engine::i18n::{Language, id, strings};
 
-    #[test]
-    fn no_message_in_any_language_keeps_a_pointer_to_a_command() {
-        for language in Language::ALL {
-            let words = strings(language);
-            for key in words.keys().filter(|k| k.starts_with("problem.")) {
-                let said = words.get(key);
-                let text = without_commands(said);
-                assert!(!text.contains("`matchbox "), "{key}: {text}");
-                if said.contains("`matchbox ") {
-                    assert!(!commands(said).is_empty(), "{key}: {said}");
-                }
-            }
-        }
+    /// The page's JSON for the kit `yaml`, refused.
+    fn refused(yaml: &str) -> Value {
+        let request = json!({"command": "design", "yaml": yaml, "dpi": 96.0});
+        let error = crate::answer(&serde_json::to_vec(&request).unwrap()).expect_err(yaml);
+        error_json(&error, Some(yaml))
     }
 
     #[test]
-    fn a_placed_problem_is_at_the_key_on_its_line_without_the_keys_name() {
-        let yaml = "preset: bachet\nstones: 0\nlanguage: en\n";
-        let Err(Error::Kit(problem)) = crate::read_kit(yaml) else {
-            panic!("a kit's mistake");
-        };
-        let value = problem_json(&problem, Some(yaml), false);
+    fn a_placed_problem_is_at_the_key_on_its_line() {
+        let value = refused("preset: bachet\nstones: 0\nlanguage: en\n");
         assert_eq!(value["key"], "stones");
         assert_eq!(value["place"]["line"], 2);
+        assert_eq!(value["place"]["column"], 9);
+        assert_eq!(value["id"], "problem.range");
+        assert_eq!(value["args"]["found"], "0");
         assert_eq!(value["text"], "stones must be from 1 to 1000, not 0");
         assert_eq!(
             value["message"],
@@ -133,17 +88,66 @@ mod tests {
     }
 
     #[test]
+    fn a_bad_label_hands_its_hint_as_data_in_every_language() {
+        for language in Language::ALL {
+            let code = language.code();
+            let value = refused(&format!("preset: hexapawn\nlabel: [1]\nlanguage: {code}\n"));
+            assert_eq!(value["key"], "label", "{value}");
+            assert_eq!(value["id"], "problem.expected", "{value}");
+            assert_eq!(value["args"]["takes"]["id"], "problem.takes.label");
+            assert_eq!(value["hints"], json!(["matchbox labels"]), "{value}");
+            // The text is the sentence said without its hint's words, which the command
+            // line says inside it, and without the key it opens with: never the command
+            // line's sentence cut.
+            let pointer =
+                strings(language).fill(id::PROBLEM_HINT_SEE, &[("command", "matchbox labels")]);
+            let message = value["message"].as_str().unwrap();
+            let text = value["text"].as_str().unwrap();
+            assert!(message.contains(&pointer), "{message}");
+            assert!(!text.contains("matchbox labels"), "{text}");
+            assert_eq!(
+                message.replace(&pointer, ""),
+                format!("kit.yaml:2:1: label: {text}")
+            );
+        }
+    }
+
+    #[test]
     fn an_unplaced_problem_about_a_key_names_it_and_its_commands_apart() {
         let yaml = "preset: hexapawn\nlabel: {width_mm: 20, height_mm: 12}\n";
-        let error = crate::answer(
-            &serde_json::to_vec(&json!({"command": "design", "yaml": yaml, "dpi": 96.0})).unwrap(),
-        )
-        .expect_err("letters too small");
-        let value = error_json(&error, Some(yaml));
+        let value = refused(yaml);
         assert_eq!(value["key"], "label", "{value}");
+        assert_eq!(value["id"], "problem.label_illegible", "{value}");
         let text = value["text"].as_str().unwrap();
         assert!(text.starts_with("at 20 x 12 mm the letters"), "{text}");
         assert!(!text.contains("matchbox"), "{text}");
         assert_eq!(value["hints"], json!(["matchbox labels"]));
+    }
+
+    #[test]
+    fn an_unknown_language_is_said_in_english_with_the_languages_there_are() {
+        let value = refused("preset: bachet\nlanguage: de\n");
+        assert_eq!(value["key"], "language", "{value}");
+        assert_eq!(value["args"]["takes"]["id"], "problem.takes.language");
+        assert_eq!(value["text"], "expected en, pl or ru, found `de`");
+    }
+
+    #[test]
+    fn a_warning_is_said_without_its_title_in_the_text() {
+        let yaml = "preset: bachet-relay\nrule: gardner\nlanguage: pl\n";
+        let request = json!({"command": "design", "yaml": yaml, "dpi": 96.0});
+        let parts = crate::answer(&serde_json::to_vec(&request).unwrap()).unwrap();
+        let design: Value = serde_json::from_slice(&parts[0].1).unwrap();
+        let warning = &design["warnings"][0];
+        assert_eq!(warning["warning"], true, "{design}");
+        assert_eq!(warning["id"], "problem.warning_relay_replaced");
+        assert!(
+            warning["message"].as_str().unwrap().contains(": uwaga: "),
+            "{warning}"
+        );
+        assert!(
+            !warning["text"].as_str().unwrap().contains("uwaga"),
+            "{warning}"
+        );
     }
 }

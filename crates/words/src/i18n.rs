@@ -151,11 +151,7 @@ impl Strings {
 
     /// The text of a message with its `{name}` placeholders filled in.
     pub fn fill<'a>(&'a self, key: impl Key<'a>, values: &[(&str, &str)]) -> String {
-        let mut out = self.get(key).to_string();
-        for (name, value) in values {
-            out = out.replace(&format!("{{{name}}}"), value);
-        }
-        out
+        fill(self.get(key), values)
     }
 
     /// Every key, sorted.
@@ -230,6 +226,15 @@ fn colour_words(name: &str) -> Option<(Id, Id)> {
         "olive" => (id::COLOUR_OLIVE, id::CODE_OLIVE),
         _ => return None,
     })
+}
+
+/// `template` (a message of the store) with its `{name}` placeholders filled in, in order.
+pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out = template.to_string();
+    for (name, value) in values {
+        out = out.replace(&format!("{{{name}}}"), value);
+    }
+    out
 }
 
 /// A word the store has for every game, preset and kit.yaml key, found by its name:

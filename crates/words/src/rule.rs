@@ -169,5 +169,8 @@ impl<'de> Deserialize<'de> for BeadSchedule {
 /// What `beads:` takes, and the number found instead, said in the kit's language once
 /// the kit is read.
 fn beads_expected(n: impl fmt::Display) -> String {
-    crate::settings::deferred("expected", &[("found", &format!("`{n}`"))])
+    crate::settings::deferred(
+        crate::i18n::id::PROBLEM_EXPECTED,
+        &[("found", &format!("`{n}`"))],
+    )
 }

@@ -10,8 +10,8 @@ use std::fmt;
 use serde::de::DeserializeOwned;
 use serde_saphyr::{Location, Spanned};
 
-use crate::i18n::{Language, Messages, id};
-use crate::{Error, Place, Problem};
+use crate::i18n::{Id, Language, Messages, id};
+use crate::{Error, Message, Place, Position, Problem};
 
 /// Where a kit file gives each key: later checks (the boxes, the palette, the labels)
 /// point their errors at the setting that caused them, in the kit's language.
@@ -33,19 +33,19 @@ impl Places {
 
     /// An input error pointing at the first of `keys` that the kit file gives; without
     /// a place when it gives none (a preset, a default).
-    pub fn error(&self, keys: &[&str], message: impl fmt::Display) -> Error {
+    pub fn error(&self, keys: &[&str], message: Message) -> Error {
         let given = keys.iter().find_map(|k| Some((*k, self.keys.get(k)?)));
         let place = given.map(|(_, loc)| Place {
             file: self.source.clone(),
-            line: loc.line(),
-            column: loc.column(),
+            at: Some(Position::of(loc)),
         });
-        // Said about the key the file gives, else the first the problem is about.
+        // Shown at the key the file gives, else the first the problem is about.
         let key = given.map(|(k, _)| k).or(keys.first().copied());
         Error::Kit(Box::new(Problem {
             place,
             key: key.map(str::to_string),
-            message: message.to_string(),
+            keys: keys.iter().map(|k| k.to_string()).collect(),
+            ..Problem::new(message)
         }))
     }
 }
@@ -258,7 +258,7 @@ impl KitText<'_> {
     }
 
     /// An input error pointing at a value of the kit.
-    pub fn at<T>(&self, spanned: &Spanned<T>, message: impl fmt::Display) -> Error {
+    pub fn at<T>(&self, spanned: &Spanned<T>, message: Message) -> Error {
         self.src.at(spanned, message)
     }
 
@@ -279,7 +279,7 @@ impl KitText<'_> {
     }
 
     /// An input error pointing at the first of `keys` that the file gives.
-    pub fn error(&self, keys: &[&str], message: impl fmt::Display) -> Error {
+    pub fn error(&self, keys: &[&str], message: Message) -> Error {
         self.places.error(keys, message)
     }
 }
@@ -302,9 +302,9 @@ pub struct Vocabulary {
     pub keys: &'static [&'static str],
     /// What a key takes, in the messages' language, if it is a key of kit.yaml or of
     /// one of its games.
-    pub allowed: fn(&str, Messages) -> Option<String>,
+    pub allowed: fn(&str, Messages) -> Option<Message>,
     /// The message for an empty kit: what to write in it.
-    pub empty: fn(Messages) -> String,
+    pub empty: fn(Messages) -> Message,
 }
 
 /// The language of a kit's messages: its `language:` key, read line by line before the
@@ -338,16 +338,16 @@ pub fn messages_for(text: &str) -> Messages {
 }
 
 /// Marks a message that a deserializer of a kit value hands serde, which carries text
-/// only: `problem.KEY` and its values, said in the kit's language by [`Source::parse`],
+/// only: a message's id and its values, said in the kit's language by [`Source::parse`],
 /// which knows the language and the key being read.
 const DEFERRED: char = '\u{1e}';
 /// Parts a deferred message's key, names and values.
 const PART: char = '\u{1f}';
 
 /// A message of a kit value's deserializer, to be said in the kit's language once its
-/// key is known: `problem.KEY` with `values`, and `{key}` and `{takes}` of the key read.
-pub fn deferred(key: &str, values: &[(&str, &str)]) -> String {
-    let mut out = format!("{DEFERRED}{key}");
+/// key is known: `message` with `values`, and `{key}` and `{takes}` of the key read.
+pub fn deferred(message: Id, values: &[(&str, &str)]) -> String {
+    let mut out = format!("{DEFERRED}{message}");
     for (name, value) in values {
         out.push(PART);
         out.push_str(name);
@@ -357,10 +357,10 @@ pub fn deferred(key: &str, values: &[(&str, &str)]) -> String {
     out
 }
 
-/// A [`deferred`] message's key and values, if `message` is one.
-fn undefer(message: &str) -> Option<(&str, Vec<(&str, &str)>)> {
+/// A [`deferred`] message's id and values, if `message` is one.
+fn undefer(message: &str) -> Option<(Id, Vec<(&str, &str)>)> {
     let mut parts = message.strip_prefix(DEFERRED)?.split(PART);
-    let key = parts.next()?;
+    let key = Id::find(parts.next()?)?;
     let mut values = Vec::new();
     while let (Some(name), Some(value)) = (parts.next(), parts.next()) {
         values.push((name, value));
@@ -370,12 +370,12 @@ fn undefer(message: &str) -> Option<(&str, Vec<(&str, &str)>)> {
 
 impl Source<'_> {
     /// An input error pointing at a place in the kit text.
-    pub fn at_location(&self, loc: &Location, message: impl fmt::Display) -> Error {
+    pub fn at_location(&self, loc: &Location, message: Message) -> Error {
         located(self.name, loc, message)
     }
 
     /// An input error pointing at a value of the kit.
-    pub fn at<T>(&self, spanned: &Spanned<T>, message: impl fmt::Display) -> Error {
+    pub fn at<T>(&self, spanned: &Spanned<T>, message: Message) -> Error {
         self.at_location(&spanned.referenced, message)
     }
 
@@ -408,46 +408,51 @@ impl Source<'_> {
         }
         let say = self.messages;
         let Some(loc) = error.location().filter(|l| l.line() > 0) else {
-            return Error::Input(format!("{}: {}", self.name, whole_file_problem(error, say)));
+            return Error::Kit(Box::new(Problem {
+                place: Some(Place {
+                    file: self.name.to_string(),
+                    at: None,
+                }),
+                ..Problem::new(whole_file_problem(error, say))
+            }));
         };
         let allowed = self.vocabulary.allowed;
         let key = key_at(text, loc.line(), allowed);
         let found = found_at(text, &loc, key);
         // `key_at` finds only keys that say what they take.
-        let takes = |key: &str| allowed(key, say).unwrap_or_default();
+        let takes = |key: &str| allowed(key, say).expect("`key_at` finds only such keys");
         let expected = |key: &str| match &found {
-            Some(found) => say.say(
-                id::PROBLEM_EXPECTED,
-                &[("key", key), ("takes", &takes(key)), ("found", found)],
-            ),
-            None => say.say(
-                id::PROBLEM_EXPECTED_NOTHING,
-                &[("key", key), ("takes", &takes(key))],
-            ),
+            Some(found) => say
+                .message(id::PROBLEM_EXPECTED, &[("key", key), ("found", found)])
+                .with("takes", takes(key)),
+            None => say
+                .message(id::PROBLEM_EXPECTED_NOTHING, &[("key", key)])
+                .with("takes", takes(key)),
         };
         let message = match (error, key) {
-            (E::SerdeUnknownField { field, .. }, Some(key)) if key != field => say.say(
-                id::PROBLEM_UNKNOWN_INNER_KEY,
-                &[("key", key), ("field", field), ("takes", &takes(key))],
-            ),
+            (E::SerdeUnknownField { field, .. }, Some(key)) if key != field => say
+                .message(
+                    id::PROBLEM_UNKNOWN_INNER_KEY,
+                    &[("key", key), ("field", field)],
+                )
+                .with("takes", takes(key)),
             (E::SerdeUnknownField { field, .. }, _) => {
                 unknown_key(field, self.vocabulary.keys.iter().copied(), say)
             }
             (E::Message { msg, .. }, Some(key)) => {
-                visitor_message(msg, key, &takes(key), say, || expected(key))
+                visitor_message(msg, key, takes(key), say, || expected(key))
             }
             (E::DuplicateMappingKey { key: Some(k), .. }, _) => {
-                say.say(id::PROBLEM_TWICE, &[("key", k)])
+                say.message(id::PROBLEM_TWICE, &[("key", k)])
             }
             (E::DuplicateMappingKey { key: None, .. }, _) => {
-                say.say(id::PROBLEM_TWICE_UNNAMED, &[])
+                say.message(id::PROBLEM_TWICE_UNNAMED, &[])
             }
-            (E::SerdeMissingField { field, .. }, Some(key)) => say.say(
-                id::PROBLEM_MISSING,
-                &[("key", key), ("field", field), ("takes", &takes(key))],
-            ),
+            (E::SerdeMissingField { field, .. }, Some(key)) => say
+                .message(id::PROBLEM_MISSING, &[("key", key), ("field", field)])
+                .with("takes", takes(key)),
             (E::UnsupportedTag { tag, .. } | E::TaggedStructFieldName { tag, .. }, _) => {
-                say.say(id::PROBLEM_TAG, &[("tag", tag)])
+                say.message(id::PROBLEM_TAG, &[("tag", tag)])
             }
             (E::ExternalMessage { msg, .. }, _) => {
                 if let Some((line, column, message)) = unclosed_bracket(text, &loc, say) {
@@ -470,8 +475,8 @@ impl Source<'_> {
             ) => whole_file_problem(error, say),
             (_, Some(key)) => expected(key),
             (_, None) => match &found {
-                Some(found) => say.say(id::PROBLEM_NOT_A_LIST, &[("found", found)]),
-                None => say.say(id::PROBLEM_NOT_A_LIST_EMPTY, &[]),
+                Some(found) => say.message(id::PROBLEM_NOT_A_LIST, &[("found", found)]),
+                None => say.message(id::PROBLEM_NOT_A_LIST_EMPTY, &[]),
             },
         };
         self.at_location(&loc, message)
@@ -484,23 +489,25 @@ impl Source<'_> {
 fn visitor_message(
     msg: &str,
     key: &str,
-    takes: &str,
+    takes: Message,
     say: Messages,
-    expected: impl FnOnce() -> String,
-) -> String {
+    expected: impl FnOnce() -> Message,
+) -> Message {
     let line = first_line(msg);
     match undefer(&line) {
         Some((problem, mut values)) => {
-            values.extend([("key", key), ("takes", takes)]);
-            say.say(problem, &values)
+            values.push(("key", key));
+            say.message(problem, &values).with("takes", takes)
         }
-        None if say.0 == Language::En => format!("{key}: {line}"),
+        None if say.0 == Language::En => {
+            say.message(id::PROBLEM_READER_SAYS, &[("key", key), ("why", &line)])
+        }
         None => expected(),
     }
 }
 
 /// What the YAML parser found wrong, in a kit writer's words rather than the parser's.
-fn not_yaml(msg: &str, text: &str, loc: &Location, say: Messages) -> String {
+fn not_yaml(msg: &str, text: &str, loc: &Location, say: Messages) -> Message {
     let msg = msg.to_lowercase();
     let here = text
         .lines()
@@ -517,16 +524,16 @@ fn not_yaml(msg: &str, text: &str, loc: &Location, say: Messages) -> String {
             )
         });
     if msg.contains("tab") {
-        say.say(id::PROBLEM_TAB, &[])
+        say.message(id::PROBLEM_TAB, &[])
     } else if msg.contains("recursion") || msg.contains("depth") {
-        say.say(id::PROBLEM_TOO_DEEP, &[])
+        say.message(id::PROBLEM_TOO_DEEP, &[])
     } else if msg.contains("quoted") {
-        say.say(id::PROBLEM_QUOTE_NEVER_ENDS, &[])
+        say.message(id::PROBLEM_QUOTE_NEVER_ENDS, &[])
     } else if let Some(c) = here.filter(|c| c.is_control() || msg.contains("unexpected character"))
     {
-        say.say(id::PROBLEM_STRAY_CHARACTER, &[("code", &code_point(c))])
+        say.message(id::PROBLEM_STRAY_CHARACTER, &[("code", &code_point(c))])
     } else {
-        say.say(id::PROBLEM_NOT_A_SETTING, &[])
+        say.message(id::PROBLEM_NOT_A_SETTING, &[])
     }
 }
 
@@ -548,7 +555,7 @@ pub fn code_point(c: char) -> String {
 
 /// The quote mark, `[` or `{` that the parse stopped in without its closing mark, with a
 /// message for it: the parser itself blames a later line, in its own words.
-fn unclosed_bracket(text: &str, stop: &Location, say: Messages) -> Option<(u64, u64, String)> {
+fn unclosed_bracket(text: &str, stop: &Location, say: Messages) -> Option<(u64, u64, Message)> {
     let mut open: Vec<(u64, u64, char)> = Vec::new();
     for (number, line) in (1u64..).zip(text.lines()) {
         if number > stop.line() {
@@ -573,7 +580,7 @@ fn unclosed_bracket(text: &str, stop: &Location, say: Messages) -> Option<(u64, 
             return Some((
                 number,
                 column,
-                say.say(
+                say.message(
                     id::PROBLEM_QUOTE_NEVER_CLOSED,
                     &[("mark", &mark.to_string())],
                 ),
@@ -586,7 +593,7 @@ fn unclosed_bracket(text: &str, stop: &Location, say: Messages) -> Option<(u64, 
     Some((
         line,
         column,
-        say.say(
+        say.message(
             id::PROBLEM_BRACKET_NEVER_CLOSED,
             &[
                 ("open", &bracket.to_string()),
@@ -597,8 +604,19 @@ fn unclosed_bracket(text: &str, stop: &Location, say: Messages) -> Option<(u64, 
 }
 
 /// The one way a kit error names its place: `file:line:column: message`.
-pub fn located(source: &str, loc: &Location, message: impl fmt::Display) -> Error {
-    placed(source, loc.line(), loc.column(), message)
+pub fn located(source: &str, loc: &Location, message: Message) -> Error {
+    at_position(source, Position::of(loc), message)
+}
+
+/// A mistake at `position` of the file `source`.
+fn at_position(source: &str, position: Position, message: Message) -> Error {
+    Error::Kit(Box::new(Problem {
+        place: Some(Place {
+            file: source.to_string(),
+            at: Some(position),
+        }),
+        ..Problem::new(message)
+    }))
 }
 
 impl Source<'_> {
@@ -606,39 +624,51 @@ impl Source<'_> {
     pub fn place(&self, loc: &Location) -> Place {
         Place {
             file: self.name.to_string(),
-            line: loc.line(),
-            column: loc.column(),
+            at: Some(Position::of(loc)),
         }
     }
 }
 
 /// [`located`] at a line and column.
-pub fn placed(source: &str, line: u64, column: u64, message: impl fmt::Display) -> Error {
-    Error::Kit(Box::new(Problem {
-        place: Some(Place {
-            file: source.to_string(),
-            line,
-            column,
-        }),
-        key: None,
-        message: message.to_string(),
-    }))
+pub fn placed(source: &str, line: u64, column: u64, message: Message) -> Error {
+    let position = Position {
+        line,
+        column,
+        span: None,
+    };
+    at_position(source, position, message)
+}
+
+impl Position {
+    /// The position of `loc`, with the bytes of the value there where the reader counted
+    /// them.
+    pub fn of(loc: &Location) -> Position {
+        let span = loc.span();
+        let bytes = span.byte_offset().zip(span.byte_len());
+        Position {
+            line: loc.line(),
+            column: loc.column(),
+            span: bytes
+                .filter(|(_, len)| *len > 0)
+                .map(|(start, len)| (start, start + len)),
+        }
+    }
 }
 
 /// What is wrong with a kit file as a whole, for errors that are not about one key.
-fn whole_file_problem(error: &serde_saphyr::Error, say: Messages) -> String {
+fn whole_file_problem(error: &serde_saphyr::Error, say: Messages) -> Message {
     use serde_saphyr::Error as E;
     match error {
-        E::InvalidUtf8Input => say.say(id::PROBLEM_NOT_UTF8, &[]),
-        E::MultipleDocuments { .. } => say.say(id::PROBLEM_TWO_KITS, &[]),
-        E::Eof { .. } => say.say(id::PROBLEM_ENDS_IN_A_VALUE, &[]),
+        E::InvalidUtf8Input => say.message(id::PROBLEM_NOT_UTF8, &[]),
+        E::MultipleDocuments { .. } => say.message(id::PROBLEM_TWO_KITS, &[]),
+        E::Eof { .. } => say.message(id::PROBLEM_ENDS_IN_A_VALUE, &[]),
         E::Budget { .. }
         | E::AliasReplayCounterOverflow { .. }
         | E::AliasReplayLimitExceeded { .. }
         | E::AliasExpansionLimitExceeded { .. }
-        | E::AliasReplayStackDepthExceeded { .. } => say.say(id::PROBLEM_TOO_LARGE, &[]),
+        | E::AliasReplayStackDepthExceeded { .. } => say.message(id::PROBLEM_TOO_LARGE, &[]),
         // The parser's own words, for a failure no kit writer has met yet.
-        other => say.say(
+        other => say.message(
             id::PROBLEM_UNREADABLE,
             &[("why", &first_line(&other.without_snippet().to_string()))],
         ),
@@ -647,7 +677,7 @@ fn whole_file_problem(error: &serde_saphyr::Error, say: Messages) -> String {
 
 /// The top-level key whose value holds line `line` (the last `key:` at the start of a
 /// line at or before it), if it is a key of kit.yaml.
-fn key_at(text: &str, line: u64, allowed: fn(&str, Messages) -> Option<String>) -> Option<&str> {
+fn key_at(text: &str, line: u64, allowed: fn(&str, Messages) -> Option<Message>) -> Option<&str> {
     text.lines()
         .take(usize::try_from(line).unwrap_or(usize::MAX))
         .filter(|l| l.starts_with(|c: char| c.is_ascii_alphabetic() || c == '"' || c == '\''))
@@ -692,13 +722,13 @@ pub fn unknown_key<'a>(
     name: &str,
     keys: impl Iterator<Item = &'a str> + Clone,
     say: Messages,
-) -> String {
+) -> Message {
     match nearest(name, keys.clone()) {
-        Some(near) => say.say(
+        Some(near) => say.message(
             id::PROBLEM_UNKNOWN_KEY_NEAR,
             &[("field", name), ("near", near)],
         ),
-        None => say.say(
+        None => say.message(
             id::PROBLEM_UNKNOWN_KEY,
             &[
                 ("field", name),
@@ -773,7 +803,7 @@ pub fn ranged<T: TryFrom<i64>>(
     let out_of_range = || {
         src.at(
             value,
-            say.say(
+            say.message(
                 id::PROBLEM_RANGE,
                 &[
                     ("key", key),
