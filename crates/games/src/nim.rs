@@ -10,11 +10,11 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Bound, Claim, Descriptor, Historic, MachineSettings, Notation, Outcome, Rules, Side, Symmetry,
-    as_in_the_articles, one_bead_each, written_keys,
+    Bound, Claim, Descriptor, Ending, Historic, MachineSettings, Notation, Orientation, Outcome,
+    Rules, Side, Symmetry, as_in_the_articles, one_bead_each, written_keys,
 };
 use crate::Error;
-use crate::i18n::{Said, Strings, id};
+use crate::i18n::{Id, Said, Strings, id};
 use crate::rule::Rule;
 use crate::settings::{KitText, Preset, settings_file};
 
@@ -86,7 +86,7 @@ impl NimFile {
                         ),
                     ));
                 }
-                stone_counts(text, h, "heap_range")
+                stone_counts(text, h, id::PROBLEM_HEAP_RANGE)
             }
             (None, None) => Ok(vec![8]),
         }
@@ -104,13 +104,13 @@ impl NimFile {
             Some(t) if t.value.is_empty() => {
                 return Err(text.at(t, say.say(id::PROBLEM_TAKE_EMPTY, &[])));
             }
-            Some(t) => stone_counts(text, t, "take_range")?,
+            Some(t) => stone_counts(text, t, id::PROBLEM_TAKE_RANGE)?,
         };
         if let Some(&big) = take.iter().find(|&&n| n > most) {
             let problem = if heaps.len() == 1 {
-                "take_more_than_pile"
+                id::PROBLEM_TAKE_MORE_THAN_PILE
             } else {
-                "take_more_than_heaps"
+                id::PROBLEM_TAKE_MORE_THAN_HEAPS
             };
             return Err(text.error(
                 &["take", "stones", "heaps"],
@@ -375,11 +375,17 @@ impl Rules for Nim {
         next
     }
 
-    fn end_reason(&self, position: &Pile) -> &'static str {
+    fn end_reason(&self, position: &Pile) -> Ending {
         if position.stones() == 0 {
-            "last_stone"
+            Ending {
+                you: id::PLAY_END_YOU_LAST_STONE,
+                machine: id::PLAY_END_MACHINE_LAST_STONE,
+            }
         } else {
-            "no_move"
+            Ending {
+                you: id::PLAY_END_YOU_NO_MOVE,
+                machine: id::PLAY_END_MACHINE_NO_MOVE,
+            }
         }
     }
 
@@ -447,10 +453,10 @@ impl Rules for Nim {
 }
 
 impl Notation for Nim {
-    fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str {
+    fn describe_symmetry(&self, symmetry: Symmetry) -> Orientation {
         match symmetry {
-            0 => "symmetry.as_drawn",
-            _ => "symmetry.heaps_reordered",
+            0 => Orientation::AsDrawn,
+            _ => Orientation::HeapsReordered,
         }
     }
 
@@ -656,7 +662,7 @@ impl Descriptor for Nim {
 fn stone_counts(
     text: &KitText,
     list: &serde_saphyr::Spanned<Vec<i64>>,
-    problem: &str,
+    problem: Id,
 ) -> Result<Vec<u16>, Error> {
     let say = text.messages();
     list.value

@@ -6,8 +6,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 
 use crate::Error;
-use crate::game::{Descriptor, Notation, Rules, Side, Symmetry, canonical};
-use crate::i18n::{Language, id, strings};
+use crate::game::{Descriptor, Notation, Rules, Side, Symmetry, canonical, notation};
+use crate::i18n::{Language, Value, id, strings};
 use crate::{Kit, Numerals, Tags};
 
 /// The most labels a kit prints (octapawn has 2,791; a kit for a 7 x 4 pawn board would
@@ -180,7 +180,10 @@ impl<G: Rules> BoxSet<G> {
                 say.say(
                     id::PROBLEM_TOO_MANY_LABELS,
                     &[
-                        ("boxes", &say.count(self.boxes.len() as i64, "box")),
+                        (
+                            "boxes",
+                            &say.count(self.boxes.len() as i64, id::PROBLEM_COUNT_BOX),
+                        ),
                         ("most", &say.number(MAX_LABELS as i64)),
                     ],
                 ),
@@ -292,11 +295,20 @@ impl<G: Rules> BoxSet<G> {
                 strings(language).fill(id::CLI_FIND_POSITION, &[("text", text), ("why", why)]),
             )
         };
-        // A board as `boxes` draws it in the kit's language (○ ●) is read as letters.
-        let letters = crate::i18n::board_letters(text);
+        // A board as `boxes` draws it in the kit's language (a Polish `C`) is read in the
+        // notation's letters.
+        let words = strings(language);
+        let letters = notation::typed_letters(game.pieces(), words, text);
         let parse = |side| {
-            game.parse_position(&letters, side)
-                .map_err(|e| refuse(&e.in_language(language)))
+            game.parse_position(&letters, side).map_err(|mut said| {
+                // The example board of the message, in the letters the kit reads.
+                for (_, value) in said.values.iter_mut().filter(|(n, _)| *n == "example") {
+                    if let Value::Text(board) = value {
+                        *board = notation::shown_letters(game.pieces(), words, board);
+                    }
+                }
+                refuse(&said.in_language(language))
+            })
         };
         let position = parse(self.machine)?;
         let reason = match self.find(game, &position) {
@@ -494,7 +506,7 @@ fn explore_positions<G: Rules>(
         Explored::TooLarge => kit.places.error(
             &kit.game_keys(),
             kit.places.messages.say(
-                "too_many_positions",
+                id::PROBLEM_TOO_MANY_POSITIONS,
                 &[
                     ("game", G::NAME),
                     ("most", &kit.places.messages.number(POSITION_BUDGET as i64)),
@@ -531,7 +543,10 @@ fn box_moves<G: Rules>(
         let say = kit.places.messages;
         kit.places.error(
             &["beads"],
-            say.say("beads_before_first_box", &[("move", &say.number(first))]),
+            say.say(
+                id::PROBLEM_BEADS_BEFORE_FIRST_BOX,
+                &[("move", &say.number(first))],
+            ),
         )
     })?;
     let moves = wired.enumerate().map(|(rank, mv)| {

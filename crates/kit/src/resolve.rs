@@ -57,7 +57,7 @@ impl<'de> Deserialize<'de> for LabelChoice {
                     .ok_or_else(|| {
                         let codes: Vec<&str> = STICKER_SHEETS.iter().map(|s| s.code).collect();
                         E::custom(deferred(
-                            "unknown_label",
+                            id::PROBLEM_UNKNOWN_LABEL,
                             &[("name", name), ("sheets", &codes.join(", "))],
                         ))
                     })
@@ -78,11 +78,17 @@ impl<'de> Deserialize<'de> for LabelChoice {
                 let (Some(across), Some(down)) = (f.across, f.down) else {
                     return match (f.across, f.down, f.left_mm, f.top_mm) {
                         (None, None, None, None) => Ok(LabelChoice::Cut(label)),
-                        _ => Err(de::Error::custom(deferred("sticker_sheet_grid", &[]))),
+                        _ => Err(de::Error::custom(deferred(
+                            id::PROBLEM_STICKER_SHEET_GRID,
+                            &[],
+                        ))),
                     };
                 };
                 let (Some(left_mm), Some(top_mm)) = (f.left_mm, f.top_mm) else {
-                    return Err(de::Error::custom(deferred("sticker_sheet_corner", &[])));
+                    return Err(de::Error::custom(deferred(
+                        id::PROBLEM_STICKER_SHEET_CORNER,
+                        &[],
+                    )));
                 };
                 Ok(LabelChoice::Sticker(StickerSheet {
                     code: "custom",
@@ -351,7 +357,7 @@ impl KitFile {
                 key: Some("rule".into()),
                 message: say.say(
                     id::PROBLEM_WARNING_RELAY_REPLACED,
-                    &[("rule", &say.rule(own.value.name()))],
+                    &[("rule", &say.rule(own.value.word_key()))],
                 ),
             });
         }
@@ -413,8 +419,8 @@ fn check_label(
     let height = say.millimetres(label.height_mm);
     if !(drawn.width_mm >= 20.0 && drawn.height_mm >= 12.0) {
         let problem = match stickers {
-            Some(_) => "sticker_too_small",
-            None => "label_too_small",
+            Some(_) => id::PROBLEM_STICKER_TOO_SMALL,
+            None => id::PROBLEM_LABEL_TOO_SMALL,
         };
         return Err(src.at(
             at,

@@ -13,7 +13,7 @@ use crate::pictures::Game;
 use crate::sheet::{self, Page};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::BoxSet;
-use matchbox_engine::i18n::{decimal, strings};
+use matchbox_engine::i18n::{decimal, id, strings};
 use matchbox_engine::kit::{Kit, Numerals};
 use matchbox_engine::machine::Tree;
 use matchbox_engine::palette::Colour;
@@ -307,8 +307,8 @@ pub fn legible<G: Game>(kit: &Kit, set: &BoxSet<G>, labels: &[Arc<Scene>]) -> Re
             let say = kit.places.messages;
             // Roman move numbers of a long game take most of a label's foot.
             let problem = match kit.numerals {
-                Numerals::Roman => "label_illegible_roman",
-                Numerals::Arabic => "label_illegible",
+                Numerals::Roman => id::PROBLEM_LABEL_ILLEGIBLE_ROMAN,
+                Numerals::Arabic => id::PROBLEM_LABEL_ILLEGIBLE,
             };
             Err(kit.places.error(
                 &["label"],

@@ -105,8 +105,7 @@ mod tests {
     fn no_message_in_any_language_keeps_a_pointer_to_a_command() {
         for language in Language::ALL {
             let words = strings(language);
-            for key in words.keys().filter(|k| k.starts_with("problem.")) {
-                let said = words.get(key);
+            for (key, said) in words.entries().filter(|(k, _)| k.starts_with("problem.")) {
                 let text = without_commands(said);
                 assert!(!text.contains("`matchbox "), "{key}: {text}");
                 if said.contains("`matchbox ") {

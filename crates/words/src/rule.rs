@@ -169,5 +169,5 @@ impl<'de> Deserialize<'de> for BeadSchedule {
 /// What `beads:` takes, and the number found instead, said in the kit's language once
 /// the kit is read.
 fn beads_expected(n: impl fmt::Display) -> String {
-    crate::settings::deferred("expected", &[("found", &format!("`{n}`"))])
+    crate::settings::deferred(id::PROBLEM_EXPECTED, &[("found", &format!("`{n}`"))])
 }

@@ -10,7 +10,7 @@ use std::fmt;
 use serde::de::DeserializeOwned;
 use serde_saphyr::{Location, Spanned};
 
-use crate::i18n::{Language, Messages, id};
+use crate::i18n::{Id, Language, Messages, id};
 use crate::{Error, Place, Problem};
 
 /// Where a kit file gives each key: later checks (the boxes, the palette, the labels)
@@ -345,9 +345,9 @@ const DEFERRED: char = '\u{1e}';
 const PART: char = '\u{1f}';
 
 /// A message of a kit value's deserializer, to be said in the kit's language once its
-/// key is known: `problem.KEY` with `values`, and `{key}` and `{takes}` of the key read.
-pub fn deferred(key: &str, values: &[(&str, &str)]) -> String {
-    let mut out = format!("{DEFERRED}{key}");
+/// key is known: `problem` with `values`, and `{key}` and `{takes}` of the key read.
+pub fn deferred(problem: Id, values: &[(&str, &str)]) -> String {
+    let mut out = format!("{DEFERRED}{problem}");
     for (name, value) in values {
         out.push(PART);
         out.push_str(name);
@@ -357,10 +357,10 @@ pub fn deferred(key: &str, values: &[(&str, &str)]) -> String {
     out
 }
 
-/// A [`deferred`] message's key and values, if `message` is one.
-fn undefer(message: &str) -> Option<(&str, Vec<(&str, &str)>)> {
+/// A [`deferred`] message's id and values, if `message` is one.
+fn undefer(message: &str) -> Option<(Id, Vec<(&str, &str)>)> {
     let mut parts = message.strip_prefix(DEFERRED)?.split(PART);
-    let key = parts.next()?;
+    let key = Id::find(parts.next()?)?;
     let mut values = Vec::new();
     while let (Some(name), Some(value)) = (parts.next(), parts.next()) {
         values.push((name, value));
