@@ -228,7 +228,10 @@ mod tests {
             let (i, symmetry) = set.find_notation(&game, typed, kit.language).unwrap();
             let text = found_text(&game, &kit, &set.boxes[i], symmetry);
             assert!(text.contains("    C C C\n    B . .\n    . B B\n"), "{text}");
-            assert!(text.contains("B oznacza białego pionka, C – czarnego"), "{text}");
+            assert!(
+                text.contains("B oznacza białego pionka, C – czarnego"),
+                "{text}"
+            );
         }
     }
 
