@@ -4,7 +4,7 @@
 use std::io::{IsTerminal, Write};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use matchbox_engine::i18n::{Language, count, strings};
+use matchbox_engine::i18n::{Language, count, id, strings};
 use matchbox_print::make::Progress;
 
 /// A progress bar on stderr when it is a terminal, and a hidden one otherwise.
@@ -46,9 +46,9 @@ impl KitProgress {
 impl Progress for KitProgress {
     fn boxes_found(&self, labels: usize, previews: bool) {
         let words = strings(self.language);
-        let boxes = count(self.language, labels as i64, "box");
+        let boxes = count(self.language, labels as i64, id::PROBLEM_COUNT_BOX);
         if labels > CLASS_KIT_BOXES {
-            let note = words.fill("cli.kit.many_boxes", &[("boxes", &boxes)]);
+            let note = words.fill(id::CLI_KIT_MANY_BOXES, &[("boxes", &boxes)]);
             let _ = writeln!(std::io::stderr(), "{note}");
         }
         if labels < LONG_KIT_BOXES {
@@ -61,9 +61,9 @@ impl Progress for KitProgress {
             .ceil()
             .max(1.0);
         let key = if previews {
-            "cli.kit.slow_previews"
+            id::CLI_KIT_SLOW_PREVIEWS
         } else {
-            "cli.kit.slow"
+            id::CLI_KIT_SLOW
         };
         let said = words.fill(key, &[("boxes", &boxes), ("seconds", &seconds.to_string())]);
         let _ = writeln!(std::io::stderr(), "{said}");

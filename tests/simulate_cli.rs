@@ -334,10 +334,15 @@ fn a_machine_that_cannot_learn_is_told_so_with_what_it_does_instead() {
         "against a perfect opponent it can never stop losing",
         "emptied box 1 and gave up for good: 300; still playing after 100,000 games: 0",
         "games until it gave up: min ",
+        // A perfect opponent leaves a machine of the losing side no win to count, and
+        // none of them learns: neither is dressed up as figures.
+        "none of them won a game before giving up",
+        "300 fresh machines played against a perfect opponent",
     ] {
         assert!(text.contains(line), "{line}: {text}");
     }
     assert!(!text.contains("no machine learnt"), "{text}");
+    assert!(!text.contains("won until then"), "{text}");
 }
 
 #[test]

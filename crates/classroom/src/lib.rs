@@ -587,9 +587,8 @@ impl<G: Game> Classroom<G> {
             paces: train::PACES,
             state: fixed.store.as_ref().and_then(|s| s.name()),
             words: words
-                .keys()
-                .filter(|k| PAGE_KEYS.iter().any(|p| k.starts_with(p)))
-                .map(|k| (k, words.get(k)))
+                .entries()
+                .filter(|(k, _)| PAGE_KEYS.iter().any(|p| k.starts_with(p)))
                 .collect(),
         }
     }

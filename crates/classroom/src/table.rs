@@ -698,10 +698,8 @@ fn turn_view<G: Game>(fixed: &Fixed<G>, held: &Beads, turn: Turn) -> TurnView {
     *box_id = Some(mbox.id);
     // The page's own words, one instruction for the box in the hand, for any picture
     // (the labels of some games have arrows, others dots).
-    let key = game
-        .describe_symmetry(symmetry)
-        .replacen("symmetry.", "page.turn.", 1);
-    *turn = Some(fixed.words().get(key.as_str()).to_string());
+    let instruction = game.describe_symmetry(symmetry).instruction();
+    *turn = Some(fixed.words().get(instruction).to_string());
     *beads = mbox
         .moves
         .iter()

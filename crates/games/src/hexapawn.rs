@@ -5,12 +5,12 @@
 //! the far row, by capturing every enemy pawn, or when the opponent cannot move.
 
 use super::{
-    Bound, Claim, Descriptor, GamesClaim, Historic, MachineSettings, Notation, Outcome,
-    RewardClaim, Rules, Side, Symmetry, as_in_the_articles, game_settings, notation, one_bead_each,
-    written_vars,
+    Bound, Claim, Descriptor, Ending, GamesClaim, Historic, MachineSettings, Notation, Orientation,
+    Outcome, RewardClaim, Rules, Side, Symmetry, as_in_the_articles, game_settings, notation,
+    one_bead_each, written_vars,
 };
 use crate::Error;
-use crate::i18n::{Named, Said, Strings, id};
+use crate::i18n::{Id, Named, Said, Strings, id};
 use crate::rule::Rule;
 use crate::settings::{KitText, Preset};
 
@@ -152,15 +152,24 @@ impl Rules for Hexapawn {
         next
     }
 
-    fn end_reason(&self, position: &Board) -> &'static str {
+    fn end_reason(&self, position: &Board) -> Ending {
         let far_rows =
             self.row_mask(self.rows - 1) & position.white | self.row_mask(0) & position.black;
         if far_rows != 0 {
-            "far_row"
+            Ending {
+                you: id::PLAY_END_YOU_FAR_ROW,
+                machine: id::PLAY_END_MACHINE_FAR_ROW,
+            }
         } else if position.white == 0 || position.black == 0 {
-            "no_pawns"
+            Ending {
+                you: id::PLAY_END_YOU_NO_PAWNS,
+                machine: id::PLAY_END_MACHINE_NO_PAWNS,
+            }
         } else {
-            "no_move"
+            Ending {
+                you: id::PLAY_END_YOU_NO_MOVE,
+                machine: id::PLAY_END_MACHINE_NO_MOVE,
+            }
         }
     }
 
@@ -225,10 +234,10 @@ impl Rules for Hexapawn {
 }
 
 impl Notation for Hexapawn {
-    fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str {
+    fn describe_symmetry(&self, symmetry: Symmetry) -> Orientation {
         match symmetry {
-            0 => "symmetry.as_drawn",
-            _ => "symmetry.mirror_left_right",
+            0 => Orientation::AsDrawn,
+            _ => Orientation::MirrorLeftRight,
         }
     }
 
@@ -272,6 +281,25 @@ impl Notation for Hexapawn {
             }
         }
         Ok(board)
+    }
+
+    fn pieces(&self) -> &'static [(char, Id)] {
+        &[('W', id::PLAY_SQUARE_W), ('B', id::PLAY_SQUARE_B)]
+    }
+
+    /// Columns by letter from the left, rows by number from White's side (the bottom),
+    /// `-` a step straight on, `x` a capture.
+    fn explain_notation(&self, words: &Strings) -> Option<String> {
+        let last_column = char::from(b'a' + self.cols - 1).to_string();
+        Some(words.fill(
+            id::CLI_NOTATION_PAWNS,
+            &[
+                ("white", words.get(id::PLAY_SQUARE_W)),
+                ("black", words.get(id::PLAY_SQUARE_B)),
+                ("last_column", &last_column),
+                ("rows", &self.rows.to_string()),
+            ],
+        ))
     }
 
     fn format_move(&self, _position: &Board, mv: Step) -> String {

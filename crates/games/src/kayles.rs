@@ -6,7 +6,8 @@
 use serde::Serialize;
 
 use super::{
-    Descriptor, Historic, MachineSettings, Notation, Outcome, Rules, Side, Symmetry, game_settings,
+    Descriptor, Ending, Historic, MachineSettings, Notation, Orientation, Outcome, Rules, Side,
+    Symmetry, game_settings,
 };
 use crate::Error;
 use crate::i18n::{Said, Strings, id};
@@ -123,8 +124,11 @@ impl Rules for Kayles {
 
     /// The last pin down wins: the side to move in an empty row has lost.
     /// The game ends only when the last pin falls.
-    fn end_reason(&self, _position: &Row) -> &'static str {
-        "last_pin"
+    fn end_reason(&self, _position: &Row) -> Ending {
+        Ending {
+            you: id::PLAY_END_YOU_LAST_PIN,
+            machine: id::PLAY_END_MACHINE_LAST_PIN,
+        }
     }
 
     fn outcome(&self, position: &Row) -> Option<Outcome> {
@@ -165,10 +169,10 @@ impl Rules for Kayles {
 }
 
 impl Notation for Kayles {
-    fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str {
+    fn describe_symmetry(&self, symmetry: Symmetry) -> Orientation {
         match symmetry {
-            0 => "symmetry.as_drawn",
-            _ => "symmetry.mirror_left_right",
+            0 => Orientation::AsDrawn,
+            _ => Orientation::MirrorLeftRight,
         }
     }
 

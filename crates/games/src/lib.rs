@@ -189,9 +189,8 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn play(&self, position: &Self::Position, mv: Self::Move) -> Self::Position;
     /// The result if the game is over in this position.
     fn outcome(&self, position: &Self::Position) -> Option<Outcome>;
-    /// Why a game is over in this position, said of whoever made the last move: the
-    /// last word of a `play.end.you.*` or `play.end.machine.*` key (`line`, `last_stone`).
-    fn end_reason(&self, position: &Self::Position) -> &'static str;
+    /// Why a game is over in this position, said of whoever made the last move.
+    fn end_reason(&self, position: &Self::Position) -> Ending;
     /// Whether the game is over because the side to move has no move left (a blocked
     /// pawn), rather than by a row, a line or the last stone: the classroom screen
     /// says so. No game ends that way unless it says otherwise.
@@ -226,6 +225,72 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn relay_order(&self, mv: Self::Move) -> u32;
 }
 
+/// Why a game ended, in the words `play` says it in, of either side as the last mover
+/// (`play.end.you.line`: "you made three in a row", `play.end.machine.line`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// Said when the player made the last move.
+    pub you: Id,
+    /// Said when the machine made it.
+    pub machine: Id,
+}
+
+/// How a position lies against its box's label: the board's image under one of the
+/// game's symmetries, as a pupil turns the box to match it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Orientation {
+    /// As the label draws it.
+    AsDrawn,
+    /// The label turned a quarter clockwise.
+    QuarterClockwise,
+    /// The label turned half a turn.
+    HalfTurn,
+    /// The label turned a quarter anticlockwise.
+    QuarterAnticlockwise,
+    /// The label mirrored left to right.
+    MirrorLeftRight,
+    /// The label mirrored along the diagonal from top left to bottom right.
+    MirrorDiagonal,
+    /// The label mirrored top to bottom.
+    MirrorTopBottom,
+    /// The label mirrored along the diagonal from top right to bottom left.
+    MirrorAntidiagonal,
+    /// The same heaps in another order.
+    HeapsReordered,
+}
+
+impl Orientation {
+    /// Its words beside a box in the command line's answers (`symmetry.*`).
+    pub fn said(self) -> Id {
+        match self {
+            Orientation::AsDrawn => id::SYMMETRY_AS_DRAWN,
+            Orientation::QuarterClockwise => id::SYMMETRY_QUARTER_CLOCKWISE,
+            Orientation::HalfTurn => id::SYMMETRY_HALF_TURN,
+            Orientation::QuarterAnticlockwise => id::SYMMETRY_QUARTER_ANTICLOCKWISE,
+            Orientation::MirrorLeftRight => id::SYMMETRY_MIRROR_LEFT_RIGHT,
+            Orientation::MirrorDiagonal => id::SYMMETRY_MIRROR_DIAGONAL,
+            Orientation::MirrorTopBottom => id::SYMMETRY_MIRROR_TOP_BOTTOM,
+            Orientation::MirrorAntidiagonal => id::SYMMETRY_MIRROR_ANTIDIAGONAL,
+            Orientation::HeapsReordered => id::SYMMETRY_HEAPS_REORDERED,
+        }
+    }
+
+    /// The classroom page's instruction for the box in the hand (`page.turn.*`).
+    pub fn instruction(self) -> Id {
+        match self {
+            Orientation::AsDrawn => id::PAGE_TURN_AS_DRAWN,
+            Orientation::QuarterClockwise => id::PAGE_TURN_QUARTER_CLOCKWISE,
+            Orientation::HalfTurn => id::PAGE_TURN_HALF_TURN,
+            Orientation::QuarterAnticlockwise => id::PAGE_TURN_QUARTER_ANTICLOCKWISE,
+            Orientation::MirrorLeftRight => id::PAGE_TURN_MIRROR_LEFT_RIGHT,
+            Orientation::MirrorDiagonal => id::PAGE_TURN_MIRROR_DIAGONAL,
+            Orientation::MirrorTopBottom => id::PAGE_TURN_MIRROR_TOP_BOTTOM,
+            Orientation::MirrorAntidiagonal => id::PAGE_TURN_MIRROR_ANTIDIAGONAL,
+            Orientation::HeapsReordered => id::PAGE_TURN_HEAPS_REORDERED,
+        }
+    }
+}
+
 /// How positions and moves are written: by `boxes` and `find`, and typed in `play`.
 pub trait Notation: Rules {
     /// Whether a label marks each move with a dot in its square (MENACE's grid) rather
@@ -234,9 +299,8 @@ pub trait Notation: Rules {
         false
     }
 
-    /// How a pupil turns a label to match a board that is this symmetry's image of it:
-    /// the key of its words in `strings.yaml` (`symmetry.as_drawn`).
-    fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str;
+    /// How a pupil turns a label to match a board that is this symmetry's image of it.
+    fn describe_symmetry(&self, symmetry: Symmetry) -> Orientation;
     /// The position in one line of text (rows separated by `/`), as `boxes` prints it.
     fn format_position(&self, position: &Self::Position) -> String;
     /// Reads the text notation; `to_move` is used where the board does not tell.
@@ -247,6 +311,19 @@ pub trait Notation: Rules {
     /// unless a game's moves are words (`centre`, `take 2`).
     fn say_move(&self, position: &Self::Position, mv: Self::Move, _words: &Strings) -> String {
         self.format_move(position, mv)
+    }
+
+    /// The pieces of the text notation that a language writes in letters of its own, each
+    /// with the id of its letter (hexapawn's `W` is `B` in Polish, *białe*): none unless a
+    /// game says so (MENACE's X and O are the same in every language).
+    fn pieces(&self) -> &'static [(char, Id)] {
+        &[]
+    }
+
+    /// What the board's letters and the moves' notation mean, in `words`' language, said
+    /// once where a teacher first meets them; none where the moves are words.
+    fn explain_notation(&self, _words: &Strings) -> Option<String> {
+        None
     }
 
     /// Which of `moves` (legal at `position`) `text` names: the move's words, or its
@@ -496,6 +573,45 @@ pub mod notation {
             .map(|r| (0..cols).map(|c| mark(r, c)).collect::<String>())
             .collect::<Vec<_>>()
             .join("/")
+    }
+
+    /// A board typed in a kit's language, in the notation's own letters: a piece as the
+    /// language writes it (a Polish `C`, *czarne*) becomes the notation's letter (`B`), in
+    /// either case; any other mark is left as typed, so that the notation's own letters
+    /// are read too where the language gives them no other meaning (`W` in a Polish kit,
+    /// whose `B` is White).
+    pub fn typed_letters(
+        pieces: &[(char, crate::i18n::Id)],
+        words: &crate::i18n::Strings,
+        text: &str,
+    ) -> String {
+        let upper = |s: &str| s.to_uppercase();
+        text.chars()
+            .map(|c| {
+                let typed = upper(&c.to_string());
+                pieces
+                    .iter()
+                    .find(|(_, letter)| upper(words.get(*letter)) == typed)
+                    .map_or(c, |(piece, _)| *piece)
+            })
+            .collect()
+    }
+
+    /// A board in the notation's letters as a kit's language writes it: each piece in
+    /// its letter there (hexapawn's `B` is a Polish `C`), any other mark as it is.
+    pub fn shown_letters(
+        pieces: &[(char, crate::i18n::Id)],
+        words: &crate::i18n::Strings,
+        text: &str,
+    ) -> String {
+        text.chars()
+            .map(|c| {
+                pieces
+                    .iter()
+                    .find(|(piece, _)| *piece == c)
+                    .map_or(c.to_string(), |(_, letter)| words.get(*letter).to_string())
+            })
+            .collect()
     }
 
     /// Reads a board of `rows` x `cols`: the mark of every square as typed (a game reads

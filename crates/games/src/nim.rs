@@ -10,8 +10,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Bound, Claim, Descriptor, Historic, MachineSettings, Notation, Outcome, Rules, Side, Symmetry,
-    as_in_the_articles, one_bead_each, written_keys,
+    Bound, Claim, Descriptor, Ending, Historic, MachineSettings, Notation, Orientation, Outcome,
+    Rules, Side, Symmetry, as_in_the_articles, one_bead_each, written_keys,
 };
 use crate::Error;
 use crate::i18n::{Id, Said, Strings, id};
@@ -383,11 +383,17 @@ impl Rules for Nim {
         next
     }
 
-    fn end_reason(&self, position: &Pile) -> &'static str {
+    fn end_reason(&self, position: &Pile) -> Ending {
         if position.stones() == 0 {
-            "last_stone"
+            Ending {
+                you: id::PLAY_END_YOU_LAST_STONE,
+                machine: id::PLAY_END_MACHINE_LAST_STONE,
+            }
         } else {
-            "no_move"
+            Ending {
+                you: id::PLAY_END_YOU_NO_MOVE,
+                machine: id::PLAY_END_MACHINE_NO_MOVE,
+            }
         }
     }
 
@@ -455,10 +461,10 @@ impl Rules for Nim {
 }
 
 impl Notation for Nim {
-    fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str {
+    fn describe_symmetry(&self, symmetry: Symmetry) -> Orientation {
         match symmetry {
-            0 => "symmetry.as_drawn",
-            _ => "symmetry.heaps_reordered",
+            0 => Orientation::AsDrawn,
+            _ => Orientation::HeapsReordered,
         }
     }
 

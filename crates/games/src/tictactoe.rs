@@ -1,7 +1,8 @@
 //! Noughts and crosses on 3 x 3: X moves first, three in a row wins, a full board draws.
 
 use super::{
-    Descriptor, Historic, MachineSettings, Notation, Outcome, Rules, Side, Symmetry, notation,
+    Descriptor, Ending, Historic, MachineSettings, Notation, Orientation, Outcome, Rules, Side,
+    Symmetry, notation,
 };
 use crate::Error;
 use crate::i18n::{Id, Said, Strings, id};
@@ -78,15 +79,15 @@ const fn build_symmetries() -> [[u8; 9]; 8] {
     table
 }
 
-const DESCRIPTIONS: [&str; 8] = [
-    "symmetry.as_drawn",
-    "symmetry.quarter_clockwise",
-    "symmetry.half_turn",
-    "symmetry.quarter_anticlockwise",
-    "symmetry.mirror_left_right",
-    "symmetry.mirror_diagonal",
-    "symmetry.mirror_top_bottom",
-    "symmetry.mirror_antidiagonal",
+const DESCRIPTIONS: [Orientation; 8] = [
+    Orientation::AsDrawn,
+    Orientation::QuarterClockwise,
+    Orientation::HalfTurn,
+    Orientation::QuarterAnticlockwise,
+    Orientation::MirrorLeftRight,
+    Orientation::MirrorDiagonal,
+    Orientation::MirrorTopBottom,
+    Orientation::MirrorAntidiagonal,
 ];
 
 fn permute(bits: u16, map: &[u8; 9]) -> u16 {
@@ -139,8 +140,11 @@ impl Rules for TicTacToe {
     }
 
     /// Only a line ends a game with a winner; a full board is a draw, said as such.
-    fn end_reason(&self, _position: &Grid) -> &'static str {
-        "line"
+    fn end_reason(&self, _position: &Grid) -> Ending {
+        Ending {
+            you: id::PLAY_END_YOU_LINE,
+            machine: id::PLAY_END_MACHINE_LINE,
+        }
     }
 
     fn outcome(&self, position: &Grid) -> Option<Outcome> {
@@ -193,7 +197,7 @@ impl Notation for TicTacToe {
         true
     }
 
-    fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str {
+    fn describe_symmetry(&self, symmetry: Symmetry) -> Orientation {
         DESCRIPTIONS[symmetry]
     }
 

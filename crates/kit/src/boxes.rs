@@ -5,8 +5,8 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 
-use crate::game::{Descriptor, Notation, Rules, Side, Symmetry, canonical};
-use crate::i18n::{Language, id, strings};
+use crate::game::{Descriptor, Notation, Rules, Side, Symmetry, canonical, notation};
+use crate::i18n::{Language, Value, id, strings};
 use crate::{Command, Error};
 use crate::{Kit, Numerals, Tags};
 
@@ -301,11 +301,20 @@ impl<G: Rules> BoxSet<G> {
                 strings(language).fill(id::CLI_FIND_POSITION, &[("text", text), ("why", why)]),
             )
         };
-        // A board as `boxes` draws it in the kit's language (○ ●) is read as letters.
-        let letters = crate::i18n::board_letters(text);
+        // A board as `boxes` draws it in the kit's language (a Polish `C`) is read in the
+        // notation's letters.
+        let words = strings(language);
+        let letters = notation::typed_letters(game.pieces(), words, text);
         let parse = |side| {
-            game.parse_position(&letters, side)
-                .map_err(|e| refuse(&e.in_language(language)))
+            game.parse_position(&letters, side).map_err(|mut said| {
+                // The example board of the message, in the letters the kit reads.
+                for (_, value) in said.values.iter_mut().filter(|(n, _)| *n == "example") {
+                    if let Value::Text(board) = value {
+                        *board = notation::shown_letters(game.pieces(), words, board);
+                    }
+                }
+                refuse(&said.in_language(language))
+            })
         };
         let position = parse(self.machine)?;
         let reason = match self.find(game, &position) {

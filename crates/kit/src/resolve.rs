@@ -358,7 +358,7 @@ impl KitFile {
         {
             let message = say.message(
                 id::PROBLEM_WARNING_RELAY_REPLACED,
-                &[("rule", &say.rule(own.value.name()))],
+                &[("rule", &say.rule(own.value.word_key()))],
             );
             warnings.push(Problem {
                 place: Some(src.place(&own.referenced)),

@@ -218,6 +218,8 @@ pub struct Training {
     pub games_to_give_up: Option<Stats>,
     /// Games won until then.
     pub wins_before_giving_up: Option<Stats>,
+    /// Games drawn until then.
+    pub draws_before_giving_up: Option<Stats>,
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use std::io::{BufRead, Write};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::tag;
 use matchbox_engine::game::Notation;
-use matchbox_engine::i18n::strings;
+use matchbox_engine::i18n::{Id, id, strings};
 use matchbox_engine::kit::{Kit, Tags};
 use matchbox_engine::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rng_for};
 use matchbox_engine::rule::Rule;
@@ -47,10 +47,10 @@ fn turn_heading(kit: &Kit, move_number: u32, machine: bool) -> String {
     let s = strings(kit.language);
     let label_tag = tag(&[move_number], kit.machine, kit.tags, kit.numerals);
     match (kit.tags, machine) {
-        (Tags::GameMove, false) => s.fill("play.your_turn", &[("n", &label_tag)]),
-        (Tags::GameMove, true) => s.fill("play.machine_turn", &[("n", &label_tag)]),
-        (Tags::MachineMove, false) => s.get("play.your_turn_plain").to_string(),
-        (Tags::MachineMove, true) => s.fill("play.machine_move", &[("tag", &label_tag)]),
+        (Tags::GameMove, false) => s.fill(id::PLAY_YOUR_TURN, &[("n", &label_tag)]),
+        (Tags::GameMove, true) => s.fill(id::PLAY_MACHINE_TURN, &[("n", &label_tag)]),
+        (Tags::MachineMove, false) => s.get(id::PLAY_YOUR_TURN_PLAIN).to_string(),
+        (Tags::MachineMove, true) => s.fill(id::PLAY_MACHINE_MOVE, &[("tag", &label_tag)]),
     }
 }
 
@@ -177,12 +177,12 @@ impl<G: Notation, R: BufRead, W: Write> Opponent<G> for Human<'_, G, R, W> {
             "\n{}\n{}{}\n> ",
             turn_heading(self.kit, self.turn.get(), false),
             board_text(self.game, self.kit, &tree.positions[node as usize]),
-            s.fill("play.your_moves", &[("moves", &self.list(tree, node))])
+            s.fill(id::PLAY_YOUR_MOVES, &[("moves", &self.list(tree, node))])
         );
         loop {
             write_out(self.out, &text)?;
             let Some(line) = read_line(&mut self.input)? else {
-                return Err(Error::Input(s.get("play.input_ended").to_string()));
+                return Err(Error::Input(s.get(id::PLAY_INPUT_ENDED).to_string()));
             };
             if self.echo {
                 write_out(self.out, &format!("{}\n", echo(&line)))?;
@@ -194,7 +194,7 @@ impl<G: Notation, R: BufRead, W: Write> Opponent<G> for Human<'_, G, R, W> {
             text = format!(
                 "{}\n> ",
                 s.fill(
-                    "play.illegal",
+                    id::PLAY_ILLEGAL,
                     &values.each_ref().map(|(k, v)| (*k, v.as_str()))
                 )
             );
@@ -237,7 +237,7 @@ pub fn session<G: Notation, R: BufRead, W: Write>(
     let Console { input, output } = console;
     let out = RefCell::new(output);
     let write = |text: &str| write_out(&out, text);
-    write(&greeting(kit, setup))?;
+    write(&greeting(game, kit, setup))?;
     let turn = Cell::new(0);
     let mut me = Learner::with_beads(machine, saved.beads.clone());
     let mut now = saved;
@@ -294,24 +294,28 @@ fn write_out<W: Write>(out: &RefCell<W>, text: &str) -> Result<(), Error> {
         .map_err(io_error)
 }
 
-/// The session's first line: the kit, the machine's rule, and who moves first.
-fn greeting<G: Notation>(kit: &Kit, setup: &Setup<G>) -> String {
+/// The session's first line: the kit, the machine's rule, and who moves first; then
+/// what the boards and moves mean where the game's notation needs it.
+fn greeting<G: Notation>(game: &G, kit: &Kit, setup: &Setup<G>) -> String {
     let machine = &setup.machine;
     let intro = match machine.side {
-        matchbox_engine::game::Side::First => "play.you_second",
-        matchbox_engine::game::Side::Second => "play.you_first",
+        matchbox_engine::game::Side::First => id::PLAY_YOU_SECOND,
+        matchbox_engine::game::Side::Second => id::PLAY_YOU_FIRST,
     };
     let s = strings(kit.language);
-    format!(
-        "{}\n",
-        s.fill(
-            intro,
-            &[
-                ("name", &kit.name),
-                ("rule", &Words::of(kit).rule(machine.rule))
-            ]
-        )
-    )
+    let mut text = s.fill(
+        intro,
+        &[
+            ("name", &kit.name),
+            ("rule", &Words::of(kit).rule(machine.rule)),
+        ],
+    );
+    text.push('\n');
+    if let Some(notation) = game.explain_notation(s) {
+        text.push_str(&notation);
+        text.push('\n');
+    }
+    text
 }
 
 /// The end of a game in words: the last board, who won and why, and what the rule
@@ -327,23 +331,24 @@ fn game_over<G: Notation>(
     let last = &setup.tree.positions[played.last as usize];
     // The reason is said of whoever made the last move, which is not always the winner
     // (in Marienbad, whoever takes the last stone loses).
-    let mover = if game.to_move(last) == setup.machine.side {
-        "you"
+    let ending = game.end_reason(last);
+    let why = if game.to_move(last) == setup.machine.side {
+        ending.you
     } else {
-        "machine"
+        ending.machine
     };
     let s = strings(kit.language);
-    let why = s.fill(&format!("play.end.{mover}.{}", game.end_reason(last)), &[]);
+    let why = s.get(why);
     let key = match played.end {
-        End::Won => "play.won",
-        End::Drew => "play.drew",
-        End::Lost => "play.lost",
-        End::Resigned => "play.resigned",
+        End::Won => id::PLAY_WON,
+        End::Drew => id::PLAY_DREW,
+        End::Lost => id::PLAY_LOST,
+        End::Resigned => id::PLAY_RESIGNED,
     };
     format!(
         "\n{}{}\n{}",
         board_text(game, kit, last),
-        s.fill(key, &[("why", &why)]),
+        s.fill(key, &[("why", why)]),
         changes(game, kit, setup, before, after)
     )
 }
@@ -366,16 +371,16 @@ fn another_game<R: BufRead>(
     write: impl Fn(&str) -> Result<(), Error>,
 ) -> Result<bool, Error> {
     let s = strings(kit.language);
-    write(&format!("\n{}\n> ", s.get("play.again")))?;
+    write(&format!("\n{}\n> ", s.get(id::PLAY_AGAIN)))?;
     // The kit's words for yes and no, and the English ones too.
-    let answers = |key: &str, english: &'static [&'static str]| {
+    let answers = |key: Id, english: &'static [&'static str]| {
         let mut words: Vec<String> = s.get(key).split('|').map(normalise).collect();
         words.extend(english.iter().map(|w| w.to_string()));
         words
     };
     let (yes, no) = (
-        answers("play.yes", &["y", "yes"]),
-        answers("play.no", &["n", "no"]),
+        answers(id::PLAY_YES, &["y", "yes"]),
+        answers(id::PLAY_NO, &["n", "no"]),
     );
     loop {
         let Some(answer) = read_line(input)? else {
@@ -393,7 +398,7 @@ fn another_game<R: BufRead>(
         }
         write(&format!(
             "{}\n> ",
-            s.fill("play.yes_or_no", &[("answer", &echo(&answer))])
+            s.fill(id::PLAY_YES_OR_NO, &[("answer", &echo(&answer))])
         ))?;
     }
 }
@@ -423,17 +428,20 @@ fn narrate<G: Notation>(
         if let Draw::Forced { child } = draw
             && let Some(m) = tree.move_to(node, child)
         {
-            text.push_str(&s.fill("play.forced", &[("move", &say(m))]));
+            text.push_str(&s.fill(id::PLAY_FORCED, &[("move", &say(m))]));
             text.push('\n');
         }
         return text;
     };
     let mbox = &setup.set.boxes[b];
     let back = game.inverse(symmetry);
-    let id = mbox.id.to_string();
+    let box_id = mbox.id.to_string();
     let holds = match matchbox_report::label_turn(game, symmetry) {
-        Some(turned) => s.fill("play.box", &[("id", &id), ("symmetry", s.get(turned))]),
-        None => s.fill("play.box_plain", &[("id", &id)]),
+        Some(turned) => s.fill(
+            id::PLAY_BOX,
+            &[("id", &box_id), ("symmetry", s.get(turned.said()))],
+        ),
+        None => s.fill(id::PLAY_BOX_PLAIN, &[("id", &box_id)]),
     };
     text.push_str(&holds);
     text.push('\n');
@@ -460,9 +468,9 @@ fn narrate<G: Notation>(
         Draw::Bead { slot, child, .. } => {
             let m = &mbox.moves[(slot - setup.machine.slots(b as u32).start) as usize];
             let key = if setup.machine.rule == Rule::Relay {
-                "play.relay"
+                id::PLAY_RELAY
             } else {
-                "play.drawn"
+                id::PLAY_DRAWN
             };
             let mv = tree.move_to(node, child).map(say).unwrap_or_default();
             let values = [("bead", bead(kit, m.colour, coloured)), ("move", mv)];
@@ -470,7 +478,7 @@ fn narrate<G: Notation>(
             text.push('\n');
         }
         Draw::Resign { .. } => {
-            text.push_str(s.get("play.resigns"));
+            text.push_str(s.get(id::PLAY_RESIGNS));
             text.push('\n');
         }
         Draw::Forced { .. } => {}
@@ -503,7 +511,7 @@ fn changes<G: Notation>(
             ];
             text.push_str("  ");
             text.push_str(&s.fill(
-                "play.change",
+                id::PLAY_CHANGE,
                 &values.each_ref().map(|(k, v)| (*k, v.as_str())),
             ));
             text.push('\n');
@@ -520,9 +528,9 @@ fn changes<G: Notation>(
         .collect();
     let rule = [("rule", rule.as_str())];
     if text.is_empty() {
-        format!("{}\n", s.fill("play.no_change", &rule))
+        format!("{}\n", s.fill(id::PLAY_NO_CHANGE, &rule))
     } else {
-        format!("{}\n{text}", s.fill("play.changed", &rule))
+        format!("{}\n{text}", s.fill(id::PLAY_CHANGED, &rule))
     }
 }
 
@@ -623,12 +631,12 @@ mod tests {
     }
 
     #[test]
-    fn the_board_draws_pawns_as_the_kits_language_reads_them() {
+    fn the_board_draws_pawns_in_the_kits_language_letters_and_says_which_is_which() {
         let (game, _) = fixtures::pawns("hexapawn");
         for (language, pieces, not) in [
-            (Language::En, ['W', 'B'], ['○', '●']),
-            (Language::Pl, ['○', '●'], ['W', 'B']),
-            (Language::Ru, ['○', '●'], ['W', 'B']),
+            (Language::En, ['W', 'B'], ['C', 'Ч']),
+            (Language::Pl, ['B', 'C'], ['W', 'Ч']),
+            (Language::Ru, ['Б', 'Ч'], ['W', 'B']),
         ] {
             let yaml = format!("preset: hexapawn\nlanguage: {}\n", language.code());
             let kit = Kit::from_yaml(&yaml, "kit.yaml").unwrap();
@@ -654,6 +662,16 @@ mod tests {
                 .collect();
             assert!(pieces.iter().all(|p| board.contains(*p)), "{out}");
             assert!(!not.iter().any(|p| board.contains(*p)), "{out}");
+            // Which letter is which, and what the moves mean, said once before the game.
+            let before_the_board = out.split("\n    ").next().unwrap();
+            let [white, black] = pieces.map(String::from);
+            assert!(
+                before_the_board.contains(&format!("{white} "))
+                    && before_the_board.contains(&format!("{black} "))
+                    && before_the_board.contains("a3xb2"),
+                "{out}"
+            );
+            assert_eq!(out.matches("a3xb2:").count(), 1, "{out}");
         }
     }
 
@@ -676,14 +694,14 @@ mod tests {
                     .collect()
             };
             let own: Vec<String> = strings(language)
-                .keys()
-                .flat_map(|k| words(strings(language).get(k)))
+                .entries()
+                .flat_map(|(_, text)| words(text))
                 .collect();
             let english = strings(Language::En);
             let printed = words(&out);
             let found: Vec<String> = english
-                .keys()
-                .flat_map(|k| words(english.get(k)))
+                .entries()
+                .flat_map(|(_, text)| words(text))
                 .filter(|w| !own.contains(w) && w != "maybe" && printed.contains(w))
                 .filter(|w| {
                     matchbox_engine::rule::Rule::ALL

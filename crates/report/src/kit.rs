@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use matchbox_engine::i18n::id;
 use matchbox_engine::kit::{Kit, presets};
 use matchbox_engine::media::{LABEL_SIZES, Paper, STICKER_SHEETS, cut_grid};
 
@@ -30,11 +31,11 @@ pub struct KitReport {
 /// What `matchbox kit` wrote, as it tells the user: the files and their pages.
 pub fn kit_text(kit: &Kit, dir: &Path, report: &KitReport) -> String {
     let words = Words::of(kit);
-    let pages = |n: usize| words.count(n as i64, "page");
-    let boxes = words.count(report.boxes as i64, "box");
+    let pages = |n: usize| words.count(n as i64, id::PROBLEM_COUNT_PAGE);
+    let boxes = words.count(report.boxes as i64, id::PROBLEM_COUNT_BOX);
     let mut text = format!(
         "{}\n  {}  ({})\n  {}  ({})\n",
-        words.fill("kit", &[("name", &kit.name), ("boxes", &boxes)]),
+        words.fill(id::CLI_KIT, &[("name", &kit.name), ("boxes", &boxes)]),
         dir.join("labels.pdf").display(),
         pages(report.label_pages),
         dir.join("kit.pdf").display(),
@@ -44,7 +45,7 @@ pub fn kit_text(kit: &Kit, dir: &Path, report: &KitReport) -> String {
         text.push_str(&format!(
             "  {}  ({})\n",
             dir.join("previews").display(),
-            words.count(report.previews as i64, "preview")
+            words.count(report.previews as i64, id::PROBLEM_COUNT_PREVIEW)
         ));
     }
     text

@@ -1,9 +1,12 @@
 //! What `simulate` prints: fresh machines trained until they learn (`--runs`), or one
 //! machine followed over many games (`--games`).
 
+use matchbox_engine::game::Descriptor;
+use matchbox_engine::i18n::id;
 use matchbox_engine::kit::Kit;
 use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::{OpponentKind, Session, Training};
+use matchbox_engine::with_game;
 
 use crate::words::Words;
 
@@ -17,11 +20,20 @@ pub fn training_text(
     t: &Training,
 ) -> String {
     let words = Words::of(kit);
+    // "Each trained until it learns" only where one did.
+    let header = if t.unfinished == t.runs {
+        id::CLI_TRAINED_NONE_LEARNT
+    } else {
+        id::CLI_TRAINED
+    };
     let mut out = words.fill(
-        "trained",
+        header,
         &[
             ("name", &kit.name),
-            ("runs", &words.count(t.runs, "fresh_machine")),
+            (
+                "runs",
+                &words.count(t.runs, id::PROBLEM_COUNT_FRESH_MACHINE),
+            ),
             ("opponent", &words.opponent(opponent)),
             ("rule", &words.rule(rule)),
             ("seed", &seed.to_string()),
@@ -31,19 +43,22 @@ pub fn training_text(
     if t.side_loses {
         out.push_str(&format!(
             "  {}\n",
-            words.fill("side_loses", &[("side", &words.side(kit))])
+            words.fill(id::CLI_SIDE_LOSES, &[("side", &words.side(kit))])
         ));
     }
     let games = words.number(max_games);
     let learnt = words.number(t.runs - t.unfinished);
-    out.push_str(&format!("  {}", words.fill("learnt", &[("n", &learnt)])));
+    out.push_str(&format!(
+        "  {}",
+        words.fill(id::CLI_LEARNT, &[("n", &learnt)])
+    ));
     if t.gave_up > 0 || t.side_loses {
         let (gave_up, still) = (
             words.number(t.gave_up),
             words.number(t.unfinished - t.gave_up),
         );
         out.push_str(&words.fill(
-            "gave_up",
+            id::CLI_GAVE_UP,
             &[
                 ("gave_up", &gave_up),
                 ("box", &words.first_move_box(kit)),
@@ -53,14 +68,16 @@ pub fn training_text(
         ));
     } else {
         let unfinished = words.number(t.unfinished);
-        out.push_str(&words.fill("unfinished", &[("games", &games), ("n", &unfinished)]));
+        out.push_str(&words.fill(id::CLI_UNFINISHED, &[("games", &games), ("n", &unfinished)]));
     }
     out.push('\n');
-    if let (Some(games), Some(wins)) = (&t.games_to_give_up, &t.wins_before_giving_up) {
-        for (key, stats) in [("games_to_give_up", games), ("wins_to_give_up", wins)] {
-            let stats = words.stats(stats);
-            out.push_str(&format!("  {}\n", words.fill(key, &[("stats", &stats)])));
-        }
+    if let Some(games) = &t.games_to_give_up {
+        let stats = words.stats(games);
+        out.push_str(&format!(
+            "  {}\n",
+            words.fill(id::CLI_GAMES_TO_GIVE_UP, &[("stats", &stats)])
+        ));
+        out.push_str(&results_before_giving_up(kit, words, t));
     }
     if !t.side_loses {
         out.push_str(&learning_words(words, t));
@@ -68,16 +85,43 @@ pub fn training_text(
     out
 }
 
+/// What the machines that gave up got from their games until then: the draws in a game
+/// that has them, the wins in one that has none (a perfect opponent leaves a machine
+/// neither), said in words where no machine got one.
+fn results_before_giving_up(kit: &Kit, words: Words, t: &Training) -> String {
+    let can_draw = with_game!(&kit.game, |game| game.can_draw());
+    let (results, stats, none) = if can_draw {
+        (
+            id::CLI_DRAWS_TO_GIVE_UP,
+            &t.draws_before_giving_up,
+            id::CLI_NONE_DRAWN_BEFORE_GIVING_UP,
+        )
+    } else {
+        (
+            id::CLI_WINS_TO_GIVE_UP,
+            &t.wins_before_giving_up,
+            id::CLI_NONE_WON_BEFORE_GIVING_UP,
+        )
+    };
+    match stats {
+        Some(s) if s.max > 0 => {
+            format!("  {}\n", words.fill(results, &[("stats", &words.stats(s))]))
+        }
+        Some(_) => format!("  {}\n", words.fill(none, &[])),
+        None => String::new(),
+    }
+}
+
 /// The losses and games to learn, with the histogram of losses, in the kit's words.
 pub(crate) fn learning_words(words: Words, t: &Training) -> String {
     match (&t.losses_to_learn, &t.games_to_learn) {
         (Some(losses), Some(games)) => format!(
             "  {}\n{}  {}\n",
-            words.fill("losses_to_learn", &[("stats", &words.stats(losses))]),
+            words.fill(id::CLI_LOSSES_TO_LEARN, &[("stats", &words.stats(losses))]),
             words.histogram(losses, 40),
-            words.fill("games_to_learn", &[("stats", &words.stats(games))]),
+            words.fill(id::CLI_GAMES_TO_LEARN, &[("stats", &words.stats(games))]),
         ),
-        _ => format!("  {}\n", words.fill("none_learnt", &[])),
+        _ => format!("  {}\n", words.fill(id::CLI_NONE_LEARNT, &[])),
     }
 }
 
@@ -93,17 +137,17 @@ pub fn session_text(
     let results = |won: u32, drew: u32, lost: u32| {
         let [won, drew, lost] = [won, drew, lost].map(|n| words.number(n));
         words.fill(
-            "results",
+            id::CLI_RESULTS,
             &[("won", &won), ("drew", &drew), ("lost", &lost)],
         )
     };
     let mut out = format!(
         "{}\n  {}\n",
         words.fill(
-            "session",
+            id::CLI_SESSION,
             &[
                 ("name", &kit.name),
-                ("games", &words.count(s.games, "game")),
+                ("games", &words.count(s.games, id::PROBLEM_COUNT_GAME)),
                 ("opponent", &words.opponent(opponent)),
                 ("rule", &words.rule(rule)),
                 ("seed", &seed.to_string()),
@@ -131,14 +175,14 @@ pub fn session_text(
         out.push_str(&format!(
             "  {}\n  {}\n",
             words.fill(
-                "last_games",
+                id::CLI_LAST_GAMES,
                 &[
                     ("from", &words.number(from.game + 1)),
                     ("to", &words.number(last.game)),
                     ("results", &tail),
                 ],
             ),
-            words.fill("first_box", &[("start", &start), ("end", &end)])
+            words.fill(id::CLI_FIRST_BOX, &[("start", &start), ("end", &end)])
         ));
     }
     out
@@ -159,6 +203,8 @@ pub fn plot_title(kit: &Kit, games: u32, opponent: OpponentKind, rule: Rule) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use matchbox_engine::i18n::Language;
+    use matchbox_engine::simulate::stats::{Estimate, Stats};
 
     #[test]
     fn the_plot_is_titled_by_the_kit_games_opponent_and_rule() {
@@ -171,5 +217,69 @@ mod tests {
             )),
             "{title}"
         );
+    }
+
+    /// Ten machines that all gave up after 30 games, with these wins and draws each.
+    fn gave_up(wins: u32, draws: u32) -> Training {
+        Training {
+            runs: 10,
+            unfinished: 10,
+            unfinished_share: Estimate::share(10, 10),
+            losses_to_learn: None,
+            games_to_learn: None,
+            side_loses: false,
+            gave_up: 10,
+            games_to_give_up: Stats::of(&[30; 10]),
+            wins_before_giving_up: Stats::of(&[wins; 10]),
+            draws_before_giving_up: Stats::of(&[draws; 10]),
+        }
+    }
+
+    #[test]
+    fn machines_that_gave_up_are_told_by_their_draws_or_wins_and_none_in_words() {
+        for (language, preset, t, said) in [
+            (
+                Language::En,
+                "menace",
+                gave_up(0, 4),
+                "games drawn until then: min 4",
+            ),
+            (
+                Language::En,
+                "menace",
+                gave_up(3, 0),
+                "none of them drew a game before",
+            ),
+            (
+                Language::En,
+                "hexapawn-first",
+                gave_up(2, 0),
+                "games won until then: min 2",
+            ),
+            (
+                Language::Pl,
+                "hexapawn-first",
+                gave_up(0, 0),
+                "żadna z nich nie wygrała",
+            ),
+            (
+                Language::Ru,
+                "menace",
+                gave_up(0, 0),
+                "ни одна из них не сыграла вничью",
+            ),
+        ] {
+            let yaml = format!("preset: {preset}\nlanguage: {}\n", language.code());
+            let kit = Kit::from_yaml(&yaml, "kit.yaml").unwrap();
+            let text = training_text(&kit, kit.rule, OpponentKind::Perfect, 1, 100, &t);
+            // Words apart as a reader sees them, whatever spaces line them up.
+            let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
+            assert!(words.contains(said), "{said}\n{text}");
+            // None learnt: the header says they played, not that each was trained to the end.
+            for wrong in ["trained against", "uczona do skutku", "обучается до конца"]
+            {
+                assert!(!text.contains(wrong), "{text}");
+            }
+        }
     }
 }

@@ -1,7 +1,7 @@
 //! What `verify` prints: the checks, then the articles' claim beside the exact figures
 //! or the machines trained, then the reward claim.
 
-use matchbox_engine::i18n::figures;
+use matchbox_engine::i18n::{figures, id};
 use matchbox_engine::kit::Kit;
 use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::exact::{Arithmetic, Distribution, GivingUp, RATIONAL_STATES};
@@ -27,39 +27,45 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
 fn reward_text(words: Words, r: &RewardCheck) -> String {
     let mut out = format!(
         "\n{}\n  {}\n  {}\n",
-        words.verify("reward", &[("source", &words.said(&r.claim.source))]),
-        words.verify("claimed", &[("text", &words.said(&r.claim.text))]),
-        words.verify("reward_rows", &[]),
+        words.fill(
+            id::CLI_VERIFY_REWARD,
+            &[("source", &words.said(&r.claim.source))]
+        ),
+        words.fill(
+            id::CLI_VERIFY_CLAIMED,
+            &[("text", &words.said(&r.claim.text))]
+        ),
+        words.fill(id::CLI_VERIFY_REWARD_ROWS, &[]),
     );
     for row in &r.rows {
         let fewer = match row.fewer {
-            Some(true) => "fewer",
-            Some(false) => "more",
-            None => "too_close",
+            Some(true) => id::CLI_VERIFY_REWARD_FEWER,
+            Some(false) => id::CLI_VERIFY_REWARD_MORE,
+            None => id::CLI_VERIFY_REWARD_TOO_CLOSE,
         };
         out.push_str(&format!(
             "  {}\n",
-            words.verify(
-                "reward_row",
+            words.fill(
+                id::CLI_VERIFY_REWARD_ROW,
                 &[
                     ("opponent", &words.opponent(row.opponent)),
                     ("games", &row.games.to_string()),
                     ("without", &words.measure(&row.gardner, 1.0, false)),
                     ("with", &words.measure(&row.gardner_reward, 1.0, false)),
-                    ("fewer", &words.verify(&format!("reward_{fewer}"), &[])),
+                    ("fewer", &words.fill(fewer, &[])),
                 ],
             )
         ));
     }
     let holds = match r.holds {
-        Some(true) => "reward_holds",
-        Some(false) => "reward_fails",
-        None => "reward_undecided",
+        Some(true) => id::CLI_VERIFY_REWARD_HOLDS,
+        Some(false) => id::CLI_VERIFY_REWARD_FAILS,
+        None => id::CLI_VERIFY_REWARD_UNDECIDED,
     };
     out.push_str(&format!(
         "  {}\n  {}\n",
-        words.verify("reward_figures", &[]),
-        words.verify(holds, &[])
+        words.fill(id::CLI_VERIFY_REWARD_FIGURES, &[]),
+        words.fill(holds, &[])
     ));
     out
 }
@@ -79,7 +85,10 @@ fn verdict_body(words: Words, kit: &Kit, verdict: &Verdict) -> String {
     }
     match &verdict.measured {
         Some(measured) => out.push_str(&sampled_text(words, kit, verdict, measured)),
-        None => out.push_str(&format!("\n{}\n", words.verify("not_trained", &[]))),
+        None => out.push_str(&format!(
+            "\n{}\n",
+            words.fill(id::CLI_VERIFY_NOT_TRAINED, &[])
+        )),
     }
     out
 }
@@ -88,25 +97,32 @@ fn verdict_body(words: Words, kit: &Kit, verdict: &Verdict) -> String {
 fn checks_text(words: Words, kit: &Kit, verdict: &Verdict) -> String {
     let mut out = format!(
         "{}\n\n{}\n",
-        words.verify(
-            "header",
+        words.fill(
+            id::CLI_VERIFY_HEADER,
             &[
                 ("name", &kit.name),
                 ("side", &words.side(kit)),
                 ("rule", &words.rule(kit.rule)),
             ],
         ),
-        words.verify("checks", &[])
+        words.fill(id::CLI_VERIFY_CHECKS, &[])
     );
     // The status words in a column of their own, clear of the sentence after them.
-    let width = ["ok", "failed"]
-        .map(|key| words.verify(key, &[]).chars().count())
+    let width = [id::CLI_VERIFY_OK, id::CLI_VERIFY_FAILED]
+        .map(|key| words.fill(key, &[]).chars().count())
         .into_iter()
         .max()
         .unwrap_or_default()
         + 1;
     for c in &verdict.checks {
-        let ok = words.verify(if c.ok { "ok" } else { "failed" }, &[]);
+        let ok = words.fill(
+            if c.ok {
+                id::CLI_VERIFY_OK
+            } else {
+                id::CLI_VERIFY_FAILED
+            },
+            &[],
+        );
         out.push_str(&format!(
             "  {ok:<width$} {}: {}\n",
             words.said(&c.what),
@@ -124,8 +140,8 @@ fn sampled_text(words: Words, kit: &Kit, verdict: &Verdict, measured: &Training)
         let intervals = verdict.intervals.as_ref().map(|i| words.said(i));
         out.push_str(&format!(
             "\n{}\n",
-            words.verify(
-                "method_sampled",
+            words.fill(
+                id::CLI_VERIFY_METHOD_SAMPLED,
                 &[
                     ("why", &words.said(why)),
                     ("intervals", &intervals.unwrap_or_default()),
@@ -148,8 +164,8 @@ fn sampled_text(words: Words, kit: &Kit, verdict: &Verdict, measured: &Training)
 
 /// The claim (or that there is none) beside the machines trained and those unfinished.
 fn claim_beside_text(words: Words, verdict: &Verdict, measured: &Training) -> String {
-    let trained = words.verify(
-        "trained",
+    let trained = words.fill(
+        id::CLI_VERIFY_TRAINED,
         &[
             ("runs", &words.number(measured.runs)),
             ("opponent", &words.opponent(verdict.opponent)),
@@ -164,11 +180,20 @@ fn claim_beside_text(words: Words, verdict: &Verdict, measured: &Training) -> St
     match &verdict.claim {
         Some(c) => format!(
             "\n{}\n  {}\n  {}\n",
-            words.verify("claim", &[("source", &words.said(&c.claim.source))]),
-            words.verify("claimed_beside", &[("text", &words.said(&c.claim.text))]),
-            words.verify("measured", &[("trained", &trained)]),
+            words.fill(
+                id::CLI_VERIFY_CLAIM,
+                &[("source", &words.said(&c.claim.source))]
+            ),
+            words.fill(
+                id::CLI_VERIFY_CLAIMED_BESIDE,
+                &[("text", &words.said(&c.claim.text))]
+            ),
+            words.fill(id::CLI_VERIFY_MEASURED, &[("trained", &trained)]),
         ),
-        None => format!("\n{}\n  {trained}\n", words.verify("no_claim", &[])),
+        None => format!(
+            "\n{}\n  {trained}\n",
+            words.fill(id::CLI_VERIFY_NO_CLAIM, &[])
+        ),
     }
 }
 
@@ -186,8 +211,8 @@ fn gave_up_text(words: Words, kit: &Kit, measured: &Training) -> String {
     let share = 100.0 * f64::from(measured.gave_up) / f64::from(measured.runs);
     format!(
         "  {}\n",
-        words.verify(
-            "gave_up",
+        words.fill(
+            id::CLI_VERIFY_GAVE_UP,
             &[
                 ("n", &words.number(measured.gave_up)),
                 ("runs", &words.number(measured.runs)),
@@ -214,8 +239,8 @@ fn mean_intervals_text(words: Words, measured: &Training) -> String {
     );
     format!(
         "  {}\n",
-        words.verify(
-            "mean_intervals",
+        words.fill(
+            id::CLI_VERIFY_MEAN_INTERVALS,
             &[
                 ("losses_low", &losses[0]),
                 ("losses_high", &losses[1]),
@@ -231,14 +256,20 @@ fn mean_intervals_text(words: Words, measured: &Training) -> String {
 fn cannot_learn_text(words: Words, c: &CannotLearn) -> String {
     let g = &c.instead;
     let how = match g.states {
-        Some(states) => words.verify("exact_states", &[("states", &words.number(states as i64))]),
-        None => words.verify("sampled", &[]),
+        Some(states) => words.fill(
+            id::CLI_VERIFY_EXACT_STATES,
+            &[("states", &words.number(states as i64))],
+        ),
+        None => words.fill(id::CLI_VERIFY_SAMPLED, &[]),
     };
     format!(
         "\n{}\n{}\n{}",
-        words.verify("cannot_learn_line", &[("why", &words.said(&c.why))]),
-        words.verify(
-            "instead",
+        words.fill(
+            id::CLI_VERIFY_CANNOT_LEARN_LINE,
+            &[("why", &words.said(&c.why))]
+        ),
+        words.fill(
+            id::CLI_VERIFY_INSTEAD,
             &[("opponent", &words.opponent(g.opponent)), ("how", &how)],
         ),
         giving_up_text(words, g)
@@ -251,8 +282,8 @@ fn giving_up_text(words: Words, g: &GivingUp) -> String {
         .by_game
         .iter()
         .map(|(n, m)| {
-            words.verify(
-                "by_game",
+            words.fill(
+                id::CLI_VERIFY_BY_GAME,
                 &[
                     ("n", &words.number(*n)),
                     ("chance", &words.measure(m, 100.0, true)),
@@ -262,19 +293,19 @@ fn giving_up_text(words: Words, g: &GivingUp) -> String {
         .collect();
     let mut out = format!(
         "  {}\n  {}\n",
-        words.verify("gives_up", &[]),
-        words.verify("chance_by", &[("list", &by.join(", "))])
+        words.fill(id::CLI_VERIFY_GIVES_UP, &[]),
+        words.fill(id::CLI_VERIFY_CHANCE_BY, &[("list", &by.join(", "))])
     );
     let last = match (&g.mean_games, &g.mean_wins) {
-        (Some(games), Some(wins)) => words.verify(
-            "on_average",
+        (Some(games), Some(wins)) => words.fill(
+            id::CLI_VERIFY_ON_AVERAGE,
             &[
                 ("games", &words.games(games)),
                 ("wins", &words.measure(wins, 1.0, false)),
             ],
         ),
-        _ => words.verify(
-            "may_never",
+        _ => words.fill(
+            id::CLI_VERIFY_MAY_NEVER,
             &[("chance", &words.measure(&g.never, 100.0, true))],
         ),
     };
@@ -287,12 +318,12 @@ fn watch_text(words: Words, w: &Watch) -> String {
     let shares = if w.windows.is_empty() {
         String::new()
     } else {
-        words.verify("watch_shares", &[])
+        words.fill(id::CLI_VERIFY_WATCH_SHARES, &[])
     };
     let mut out = format!(
         "\n{}\n",
-        words.verify(
-            "watch",
+        words.fill(
+            id::CLI_VERIFY_WATCH,
             &[
                 ("runs", &words.number(w.runs)),
                 ("games", &words.number(w.games)),
@@ -304,8 +335,8 @@ fn watch_text(words: Words, w: &Watch) -> String {
     for win in &w.windows {
         out.push_str(&format!(
             "  {}\n",
-            words.verify(
-                "draws",
+            words.fill(
+                id::CLI_VERIFY_DRAWS,
                 &[
                     ("from", &words.number(win.from)),
                     ("to", &words.number(win.to)),
@@ -316,8 +347,8 @@ fn watch_text(words: Words, w: &Watch) -> String {
     }
     let streak = STREAK.to_string();
     let stopped = match &w.stopped_losing {
-        Some(e) => words.verify(
-            "stopped",
+        Some(e) => words.fill(
+            id::CLI_VERIFY_STOPPED,
             &[
                 ("streak", &streak),
                 ("game", &words.estimate(e, 1.0, false)),
@@ -326,14 +357,14 @@ fn watch_text(words: Words, w: &Watch) -> String {
                 ("share", &words.estimate(&w.stopped_share, 100.0, true)),
             ],
         ),
-        None => words.verify("never_stopped", &[("streak", &streak)]),
+        None => words.fill(id::CLI_VERIFY_NEVER_STOPPED, &[("streak", &streak)]),
     };
     out.push_str(&format!("  {stopped}\n"));
     if let Some(e) = &w.first_box {
         out.push_str(&format!(
             "  {}\n",
-            words.verify(
-                "first_box",
+            words.fill(
+                id::CLI_VERIFY_FIRST_BOX,
                 &[
                     ("start", &words.number(w.first_box_start)),
                     ("end", &words.estimate(e, 1.0, false)),
@@ -347,13 +378,20 @@ fn watch_text(words: Words, w: &Watch) -> String {
 /// Whether the claim holds, and against whom when it is not the perfect opponent the
 /// articles mean.
 fn holds_text(words: Words, holds: bool, opponent: OpponentKind) -> String {
-    let verdict = words.verify(if holds { "holds" } else { "fails" }, &[]);
+    let verdict = words.fill(
+        if holds {
+            id::CLI_VERIFY_HOLDS
+        } else {
+            id::CLI_VERIFY_FAILS
+        },
+        &[],
+    );
     match opponent {
         OpponentKind::Perfect => format!("  {verdict}\n"),
         other => format!(
             "  {}\n",
-            words.verify(
-                "holds_against",
+            words.fill(
+                id::CLI_VERIFY_HOLDS_AGAINST,
                 &[("verdict", &verdict), ("opponent", &words.opponent(other))],
             )
         ),
@@ -368,8 +406,8 @@ fn distribution_text(words: Words, d: &Distribution) -> String {
         .map(|(k, f)| {
             format!(
                 "    {}\n",
-                words.verify(
-                    "losses_chance",
+                words.fill(
+                    id::CLI_VERIFY_LOSSES_CHANCE,
                     &[("n", &words.number(*k)), ("chance", &words.share(f))],
                 )
             )
@@ -378,22 +416,25 @@ fn distribution_text(words: Words, d: &Distribution) -> String {
     if !d.certain() {
         out.push_str(&format!(
             "    {}\n",
-            words.verify("never_learns", &[("chance", &words.share(&d.never))])
+            words.fill(
+                id::CLI_VERIFY_NEVER_LEARNS,
+                &[("chance", &words.share(&d.never))]
+            )
         ));
     }
     let arithmetic = match d.arithmetic {
-        Arithmetic::Rational => "rational",
-        Arithmetic::Interval => "interval_arithmetic",
+        Arithmetic::Rational => id::CLI_VERIFY_RATIONAL,
+        Arithmetic::Interval => id::CLI_VERIFY_INTERVAL_ARITHMETIC,
     };
     out.push_str(&format!(
         "    {}\n",
-        words.verify(
-            "means",
+        words.fill(
+            id::CLI_VERIFY_MEANS,
             &[
                 ("losses", &words.mean(d.mean_losses.as_ref(), LOSSES_PLACES)),
                 ("games", &words.mean(d.mean_games.as_ref(), GAMES_PLACES)),
                 ("states", &words.number(d.states as i64)),
-                ("arithmetic", &words.verify(arithmetic, &[])),
+                ("arithmetic", &words.fill(arithmetic, &[])),
             ],
         )
     ));
@@ -405,8 +446,8 @@ fn distribution_text(words: Words, d: &Distribution) -> String {
 fn proof_text(words: Words, rule: Rule, verdict: &Verdict, p: &Proof) -> String {
     format!(
         "\n{}\n{}{}",
-        words.verify(
-            "method_exact",
+        words.fill(
+            id::CLI_VERIFY_METHOD_EXACT,
             &[
                 ("states", &words.number(p.states as i64)),
                 ("rational", &words.number(RATIONAL_STATES as i64)),
@@ -423,15 +464,21 @@ fn exact_claim_text(words: Words, rule: Rule, verdict: &Verdict, p: &Proof) -> S
     let mut out = match &verdict.claim {
         Some(c) => format!(
             "\n{}\n  {}\n",
-            words.verify("claim", &[("source", &words.said(&c.claim.source))]),
-            words.verify("claimed", &[("text", &words.said(&c.claim.text))]),
+            words.fill(
+                id::CLI_VERIFY_CLAIM,
+                &[("source", &words.said(&c.claim.source))]
+            ),
+            words.fill(
+                id::CLI_VERIFY_CLAIMED,
+                &[("text", &words.said(&c.claim.text))]
+            ),
         ),
-        None => format!("\n{}\n", words.verify("no_claim", &[])),
+        None => format!("\n{}\n", words.fill(id::CLI_VERIFY_NO_CLAIM, &[])),
     };
     out.push_str(&format!(
         "  {}\n",
-        words.verify(
-            "against",
+        words.fill(
+            id::CLI_VERIFY_AGAINST,
             &[("opponent", &words.opponent(verdict.opponent))]
         )
     ));
@@ -440,17 +487,23 @@ fn exact_claim_text(words: Words, rule: Rule, verdict: &Verdict, p: &Proof) -> S
         // The relay draws nothing at random: its worst case is the opponent's alone.
         out.push_str(&format!(
             "  {}\n",
-            words.verify(
-                "worst_fixed",
-                &[("losses", &words.count(p.worst_losses, "loss"))]
+            words.fill(
+                id::CLI_VERIFY_WORST_FIXED,
+                &[(
+                    "losses",
+                    &words.count(p.worst_losses, id::PROBLEM_COUNT_LOSS)
+                )]
             )
         ));
     } else {
         out.push_str(&format!(
             "  {}\n  {}\n",
-            words.verify("worst_most", &[("n", &words.number(p.worst_losses))]),
-            words.verify(
-                "worst_mean",
+            words.fill(
+                id::CLI_VERIFY_WORST_MOST,
+                &[("n", &words.number(p.worst_losses))]
+            ),
+            words.fill(
+                id::CLI_VERIFY_WORST_MEAN,
                 &[(
                     "mean",
                     &words.mean(Some(&p.most_expected_losses), LOSSES_PLACES)
@@ -461,8 +514,12 @@ fn exact_claim_text(words: Words, rule: Rule, verdict: &Verdict, p: &Proof) -> S
     if let Some(c) = &verdict.claim {
         out.push_str(&holds_text(words, c.holds, verdict.opponent));
         if let Some(every) = c.holds_against_every_opponent.filter(|_| c.holds) {
-            let key = if every { "every" } else { "not_every" };
-            out.push_str(&format!("  {}\n", words.verify(key, &[])));
+            let key = if every {
+                id::CLI_VERIFY_EVERY
+            } else {
+                id::CLI_VERIFY_NOT_EVERY
+            };
+            out.push_str(&format!("  {}\n", words.fill(key, &[])));
         }
     }
     out
@@ -471,12 +528,12 @@ fn exact_claim_text(words: Words, rule: Rule, verdict: &Verdict, p: &Proof) -> S
 /// The games and losses each teacher takes to teach the machine, beside the articles'
 /// claim of games if they make one, then the fastest teacher's losses.
 fn teaching_text(words: Words, verdict: &Verdict, p: &Proof) -> String {
-    let mut out = format!("\n{}\n", words.verify("teaching", &[]));
+    let mut out = format!("\n{}\n", words.fill(id::CLI_VERIFY_TEACHING, &[]));
     if let Some(g) = verdict.claim.as_ref().and_then(|c| c.claim.games.as_ref()) {
         out.push_str(&format!(
             "  {}\n",
-            words.verify(
-                "claimed_by",
+            words.fill(
+                id::CLI_VERIFY_CLAIMED_BY,
                 &[
                     ("source", &words.said(&g.source)),
                     ("text", &words.said(&g.text)),
@@ -485,23 +542,26 @@ fn teaching_text(words: Words, verdict: &Verdict, p: &Proof) -> String {
         ));
     }
     for (name, d) in [
-        ("perfect", &p.perfect),
-        ("teacher", &p.teacher),
-        ("optimal-teacher", &p.fastest_teacher),
+        (id::CLI_VERIFY_TEACHER_PERFECT, &p.perfect),
+        (id::CLI_VERIFY_TEACHER_TEACHER, &p.teacher),
+        (id::CLI_VERIFY_TEACHER_OPTIMAL_TEACHER, &p.fastest_teacher),
     ] {
         out.push_str(&format!(
             "  {}\n",
-            words.verify(
-                "teaching_row",
+            words.fill(
+                id::CLI_VERIFY_TEACHING_ROW,
                 &[
-                    ("name", &words.verify(&format!("teacher.{name}"), &[])),
+                    ("name", &words.fill(name, &[])),
                     ("games", &words.mean(d.mean_games.as_ref(), GAMES_PLACES)),
                     ("losses", &words.mean(d.mean_losses.as_ref(), LOSSES_PLACES)),
                 ],
             )
         ));
     }
-    out.push_str(&format!("  {}\n", words.verify("fastest_losses", &[])));
+    out.push_str(&format!(
+        "  {}\n",
+        words.fill(id::CLI_VERIFY_FASTEST_LOSSES, &[])
+    ));
     out.push_str(&distribution_text(words, &p.fastest_teacher));
     out
 }

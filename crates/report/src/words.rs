@@ -1,8 +1,9 @@
 //! The words of the reports in the kit's language, and its numbers: counts, figures,
 //! shares, intervals and the engine's measures as a class reads them.
 
+use matchbox_engine::game::{Orientation, Side};
 use matchbox_engine::i18n::{
-    Messages, Said, Strings, count, figure, figure_count, figures, number, strings,
+    Id, Messages, Said, Strings, count, figure, figure_count, figures, id, number, strings,
 };
 use matchbox_engine::kit::Kit;
 use matchbox_engine::rule::Rule;
@@ -27,14 +28,14 @@ impl Words {
         }
     }
 
-    /// `cli.KEY` with its placeholders filled in.
-    pub(crate) fn fill(self, key: &str, values: &[(&str, &str)]) -> String {
-        self.strings.fill(&format!("cli.{key}"), values)
+    /// A message with its placeholders filled in.
+    pub(crate) fn fill(self, message: Id, values: &[(&str, &str)]) -> String {
+        self.strings.fill(message, values)
     }
 
     /// `n` and a noun in its form for `n` (`problem.count.KEY`).
-    pub(crate) fn count(self, n: impl Into<i64>, key: &str) -> String {
-        count(self.say.0, n.into(), key)
+    pub(crate) fn count(self, n: impl Into<i64>, noun: Id) -> String {
+        count(self.say.0, n.into(), noun)
     }
 
     /// A whole number as the language writes it in running text (`100,000`, `1720`).
@@ -50,38 +51,62 @@ impl Words {
 
     /// A number as a share in per cent, as the language writes it (`39%`, `39 %`).
     pub(crate) fn percent(self, number: &str) -> String {
-        self.fill("percent", &[("n", number)])
+        self.fill(id::CLI_PERCENT, &[("n", number)])
     }
 
     /// The opponent as the text names it: `a perfect opponent`, `the fastest teacher`.
     pub(crate) fn opponent(self, opponent: OpponentKind) -> String {
-        self.fill(&format!("opponent.{}", opponent.name()), &[])
+        let name = match opponent {
+            OpponentKind::Random => id::CLI_OPPONENT_RANDOM,
+            OpponentKind::Perfect => id::CLI_OPPONENT_PERFECT,
+            OpponentKind::Teacher => id::CLI_OPPONENT_TEACHER,
+            OpponentKind::Machine => id::CLI_OPPONENT_MACHINE,
+            OpponentKind::OptimalTeacher => id::CLI_OPPONENT_OPTIMAL_TEACHER,
+            OpponentKind::Human => id::CLI_OPPONENT_HUMAN,
+        };
+        self.fill(name, &[])
     }
 
     /// The learning rule as the text names it: `rule gardner`, `reguła Gardnera`.
     pub fn rule(self, rule: Rule) -> String {
-        self.say.rule(rule.name())
+        self.say.rule(rule.word_key())
     }
 
     /// The box whose emptying makes a machine give up: box 1 when it plays first, one of
     /// several when it plays second.
     pub(crate) fn first_move_box(self, kit: &Kit) -> String {
-        self.fill(&format!("first_move_box.{}", kit.machine.name()), &[])
+        let first_move_box = match kit.machine {
+            Side::First => id::CLI_FIRST_MOVE_BOX_FIRST,
+            Side::Second => id::CLI_FIRST_MOVE_BOX_SECOND,
+        };
+        self.fill(first_move_box, &[])
     }
 
     /// The side the machine plays: `first`, `second`.
     pub(crate) fn side(self, kit: &Kit) -> String {
-        self.say.say(&format!("side.{}", kit.machine.name()), &[])
+        self.say.say(kit.machine.key(), &[])
     }
 
     /// What `find` answers: the box, and how the position lies against its label
-    /// (`symmetry`, a key of the word store such as `symmetry.as_drawn`), where it can
-    /// lie more than one way.
-    pub(crate) fn found(self, id: impl std::fmt::Display, symmetry: Option<&str>) -> String {
-        let id = id.to_string();
+    /// (`symmetry`), where it can lie more than one way; where the label is turned or
+    /// mirrored, that the moves shown are the label's, not the board's.
+    pub(crate) fn found(
+        self,
+        box_id: impl std::fmt::Display,
+        symmetry: Option<Orientation>,
+    ) -> String {
+        let box_id = box_id.to_string();
         match symmetry {
-            Some(key) => self.fill("found", &[("id", &id), ("symmetry", self.strings.get(key))]),
-            None => self.fill("found_plain", &[("id", &id)]),
+            None => self.fill(id::CLI_FOUND_PLAIN, &[("id", &box_id)]),
+            Some(lies) => {
+                let key = if lies == Orientation::AsDrawn {
+                    id::CLI_FOUND
+                } else {
+                    id::CLI_FOUND_TURNED
+                };
+                let symmetry = self.strings.get(lies.said());
+                self.fill(key, &[("id", &box_id), ("symmetry", symmetry)])
+            }
         }
     }
 
@@ -102,7 +127,7 @@ impl Words {
         let texts = figures(self.say.0, &[mean, low, high], places);
         let [mean, low, high] = [0, 1, 2].map(|i| self.unit(&texts[i], percent));
         self.fill(
-            "interval",
+            id::CLI_INTERVAL,
             &[("mean", &mean), ("low", &low), ("high", &high)],
         )
     }
@@ -120,7 +145,7 @@ impl Words {
     /// tenth.
     pub(crate) fn stats(self, s: &Stats) -> String {
         self.fill(
-            "stats",
+            id::CLI_STATS,
             &[
                 ("min", &self.number(s.min)),
                 ("max", &self.number(s.max)),
@@ -134,11 +159,6 @@ impl Words {
     /// the runs and that share's 95% confidence interval.
     pub(crate) fn histogram(self, s: &Stats, width: usize) -> String {
         s.histogram_with(width, |share| self.estimate(share, 100.0, true))
-    }
-
-    /// `cli.verify.KEY` with its placeholders filled in.
-    pub(crate) fn verify(self, key: &str, values: &[(&str, &str)]) -> String {
-        self.fill(&format!("verify.{key}"), values)
     }
 
     /// A finding of the engine's (a check, a claim, a reason) in the kit's language.
@@ -157,15 +177,19 @@ impl Words {
     pub(crate) fn games(self, m: &Measure) -> String {
         match m {
             Measure::Exact(Figure::Exact(f)) => {
-                figure_count(self.say.0, f.to_f64(), GAMES_PLACES, "game")
+                figure_count(self.say.0, f.to_f64(), GAMES_PLACES, GAME, FRACTION_GAME)
             }
-            Measure::Exact(Figure::Bounded(b)) if b.high - b.low < 0.005 => {
-                figure_count(self.say.0, (b.low + b.high) / 2.0, GAMES_PLACES, "game")
-            }
+            Measure::Exact(Figure::Bounded(b)) if b.high - b.low < 0.005 => figure_count(
+                self.say.0,
+                (b.low + b.high) / 2.0,
+                GAMES_PLACES,
+                GAME,
+                FRACTION_GAME,
+            ),
             other => format!(
                 "{} {}",
                 self.measure(other, 1.0, false),
-                self.strings.get("fraction.game")
+                self.strings.get(FRACTION_GAME)
             ),
         }
     }
@@ -185,7 +209,7 @@ impl Words {
                     places(percent),
                 );
                 let [low, high] = [0, 1].map(|i| self.unit(&texts[i], percent));
-                self.verify("range", &[("low", &low), ("high", &high)])
+                self.fill(id::CLI_VERIFY_RANGE, &[("low", &low), ("high", &high)])
             }
             Measure::Sampled(e) => self.interval(
                 [e.mean, e.low, e.high].map(|x| x * scale),
@@ -203,11 +227,15 @@ impl Words {
     /// A mean with `places` decimals at most, or that the machine may never learn.
     pub(crate) fn mean(self, f: Option<&Figure>, places: usize) -> String {
         f.map_or_else(
-            || self.verify("infinite", &[]),
+            || self.fill(id::CLI_VERIFY_INFINITE, &[]),
             |f| self.decimals(f.to_f64(), places),
         )
     }
 }
+
+/// A number of games, and the noun after a fraction of one (`98,1 партии`).
+const GAME: Id = id::PROBLEM_COUNT_GAME;
+const FRACTION_GAME: Id = id::FRACTION_GAME;
 
 /// Decimals of a mean number of games: a tenth of a game is as close as a class reads it.
 pub(crate) const GAMES_PLACES: usize = 1;

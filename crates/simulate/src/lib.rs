@@ -348,8 +348,8 @@ fn gave_up(machine: &Machine, beads: &Beads, first: &[Node]) -> bool {
 enum Run {
     /// The machine could no longer lose, after these losses and games.
     Learnt { losses: u32, games: u32 },
-    /// It gave up at its first move for good, after these games and wins.
-    GaveUp { games: u32, wins: u32 },
+    /// It gave up at its first move for good, after these games, wins and draws.
+    GaveUp { games: u32, wins: u32, draws: u32 },
     /// It could still lose after the last game allowed.
     Unfinished,
 }
@@ -373,11 +373,12 @@ fn train_one<G: Rules>(
         });
     }
     let mut them = Automatic::new(opponent, setup.rival.as_ref(), setup.teaching.as_ref())?;
-    let (mut losses, mut wins) = (0, 0);
+    let (mut losses, mut wins, mut draws) = (0, 0, 0);
     for game in 1..=max_games {
         let played = play_game(tree, &mut me, &mut them, &mut rng, |_| {})?;
         losses += u32::from(played.end.is_loss());
         wins += u32::from(played.end == End::Won);
+        draws += u32::from(played.end == End::Drew);
         // Only losing a move's last bead changes what the machine may play; with no
         // losses after that, it keeps every move it has.
         if played.emptied {
@@ -388,7 +389,11 @@ fn train_one<G: Rules>(
                 });
             }
             if gave_up(machine, &me.beads, first) {
-                return Ok(Run::GaveUp { games: game, wins });
+                return Ok(Run::GaveUp {
+                    games: game,
+                    wins,
+                    draws,
+                });
             }
         }
     }
@@ -433,12 +438,17 @@ pub fn train<G: Rules>(
                 losses.push(l);
                 games.push(g);
             }
-            Run::GaveUp { games: g, wins } => gave_up.push((g, wins)),
+            Run::GaveUp {
+                games: g,
+                wins,
+                draws,
+            } => gave_up.push([g, wins, draws]),
             Run::Unfinished => {}
         }
     }
     let unfinished = runs - losses.len() as u32;
-    let (give_up_games, wins): (Vec<u32>, Vec<u32>) = gave_up.iter().copied().unzip();
+    let [give_up_games, wins, draws] =
+        [0, 1, 2].map(|i| gave_up.iter().map(|run| run[i]).collect::<Vec<u32>>());
     Ok(Training {
         runs,
         unfinished,
@@ -449,6 +459,7 @@ pub fn train<G: Rules>(
         gave_up: gave_up.len() as u32,
         games_to_give_up: Stats::of(&give_up_games),
         wins_before_giving_up: Stats::of(&wins),
+        draws_before_giving_up: Stats::of(&draws),
     })
 }
 

@@ -661,6 +661,7 @@ mod tests {
             gave_up: 0,
             games_to_give_up: None,
             wins_before_giving_up: None,
+            draws_before_giving_up: None,
         };
         assert!(bears_out(Bound::AtMost(11), &training(&[5, 11], 0)));
         assert!(!bears_out(Bound::AtMost(11), &training(&[5, 12], 0)));

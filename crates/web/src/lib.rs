@@ -203,12 +203,12 @@ fn words() -> Value {
         .map(|&language| {
             let words = strings(language);
             let said: serde_json::Map<String, Value> = words
-                .keys()
-                .filter_map(|key| {
+                .entries()
+                .filter_map(|(key, text)| {
                     let name = key
                         .strip_prefix("designer.")
                         .or(key.starts_with("colour.").then_some(key))?;
-                    Some((name.to_string(), Value::from(words.get(key))))
+                    Some((name.to_string(), Value::from(text)))
                 })
                 .collect();
             (language.code().to_string(), Value::Object(said))

@@ -2,7 +2,6 @@
 //! `templates/<lang>/strings.yaml`), and every template file (compiled in by build.rs, so
 //! a fresh machine needs nothing else).
 
-use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -11,52 +10,6 @@ use serde::{Deserialize, Serialize};
 use crate::palette::Colour;
 
 pub use matchbox_templates::{Id, id};
-
-/// A message of the word store as a lookup takes it: an [`Id`], checked when the program
-/// is built, or a key as a string, the one old way left (for the binary's `report` and
-/// `play` until they take ids), which names the key after its lookup's section
-/// (`problem.` for [`Messages::say`]) as it always has.
-pub trait Key<'a>: sealed::Sealed {
-    /// The key in the word store.
-    fn store_key(self) -> &'a str;
-    /// The key in the word store, `section` put before a string.
-    fn in_section(self, section: &str) -> Cow<'a, str>;
-}
-
-impl<'a> Key<'a> for Id {
-    fn store_key(self) -> &'a str {
-        self.key()
-    }
-    fn in_section(self, _section: &str) -> Cow<'a, str> {
-        Cow::Borrowed(self.key())
-    }
-}
-
-impl<'a> Key<'a> for &'a str {
-    fn store_key(self) -> &'a str {
-        self
-    }
-    fn in_section(self, section: &str) -> Cow<'a, str> {
-        Cow::Owned(format!("{section}{self}"))
-    }
-}
-
-impl<'a> Key<'a> for &'a String {
-    fn store_key(self) -> &'a str {
-        self
-    }
-    fn in_section(self, section: &str) -> Cow<'a, str> {
-        self.as_str().in_section(section)
-    }
-}
-
-mod sealed {
-    /// Only [`super::Id`] and the old string keys are keys.
-    pub trait Sealed {}
-    impl Sealed for super::Id {}
-    impl Sealed for &str {}
-    impl Sealed for &String {}
-}
 
 /// The language of every word printed in the kit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Deserialize, Serialize)]
@@ -144,19 +97,27 @@ pub fn strings(language: Language) -> &'static Strings {
 
 impl Strings {
     /// The text of a message (its key if missing: tests make sure none is).
-    pub fn get<'a>(&'a self, key: impl Key<'a>) -> &'a str {
-        let key = key.store_key();
+    pub fn get(&self, id: Id) -> &str {
+        let key = id.key();
         self.map.get(key).map_or(key, String::as_str)
     }
 
     /// The text of a message with its `{name}` placeholders filled in.
-    pub fn fill<'a>(&'a self, key: impl Key<'a>, values: &[(&str, &str)]) -> String {
-        fill(self.get(key), values)
+    pub fn fill(&self, id: Id, values: &[(&str, &str)]) -> String {
+        fill(self.get(id), values)
     }
 
     /// Every key, sorted.
     pub fn keys(&self) -> impl Iterator<Item = &str> {
         self.map.keys().map(String::as_str)
+    }
+
+    /// Every message as (its key, its text), sorted by the key: the whole store, for
+    /// whoever hands a part of it on (the page's words) or checks it.
+    pub fn entries(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.map
+            .iter()
+            .map(|(key, text)| (key.as_str(), text.as_str()))
     }
 
     /// A bead colour's name: translated for the default colours, as written otherwise.
@@ -348,35 +309,37 @@ pub fn number(language: Language, n: i64) -> String {
 
 /// `n` and the noun `problem.count.KEY` in the form its number takes, the number as
 /// [`number`] writes it in running text (`100,000 games`, `19 648 партий`).
-pub fn count<'a>(language: Language, n: i64, key: impl Key<'a>) -> String {
-    format!("{} {}", number(language, n), noun(language, n, key))
+pub fn count(language: Language, n: i64, noun_id: Id) -> String {
+    format!("{} {}", number(language, n), noun(language, n, noun_id))
 }
 
-/// A figure and the noun `problem.count.KEY` in the form its value takes: a whole
-/// figure as [`count`] says it, one with decimals followed by `fraction.KEY` (Russian
-/// and Polish take the genitive singular after a fraction: `12,01 партии`). Its noun
-/// is a string, the one old way left, for the binary's report until it takes ids.
-pub fn figure_count(language: Language, x: f64, places: usize, key: &str) -> String {
+/// A figure and the noun `problem.count.KEY` (`noun_id`) in the form its value takes: a
+/// whole figure as [`count`] says it, one with decimals followed by `fraction.KEY`
+/// (`fraction`: Russian and Polish take the genitive singular after a fraction: `12,01
+/// партии`).
+pub fn figure_count(
+    language: Language,
+    x: f64,
+    places: usize,
+    noun_id: Id,
+    fraction: Id,
+) -> String {
     let text = figure(language, x, places);
     let mark = match language {
         Language::En => '.',
         Language::Pl | Language::Ru => ',',
     };
     if text.contains(mark) {
-        format!(
-            "{text} {}",
-            strings(language).get(format!("fraction.{key}").as_str())
-        )
+        format!("{text} {}", strings(language).get(fraction))
     } else {
-        format!("{text} {}", noun(language, x.round() as i64, key))
+        format!("{text} {}", noun(language, x.round() as i64, noun_id))
     }
 }
 
 /// The form for `n` of the noun `problem.count.KEY`, whose forms for one, a few and
 /// many are parted by `|` (`kolor|kolory|kolorów`).
-fn noun<'a>(language: Language, n: i64, key: impl Key<'a>) -> String {
-    let key = key.in_section("problem.count.");
-    let forms = strings(language).get(&*key);
+fn noun(language: Language, n: i64, noun_id: Id) -> String {
+    let forms = strings(language).get(noun_id);
     let mut parts = forms.split('|');
     let one = parts.next().unwrap_or_default();
     let few = parts.next().unwrap_or(one);
@@ -455,29 +418,6 @@ pub fn grouped(language: Language, n: i64) -> String {
     out
 }
 
-/// A position typed for `find` in the game's own letters: a piece as any language's
-/// board draws it (`●`) becomes the letter it stands for (`B`), so that a board copied
-/// from `boxes` or `play` is found whatever the kit's language.
-pub fn board_letters(text: &str) -> String {
-    let mut pieces: Vec<(String, String)> = Vec::new();
-    for language in Language::ALL {
-        let s = strings(language);
-        for key in s.keys().filter(|k| k.starts_with("play.square.")) {
-            let letter = key.trim_start_matches("play.square.").to_string();
-            pieces.push((s.get(key).to_string(), letter));
-        }
-    }
-    text.chars()
-        .map(|c| {
-            let c = c.to_string();
-            pieces
-                .iter()
-                .find(|(piece, _)| *piece == c)
-                .map_or(c, |(_, letter)| letter.clone())
-        })
-        .collect()
-}
-
 /// `text` safe to show on a terminal: a control character (ESC, BEL, a line break, the
 /// C1 controls) or a mark that turns the direction of the text around is written as its
 /// escape (`\u{1b}`), never sent, so a kit's text quoted in a message can neither run
@@ -510,13 +450,13 @@ pub struct Messages(pub Language);
 
 impl Messages {
     /// A message about a kit (`problem.KEY`) with its `{name}` placeholders filled in.
-    pub fn say<'a>(self, key: impl Key<'a>, values: &[(&str, &str)]) -> String {
+    pub fn say(self, id: Id, values: &[(&str, &str)]) -> String {
         let shown: Vec<(&str, String)> = values
             .iter()
             .map(|(name, value)| (*name, printable(value)))
             .collect();
         let shown: Vec<(&str, &str)> = shown.iter().map(|(n, v)| (*n, v.as_str())).collect();
-        strings(self.0).fill(&*key.in_section("problem."), &shown)
+        strings(self.0).fill(id, &shown)
     }
 
     /// A whole number in a message about a kit: as kit.yaml writes it in English (the
@@ -546,15 +486,15 @@ impl Messages {
 
     /// `n` and a noun in the form its number takes: `problem.count.KEY` holds the
     /// forms for one, a few and many, parted by `|` (`kolor|kolory|kolorów`).
-    pub fn count<'a>(self, n: impl Into<i64>, key: impl Key<'a>) -> String {
+    pub fn count(self, n: impl Into<i64>, noun_id: Id) -> String {
         let n = n.into();
-        format!("{} {}", self.number(n), noun(self.0, n, key))
+        format!("{} {}", self.number(n), noun(self.0, n, noun_id))
     }
 
-    /// A learning rule ([`crate::rule::Rule::id`]) as the language names it in a
+    /// A learning rule ([`crate::rule::Rule::word_key`]) as the language names it in a
     /// sentence: `Gardner's rule`, `reguła Gardnera`, `правило Гарднера`.
-    pub fn rule<'a>(self, rule: impl Key<'a>) -> String {
-        strings(self.0).get(&*rule.in_section("rule.")).to_string()
+    pub fn rule(self, rule: Id) -> String {
+        strings(self.0).get(rule).to_string()
     }
 
     /// A choice as the language lists it: `a, b or c`.
@@ -823,10 +763,46 @@ mod tests {
 
     #[test]
     fn a_fraction_takes_the_genitive_singular_in_russian() {
-        assert_eq!(figure_count(Language::Ru, 12.01, 2, "game"), "12,01 партии");
-        assert_eq!(figure_count(Language::Ru, 12.0, 2, "game"), "12 партий");
-        assert_eq!(figure_count(Language::En, 12.01, 2, "game"), "12.01 games");
-        assert_eq!(figure_count(Language::Pl, 12.01, 2, "game"), "12,01 partii");
+        assert_eq!(
+            figure_count(
+                Language::Ru,
+                12.01,
+                2,
+                id::PROBLEM_COUNT_GAME,
+                id::FRACTION_GAME
+            ),
+            "12,01 партии"
+        );
+        assert_eq!(
+            figure_count(
+                Language::Ru,
+                12.0,
+                2,
+                id::PROBLEM_COUNT_GAME,
+                id::FRACTION_GAME
+            ),
+            "12 партий"
+        );
+        assert_eq!(
+            figure_count(
+                Language::En,
+                12.01,
+                2,
+                id::PROBLEM_COUNT_GAME,
+                id::FRACTION_GAME
+            ),
+            "12.01 games"
+        );
+        assert_eq!(
+            figure_count(
+                Language::Pl,
+                12.01,
+                2,
+                id::PROBLEM_COUNT_GAME,
+                id::FRACTION_GAME
+            ),
+            "12,01 partii"
+        );
     }
 
     #[test]
@@ -840,7 +816,13 @@ mod tests {
         assert_eq!(figure(Language::Ru, 19_648.5, 1), "19\u{202f}648,5");
         assert_eq!(figure(Language::En, -0.001, 1), "0");
         assert_eq!(
-            figure_count(Language::En, 1_234.0, 1, "game"),
+            figure_count(
+                Language::En,
+                1_234.0,
+                1,
+                id::PROBLEM_COUNT_GAME,
+                id::FRACTION_GAME
+            ),
             "1,234 games"
         );
         assert_eq!(figure(Language::En, 100.0, 1), "100");
@@ -879,13 +861,13 @@ mod tests {
     fn every_count_of_a_message_has_its_three_forms() {
         for language in Language::ALL {
             let s = strings(language);
-            let counts: Vec<&str> = s
-                .keys()
-                .filter(|k| k.starts_with("problem.count."))
+            let counts: Vec<(&str, &str)> = s
+                .entries()
+                .filter(|(k, _)| k.starts_with("problem.count."))
                 .collect();
             assert!(counts.len() >= 4, "{language:?}");
-            for key in counts {
-                let forms: Vec<&str> = s.get(key).split('|').collect();
+            for (key, text) in counts {
+                let forms: Vec<&str> = text.split('|').collect();
                 assert!(
                     forms.len() == 3 && forms.iter().all(|f| !f.trim().is_empty()),
                     "{language:?} {key}"

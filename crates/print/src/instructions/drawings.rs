@@ -311,9 +311,9 @@ impl<'a, G: Game> Figures<'a, G> {
             ExampleEnd::at(self.game, l, self.kit.machine)
         });
         let result = match end {
-            ExampleEnd::Machine => format!("✓ {}", s.get("example.won.machine")),
-            ExampleEnd::Opponent => format!("✓ {}", s.get("example.won.opponent")),
-            ExampleEnd::Draw => format!("✓ {}", s.get("example.draw")),
+            ExampleEnd::Machine => format!("✓ {}", s.get(id::EXAMPLE_WON_MACHINE)),
+            ExampleEnd::Opponent => format!("✓ {}", s.get(id::EXAMPLE_WON_OPPONENT)),
+            ExampleEnd::Draw => format!("✓ {}", s.get(id::EXAMPLE_DRAW)),
             ExampleEnd::None => "…".to_string(),
         };
         let captions: Vec<String> = (0..frames)
