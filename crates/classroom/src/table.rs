@@ -14,7 +14,7 @@ use super::board::{self, Spot};
 use super::settings::{self, Risks};
 use super::{ApiError, Problem, Store};
 use matchbox_engine::Error;
-use matchbox_engine::i18n::{Strings, strings};
+use matchbox_engine::i18n::{Id, Strings, id, strings};
 use matchbox_engine::kit::Kit;
 use matchbox_engine::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rng_for};
 use matchbox_engine::palette::hex;
@@ -644,6 +644,41 @@ fn save_problem(e: &Error) -> &'static str {
     }
 }
 
+/// The page's words for a label turned so (`describe_symmetry`'s id): one instruction
+/// for the box in the hand.
+fn page_turn(symmetry: Id) -> Id {
+    const TURNS: [(Id, Id); 9] = [
+        (id::SYMMETRY_AS_DRAWN, id::PAGE_TURN_AS_DRAWN),
+        (
+            id::SYMMETRY_MIRROR_LEFT_RIGHT,
+            id::PAGE_TURN_MIRROR_LEFT_RIGHT,
+        ),
+        (
+            id::SYMMETRY_QUARTER_CLOCKWISE,
+            id::PAGE_TURN_QUARTER_CLOCKWISE,
+        ),
+        (id::SYMMETRY_HALF_TURN, id::PAGE_TURN_HALF_TURN),
+        (
+            id::SYMMETRY_QUARTER_ANTICLOCKWISE,
+            id::PAGE_TURN_QUARTER_ANTICLOCKWISE,
+        ),
+        (id::SYMMETRY_MIRROR_DIAGONAL, id::PAGE_TURN_MIRROR_DIAGONAL),
+        (
+            id::SYMMETRY_MIRROR_TOP_BOTTOM,
+            id::PAGE_TURN_MIRROR_TOP_BOTTOM,
+        ),
+        (id::SYMMETRY_HEAPS_REORDERED, id::PAGE_TURN_HEAPS_REORDERED),
+        (
+            id::SYMMETRY_MIRROR_ANTIDIAGONAL,
+            id::PAGE_TURN_MIRROR_ANTIDIAGONAL,
+        ),
+    ];
+    TURNS
+        .iter()
+        .find(|(said, _)| *said == symmetry)
+        .map_or(id::PAGE_TURN_AS_DRAWN, |(_, page)| *page)
+}
+
 /// One turn as the page shows it; `held` are the machine's beads at the start of the game.
 fn turn_view<G: Game>(fixed: &Fixed<G>, held: &Beads, turn: Turn) -> TurnView {
     let (game, setup) = (&fixed.game, &fixed.setup);
@@ -698,10 +733,12 @@ fn turn_view<G: Game>(fixed: &Fixed<G>, held: &Beads, turn: Turn) -> TurnView {
     *box_id = Some(mbox.id);
     // The page's own words, one instruction for the box in the hand, for any picture
     // (the labels of some games have arrows, others dots).
-    let key = game
-        .describe_symmetry(symmetry)
-        .replacen("symmetry.", "page.turn.", 1);
-    *turn = Some(fixed.words().get(key.as_str()).to_string());
+    *turn = Some(
+        fixed
+            .words()
+            .get(page_turn(game.describe_symmetry(symmetry)))
+            .to_string(),
+    );
     *beads = mbox
         .moves
         .iter()
@@ -1140,6 +1177,25 @@ impl<R> Live<R> {
             rows: rows[rows.len().saturating_sub(SCORE_ROWS)..].to_vec(),
             curve,
             can_undo: !self.saved.undo.is_empty(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_way_a_label_turns_has_the_pages_words() {
+        let turns: Vec<Id> = Id::all()
+            .iter()
+            .copied()
+            .filter(|id| id.key().starts_with("symmetry."))
+            .collect();
+        assert_eq!(turns.len(), 9, "{turns:?}");
+        for said in turns {
+            let page = said.key().replacen("symmetry.", "page.turn.", 1);
+            assert_eq!(page_turn(said).key(), page);
         }
     }
 }

@@ -12,6 +12,7 @@
 //! that the new folder holds byte for byte as the old one did is linked from the old
 //! folder rather than written again.
 
+pub mod kit_folder;
 pub mod lock;
 mod platform;
 

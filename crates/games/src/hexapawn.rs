@@ -10,7 +10,7 @@ use super::{
     written_vars,
 };
 use crate::Error;
-use crate::i18n::{Named, Said, Strings, id};
+use crate::i18n::{Id, Named, Said, Strings, id};
 use crate::rule::Rule;
 use crate::settings::{KitText, Preset};
 
@@ -225,10 +225,10 @@ impl Rules for Hexapawn {
 }
 
 impl Notation for Hexapawn {
-    fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str {
+    fn describe_symmetry(&self, symmetry: Symmetry) -> Id {
         match symmetry {
-            0 => "symmetry.as_drawn",
-            _ => "symmetry.mirror_left_right",
+            0 => id::SYMMETRY_AS_DRAWN,
+            _ => id::SYMMETRY_MIRROR_LEFT_RIGHT,
         }
     }
 

@@ -9,7 +9,7 @@ use super::{
     Descriptor, Historic, MachineSettings, Notation, Outcome, Rules, Side, Symmetry, game_settings,
 };
 use crate::Error;
-use crate::i18n::{Said, Strings, id};
+use crate::i18n::{Id, Said, Strings, id};
 use crate::rule::Rule;
 use crate::settings::{KitText, Preset};
 
@@ -165,10 +165,10 @@ impl Rules for Kayles {
 }
 
 impl Notation for Kayles {
-    fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str {
+    fn describe_symmetry(&self, symmetry: Symmetry) -> Id {
         match symmetry {
-            0 => "symmetry.as_drawn",
-            _ => "symmetry.mirror_left_right",
+            0 => id::SYMMETRY_AS_DRAWN,
+            _ => id::SYMMETRY_MIRROR_LEFT_RIGHT,
         }
     }
 

@@ -235,8 +235,8 @@ pub trait Notation: Rules {
     }
 
     /// How a pupil turns a label to match a board that is this symmetry's image of it:
-    /// the key of its words in `strings.yaml` (`symmetry.as_drawn`).
-    fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str;
+    /// its words' id (`id::SYMMETRY_AS_DRAWN`).
+    fn describe_symmetry(&self, symmetry: Symmetry) -> Id;
     /// The position in one line of text (rows separated by `/`), as `boxes` prints it.
     fn format_position(&self, position: &Self::Position) -> String;
     /// Reads the text notation; `to_move` is used where the board does not tell.

@@ -14,7 +14,7 @@ use super::{
     as_in_the_articles, one_bead_each, written_keys,
 };
 use crate::Error;
-use crate::i18n::{Said, Strings, id};
+use crate::i18n::{Id, Said, Strings, id};
 use crate::rule::Rule;
 use crate::settings::{KitText, Preset, settings_file};
 
@@ -447,10 +447,10 @@ impl Rules for Nim {
 }
 
 impl Notation for Nim {
-    fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str {
+    fn describe_symmetry(&self, symmetry: Symmetry) -> Id {
         match symmetry {
-            0 => "symmetry.as_drawn",
-            _ => "symmetry.heaps_reordered",
+            0 => id::SYMMETRY_AS_DRAWN,
+            _ => id::SYMMETRY_HEAPS_REORDERED,
         }
     }
 

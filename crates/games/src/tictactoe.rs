@@ -78,15 +78,16 @@ const fn build_symmetries() -> [[u8; 9]; 8] {
     table
 }
 
-const DESCRIPTIONS: [&str; 8] = [
-    "symmetry.as_drawn",
-    "symmetry.quarter_clockwise",
-    "symmetry.half_turn",
-    "symmetry.quarter_anticlockwise",
-    "symmetry.mirror_left_right",
-    "symmetry.mirror_diagonal",
-    "symmetry.mirror_top_bottom",
-    "symmetry.mirror_antidiagonal",
+/// How each symmetry turns a label, in the order of the symmetries.
+const DESCRIPTIONS: [Id; 8] = [
+    id::SYMMETRY_AS_DRAWN,
+    id::SYMMETRY_QUARTER_CLOCKWISE,
+    id::SYMMETRY_HALF_TURN,
+    id::SYMMETRY_QUARTER_ANTICLOCKWISE,
+    id::SYMMETRY_MIRROR_LEFT_RIGHT,
+    id::SYMMETRY_MIRROR_DIAGONAL,
+    id::SYMMETRY_MIRROR_TOP_BOTTOM,
+    id::SYMMETRY_MIRROR_ANTIDIAGONAL,
 ];
 
 fn permute(bits: u16, map: &[u8; 9]) -> u16 {
@@ -193,7 +194,7 @@ impl Notation for TicTacToe {
         true
     }
 
-    fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str {
+    fn describe_symmetry(&self, symmetry: Symmetry) -> Id {
         DESCRIPTIONS[symmetry]
     }
 

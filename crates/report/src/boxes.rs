@@ -3,7 +3,7 @@
 
 use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
 use matchbox_engine::game::{Notation, Symmetry};
-use matchbox_engine::i18n::strings;
+use matchbox_engine::i18n::{Id, strings};
 use matchbox_engine::kit::Kit;
 
 use crate::words::Words;
@@ -133,10 +133,10 @@ pub fn found_text<G: Notation>(
     )
 }
 
-/// How a pupil turns a label to match the board (the word store's key, such as
-/// `symmetry.as_drawn`), or none for a game whose labels lie only one way (a single
+/// How a pupil turns a label to match the board (its words' id, such as
+/// `id::SYMMETRY_AS_DRAWN`), or none for a game whose labels lie only one way (a single
 /// pile), where "as drawn" would say nothing.
-pub fn label_turn<G: Notation>(game: &G, symmetry: Symmetry) -> Option<&'static str> {
+pub fn label_turn<G: Notation>(game: &G, symmetry: Symmetry) -> Option<Id> {
     (game.symmetry_count() > 1).then(|| game.describe_symmetry(symmetry))
 }
 

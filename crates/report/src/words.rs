@@ -2,7 +2,7 @@
 //! shares, intervals and the engine's measures as a class reads them.
 
 use matchbox_engine::i18n::{
-    Messages, Said, Strings, count, figure, figure_count, figures, number, strings,
+    Id, Messages, Said, Strings, count, figure, figure_count, figures, number, strings,
 };
 use matchbox_engine::kit::Kit;
 use matchbox_engine::rule::Rule;
@@ -77,7 +77,7 @@ impl Words {
     /// What `find` answers: the box, and how the position lies against its label
     /// (`symmetry`, a key of the word store such as `symmetry.as_drawn`), where it can
     /// lie more than one way.
-    pub(crate) fn found(self, id: impl std::fmt::Display, symmetry: Option<&str>) -> String {
+    pub(crate) fn found(self, id: impl std::fmt::Display, symmetry: Option<Id>) -> String {
         let id = id.to_string();
         match symmetry {
             Some(key) => self.fill("found", &[("id", &id), ("symmetry", self.strings.get(key))]),

@@ -196,7 +196,8 @@ pub fn request_yaml(request: &[u8]) -> Option<String> {
 }
 
 /// The page's own words in every language: the designer's (`designer.*` of the strings,
-/// without the prefix) and the colours' names (`colour.*`).
+/// without the prefix), the colours' names (`colour.*`) and the words both pages show
+/// (`page.update.*`, engine.js's new-version bar, which the lesson has with its own).
 fn words() -> Value {
     let by_language: serde_json::Map<String, Value> = Language::ALL
         .iter()
@@ -207,7 +208,10 @@ fn words() -> Value {
                 .filter_map(|key| {
                     let name = key
                         .strip_prefix("designer.")
-                        .or(key.starts_with("colour.").then_some(key))?;
+                        .or(["colour.", "page.update."]
+                            .iter()
+                            .any(|shared| key.starts_with(shared))
+                            .then_some(key))?;
                     Some((name.to_string(), Value::from(words.get(key))))
                 })
                 .collect();
