@@ -1156,6 +1156,11 @@ fn a_new_version_waits_until_the_page_says_so_and_reload_puts_it_in_place() {
     std::fs::write(&sw, text.replacen("matchbox-", "matchbox-next-", 1)).unwrap();
     browser.script("navigator.serviceWorker.getRegistration().then((r) => r.update()); return 0;");
     browser.wait("document.getElementById('matchbox-update') !== null");
+    // In the page's words, from the word store (templates/en/strings.yaml).
+    assert_eq!(
+        browser.script("return document.getElementById('matchbox-update').textContent;"),
+        "A new version of matchbox is ready.Reload"
+    );
     // The page keeps the old version until told.
     assert_eq!(
         browser.script("return navigator.serviceWorker.controller.scriptURL;"),

@@ -17,7 +17,7 @@ mod game_keys;
 pub mod glyphs;
 mod keys;
 pub mod media;
-pub use keys::{KeyDescription, describe_keys, key_on_line};
+pub use keys::{KeyDescription, KeyWords, describe_keys, key_on_line};
 mod resolve;
 
 use serde::{Deserialize, Serialize};
