@@ -225,6 +225,8 @@ pub struct SimulateArgs {
 /// The flags of `kit`.
 #[derive(Args, Debug, Clone)]
 pub struct KitArgs {
+    // The help's words, not HTML: `<kit name>` is what `--help` prints.
+    #[allow(rustdoc::invalid_html_tags)]
     /// Folder to write into [default: out/<kit name>].
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,

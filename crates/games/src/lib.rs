@@ -3,7 +3,7 @@
 //! Each game behind three traits here (rules, notation, descriptor; its picture is the
 //! print crate's `Picture`), so the rest of the program is written once.
 //!
-//! A new game is one module here plus its line in the [`games!`] list below; nothing
+//! A new game is one module here plus its line in the `games!` list below; nothing
 //! outside this folder names a game.
 
 #![warn(missing_docs)]
@@ -317,7 +317,7 @@ pub trait Descriptor: Rules + KeyRanges + Serialize + PartialEq + Debug {
 }
 
 /// The whole numbers each of a game's keys of numbers takes, as the kit's description
-/// tells a form ([`game_settings!`] writes it; `read` checks the same bounds).
+/// tells a form (`game_settings!` writes it; `read` checks the same bounds).
 pub trait KeyRanges {
     /// Each key of numbers with its range; a key of choices has its choices instead.
     const RANGES: &'static [(&'static str, Range)];

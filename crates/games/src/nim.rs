@@ -524,7 +524,7 @@ impl Notation for Nim {
     }
 }
 
-/// Every count of stones, in a heap, taken or wired, is from 1 to [`MAX_STONES`].
+/// Every count of stones, in a heap, taken or wired, is from 1 to `MAX_STONES`.
 impl KeyRanges for Nim {
     const RANGES: &'static [(&'static str, Range)] = &[
         ("take", Range::new(1, MAX_STONES)),

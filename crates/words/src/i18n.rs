@@ -545,7 +545,7 @@ impl Messages {
         format!("{} {}", self.number(n), noun(self.0, n, key))
     }
 
-    /// A learning rule ([`crate::rule::Rule::id`]) as the language names it in a
+    /// A learning rule ([`crate::rule::Rule::word_key`]) as the language names it in a
     /// sentence: `Gardner's rule`, `reguła Gardnera`, `правило Гарднера`.
     pub fn rule<'a>(self, rule: impl Key<'a>) -> String {
         strings(self.0).get(&*rule.in_section("rule.")).to_string()
