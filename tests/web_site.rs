@@ -253,6 +253,11 @@ fn the_designer_shows_errors_at_their_field_and_downloads_the_kit() {
         browser.script("return document.querySelectorAll('#boxes tbody tr').length;"),
         json!(7)
     );
+    // A number's field has the engine's range as its bounds (the description's).
+    assert_eq!(
+        browser.script("const i = document.getElementById('input-stones'); return [i.min, i.max];"),
+        json!(["1", "1000"])
+    );
 
     // A wrong value: the engine's own words, at the field.
     type_into(&browser, "#input-stones", "0");
