@@ -14,12 +14,11 @@ use matchbox_engine::kit::{Kit, MAX_KIT_BYTES};
 use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::{self, OpponentKind, Setup, state, verify};
 use matchbox_engine::with_game;
-use matchbox_files::{check_file_path, write_atomic};
+use matchbox_files::{check_file_path, kit_folder, write_atomic};
 
 use matchbox_play as play;
 use matchbox_report as report;
 
-use crate::kit_folder;
 use crate::progress::{KitProgress, progress_bar};
 
 /// What `matchbox --version` prints after the name: the release and the commit it was
@@ -226,6 +225,8 @@ pub struct SimulateArgs {
 /// The flags of `kit`.
 #[derive(Args, Debug, Clone)]
 pub struct KitArgs {
+    // The help's words, not HTML: `<kit name>` is what `--help` prints.
+    #[allow(rustdoc::invalid_html_tags)]
     /// Folder to write into [default: out/<kit name>].
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,

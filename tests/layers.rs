@@ -95,7 +95,11 @@ const LAYERS: [(&str, &[&str]); 18] = [
             "matchbox-savefile",
         ],
     ),
-    ("matchbox-files", &["matchbox-engine"]),
+    // The kit folder: the kit made in memory, written whole, with its report.
+    (
+        "matchbox-files",
+        &["matchbox-engine", "matchbox-print", "matchbox-report"],
+    ),
     ("matchbox-print", &["matchbox-engine"]),
     ("matchbox-classroom", &["matchbox-engine", "matchbox-print"]),
     // The command line's reports in the kit's words, and the game at the terminal.

@@ -253,6 +253,11 @@ fn the_designer_shows_errors_at_their_field_and_downloads_the_kit() {
         browser.script("return document.querySelectorAll('#boxes tbody tr').length;"),
         json!(7)
     );
+    // A number's field has the engine's range as its bounds (the description's).
+    assert_eq!(
+        browser.script("const i = document.getElementById('input-stones'); return [i.min, i.max];"),
+        json!(["1", "1000"])
+    );
 
     // A wrong value: the engine's own words, at the field.
     type_into(&browser, "#input-stones", "0");
@@ -1156,6 +1161,11 @@ fn a_new_version_waits_until_the_page_says_so_and_reload_puts_it_in_place() {
     std::fs::write(&sw, text.replacen("matchbox-", "matchbox-next-", 1)).unwrap();
     browser.script("navigator.serviceWorker.getRegistration().then((r) => r.update()); return 0;");
     browser.wait("document.getElementById('matchbox-update') !== null");
+    // In the page's words, from the word store (templates/en/strings.yaml).
+    assert_eq!(
+        browser.script("return document.getElementById('matchbox-update').textContent;"),
+        "A new version of matchbox is ready.Reload"
+    );
     // The page keeps the old version until told.
     assert_eq!(
         browser.script("return navigator.serviceWorker.controller.scriptURL;"),

@@ -50,6 +50,9 @@ function keysOf(game) {
 
 const describedKey = (name) => state.catalogue.keys.find((k) => k.name === name);
 
+// A key's words in the page's language, as the engine describes them (else English).
+const keyWords = (spec) => spec.words[state.language] || spec.words.en;
+
 // A key of the game alone (not of every kit): a preset's cannot be taken out of it.
 const ownKey = (k) => k.games.length < state.catalogue.games.length;
 
@@ -119,27 +122,25 @@ function read(kind, text) {
   }
 }
 
-// Whether a key's words include a hint (a key without one says nothing more).
-const hasWord = (key) => key in (state.catalogue.words.en || {});
-
 // A setting's field: its name as the label of its control (a group's, for a control
 // of several inputs), its hint, and where its mistake is said.
 function field(spec, control) {
   const key = spec.name;
-  const hint = hasWord(`field.${key}.hint`) ? element('small', { class: 'hint', id: `hint-${key}`, text: say(`field.${key}.hint`) }) : null;
+  const words = keyWords(spec);
+  const hint = words.hint ? element('small', { class: 'hint', id: `hint-${key}`, text: words.hint }) : null;
   const error = element('p', { class: 'field-error', id: `error-${key}`, hidden: true });
   const described = [hint && `hint-${key}`, `error-${key}`].filter(Boolean).join(' ');
-  const wide = WIDE.includes(spec.kind) || (spec.kind === 'choice' && spec.choices.some((c) => say(`value.${c}`).length > 24));
+  const wide = WIDE.includes(spec.kind) || (spec.kind === 'choice' && spec.choices.some((c) => words.choices[c].length > 24));
   const attrs = { class: `field ${spec.kind}${wide ? ' wide' : ''}`, id: `field-${key}`, 'data-key': key };
   if (spec.kind === 'flag') {
     control.setAttribute('aria-describedby', described);
     return element('div', attrs, element('label', { class: 'flag-label' }, control,
-      element('span', { class: 'field-name', text: say(`field.${key}`) })), hint, error);
+      element('span', { class: 'field-name', text: words.name })), hint, error);
   }
   const group = ['reward', 'palette', 'label'].includes(spec.kind);
   const name = group
-    ? element('span', { class: 'field-name', id: `name-${key}`, text: say(`field.${key}`) })
-    : element('label', { class: 'field-name', for: `input-${key}`, text: say(`field.${key}`) });
+    ? element('span', { class: 'field-name', id: `name-${key}`, text: words.name })
+    : element('label', { class: 'field-name', for: `input-${key}`, text: words.name });
   if (group) {
     control.setAttribute('role', 'group');
     control.setAttribute('aria-labelledby', `name-${key}`);
@@ -171,21 +172,24 @@ function control(spec) {
       return element('input', { type: 'checkbox', id, onchange: (e) => set(key, e.target.checked) });
     case 'choice':
       return element('select', { id, onchange: (e) => set(key, e.target.value) },
-        ...spec.choices.map((c) => element('option', { value: c, text: say(`value.${c}`) })));
+        ...spec.choices.map((c) => element('option', { value: c, text: keyWords(spec).choices[c] })));
     case 'label':
       return labelControl();
     case 'reward':
       return element('div', { class: 'triple', id },
         ...['win', 'draw', 'loss'].map((part) => element('input', {
-          type: 'number', 'data-part': part, 'aria-label': say(`reward.${part}`),
+          type: 'number', ...spec.range, 'data-part': part, 'aria-label': say(`reward.${part}`),
           oninput: () => debounced(() => set(key, Object.fromEntries([...$(id).querySelectorAll('input')]
             .map((i) => [i.dataset.part, numberOrText(i.value)])))),
         })));
     case 'palette':
       return element('div', { class: 'palette', id });
     default:
+      // A number's field takes the engine's range (its bounds, as a number field
+      // names them), so that its arrows stay within it.
       return element('input', {
-        id, type: spec.kind === 'number' ? 'number' : 'text', oninput: (e) => debounced(() => set(key, read(spec.kind, e.target.value))),
+        id, ...(spec.kind === 'number' ? { type: 'number', ...spec.range } : { type: 'text' }),
+        oninput: (e) => debounced(() => set(key, read(spec.kind, e.target.value))),
       });
   }
 }
@@ -422,7 +426,7 @@ function showProblem(problem, warnings) {
   box.className = problem ? 'problem error' : 'problem warning';
   box.replaceChildren(...notes.map((n) => element('p', {},
     element('b', { text: say(n.warning ? 'warning.title' : 'error.title') }), ' ', n.text,
-    n.key ? element('span', { class: 'where', text: ` (${say(`field.${n.key}`)})` }) : null)));
+    n.key ? element('span', { class: 'where', text: ` (${keyWords(describedKey(n.key)).name})` }) : null)));
 }
 
 function showLabel(design) {

@@ -9,6 +9,8 @@
 // A bad kit rejects with the CLI's message (file:line:column: ...) as the error's message,
 // and the same as data in `error.problem` (place, key, text, hints).
 
+import { say } from './page.js';
+
 export const engine = (() => {
   const decode = (bytes) => new TextDecoder().decode(bytes);
 
@@ -117,7 +119,7 @@ if ('serviceWorker' in navigator && (location.protocol === 'https:' || ['localho
     // A new version waits beside this one (sw.js) until the page lets it in: say so,
     // once it is whole in the cache. The first visit has nothing to replace.
     const waiting = () => {
-      if (registration.waiting && navigator.serviceWorker.controller) updateReady(registration.waiting);
+      if (registration.waiting && navigator.serviceWorker.controller) whenReady(() => updateReady(registration.waiting));
     };
     waiting();
     registration.addEventListener('updatefound', () => {
@@ -130,6 +132,18 @@ if ('serviceWorker' in navigator && (location.protocol === 'https:' || ['localho
     if (reloading) location.reload();
   });
 
+  // Runs `then` once the page is ready (`<body data-ready>`): its words are in by then.
+  function whenReady(then) {
+    const ready = () => document.body.dataset.ready === 'yes';
+    if (ready()) return then();
+    const watch = new MutationObserver(() => {
+      if (!ready()) return;
+      watch.disconnect();
+      then();
+    });
+    watch.observe(document.body, { attributes: true, attributeFilter: ['data-ready'] });
+  }
+
   // A bar at the foot of the page: the new version is ready, and Reload puts it in
   // place (this page's work is the teacher's to save first: the bar waits).
   function updateReady(worker) {
@@ -139,18 +153,11 @@ if ('serviceWorker' in navigator && (location.protocol === 'https:' || ['localho
     bar.setAttribute('role', 'status');
     bar.style.cssText = 'position:fixed;left:0;right:0;bottom:0;z-index:1000;display:flex;gap:1rem;' +
       'align-items:center;justify-content:center;padding:.6rem 1rem;background:#1d1b18;color:#fff;font:inherit';
-    // In the page's language (both pages keep <html lang> to the one on the screen).
-    const words = {
-      en: ['A new version of matchbox is ready.', 'Reload'],
-      pl: ['Nowa wersja matchbox jest gotowa.', 'Wczytaj ponownie'],
-      ru: ['Новая версия matchbox готова.', 'Перезагрузить'],
-    };
-    const [ready, reload] = words[document.documentElement.lang] || words.en;
     const text = document.createElement('span');
-    text.textContent = ready;
+    text.textContent = say('page.update.ready');
     const button = document.createElement('button');
     button.type = 'button';
-    button.textContent = reload;
+    button.textContent = say('page.update.reload');
     button.style.cssText = 'font:inherit;font-weight:600;padding:.25rem .9rem;border-radius:.4rem;border:0;background:#ffe45c;color:#1d1b18;cursor:pointer';
     button.addEventListener('click', () => {
       reloading = true;

@@ -12,6 +12,7 @@
 //! that the new folder holds byte for byte as the old one did is linked from the old
 //! folder rather than written again.
 
+pub mod kit_folder;
 pub mod lock;
 mod platform;
 
@@ -717,7 +718,7 @@ fn not_a_mount_point(dir: &Path, parent: &Path, m: &std::fs::Metadata) -> Result
 }
 
 /// A folder made to replace `dir` whole, its files put in from any thread as they are
-/// made: each is written and synced at once on [`DISK_THREADS`] threads of its own, so
+/// made: each is written and synced at once on `DISK_THREADS` threads of its own, so
 /// the disk works while the files still to come are being made.
 ///
 /// The new folder is written and synced beside `dir`, then swapped in by

@@ -10,7 +10,7 @@
 //! on Unix the state file itself is locked too, so that a second name of it (a hard link)
 //! is refused as well. The lock file is never followed: one that is a link, or a file with
 //! other names, or holding anything but a process id, is refused rather than written.
-//! What differs between the systems is in [`crate::platform`].
+//! What differs between the systems is in the crate's `platform` module.
 
 use std::fs::File;
 use std::io::{Seek, SeekFrom, Write};

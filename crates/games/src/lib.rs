@@ -3,7 +3,7 @@
 //! Each game behind three traits here (rules, notation, descriptor; its picture is the
 //! print crate's `Picture`), so the rest of the program is written once.
 //!
-//! A new game is one module here plus its line in the [`games!`] list below; nothing
+//! A new game is one module here plus its line in the `games!` list below; nothing
 //! outside this folder names a game.
 
 #![warn(missing_docs)]
@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use crate::i18n::{Id, Named, Said, Strings, id};
 use crate::rule::{BeadSchedule, Rule};
-use crate::settings::{Kind, KitText, Places, Preset, SettingsFile};
+use crate::settings::{Kind, KitText, Places, Preset, Range, SettingsFile};
 use matchbox_words::{Error, i18n, rule, settings};
 
 /// One of the two players.
@@ -355,7 +355,7 @@ pub trait Notation: Rules {
 /// keys as the game holds them, which is the game's JSON (a state file keeps it), its
 /// keys written back ([`Descriptor::settings`]) and its template variables, unless the
 /// game says otherwise; its `File` reads the same keys with their places and kinds.
-pub trait Descriptor: Rules + Serialize + PartialEq + Debug {
+pub trait Descriptor: Rules + KeyRanges + Serialize + PartialEq + Debug {
     /// The part of kit.yaml that holds its own keys: how each is written ([`Kind`]).
     type File: SettingsFile;
     /// Its own keys in kit.yaml, the file's unless the game orders them otherwise (the
@@ -391,6 +391,13 @@ pub trait Descriptor: Rules + Serialize + PartialEq + Debug {
     fn settings(&self) -> Vec<(&'static str, serde_json::Value)> {
         written_keys(self)
     }
+}
+
+/// The whole numbers each of a game's keys of numbers takes, as the kit's description
+/// tells a form (`game_settings!` writes it; `read` checks the same bounds).
+pub trait KeyRanges {
+    /// Each key of numbers with its range; a key of choices has its choices instead.
+    const RANGES: &'static [(&'static str, Range)];
 }
 
 /// The keys the game's `Serialize` writes, in [`Descriptor::KEYS`]' order.
@@ -448,6 +455,11 @@ macro_rules! game_settings {
                 })
             }
         }
+
+        impl $crate::KeyRanges for $name {
+            const RANGES: &'static [(&'static str, $crate::settings::Range)] =
+                &[$((stringify!($key), $crate::settings::Range::new($low, $high)),)*];
+        }
     };
 }
 pub(crate) use game_settings;
@@ -462,6 +474,8 @@ pub struct GameEntry {
     pub presets: &'static [Preset],
     /// How each of its keys is written.
     pub kinds: fn() -> Vec<(&'static str, Kind)>,
+    /// The whole numbers each of its keys of numbers takes.
+    pub ranges: &'static [(&'static str, Range)],
 }
 
 /// Declares the games: the one list where a game is registered.
@@ -481,6 +495,7 @@ macro_rules! games {
             keys: <$ty as Descriptor>::KEYS,
             presets: <$ty as Descriptor>::PRESETS,
             kinds: <<$ty as Descriptor>::File as SettingsFile>::kinds,
+            ranges: <$ty as KeyRanges>::RANGES,
         },)*];
 
         /// Evaluates `body` with `game` bound to the concrete game of an [`AnyGame`]

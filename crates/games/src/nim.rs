@@ -10,13 +10,13 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Bound, Claim, Descriptor, Ending, Historic, MachineSettings, Notation, Orientation, Outcome,
-    Rules, Side, Symmetry, as_in_the_articles, one_bead_each, written_keys,
+    Bound, Claim, Descriptor, Ending, Historic, KeyRanges, MachineSettings, Notation, Orientation,
+    Outcome, Rules, Side, Symmetry, as_in_the_articles, one_bead_each, written_keys,
 };
 use crate::Error;
 use crate::i18n::{Id, Said, Strings, id};
 use crate::rule::Rule;
-use crate::settings::{KitText, Preset, settings_file};
+use crate::settings::{KitText, Preset, Range, settings_file};
 
 /// The built-in kits of this game: Bachet's game (the matchbox machine and the relay
 /// automaton) and Marienbad.
@@ -536,6 +536,16 @@ impl Notation for Nim {
             words.fill(id::MOVE_NIM, &[("take", &count), ("leave", &leave)])
         }
     }
+}
+
+/// Every count of stones, in a heap, taken or wired, is from 1 to `MAX_STONES`.
+impl KeyRanges for Nim {
+    const RANGES: &'static [(&'static str, Range)] = &[
+        ("take", Range::new(1, MAX_STONES)),
+        ("stones", Range::new(1, MAX_STONES)),
+        ("heaps", Range::new(1, MAX_STONES)),
+        ("allowed", Range::new(1, MAX_STONES)),
+    ];
 }
 
 impl Descriptor for Nim {

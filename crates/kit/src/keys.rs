@@ -11,9 +11,9 @@ use serde_saphyr::{Location, Spanned};
 use super::{Kit, KitFile, presets};
 use crate::Error;
 use crate::game::{AnyGame, GAMES};
-use crate::i18n::{Messages, Named, id};
-use crate::rule::Rule;
-use crate::settings::{self, Kind, SettingsFile, Source, Vocabulary, placed};
+use crate::i18n::{Id, Language, Messages, Named, id, strings};
+use crate::rule::{MAX_REWARD, MAX_START_BEADS, Rule};
+use crate::settings::{self, Kind, Range, SettingsFile, Source, Vocabulary, placed};
 use crate::{Command, Message};
 
 /// The keys of a kit file, each with its place and the place of its value, in order.
@@ -207,16 +207,18 @@ pub fn key_on_line(text: &str, line: u64) -> Option<String> {
         .map(|(key, _)| key.value)
 }
 
-/// A key a kit can take, as a form is built from it: how it is written, where it goes,
-/// which games and presets use it, and what a kit of each game has without it. Its
-/// words are the `designer.field.KEY` strings (and `.hint`), in every language.
+/// A key a kit can take, as a form is built from it: how it is written and what it
+/// takes, where it goes, which games and presets use it, what a kit of each game has
+/// without it, and its words in every language.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct KeyDescription {
     /// The key as kit.yaml writes it.
     pub name: &'static str,
-    /// How its value is written.
+    /// How its value is written (a key of choices lists them here).
     #[serde(flatten)]
     pub kind: Kind,
+    /// The whole numbers it takes, for a key of numbers.
+    pub range: Option<Range>,
     /// The part of the form it belongs to: `game`, `paper`, `beads` or `look`.
     pub section: &'static str,
     /// The games whose kits take it.
@@ -227,30 +229,82 @@ pub struct KeyDescription {
     pub defaults: BTreeMap<&'static str, serde_json::Value>,
     /// The key and value it applies under, when only one (`reward` under `rule: menace`).
     pub applies: Option<(&'static str, &'static str)>,
+    /// Its words in each language, by the language's code.
+    pub words: BTreeMap<&'static str, KeyWords>,
 }
 
-/// The part of the form each of kit.yaml's own keys goes in, and the shape of those of
-/// a shape of their own; a key of a game goes with the game. `preset` and `game` are
-/// chosen by the kit itself, not edited as a value, and are not described.
-const KIT_KEYS: &[(&str, &str, Option<Kind>)] = &[
-    ("name", "game", None),
-    ("machine", "game", None),
-    ("symmetry", "look", None),
-    ("skip_forced", "look", None),
-    ("beads", "beads", Some(Kind::Beads)),
-    ("palette", "beads", Some(Kind::Palette)),
-    ("rule", "beads", None),
-    ("reward", "beads", Some(Kind::Reward)),
-    ("language", "paper", None),
-    ("paper", "paper", None),
-    ("label", "paper", Some(Kind::Label)),
-    ("start_at", "paper", None),
-    ("move_colours", "look", None),
-    ("tags", "look", None),
-    ("numerals", "look", None),
-    ("show_beads", "look", None),
-    ("previews", "look", None),
+/// A key's words in one language, as the form shows them.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct KeyWords {
+    /// Its name in the form (`designer.field.KEY` of the strings).
+    pub name: String,
+    /// What more the form says of it (`designer.field.KEY.hint`), if anything.
+    pub hint: Option<String>,
+    /// Each of its choices' words (`designer.value.CHOICE`), for a key of choices.
+    pub choices: BTreeMap<&'static str, String>,
+}
+
+impl KeyWords {
+    /// The words of the key `name`, whose value is `kind`, in `language`.
+    fn of(name: &str, kind: &Kind, language: Language) -> KeyWords {
+        let words = strings(language);
+        let said = |key: String| Id::find(&key).map(|id| words.get(id).to_string());
+        let choices = match kind {
+            Kind::Choice { choices } => choices
+                .iter()
+                .map(|&c| (c, said(format!("designer.value.{c}")).unwrap_or(c.into())))
+                .collect(),
+            _ => BTreeMap::new(),
+        };
+        KeyWords {
+            name: said(format!("designer.field.{name}")).unwrap_or(name.into()),
+            hint: said(format!("designer.field.{name}.hint")),
+            choices,
+        }
+    }
+}
+
+/// The part of the form each of kit.yaml's own keys goes in, the shape of those of a
+/// shape of their own, and the numbers of those that take numbers the same for every
+/// kit; a key of a game goes with the game. `preset` and `game` are chosen by the kit
+/// itself, not edited as a value, and are not described.
+const KIT_KEYS: &[(&str, &str, Option<Kind>, Option<Range>)] = &[
+    ("name", "game", None, None),
+    ("machine", "game", None, None),
+    ("symmetry", "look", None, None),
+    ("skip_forced", "look", None, None),
+    (
+        "beads",
+        "beads",
+        Some(Kind::Beads),
+        Some(Range::new(1, MAX_START_BEADS as i64)),
+    ),
+    ("palette", "beads", Some(Kind::Palette), None),
+    ("rule", "beads", None, None),
+    (
+        "reward",
+        "beads",
+        Some(Kind::Reward),
+        Some(Range::new(-MAX_REWARD as i64, MAX_REWARD as i64)),
+    ),
+    ("language", "paper", None, None),
+    ("paper", "paper", None, None),
+    ("label", "paper", Some(Kind::Label), None),
+    ("start_at", "paper", None, None),
+    ("move_colours", "look", None, None),
+    ("tags", "look", None, None),
+    ("numerals", "look", None, None),
+    ("show_beads", "look", None, None),
+    ("previews", "look", None, None),
 ];
+
+/// A key of one or more games as the form takes it.
+struct GameKey {
+    name: &'static str,
+    kind: Kind,
+    range: Option<Range>,
+    games: Vec<&'static str>,
+}
 
 /// Every key a kit can take, kit.yaml's own in the file's order, then each game's.
 pub fn describe_keys() -> Vec<KeyDescription> {
@@ -262,7 +316,13 @@ pub fn describe_keys() -> Vec<KeyDescription> {
             (g.name, settings.unwrap_or_default())
         })
         .collect();
-    let described = |name: &'static str, kind: Kind, section, games: Vec<&'static str>| {
+    let described = |section, key: GameKey| {
+        let GameKey {
+            name,
+            kind,
+            range,
+            games,
+        } = key;
         let presets = presets()
             .filter(|p| {
                 serde_saphyr::from_str::<TopKeys>(p.yaml)
@@ -276,45 +336,66 @@ pub fn describe_keys() -> Vec<KeyDescription> {
             .filter_map(|(game, settings)| Some((*game, settings.get(name)?.clone())))
             .collect();
         let applies = (name == "reward").then_some(("rule", Rule::Menace.name()));
+        let words = Language::ALL
+            .iter()
+            .map(|&language| (language.code(), KeyWords::of(name, &kind, language)))
+            .collect();
         KeyDescription {
             name,
             kind,
+            range,
             section,
             games,
             presets,
             defaults,
             applies,
+            words,
         }
     };
     let every_game: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
     let kinds = KitFile::kinds();
     let mut keys: Vec<KeyDescription> = KIT_KEYS
         .iter()
-        .map(|(name, section, own)| {
+        .map(|(name, section, own, range)| {
             let (name, probed) = kinds
                 .iter()
                 .find(|(k, _)| k == name)
                 .expect("every described key is kit.yaml's")
                 .clone();
             let kind = own.clone().unwrap_or(probed);
-            described(name, kind, section, every_game.clone())
+            let games = every_game.clone();
+            described(
+                section,
+                GameKey {
+                    name,
+                    kind,
+                    range: *range,
+                    games,
+                },
+            )
         })
         .collect();
     // A key two games share is one field, for both.
-    let mut game_keys: Vec<(&'static str, Kind, Vec<&'static str>)> = Vec::new();
+    let mut game_keys: Vec<GameKey> = Vec::new();
     for game in GAMES {
         for (name, kind) in (game.kinds)() {
-            match game_keys.iter_mut().find(|(k, _, _)| *k == name) {
-                Some((_, _, games)) => games.push(game.name),
-                None => game_keys.push((name, kind, vec![game.name])),
+            let range = game
+                .ranges
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, r)| *r);
+            match game_keys.iter_mut().find(|k| k.name == name) {
+                Some(shared) => shared.games.push(game.name),
+                None => game_keys.push(GameKey {
+                    name,
+                    kind,
+                    range,
+                    games: vec![game.name],
+                }),
             }
         }
     }
-    keys.extend(
-        game_keys
-            .into_iter()
-            .map(|(name, kind, games)| described(name, kind, "game", games)),
-    );
+    keys.extend(game_keys.into_iter().map(|key| described("game", key)));
     keys
 }
 
@@ -376,5 +457,59 @@ mod tests {
         assert_eq!(rows.games, ["hexapawn"]);
         assert_eq!(rows.defaults["hexapawn"], serde_json::json!(3));
         assert!(rows.presets.contains(&"octapawn"), "{:?}", rows.presets);
+        assert_eq!(rows.range, Some(Range::new(3, 8)));
+    }
+
+    #[test]
+    fn every_key_of_every_game_is_described_with_its_range_or_choices() {
+        let keys = describe_keys();
+        for game in GAMES {
+            for &name in game.keys {
+                let key = keys
+                    .iter()
+                    .find(|k| k.name == name)
+                    .unwrap_or_else(|| panic!("{}: {name} not described", game.name));
+                assert!(key.games.contains(&game.name), "{name}: {:?}", key.games);
+                match (&key.kind, key.range) {
+                    (Kind::Choice { choices }, None) => assert!(choices.len() > 1, "{name}"),
+                    (_, Some(range)) => {
+                        assert!(range.min <= range.max, "{name}: {range:?}");
+                        // The range told is the one the kit refuses beyond.
+                        let beyond = match key.kind {
+                            Kind::Number => format!("{}", range.max + 1),
+                            Kind::Map => format!("{{{}: [1]}}", range.max + 1),
+                            _ => format!("[{}]", range.max + 1),
+                        };
+                        let kit = format!("game: {}\n{name}: {beyond}\n", game.name);
+                        let refused = Kit::from_yaml(&kit, "kit.yaml").map(|_| ());
+                        assert!(refused.is_err(), "{kit}");
+                    }
+                    (kind, None) => panic!("{}: {name} ({kind:?}) has no range", game.name),
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_described_key_has_its_words_in_every_language() {
+        for key in describe_keys() {
+            let mut codes: Vec<&str> = key.words.keys().copied().collect();
+            codes.sort();
+            let mut every = Language::ALL.map(Language::code).to_vec();
+            every.sort();
+            assert_eq!(codes, every, "{}", key.name);
+            let field = format!("designer.field.{}", key.name);
+            assert!(Id::find(&field).is_some(), "{field}");
+            for language in Language::ALL {
+                let said = strings(language).get(Id::find(&field).unwrap());
+                assert_eq!(key.words[language.code()].name, said);
+            }
+            if let Kind::Choice { choices } = &key.kind {
+                for choice in choices {
+                    let value = format!("designer.value.{choice}");
+                    assert!(Id::find(&value).is_some(), "{}: {value}", key.name);
+                }
+            }
+        }
     }
 }

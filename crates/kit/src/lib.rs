@@ -1,6 +1,6 @@
 //! The kit: what a teacher writes in kit.yaml, the built-in presets, and validation that
-//! points at the file, line and column of every mistake ([`keys`]: which keys a kit may
-//! hold; [`resolve`]: the settings made into a kit, one concern at a time); what it is
+//! points at the file, line and column of every mistake (`keys`: which keys a kit may
+//! hold; `resolve`: the settings made into a kit, one concern at a time); what it is
 //! printed on ([`media`]) and in ([`glyphs`]); and its boxes ([`boxes`]): every position
 //! the machine can face.
 
@@ -17,7 +17,7 @@ mod game_keys;
 pub mod glyphs;
 mod keys;
 pub mod media;
-pub use keys::{KeyDescription, describe_keys, key_on_line};
+pub use keys::{KeyDescription, KeyWords, describe_keys, key_on_line};
 mod resolve;
 
 use serde::{Deserialize, Serialize};

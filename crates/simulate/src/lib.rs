@@ -2,7 +2,7 @@
 //!
 //! [`Setup`] compiles a kit once; [`train`] trains many fresh machines until each can no
 //! longer lose, spread over all cores; [`play_games`] follows one machine game by game
-//! for the learning curve; [`play`] lets a person play it; [`verify`] checks a kit.
+//! for the learning curve; `matchbox-play` lets a person play it; [`verify`] checks a kit.
 
 #![warn(missing_docs)]
 

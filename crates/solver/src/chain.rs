@@ -227,7 +227,7 @@ pub(super) fn following<G: Rules>(
 
 /// The exact distribution of losses and games to learn against a rule-following opponent
 /// (`random`, `perfect` or `teacher`): in rationals when the states are at most
-/// [`RATIONAL_STATES`], in proven bounds otherwise.
+/// [`crate::RATIONAL_STATES`], in proven bounds otherwise.
 pub fn distribution<G: Rules>(
     tree: &Tree<G>,
     machine: &Machine,

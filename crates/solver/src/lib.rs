@@ -5,9 +5,11 @@
 //! over the game tree, and the resulting Markov chain (or, where the opponent chooses its
 //! moves to a purpose, Markov decision problem) is solved in rational arithmetic.
 //!
-//! A state is the machine's beads. The same compiled [`Machine`] draws the beads
-//! ([`Machine::draws`], the exact counterpart of its random draw) and the same
-//! [`Rule::apply`] changes them after each game, so the exact path and the simulation
+//! A state is the machine's beads. The same compiled
+//! [`Machine`](matchbox_machine::Machine) draws the beads
+//! ([`Machine::draws`](matchbox_machine::Machine::draws), the exact counterpart of its
+//! random draw) and the same [`Learning::apply`](matchbox_machine::Learning::apply) of
+//! its rule changes them after each game, so the exact path and the simulation
 //! cannot disagree on the rules. Under `gardner` a game changes the beads only when it is
 //! lost, and then takes a bead away; under `relay` a loss unwires at least one move. So a
 //! game either leaves the beads as they were or leads to a state with fewer beads: the

@@ -67,7 +67,7 @@ pub(super) fn one<N: Number>() -> N {
 /// problems are short: both terms within 63 bits, they are worked out in 128-bit machine
 /// arithmetic with nothing allocated. Longer ones (a chain's run to a thousand digits)
 /// are big integers, with Knuth's algorithms for their arithmetic and Lehmer's for the
-/// greatest common divisor ([`gcd`]), where num's binary gcd, bit by bit, is most of the
+/// greatest common divisor (`gcd`), where num's binary gcd, bit by bit, is most of the
 /// time spent. Its figures are the same [`Q`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rational(Terms);

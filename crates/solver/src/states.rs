@@ -19,7 +19,7 @@ pub const MAX_STATES: usize = 1_000_000;
 pub const MAX_COUNTS: usize = 5_000_000;
 
 /// Most bead states whose figures are worked out in rationals; past it, the rationals'
-/// numerators and denominators run to thousands of digits, and [`Bounds`] take over.
+/// numerators and denominators run to thousands of digits, and [`crate::Bounds`] take over.
 pub const RATIONAL_STATES: usize = 4096;
 
 /// Which boxes the machine can still reach, worked out once for the positions: from the

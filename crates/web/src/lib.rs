@@ -26,7 +26,7 @@ use matchbox_engine::Error;
 use matchbox_engine::boxes::{BoxSet, boxes_json};
 use matchbox_engine::game::GAMES;
 use matchbox_engine::i18n::{Language, strings};
-use matchbox_engine::kit::{Kit, describe_keys, presets};
+use matchbox_engine::kit::{KeyDescription, Kit, describe_keys, presets};
 use matchbox_engine::media::{LABEL_SIZES, STICKER_SHEETS};
 use matchbox_engine::palette::default_palette;
 use matchbox_engine::rule::Rule;
@@ -196,8 +196,16 @@ pub fn request_yaml(request: &[u8]) -> Option<String> {
 }
 
 /// The page's own words in every language: the designer's (`designer.*` of the strings,
-/// without the prefix) and the colours' names (`colour.*`).
-fn words() -> Value {
+/// without the prefix) but those of the `described` keys, which their description
+/// carries; the colours' names (`colour.*`); and the words both pages show
+/// (`page.update.*`, engine.js's new-version bar, which the lesson has with its own).
+fn words(described: &[KeyDescription]) -> Value {
+    let of_a_key = |name: &str| {
+        name.strip_prefix("field.").is_some_and(|field| {
+            let key = field.strip_suffix(".hint").unwrap_or(field);
+            described.iter().any(|k| k.name == key)
+        })
+    };
     let by_language: serde_json::Map<String, Value> = Language::ALL
         .iter()
         .map(|&language| {
@@ -207,8 +215,11 @@ fn words() -> Value {
                 .filter_map(|(key, text)| {
                     let name = key
                         .strip_prefix("designer.")
-                        .or(key.starts_with("colour.").then_some(key))?;
-                    Some((name.to_string(), Value::from(text)))
+                        .or(["colour.", "page.update."]
+                            .iter()
+                            .any(|shared| key.starts_with(shared))
+                            .then_some(key))?;
+                    (!of_a_key(name)).then(|| (name.to_string(), Value::from(text)))
                 })
                 .collect();
             (language.code().to_string(), Value::Object(said))
@@ -234,6 +245,7 @@ fn catalogue() -> Value {
         .iter()
         .map(|(name, size)| json!({"name": name, "width_mm": size.width_mm, "height_mm": size.height_mm}))
         .collect();
+    let keys = describe_keys();
     json!({
         "games": games,
         "presets": presets().map(|p| p.name).collect::<Vec<_>>(),
@@ -242,8 +254,8 @@ fn catalogue() -> Value {
         "rules": Rule::ALL.map(Rule::name),
         "languages": Language::ALL.map(Language::code),
         "palette": default_palette(),
-        "keys": describe_keys(),
-        "words": words(),
+        "words": words(&keys),
+        "keys": keys,
     })
 }
 

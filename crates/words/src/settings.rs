@@ -106,6 +106,23 @@ pub enum Kind {
     Reward,
 }
 
+/// The whole numbers a key takes (the key's number, or each number of its list, map or
+/// triple), named as a form's number field names its bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Range {
+    /// The least.
+    pub min: i64,
+    /// The most.
+    pub max: i64,
+}
+
+impl Range {
+    /// From `min` to `max`, both taken.
+    pub const fn new(min: i64, max: i64) -> Range {
+        Range { min, max }
+    }
+}
+
 impl Kind {
     /// The kind of a key whose value is a `T`.
     pub fn of<'de, T: serde::Deserialize<'de>>() -> Kind {

@@ -152,7 +152,7 @@ impl Picture for Nim {
 
     /// One heap: the stones left, circled at the top, with a row of stones beneath; then
     /// one arrow per move fanning out, marked with the count taken and pointing at the
-    /// count left. Several heaps: see [`Nim::draw_heaps`].
+    /// count left. Several heaps: see `Nim::draw_heaps`.
     fn draw(&self, position: &Pile, moves: &[DrawnMove<Take>], area: Rect, scene: &mut Scene) {
         if self.several() {
             return self.draw_heaps(position, moves, area, scene);

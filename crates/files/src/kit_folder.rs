@@ -10,14 +10,14 @@ use matchbox_engine::kit::Kit;
 use matchbox_print::make::{Progress, make_files_telling};
 use matchbox_report::KitReport;
 
-use matchbox_files::NewFolder;
+use crate::NewFolder;
 
 /// The folder that holds the kit folders by default.
 pub const OUT: &str = "out";
 
 /// The default output folder: `out/<kit name>`.
 pub fn default_dir(kit: &Kit) -> PathBuf {
-    Path::new(OUT).join(matchbox_files::slug(&kit.name))
+    Path::new(OUT).join(crate::slug(&kit.name))
 }
 
 /// The folder of the PNG previews inside a kit's folder.
