@@ -238,6 +238,7 @@ impl Descriptor for Kayles {
             name: "kayles",
             claim: None,
             reward_claim: None,
+            described: None,
         })
     }
 

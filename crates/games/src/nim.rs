@@ -14,7 +14,7 @@ use super::{
     as_in_the_articles, one_bead_each, written_keys,
 };
 use crate::Error;
-use crate::i18n::{Said, Strings, id};
+use crate::i18n::{Id, Said, Strings, id};
 use crate::rule::Rule;
 use crate::settings::{KitText, Preset, settings_file};
 
@@ -447,6 +447,16 @@ impl Rules for Nim {
 }
 
 impl Notation for Nim {
+    /// Several heaps' labels mark each move by a stone in its colour, one heap's by an
+    /// arrow.
+    fn move_marks(&self) -> (Id, Id) {
+        if self.several() {
+            (id::CLI_VERIFY_LEGAL_STONE, id::PROBLEM_COUNT_MARKED_STONE)
+        } else {
+            (id::CLI_VERIFY_LEGAL, id::PROBLEM_COUNT_ARROW)
+        }
+    }
+
     fn describe_symmetry(&self, symmetry: Symmetry) -> &'static str {
         match symmetry {
             0 => "symmetry.as_drawn",
@@ -587,6 +597,7 @@ impl Descriptor for Nim {
                 name: "marienbad",
                 claim: None,
                 reward_claim: None,
+                described: None,
             });
         }
         if self.heaps != [8] || self.take != [1, 2, 3] {
@@ -603,8 +614,10 @@ impl Descriptor for Nim {
                     text: Said::new(id::CLI_VERIFY_CLAIM_RELAY),
                     bound: Bound::Exactly(6),
                     games: None,
+                    stricter: None,
                 }),
                 reward_claim: None,
+                described: None,
             }
         } else {
             let matchboxes = kit.rule == Rule::Gardner && one_bead_each(kit);
@@ -615,8 +628,10 @@ impl Descriptor for Nim {
                     text: Said::new(id::CLI_VERIFY_CLAIM_BACHET),
                     bound: Bound::AtMost(12),
                     games: None,
+                    stricter: None,
                 }),
                 reward_claim: None,
+                described: None,
             }
         })
     }

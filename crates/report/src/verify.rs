@@ -4,10 +4,14 @@
 use matchbox_engine::i18n::figures;
 use matchbox_engine::kit::Kit;
 use matchbox_engine::rule::Rule;
-use matchbox_engine::simulate::exact::{Arithmetic, Distribution, GivingUp, RATIONAL_STATES};
-use matchbox_engine::simulate::verify::{CannotLearn, Proof, RewardCheck, Verdict};
+use matchbox_engine::simulate::exact::{
+    Arithmetic, Distribution, GivingUp, Measure, RATIONAL_STATES,
+};
+use matchbox_engine::simulate::verify::{
+    CannotLearn, ClaimCheck, Proof, RewardCheck, StricterCheck, Verdict,
+};
 use matchbox_engine::simulate::watch::{STREAK, Watch};
-use matchbox_engine::simulate::{OpponentKind, Training};
+use matchbox_engine::simulate::{EXPECTATION_RUNS, EXPECTATION_SEED, OpponentKind, Training};
 
 use crate::simulate::learning_words;
 use crate::words::{GAMES_PLACES, LOSSES_PLACES, Words};
@@ -19,8 +23,22 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
     let mut out = verdict_body(words, kit, verdict);
     if let Some(r) = &verdict.reward {
         out.push_str(&reward_text(words, r));
+        out.push_str(&format!("  {}\n", run_text(words, verdict, true)));
     }
     out
+}
+
+/// Which run the sampled figures are: the booklet's own, whose figures they reproduce
+/// (`opponent_matches`: against the booklet's opponents), or another, labelled as such.
+fn run_text(words: Words, verdict: &Verdict, opponent_matches: bool) -> String {
+    let runs = words.number(EXPECTATION_RUNS);
+    let seed = EXPECTATION_SEED.to_string();
+    let booklet = [("runs", runs.as_str()), ("seed", seed.as_str())];
+    if verdict.booklet_run && opponent_matches {
+        words.verify("booklet_run", &booklet)
+    } else {
+        words.verify("other_run", &booklet)
+    }
 }
 
 /// The reward claim's table: the losses in the first games under each rule.
@@ -134,11 +152,18 @@ fn sampled_text(words: Words, kit: &Kit, verdict: &Verdict, measured: &Training)
         ));
     }
     out.push_str(&claim_beside_text(words, verdict, measured));
+    out.push_str(&format!(
+        "  {}\n",
+        run_text(words, verdict, verdict.opponent == OpponentKind::Perfect)
+    ));
     out.push_str(&gave_up_text(words, kit, measured));
     out.push_str(&learning_words(words, measured));
     out.push_str(&mean_intervals_text(words, measured));
     if let Some(c) = &verdict.claim {
         out.push_str(&holds_text(words, c.holds, verdict.opponent));
+        if let Some(s) = &c.stricter {
+            out.push_str(&stricter_text(words, s, verdict.opponent));
+        }
     }
     if let Some(w) = &verdict.watch {
         out.push_str(&watch_text(words, w));
@@ -168,7 +193,16 @@ fn claim_beside_text(words: Words, verdict: &Verdict, measured: &Training) -> St
             words.verify("claimed_beside", &[("text", &words.said(&c.claim.text))]),
             words.verify("measured", &[("trained", &trained)]),
         ),
-        None => format!("\n{}\n  {trained}\n", words.verify("no_claim", &[])),
+        None => format!("\n{}\n  {trained}\n", no_claim_text(words, verdict)),
+    }
+}
+
+/// That no article makes a claim about the kit, or what they say of a machine they
+/// describe without a figure.
+fn no_claim_text(words: Words, verdict: &Verdict) -> String {
+    match &verdict.described {
+        Some(described) => words.said(described),
+        None => words.verify("no_claim", &[]),
     }
 }
 
@@ -208,19 +242,21 @@ fn mean_intervals_text(words: Words, measured: &Training) -> String {
     let (l, g) = (&losses.mean_interval, &games.mean_interval);
     // Each interval's two ends with the same decimals.
     let ends = |low: f64, high: f64, places| figures(words.say.0, &[low, high], places);
-    let (losses, games) = (
-        ends(l.low, l.high, LOSSES_PLACES),
-        ends(g.low, g.high, GAMES_PLACES),
-    );
+    // An interval of one value is said as that value.
+    let range = |texts: Vec<String>| {
+        if texts[0] == texts[1] {
+            words.verify("one_value", &[("value", &texts[0])])
+        } else {
+            words.verify("range", &[("low", &texts[0]), ("high", &texts[1])])
+        }
+    };
     format!(
         "  {}\n",
         words.verify(
             "mean_intervals",
             &[
-                ("losses_low", &losses[0]),
-                ("losses_high", &losses[1]),
-                ("games_low", &games[0]),
-                ("games_high", &games[1]),
+                ("losses", &range(ends(l.low, l.high, LOSSES_PLACES))),
+                ("games", &range(ends(g.low, g.high, GAMES_PLACES))),
                 ("learnt", &words.number(measured.runs - measured.unfinished)),
             ],
         )
@@ -426,7 +462,7 @@ fn exact_claim_text(words: Words, rule: Rule, verdict: &Verdict, p: &Proof) -> S
             words.verify("claim", &[("source", &words.said(&c.claim.source))]),
             words.verify("claimed", &[("text", &words.said(&c.claim.text))]),
         ),
-        None => format!("\n{}\n", words.verify("no_claim", &[])),
+        None => format!("\n{}\n", no_claim_text(words, verdict)),
     };
     out.push_str(&format!(
         "  {}\n",
@@ -464,8 +500,28 @@ fn exact_claim_text(words: Words, rule: Rule, verdict: &Verdict, p: &Proof) -> S
             let key = if every { "every" } else { "not_every" };
             out.push_str(&format!("  {}\n", words.verify(key, &[])));
         }
+        if let Some(s) = &c.stricter {
+            out.push_str(&stricter_text(words, s, verdict.opponent));
+        }
     }
     out
+}
+
+/// Another source's stricter claim, judged on its own: whether every machine keeps to
+/// it, or in what share of them it holds.
+fn stricter_text(words: Words, s: &StricterCheck, opponent: OpponentKind) -> String {
+    let judged = match s.share.filter(|_| !s.holds) {
+        Some(share) if share > 0.0 => words.verify(
+            "holds_partly",
+            &[("share", &words.figure(100.0 * share, true))],
+        ),
+        _ => holds_text(words, s.holds, opponent).trim().to_string(),
+    };
+    format!(
+        "\n{}\n  {}\n  {judged}\n",
+        words.verify("claim", &[("source", &words.said(&s.claim.source))]),
+        words.verify("claimed", &[("text", &words.said(&s.claim.text))]),
+    )
 }
 
 /// The games and losses each teacher takes to teach the machine, beside the articles'
@@ -501,9 +557,37 @@ fn teaching_text(words: Words, verdict: &Verdict, p: &Proof) -> String {
             )
         ));
     }
+    if let Some(c) = &verdict.claim {
+        out.push_str(&games_verdict_text(words, c, p));
+    }
     out.push_str(&format!("  {}\n", words.verify("fastest_losses", &[])));
     out.push_str(&distribution_text(words, &p.fastest_teacher));
     out
+}
+
+/// Whether the articles' claim of games holds: the fastest trainer's mean beside the
+/// games claimed, and the perfect opponent's, who does not set out to teach.
+fn games_verdict_text(words: Words, c: &ClaimCheck, p: &Proof) -> String {
+    let (Some(claimed), Some(holds)) = (&c.claim.games, c.games_hold) else {
+        return String::new();
+    };
+    let mean = |d: &Distribution| {
+        d.mean_games.clone().map_or_else(
+            || words.verify("infinite", &[]),
+            |games| words.games(&Measure::Exact(games)),
+        )
+    };
+    format!(
+        "  {}\n",
+        words.verify(
+            if holds { "games_hold" } else { "games_fail" },
+            &[
+                ("claimed", &words.number(claimed.games)),
+                ("fastest", &mean(&p.fastest_teacher)),
+                ("perfect", &mean(&p.perfect)),
+            ],
+        )
+    )
 }
 
 #[cfg(test)]
