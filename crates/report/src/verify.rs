@@ -365,6 +365,19 @@ fn watch_text(words: Words, w: &Watch) -> String {
         None => words.verify("never_stopped", &[("streak", &streak)]),
     };
     out.push_str(&format!("  {stopped}\n"));
+    if let Some(after) = w.gave_up_after.as_ref().filter(|_| w.refilled) {
+        out.push_str(&format!(
+            "  {}\n",
+            words.verify(
+                "refilled",
+                &[
+                    ("n", &words.number(w.gave_up_runs)),
+                    ("runs", &words.number(w.runs)),
+                    ("stats", &words.stats(after)),
+                ],
+            )
+        ));
+    }
     if let Some(e) = &w.first_box {
         out.push_str(&format!(
             "  {}\n",
