@@ -366,9 +366,39 @@ fn verify_proves_the_claims_exactly_with_fractions_in_json() {
         "but not against every opponent",
         "claimed (the Polish classroom sheet): about 40 games",
         "the fastest trainer: 21.5 games, 9 losses",
+        // Each source's claim judged on its own: the Polish sheet's "exactly 11" holds
+        // in half the machines, the 40 games for a trainer.
+        "Claim (Gardner, Scientific American, March 1962)\n",
+        "Claim (the Polish classroom sheet)\n  claimed: HER learns after exactly 11 lost games\n  the claim holds in 50% of the machines, not in the others",
+        "the claim holds for an opponent who sets out to teach: the fastest trainer needs 21.5 games on average, no more than 40; an opponent who only plays without mistakes needs 98 games",
+        // The reward rows are the booklet's own run.
+        "these are the booklet’s own figures (200 machines, random seed 1962): reproduced",
     ] {
         assert!(text.contains(line), "{line}: {text}");
     }
+}
+
+#[test]
+fn verify_repeats_the_booklets_run_of_machines_refilled_as_the_page_says() {
+    let o = run(&["verify", "--preset", "menace"]);
+    let text = stdout(&o);
+    for line in [
+        "Both source articles mention Michie’s machine (1961",
+        "200 machines against a perfect opponent (random seed 1962)",
+        "these are the booklet’s own figures (200 machines, random seed 1962): reproduced",
+        "draws in games 101-200: 96.5%",
+        "the first box ran empty in 119 of the 200 machines and was refilled",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+    assert!(!text.contains("gave up for good"), "{text}");
+    // A larger run is labelled as not the booklet's.
+    let o = run(&["verify", "--preset", "menace", "--runs", "300"]);
+    let text = stdout(&o);
+    assert!(
+        text.contains("not the booklet’s run (200 machines, random seed 1962)"),
+        "{text}"
+    );
 }
 
 #[test]

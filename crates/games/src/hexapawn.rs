@@ -6,7 +6,8 @@
 
 use super::{
     Bound, Claim, Descriptor, Ending, GamesClaim, Historic, MachineSettings, Notation, Orientation,
-    Outcome, RewardClaim, Rules, Side, Symmetry, as_in_the_articles, game_settings, notation,
+    Outcome, RewardClaim, Rules, Side, StricterClaim, Symmetry, as_in_the_articles, game_settings,
+    notation,
     one_bead_each, written_vars,
 };
 use crate::Error;
@@ -361,11 +362,17 @@ impl Descriptor for Hexapawn {
                     text: Said::new(id::CLI_VERIFY_CLAIM_HER_GAMES),
                     games: 40,
                 }),
+                stricter: Some(StricterClaim {
+                    source: Said::new(id::CLI_VERIFY_SOURCE_POLISH_SHEET),
+                    text: Said::new(id::CLI_VERIFY_CLAIM_HER_EXACTLY),
+                    bound: Bound::Exactly(11),
+                }),
             }),
             reward_claim: rewarded.then_some(RewardClaim {
                 source: Said::new(id::CLI_VERIFY_SOURCE_POLISH_SHEET),
                 text: Said::new(id::CLI_VERIFY_CLAIM_HER_REWARD),
             }),
+            described: None,
         })
     }
 

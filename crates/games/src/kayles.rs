@@ -242,6 +242,7 @@ impl Descriptor for Kayles {
             name: "kayles",
             claim: None,
             reward_claim: None,
+            described: None,
         })
     }
 

@@ -100,6 +100,19 @@ pub struct Claim {
     pub bound: Bound,
     /// A claim about the games a thinking opponent needs to teach the machine, if any.
     pub games: Option<GamesClaim>,
+    /// Another source's stricter bound on the same losses, judged on its own, if any.
+    pub stricter: Option<StricterClaim>,
+}
+
+/// A second source's bound on the losses to learn, stricter than the claim's own.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StricterClaim {
+    /// Where it is claimed: a key of the word store (`cli.verify.source.*`).
+    pub source: Said,
+    /// The claim, a key of the word store (`cli.verify.claim.*`).
+    pub text: Said,
+    /// The bound on the losses to learn.
+    pub bound: Bound,
 }
 
 /// A claim about how many games it takes to teach the machine.
@@ -125,6 +138,9 @@ pub struct Historic {
     /// The articles' claim that rewarding wins makes the machine lose fewer games early
     /// on, for their machine under `gardner` or `gardner-reward`.
     pub reward_claim: Option<RewardClaim>,
+    /// What the articles say of a machine they describe but claim no figure for (a key
+    /// of the word store, `cli.verify.described.*`).
+    pub described: Option<Said>,
 }
 
 /// A claim that rewarding wins (`gardner-reward`) makes the machine lose fewer of its
@@ -293,10 +309,10 @@ impl Orientation {
 
 /// How positions and moves are written: by `boxes` and `find`, and typed in `play`.
 pub trait Notation: Rules {
-    /// Whether a label marks each move with a dot in its square (MENACE's grid) rather
-    /// than an arrow, so that the checks name what the label shows.
-    fn marks_moves_with_dots(&self) -> bool {
-        false
+    /// What a label marks each move with, so that the checks name what the label shows:
+    /// the words of the check (`cli.verify.legal`) and of its count (`problem.count.arrow`).
+    fn move_marks(&self) -> (Id, Id) {
+        (id::CLI_VERIFY_LEGAL, id::PROBLEM_COUNT_ARROW)
     }
 
     /// How a pupil turns a label to match a board that is this symmetry's image of it.

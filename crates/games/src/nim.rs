@@ -461,6 +461,16 @@ impl Rules for Nim {
 }
 
 impl Notation for Nim {
+    /// Several heaps' labels mark each move by a stone in its colour, one heap's by an
+    /// arrow.
+    fn move_marks(&self) -> (Id, Id) {
+        if self.several() {
+            (id::CLI_VERIFY_LEGAL_STONE, id::PROBLEM_COUNT_MARKED_STONE)
+        } else {
+            (id::CLI_VERIFY_LEGAL, id::PROBLEM_COUNT_ARROW)
+        }
+    }
+
     fn describe_symmetry(&self, symmetry: Symmetry) -> Orientation {
         match symmetry {
             0 => Orientation::AsDrawn,
@@ -611,6 +621,7 @@ impl Descriptor for Nim {
                 name: "marienbad",
                 claim: None,
                 reward_claim: None,
+                described: None,
             });
         }
         if self.heaps != [8] || self.take != [1, 2, 3] {
@@ -627,8 +638,10 @@ impl Descriptor for Nim {
                     text: Said::new(id::CLI_VERIFY_CLAIM_RELAY),
                     bound: Bound::Exactly(6),
                     games: None,
+                    stricter: None,
                 }),
                 reward_claim: None,
+                described: None,
             }
         } else {
             let matchboxes = kit.rule == Rule::Gardner && one_bead_each(kit);
@@ -639,8 +652,10 @@ impl Descriptor for Nim {
                     text: Said::new(id::CLI_VERIFY_CLAIM_BACHET),
                     bound: Bound::AtMost(12),
                     games: None,
+                    stricter: None,
                 }),
                 reward_claim: None,
+                described: None,
             }
         })
     }

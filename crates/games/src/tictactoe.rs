@@ -193,8 +193,8 @@ impl Rules for TicTacToe {
 }
 
 impl Notation for TicTacToe {
-    fn marks_moves_with_dots(&self) -> bool {
-        true
+    fn move_marks(&self) -> (Id, Id) {
+        (id::CLI_VERIFY_LEGAL_DOT, id::PROBLEM_COUNT_DOT)
     }
 
     fn describe_symmetry(&self, symmetry: Symmetry) -> Orientation {
@@ -288,6 +288,7 @@ impl Descriptor for TicTacToe {
             name: "menace",
             claim: None,
             reward_claim: None,
+            described: Some(Said::new(id::CLI_VERIFY_DESCRIBED_MENACE)),
         })
     }
 

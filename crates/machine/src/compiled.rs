@@ -205,6 +205,12 @@ impl Machine {
         })
     }
 
+    /// Whether the teacher's page has the class refill a box for the machine's first
+    /// move that runs empty: under Michie's rule when a loss takes beads.
+    pub fn refills(&self) -> bool {
+        self.rule == Rule::Menace && self.reward.loss < 0
+    }
+
     /// Number of boxes.
     pub fn box_count(&self) -> usize {
         self.slot_start.len() - 1
@@ -430,6 +436,13 @@ impl Beads {
         self.counts.extend(counts);
         debug_assert!(self.counts.len() == machine.initial.len());
         self.sum_boxes(machine);
+    }
+
+    /// Puts the kit's starting beads back into box `box_index`, as a class refills a box.
+    pub fn refill_box(&mut self, machine: &Machine, box_index: u32) {
+        for slot in machine.slots(box_index) {
+            self.set(machine, slot, machine.initial[slot as usize]);
+        }
     }
 
     /// The boxes' totals worked out from the counts: a box's slots are one run of them.

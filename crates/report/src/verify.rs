@@ -4,10 +4,14 @@
 use matchbox_engine::i18n::{figures, id};
 use matchbox_engine::kit::Kit;
 use matchbox_engine::rule::Rule;
-use matchbox_engine::simulate::exact::{Arithmetic, Distribution, GivingUp, RATIONAL_STATES};
-use matchbox_engine::simulate::verify::{CannotLearn, Proof, RewardCheck, Verdict};
+use matchbox_engine::simulate::exact::{
+    Arithmetic, Distribution, GivingUp, Measure, RATIONAL_STATES,
+};
+use matchbox_engine::simulate::verify::{
+    CannotLearn, ClaimCheck, Proof, RewardCheck, StricterCheck, Verdict,
+};
 use matchbox_engine::simulate::watch::{STREAK, Watch};
-use matchbox_engine::simulate::{OpponentKind, Training};
+use matchbox_engine::simulate::{EXPECTATION_RUNS, EXPECTATION_SEED, OpponentKind, Training};
 
 use crate::simulate::learning_words;
 use crate::words::{GAMES_PLACES, LOSSES_PLACES, Words};
@@ -19,8 +23,22 @@ pub fn verdict_text(kit: &Kit, verdict: &Verdict) -> String {
     let mut out = verdict_body(words, kit, verdict);
     if let Some(r) = &verdict.reward {
         out.push_str(&reward_text(words, r));
+        out.push_str(&format!("  {}\n", run_text(words, verdict, true)));
     }
     out
+}
+
+/// Which run the sampled figures are: the booklet's own, whose figures they reproduce
+/// (`opponent_matches`: against the booklet's opponents), or another, labelled as such.
+fn run_text(words: Words, verdict: &Verdict, opponent_matches: bool) -> String {
+    let runs = words.number(EXPECTATION_RUNS);
+    let seed = EXPECTATION_SEED.to_string();
+    let booklet = [("runs", runs.as_str()), ("seed", seed.as_str())];
+    if verdict.booklet_run && opponent_matches {
+        words.fill(id::CLI_VERIFY_BOOKLET_RUN, &booklet)
+    } else {
+        words.fill(id::CLI_VERIFY_OTHER_RUN, &booklet)
+    }
 }
 
 /// The reward claim's table: the losses in the first games under each rule.
@@ -150,11 +168,18 @@ fn sampled_text(words: Words, kit: &Kit, verdict: &Verdict, measured: &Training)
         ));
     }
     out.push_str(&claim_beside_text(words, verdict, measured));
+    out.push_str(&format!(
+        "  {}\n",
+        run_text(words, verdict, verdict.opponent == OpponentKind::Perfect)
+    ));
     out.push_str(&gave_up_text(words, kit, measured));
     out.push_str(&learning_words(words, measured));
     out.push_str(&mean_intervals_text(words, measured));
     if let Some(c) = &verdict.claim {
         out.push_str(&holds_text(words, c.holds, verdict.opponent));
+        if let Some(s) = &c.stricter {
+            out.push_str(&stricter_text(words, s, verdict.opponent));
+        }
     }
     if let Some(w) = &verdict.watch {
         out.push_str(&watch_text(words, w));
@@ -190,10 +215,16 @@ fn claim_beside_text(words: Words, verdict: &Verdict, measured: &Training) -> St
             ),
             words.fill(id::CLI_VERIFY_MEASURED, &[("trained", &trained)]),
         ),
-        None => format!(
-            "\n{}\n  {trained}\n",
-            words.fill(id::CLI_VERIFY_NO_CLAIM, &[])
-        ),
+        None => format!("\n{}\n  {trained}\n", no_claim_text(words, verdict)),
+    }
+}
+
+/// That no article makes a claim about the kit, or what they say of a machine they
+/// describe without a figure.
+fn no_claim_text(words: Words, verdict: &Verdict) -> String {
+    match &verdict.described {
+        Some(described) => words.said(described),
+        None => words.fill(id::CLI_VERIFY_NO_CLAIM, &[]),
     }
 }
 
@@ -233,19 +264,21 @@ fn mean_intervals_text(words: Words, measured: &Training) -> String {
     let (l, g) = (&losses.mean_interval, &games.mean_interval);
     // Each interval's two ends with the same decimals.
     let ends = |low: f64, high: f64, places| figures(words.say.0, &[low, high], places);
-    let (losses, games) = (
-        ends(l.low, l.high, LOSSES_PLACES),
-        ends(g.low, g.high, GAMES_PLACES),
-    );
+    // An interval of one value is said as that value.
+    let range = |texts: Vec<String>| {
+        if texts[0] == texts[1] {
+            words.fill(id::CLI_VERIFY_ONE_VALUE, &[("value", &texts[0])])
+        } else {
+            words.fill(id::CLI_VERIFY_RANGE, &[("low", &texts[0]), ("high", &texts[1])])
+        }
+    };
     format!(
         "  {}\n",
         words.fill(
             id::CLI_VERIFY_MEAN_INTERVALS,
             &[
-                ("losses_low", &losses[0]),
-                ("losses_high", &losses[1]),
-                ("games_low", &games[0]),
-                ("games_high", &games[1]),
+                ("losses", &range(ends(l.low, l.high, LOSSES_PLACES))),
+                ("games", &range(ends(g.low, g.high, GAMES_PLACES))),
                 ("learnt", &words.number(measured.runs - measured.unfinished)),
             ],
         )
@@ -360,6 +393,19 @@ fn watch_text(words: Words, w: &Watch) -> String {
         None => words.fill(id::CLI_VERIFY_NEVER_STOPPED, &[("streak", &streak)]),
     };
     out.push_str(&format!("  {stopped}\n"));
+    if let Some(after) = w.gave_up_after.as_ref().filter(|_| w.refilled) {
+        out.push_str(&format!(
+            "  {}\n",
+            words.fill(
+                id::CLI_VERIFY_REFILLED,
+                &[
+                    ("n", &words.number(w.gave_up_runs)),
+                    ("runs", &words.number(w.runs)),
+                    ("stats", &words.stats(after)),
+                ],
+            )
+        ));
+    }
     if let Some(e) = &w.first_box {
         out.push_str(&format!(
             "  {}\n",
@@ -473,7 +519,7 @@ fn exact_claim_text(words: Words, rule: Rule, verdict: &Verdict, p: &Proof) -> S
                 &[("text", &words.said(&c.claim.text))]
             ),
         ),
-        None => format!("\n{}\n", words.fill(id::CLI_VERIFY_NO_CLAIM, &[])),
+        None => format!("\n{}\n", no_claim_text(words, verdict)),
     };
     out.push_str(&format!(
         "  {}\n",
@@ -521,8 +567,28 @@ fn exact_claim_text(words: Words, rule: Rule, verdict: &Verdict, p: &Proof) -> S
             };
             out.push_str(&format!("  {}\n", words.fill(key, &[])));
         }
+        if let Some(s) = &c.stricter {
+            out.push_str(&stricter_text(words, s, verdict.opponent));
+        }
     }
     out
+}
+
+/// Another source's stricter claim, judged on its own: whether every machine keeps to
+/// it, or in what share of them it holds.
+fn stricter_text(words: Words, s: &StricterCheck, opponent: OpponentKind) -> String {
+    let judged = match s.share.filter(|_| !s.holds) {
+        Some(share) if share > 0.0 => words.fill(
+            id::CLI_VERIFY_HOLDS_PARTLY,
+            &[("share", &words.figure(100.0 * share, true))],
+        ),
+        _ => holds_text(words, s.holds, opponent).trim().to_string(),
+    };
+    format!(
+        "\n{}\n  {}\n  {judged}\n",
+        words.fill(id::CLI_VERIFY_CLAIM, &[("source", &words.said(&s.claim.source))]),
+        words.fill(id::CLI_VERIFY_CLAIMED, &[("text", &words.said(&s.claim.text))]),
+    )
 }
 
 /// The games and losses each teacher takes to teach the machine, beside the articles'
@@ -558,12 +624,41 @@ fn teaching_text(words: Words, verdict: &Verdict, p: &Proof) -> String {
             )
         ));
     }
-    out.push_str(&format!(
-        "  {}\n",
-        words.fill(id::CLI_VERIFY_FASTEST_LOSSES, &[])
-    ));
+    if let Some(c) = &verdict.claim {
+        out.push_str(&games_verdict_text(words, c, p));
+    }
+    out.push_str(&format!("  {}\n", words.fill(id::CLI_VERIFY_FASTEST_LOSSES, &[])));
     out.push_str(&distribution_text(words, &p.fastest_teacher));
     out
+}
+
+/// Whether the articles' claim of games holds: the fastest trainer's mean beside the
+/// games claimed, and the perfect opponent's, who does not set out to teach.
+fn games_verdict_text(words: Words, c: &ClaimCheck, p: &Proof) -> String {
+    let (Some(claimed), Some(holds)) = (&c.claim.games, c.games_hold) else {
+        return String::new();
+    };
+    let mean = |d: &Distribution| {
+        d.mean_games.clone().map_or_else(
+            || words.fill(id::CLI_VERIFY_INFINITE, &[]),
+            |games| words.games(&Measure::Exact(games)),
+        )
+    };
+    format!(
+        "  {}\n",
+        words.fill(
+            if holds {
+                id::CLI_VERIFY_GAMES_HOLD
+            } else {
+                id::CLI_VERIFY_GAMES_FAIL
+            },
+            &[
+                ("claimed", &words.number(claimed.games)),
+                ("fastest", &mean(&p.fastest_teacher)),
+                ("perfect", &mean(&p.perfect)),
+            ],
+        )
+    )
 }
 
 #[cfg(test)]

@@ -126,10 +126,13 @@ impl Words {
     ) -> String {
         let texts = figures(self.say.0, &[mean, low, high], places);
         let [mean, low, high] = [0, 1, 2].map(|i| self.unit(&texts[i], percent));
-        self.fill(
-            id::CLI_INTERVAL,
-            &[("mean", &mean), ("low", &low), ("high", &high)],
-        )
+        // An interval narrower than the decimals shown is said as the one value it is.
+        let key = if low == high {
+            id::CLI_INTERVAL_ONE
+        } else {
+            id::CLI_INTERVAL
+        };
+        self.fill(key, &[("mean", &mean), ("low", &low), ("high", &high)])
     }
 
     /// A figure's text, as a percentage when `percent`.

@@ -219,6 +219,9 @@ pub struct Setup<G: Rules> {
     /// The fastest teacher's strategy, when the opponent is [`OpponentKind::OptimalTeacher`]
     /// (see [`Setup::solve_teaching`]).
     pub teaching: Option<Teaching>,
+    /// The boxes of the machine's first move that the class refills when one runs empty
+    /// (see [`refill`]).
+    pub refilled: Vec<u32>,
 }
 
 impl<G: Rules> Setup<G> {
@@ -279,12 +282,14 @@ impl<G: Rules> Setup<G> {
         } else {
             None
         };
+        let refilled = refilled_boxes(&tree, &machine);
         Ok(Setup {
             tree,
             set,
             machine,
             rival,
             teaching: None,
+            refilled,
         })
     }
 
@@ -335,6 +340,37 @@ fn first_moves<G: Rules>(tree: &Tree<G>, machine: &Machine, opponent: OpponentKi
     found
 }
 
+/// The boxes of the machine's first move, whichever the opponent's opening, that the
+/// teacher's page has the class refill when one runs empty ([`Machine::refills`]): none
+/// under another rule, and none for a machine whose side loses, whose figures are those
+/// of its giving up.
+fn refilled_boxes<G: Rules>(tree: &Tree<G>, machine: &Machine) -> Vec<u32> {
+    if !machine.refills() || side_loses(tree, machine.side) {
+        return Vec::new();
+    }
+    let mut boxes: Vec<u32> = first_moves(tree, machine, OpponentKind::Random)
+        .into_iter()
+        .filter_map(|node| machine.box_at(node))
+        .collect();
+    boxes.sort_unstable();
+    boxes.dedup();
+    boxes
+}
+
+/// Refills, as the teacher's page says, each box of the machine's first move that the
+/// last game emptied; returns whether one was. The figures the pages quote are those of
+/// the machine the class keeps going this way.
+pub fn refill<G: Rules>(setup: &Setup<G>, me: &mut Learner) -> bool {
+    let mut any = false;
+    for &b in &setup.refilled {
+        if me.beads.total(b) == 0 {
+            me.beads.refill_box(&setup.machine, b);
+            any = true;
+        }
+    }
+    any
+}
+
 /// Whether the machine gives up at its first move in every game: each of its `first`
 /// positions has a box, and an empty one.
 fn gave_up(machine: &Machine, beads: &Beads, first: &[Node]) -> bool {
@@ -376,6 +412,7 @@ fn train_one<G: Rules>(
     let (mut losses, mut wins, mut draws) = (0, 0, 0);
     for game in 1..=max_games {
         let played = play_game(tree, &mut me, &mut them, &mut rng, |_| {})?;
+        refill(setup, &mut me);
         losses += u32::from(played.end.is_loss());
         wins += u32::from(played.end == End::Won);
         draws += u32::from(played.end == End::Drew);
@@ -483,6 +520,7 @@ pub fn losses_in_first<G: Rules>(
             let (mut losses, mut at) = (0, Vec::with_capacity(games.len()));
             for game in 1..=last {
                 let played = play_game(&setup.tree, &mut me, &mut them, &mut rng, |_| {})?;
+                refill(setup, &mut me);
                 losses += u32::from(played.end.is_loss());
                 if games.contains(&game) {
                     at.push(losses);
@@ -640,7 +678,11 @@ fn follow_first_box<'m, G: Rules>(
     let mut emptied = None;
     for game in 1..=games {
         each(play_game(&setup.tree, &mut machine, &mut them, &mut rng, |_| {})?.end);
-        if emptied.is_none() && setup.machine.box_count() > 0 && machine.beads.total(0) == 0 {
+        let refilled = refill(setup, &mut machine);
+        if emptied.is_none()
+            && setup.machine.box_count() > 0
+            && (refilled || machine.beads.total(0) == 0)
+        {
             emptied = Some(game);
             if stop_when_emptied {
                 break;
@@ -731,6 +773,7 @@ pub fn play_games<G: Notation>(
                 }
             }
         })?;
+        refill(setup, &mut me);
         match played.end {
             End::Won => point.wins += 1,
             End::Drew => point.draws += 1,

@@ -6,13 +6,16 @@ use serde::Serialize;
 use crate::Error;
 use crate::boxes::BoxSet;
 use crate::exact::{self, Distribution, Figure, GivingUp, Measure};
-use crate::game::{Bound, Claim, Descriptor, Notation, RewardClaim, Rules};
+use crate::game::{Bound, Claim, Descriptor, Notation, RewardClaim, Rules, StricterClaim};
 use crate::i18n::{Id, Said, id};
 use crate::kit::Kit;
 use crate::machine::{Node, Tree};
 use crate::rule::Rule;
 use crate::watch::{Watch, watch};
-use crate::{OpponentKind, Setup, Training, side_loses, train};
+use crate::{
+    EXPECTATION_MAX_GAMES, EXPECTATION_RUNS, EXPECTATION_SEED, OpponentKind, Setup, Training,
+    side_loses, train,
+};
 
 /// One check of the kit's boxes.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -49,20 +52,9 @@ pub fn checks<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>)
             set.boxes.len(),
             id::PROBLEM_COUNT_BOX,
         ),
-        if game.marks_moves_with_dots() {
-            check(
-                id::CLI_VERIFY_LEGAL_DOT,
-                illegal,
-                arrows,
-                id::PROBLEM_COUNT_DOT,
-            )
-        } else {
-            check(
-                id::CLI_VERIFY_LEGAL,
-                illegal,
-                arrows,
-                id::PROBLEM_COUNT_ARROW,
-            )
+        {
+            let (legal, noun) = game.move_marks();
+            check(legal, illegal, arrows, noun)
         },
         check(
             id::CLI_VERIFY_FACED,
@@ -164,6 +156,22 @@ pub struct ClaimCheck {
     /// Whether the bound holds against every opponent, the machine's draws as unlucky as
     /// can be (known only on the exact path).
     pub holds_against_every_opponent: Option<bool>,
+    /// Another source's stricter bound, judged on its own.
+    pub stricter: Option<StricterCheck>,
+    /// Whether the claim of games holds: the fastest trainer teaches the machine in no
+    /// more games on average than claimed (known only on the exact path).
+    pub games_hold: Option<bool>,
+}
+
+/// A stricter bound of another source, judged on its own against the same figures.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StricterCheck {
+    /// The claim.
+    pub claim: StricterClaim,
+    /// The chance that a machine keeps to it (known only on the exact path).
+    pub share: Option<f64>,
+    /// Whether every machine keeps to it.
+    pub holds: bool,
 }
 
 /// How `verify` got its figures.
@@ -197,8 +205,9 @@ pub struct Proof {
     pub most_expected_losses: Figure,
 }
 
-/// Fresh machines `verify` trains by default, where it samples.
-pub const VERIFY_RUNS: u32 = 1000;
+/// Fresh machines `verify` trains by default, where it samples: the booklet's own runs,
+/// so that with the default seed `verify` repeats the figures the pages quote.
+pub const VERIFY_RUNS: u32 = EXPECTATION_RUNS;
 
 /// The games after which the reward claim's losses are counted.
 pub const REWARD_GAMES: [u32; 3] = [20, 50, 100];
@@ -371,6 +380,12 @@ pub struct Verdict {
     /// What a teacher can watch instead, on the sampled path: draws, the end of losing,
     /// the first box.
     pub watch: Option<Watch>,
+    /// Whether the sampled figures are the booklet's own run: its machines, seed and
+    /// games (the booklet's are against a perfect opponent, and for the reward claim a
+    /// random one too).
+    pub booklet_run: bool,
+    /// What the articles say of the machine when they claim no figure for it.
+    pub described: Option<Said>,
 }
 
 impl Verdict {
@@ -406,6 +421,15 @@ fn proves(bound: Bound, d: &Distribution) -> bool {
         && d.min_losses()
             .zip(d.max_losses())
             .is_some_and(|(min, max)| within(bound, min, max))
+}
+
+/// The chance that a machine keeps within the bound, by the exact figures.
+fn chance_within(bound: Bound, d: &Distribution) -> f64 {
+    d.losses
+        .iter()
+        .filter(|&(&k, _)| within(bound, k, k))
+        .map(|(_, chance)| chance.to_f64())
+        .sum()
 }
 
 /// The exact figures, against `opponent` too, or why there are none.
@@ -463,14 +487,26 @@ fn claim_check<G: Descriptor>(
     proof: Option<&Proof>,
     measured: Option<&Training>,
 ) -> Option<ClaimCheck> {
+    let holds = |bound| match (proof, measured) {
+        (Some(p), _) => proves(bound, &p.against),
+        (None, Some(m)) => bears_out(bound, m),
+        (None, None) => false,
+    };
     claim_for(game, kit).map(|claim| ClaimCheck {
-        holds: match (proof, measured) {
-            (Some(p), _) => proves(claim.bound, &p.against),
-            (None, Some(m)) => bears_out(claim.bound, m),
-            (None, None) => false,
-        },
+        holds: holds(claim.bound),
         holds_against_every_opponent: proof.map(|p| match claim.bound {
             Bound::AtMost(n) | Bound::Exactly(n) => p.worst_losses <= n,
+        }),
+        stricter: claim.stricter.clone().map(|s| StricterCheck {
+            share: proof.map(|p| chance_within(s.bound, &p.against)),
+            holds: holds(s.bound),
+            claim: s,
+        }),
+        games_hold: claim.games.as_ref().zip(proof).and_then(|(g, p)| {
+            p.fastest_teacher
+                .mean_games
+                .as_ref()
+                .map(|mean| mean.to_f64() <= f64::from(g.games))
         }),
         claim,
     })
@@ -520,6 +556,11 @@ pub fn verify<G: Notation + Descriptor>(
         seed,
         measured,
         watch: figures.watch,
+        booklet_run: (runs, seed, max_games)
+            == (EXPECTATION_RUNS, EXPECTATION_SEED, EXPECTATION_MAX_GAMES),
+        described: game
+            .historic(&kit.machine_settings())
+            .and_then(|h| h.described),
     })
 }
 

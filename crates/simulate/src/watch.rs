@@ -53,8 +53,11 @@ pub struct Watch {
     /// Beads in the first box after the last game.
     pub first_box: Option<Estimate>,
     /// Machines whose first box ran empty within the games played: from then on they
-    /// give up at their first move, for good.
+    /// give up at their first move, for good, unless the class refills it.
     pub gave_up_runs: u32,
+    /// Whether a first box that ran empty was refilled, as the teacher's page says under
+    /// this rule (see [`crate::refill`]).
+    pub refilled: bool,
     /// The games after which their first box was empty, over those machines.
     pub gave_up_after: Option<Stats>,
 }
@@ -132,6 +135,7 @@ pub fn watch<G: Rules>(
         first_box: Estimate::mean_of(played.iter().map(|p| f64::from(p.1)))
             .map(|e| e.within(0.0, f64::INFINITY)),
         gave_up_runs: gave_up.len() as u32,
+        refilled: !setup.refilled.is_empty(),
         gave_up_after: Stats::of(&gave_up),
     })
 }

@@ -16,6 +16,7 @@ use matchbox_engine::game::{Outcome, Side};
 use matchbox_engine::i18n::strings;
 use matchbox_engine::i18n::{Id, id};
 use matchbox_engine::kit::{Kit, Tags};
+use matchbox_engine::rule::Rule;
 
 const INDEX_ACROSS: usize = 6;
 /// The longest example game drawn.
@@ -448,23 +449,32 @@ impl<'a, G: Game> Figures<'a, G> {
         } else {
             id::SCORE_TAKEN
         };
-        let (heads, widths): (&[Id], &[f32]) = if self.game.can_draw() {
+        let (mut heads, mut widths): (Vec<Id>, Vec<f32>) = if self.game.can_draw() {
             (
-                &[
+                vec![
                     id::SCORE_GAME,
                     id::SCORE_WINNER,
                     change,
                     id::SCORE_LOSSES,
                     id::SCORE_DRAWS,
                 ],
-                &[0.1, 0.2, 0.3, 0.2, 0.2],
+                vec![0.1, 0.2, 0.3, 0.2, 0.2],
             )
         } else {
             (
-                &[id::SCORE_GAME, id::SCORE_WINNER, change, id::SCORE_LOSSES],
-                &[0.12, 0.26, 0.34, 0.28],
+                vec![id::SCORE_GAME, id::SCORE_WINNER, change, id::SCORE_LOSSES],
+                vec![0.12, 0.26, 0.34, 0.28],
             )
         };
+        // Where the page says to refill a first move's box that runs empty (Michie's rule
+        // taking beads on a loss), the class notes the refill beside the game: the other
+        // columns give it a share of their width.
+        if self.kit.rule == Rule::Menace && self.kit.reward.loss < 0 {
+            const REFILLED: f32 = 0.16;
+            widths.iter_mut().for_each(|w| *w *= 1.0 - REFILLED);
+            heads.push(id::SCORE_REFILLED);
+            widths.push(REFILLED);
+        }
         let widths: Vec<f32> = widths.iter().map(|f| f * self.width).collect();
         let mut scene = Scene::new(self.width, row * (count as f32 + 1.6));
         let head = row * 1.6;

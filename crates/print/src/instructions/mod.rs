@@ -243,8 +243,10 @@ impl ScoreSheet {
             };
         }
         if findings.loses {
+            // Until it gives up against either opponent the page quotes.
             let games = findings.gives_up.as_ref().map_or(Self::PLAIN.games, |g| {
-                up(f64::from(g.perfect_games), 10).clamp(Self::PLAIN.games, Self::MOST_GAMES)
+                let quoted = g.perfect_games.max(g.random_games.unwrap_or(0));
+                up(f64::from(quoted), 10).clamp(Self::PLAIN.games, Self::MOST_GAMES)
             });
             return ScoreSheet {
                 games,
@@ -254,12 +256,13 @@ impl ScoreSheet {
         let Some(w) = &findings.watch else {
             return ScoreSheet::PLAIN;
         };
-        // Until the machines that stop losing typically do, or the games watched.
+        // Until the run without a loss the page quotes typically ends, or the games
+        // watched.
         let last = w.windows.last().map_or(Self::PLAIN.games, |w| w.to);
         let games = w
             .stopped_losing
             .as_ref()
-            .map_or(f64::from(last), |s| s.mean)
+            .map_or(f64::from(last), |s| s.mean + f64::from(w.streak))
             .min(f64::from(last));
         let games = up(games, 10).clamp(20, Self::MOST_GAMES);
         // Every game may be lost: an axis up to the machines' mean losses would leave
