@@ -223,7 +223,7 @@ fn a_kit_whose_side_loses_says_what_happens() {
         (
             Language::En,
             "gives up at its first move",
-            "for good after about 12 games; against one who plays at random, after about 43 games, of which the machine itself wins about 28.",
+            "for good after 12 games on average; against one who plays at random, after 43 games on average, of which the machine itself wins about 28.",
         ),
         (
             Language::Pl,
