@@ -228,7 +228,7 @@ fn a_kit_whose_side_loses_says_what_happens() {
         (
             Language::Pl,
             "poddaje się już przy pierwszym ruchu",
-            "na dobre przy pierwszym ruchu średnio po 12 partiach, a z przeciwnikiem grającym na chybił trafił – średnio po 43 partiach, z których sama maszyna wygrywa około 28.",
+            "na dobre przy pierwszym ruchu średnio po 12 partiach, a z graczem losowym (grającym na chybił trafił) – średnio po 43 partiach, z których sama maszyna wygrywa około 28.",
         ),
         (
             Language::Ru,
