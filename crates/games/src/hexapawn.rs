@@ -7,8 +7,7 @@
 use super::{
     Bound, Claim, Descriptor, Ending, GamesClaim, Historic, MachineSettings, Notation, Orientation,
     Outcome, RewardClaim, Rules, Side, StricterClaim, Symmetry, as_in_the_articles, game_settings,
-    notation,
-    one_bead_each, written_vars,
+    notation, one_bead_each, written_vars,
 };
 use crate::Error;
 use crate::i18n::{Id, Named, Said, Strings, id};

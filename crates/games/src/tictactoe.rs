@@ -1,8 +1,8 @@
 //! Noughts and crosses on 3 x 3: X moves first, three in a row wins, a full board draws.
 
 use super::{
-    Descriptor, Ending, Historic, KeyRanges, MachineSettings, Notation, Orientation, Outcome, Rules, Side,
-    Symmetry, notation,
+    Descriptor, Ending, Historic, KeyRanges, MachineSettings, Notation, Orientation, Outcome,
+    Rules, Side, Symmetry, notation,
 };
 use crate::Error;
 use crate::i18n::{Id, Said, Strings, id};

@@ -269,7 +269,10 @@ fn mean_intervals_text(words: Words, measured: &Training) -> String {
         if texts[0] == texts[1] {
             words.fill(id::CLI_VERIFY_ONE_VALUE, &[("value", &texts[0])])
         } else {
-            words.fill(id::CLI_VERIFY_RANGE, &[("low", &texts[0]), ("high", &texts[1])])
+            words.fill(
+                id::CLI_VERIFY_RANGE,
+                &[("low", &texts[0]), ("high", &texts[1])],
+            )
         }
     };
     format!(
@@ -586,8 +589,14 @@ fn stricter_text(words: Words, s: &StricterCheck, opponent: OpponentKind) -> Str
     };
     format!(
         "\n{}\n  {}\n  {judged}\n",
-        words.fill(id::CLI_VERIFY_CLAIM, &[("source", &words.said(&s.claim.source))]),
-        words.fill(id::CLI_VERIFY_CLAIMED, &[("text", &words.said(&s.claim.text))]),
+        words.fill(
+            id::CLI_VERIFY_CLAIM,
+            &[("source", &words.said(&s.claim.source))]
+        ),
+        words.fill(
+            id::CLI_VERIFY_CLAIMED,
+            &[("text", &words.said(&s.claim.text))]
+        ),
     )
 }
 
@@ -627,7 +636,10 @@ fn teaching_text(words: Words, verdict: &Verdict, p: &Proof) -> String {
     if let Some(c) = &verdict.claim {
         out.push_str(&games_verdict_text(words, c, p));
     }
-    out.push_str(&format!("  {}\n", words.fill(id::CLI_VERIFY_FASTEST_LOSSES, &[])));
+    out.push_str(&format!(
+        "  {}\n",
+        words.fill(id::CLI_VERIFY_FASTEST_LOSSES, &[])
+    ));
     out.push_str(&distribution_text(words, &p.fastest_teacher));
     out
 }
