@@ -242,6 +242,20 @@ fn refusal(dir: &std::path::Path, name: &str, yaml: &[u8]) -> Option<String> {
         .flatten()
 }
 
+/// Makes a kit of each `(yaml, expected)` row in `dir` and checks that it is refused with
+/// exactly the expected message (after the file's name); lists every row that is not.
+fn each_refused_as(dir: &std::path::Path, table: &[(&str, &str)]) {
+    let mut wrong = Vec::new();
+    for (i, (yaml, expected)) in table.iter().enumerate() {
+        let said = refusal(dir, &format!("kit-{i}"), yaml.as_bytes());
+        if said.as_deref() != Some(*expected) {
+            wrong.push(format!("{yaml:?}: expected {expected}\n  got {said:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// Whether `word` is a key of kit.yaml (the kit's own or a game's).
 fn is_kit_key(word: &str) -> bool {
     let kit = matchbox_engine::kit::Kit::from_preset("hexapawn").unwrap();
@@ -392,15 +406,7 @@ fn a_polish_or_russian_kit_is_told_its_mistakes_in_its_words() {
             ":3:11: language: expected en, pl or ru, found `fr`",
         ),
     ];
-    let mut wrong = Vec::new();
-    for (i, (yaml, expected)) in table.iter().enumerate() {
-        let said = refusal(&dir, &format!("kit-{i}"), yaml.as_bytes());
-        if said.as_deref() != Some(*expected) {
-            wrong.push(format!("{yaml:?}: expected {expected}\n  got {said:?}"));
-        }
-    }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    std::fs::remove_dir_all(&dir).unwrap();
+    each_refused_as(&dir, &table);
 }
 
 #[test]
@@ -514,15 +520,7 @@ fn a_pointer_to_another_command_is_said_inside_its_sentence_in_every_language() 
             ":2:7: в этом наборе 28 916 коробков: это больше этикеток, чем печатает matchbox (20 000); `matchbox boxes` их всё равно перечислит",
         ),
     ];
-    let mut wrong = Vec::new();
-    for (i, (yaml, expected)) in table.iter().enumerate() {
-        let said = refusal(&dir, &format!("kit-{i}"), yaml.as_bytes());
-        if said.as_deref() != Some(*expected) {
-            wrong.push(format!("{yaml:?}: expected {expected}\n  got {said:?}"));
-        }
-    }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
-    std::fs::remove_dir_all(&dir).unwrap();
+    each_refused_as(&dir, table);
 }
 
 #[test]
