@@ -126,7 +126,7 @@ fn cases() -> Vec<Case> {
         case("game: chess\n", Some((1, 7)), format!("game: expected {}, found `chess`", games())),
         case("preset: chess\n", Some((1, 9)), "unknown preset `chess`"),
         case("game: hexapawn\ncolour: red\n", Some((2, 1)), "unknown key `colour`"),
-        case("game: nim\nlanguage: fr\n", Some((2, 11)), "language: expected en, pl or ru"),
+        case("game: nim\nlanguage: fr\n", Some((2, 11)), "language: expected en (English), pl (polski) or ru (русский)"),
         case("game: hexapawn\nstones: 8\n", Some((2, 9)), "does not apply to hexapawn"),
         case("game: nim\nrule: fast\n", Some((2, 7)), "rule: expected gardner"),
         case("game: nim\npaper: a3\n", Some((2, 8)), "paper: expected a4 or letter"),
@@ -403,7 +403,7 @@ fn a_polish_or_russian_kit_is_told_its_mistakes_in_its_words() {
         ),
         (
             "game: hexapawn\nrows: 2\nlanguage: fr\n",
-            ":3:11: language: expected en, pl or ru, found `fr`",
+            ":3:11: language: expected en (English), pl (polski) or ru (русский), found `fr`",
         ),
     ];
     each_refused_as(&dir, &table);

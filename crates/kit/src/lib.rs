@@ -633,7 +633,10 @@ mod tests {
         // No language, or none of the kit's: English.
         assert!(err("game: hexapawn\nrows: 9\n").contains("rows must be from 3 to 8"));
         let french = err("game: hexapawn\nrows: 9\nlanguage: fr\n");
-        assert!(french.contains("expected en, pl or ru"), "{french}");
+        assert!(
+            french.contains("expected en (English), pl (polski) or ru (русский)"),
+            "{french}"
+        );
         // The language of a kit read without it: its warnings, its later checks.
         let kit = Kit::from_yaml(
             "preset: bachet-relay\nrule: gardner\nlanguage: ru\n",

@@ -129,7 +129,10 @@ mod tests {
         let value = refused("preset: bachet\nlanguage: de\n");
         assert_eq!(value["key"], "language", "{value}");
         assert_eq!(value["args"]["takes"]["id"], "problem.takes.language");
-        assert_eq!(value["text"], "expected en, pl or ru, found `de`");
+        assert_eq!(
+            value["text"],
+            "expected en (English), pl (polski) or ru (русский), found `de`"
+        );
     }
 
     #[test]
