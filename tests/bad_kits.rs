@@ -419,7 +419,7 @@ fn warnings_are_in_the_kits_language() {
         ),
         (
             "pl",
-            "uwaga: reguła „tylko kary” (jak u Gardnera) zastępuje automat przekaźnikowy z gotowego zestawu",
+            "uwaga: reguła „tylko kary” zastępuje automat przekaźnikowy z gotowego zestawu",
         ),
         (
             "ru",
