@@ -360,7 +360,7 @@ fn a_polish_or_russian_kit_is_told_its_mistakes_in_its_words() {
         ),
         (
             "preset: menace\npalette: [{name: red, rgb: \"#ff00\"}]\nlanguage: ru\n",
-            ":2:10: цвет `red`: rgb записывается как #rrggbb, а не `#ff00`",
+            ":2:10: цвет «red»: rgb записывается как #rrggbb, а не «#ff00»",
         ),
         (
             "preset: bachet\nlabel: {width_mm: 10.5, height_mm: 14}\nlanguage: pl\n",
@@ -368,11 +368,11 @@ fn a_polish_or_russian_kit_is_told_its_mistakes_in_its_words() {
         ),
         (
             "preset: bachet\nlabel: {width_mm: 24, height_mm: 14}\nlanguage: ru\n",
-            ":2:8: label: на этикетках 24 × 14 мм буквы будут слишком мелкими, чтобы их прочесть (на коробке 1 их высота 0,76 мм, а нужно хотя бы 1,2 мм): выберите этикетку побольше (список: `matchbox labels`) или задайте `numerals: arabic`, чтобы номера ходов были короче",
+            ":2:8: label: на этикетках 24 × 14 мм буквы будут слишком мелкими, чтобы их прочесть (на коробке 1 их высота 0,76 мм, а нужно хотя бы 1,2 мм): выберите этикетку побольше (список: «matchbox labels») или задайте «numerals: arabic», чтобы номера ходов были короче",
         ),
         (
             "game: nim\nheaps: [30, 30, 30, 30, 30]\nlanguage: ru\n",
-            ":2:8: этому набору нужно хотя бы 17 цветов бусинок, а в `palette` их только 16: добавьте цвета в `palette`",
+            ":2:8: этому набору нужно хотя бы 17 цветов бусинок, а в «palette» их только 16: добавьте цвета в «palette»",
         ),
         (
             "game: hexapawn\nrows: three\nlanguage: pl\n",
@@ -384,7 +384,7 @@ fn a_polish_or_russian_kit_is_told_its_mistakes_in_its_words() {
         ),
         (
             "language: ru\npreset: bachet\nlanguge: ru\n",
-            ":3:1: неизвестный ключ `languge`: может быть, имелся в виду `language`?",
+            ":3:1: неизвестный ключ «languge»: может быть, имелся в виду «language»?",
         ),
         // The language key itself misspelt: its value still says the language.
         (
@@ -423,7 +423,7 @@ fn warnings_are_in_the_kits_language() {
         ),
         (
             "ru",
-            "предупреждение: правило Гарднера заменяет релейный автомат готового набора",
+            "предупреждение: правило «только наказание» заменяет релейный автомат готового набора",
         ),
     ] {
         let path = dir.join(format!("{language}.yaml"));
@@ -497,27 +497,27 @@ fn a_pointer_to_another_command_is_said_inside_its_sentence_in_every_language() 
         ),
         (
             "preset: [1]\nlanguage: ru\n",
-            ":1:9: preset: ожидается название готового набора (список: `matchbox presets`), а указано `[1]`",
+            ":1:9: preset: ожидается название готового набора (список: «matchbox presets»), а указано `[1]`",
         ),
         (
             "preset: hexapawn\nlabel: [1]\nlanguage: ru\n",
-            ":2:1: label: ожидается matchbox, craft-small, лист самоклеящихся этикеток (список: `matchbox labels`) или {width_mm: W, height_mm: H} в миллиметрах, а указано `[1]`",
+            ":2:1: label: ожидается matchbox, craft-small, лист самоклеящихся этикеток (список: «matchbox labels») или {width_mm: W, height_mm: H} в миллиметрах, а указано `[1]`",
         ),
         (
             "label: avery-l7160\npaper: letter\npreset: hexapawn\nlanguage: ru\n",
-            ":2:8: лист самоклеящихся этикеток L7160 — формата A4: уберите `paper` или выберите лист для бумаги Letter (список: `matchbox labels`)",
+            ":2:8: лист самоклеящихся этикеток L7160 — формата A4: уберите «paper» или выберите лист для бумаги Letter (список: «matchbox labels»)",
         ),
         (
             "preset: hexapawn\nlabel: {width_mm: 20, height_mm: 12}\nlanguage: ru\n",
-            ":2:8: label: на этикетках 20 × 12 мм буквы будут слишком мелкими, чтобы их прочесть (на коробке 1 их высота 0,68 мм, а нужно хотя бы 1,2 мм): выберите этикетку побольше (список: `matchbox labels`)",
+            ":2:8: label: на этикетках 20 × 12 мм буквы будут слишком мелкими, чтобы их прочесть (на коробке 1 их высота 0,68 мм, а нужно хотя бы 1,2 мм): выберите этикетку побольше (список: «matchbox labels»)",
         ),
         (
             "preset: bachet\nlabel: {width_mm: 24, height_mm: 14}\nlanguage: ru\n",
-            ":2:8: label: на этикетках 24 × 14 мм буквы будут слишком мелкими, чтобы их прочесть (на коробке 1 их высота 0,76 мм, а нужно хотя бы 1,2 мм): выберите этикетку побольше (список: `matchbox labels`) или задайте `numerals: arabic`, чтобы номера ходов были короче",
+            ":2:8: label: на этикетках 24 × 14 мм буквы будут слишком мелкими, чтобы их прочесть (на коробке 1 их высота 0,76 мм, а нужно хотя бы 1,2 мм): выберите этикетку побольше (список: «matchbox labels») или задайте «numerals: arabic», чтобы номера ходов были короче",
         ),
         (
             "game: hexapawn\nrows: 3\ncols: 7\nlanguage: ru\n",
-            ":2:7: в этом наборе 28 916 коробков: это больше этикеток, чем печатает matchbox (20 000); `matchbox boxes` их всё равно перечислит",
+            ":2:7: в этом наборе 28 916 коробков: это больше этикеток, чем печатает matchbox (20 000); «matchbox boxes» их всё равно перечислит",
         ),
     ];
     each_refused_as(&dir, table);

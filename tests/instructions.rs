@@ -87,7 +87,7 @@ fn the_fastest_teachers_opening_is_in_the_kits_language() {
             Language::Ru,
             "Первый ход может быть любым",
             "осталось 7, 6 или 5",
-            "тренер сразу выигрывает эту партию",
+            "он сразу выигрывает эту партию",
         ),
     ] {
         let kit = kit("bachet", language);
