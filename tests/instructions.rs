@@ -75,7 +75,7 @@ fn the_fastest_teachers_opening_is_in_the_kits_language() {
             Language::En,
             "Any first move will do",
             "so that 7, 6 or 5 are left",
-            "the trainer wins that game at once",
+            "the trainer goes on to win that game",
         ),
         (
             Language::Pl,

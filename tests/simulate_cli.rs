@@ -274,7 +274,7 @@ fn verify_checks_the_reward_claim_of_hers_article() {
         "{text}"
     );
     assert!(
-        text.contains("the claim holds: rewards lose fewer of the first 20 games"),
+        text.contains("the first half of the claim holds: with rewards the machine loses fewer of its first 20 games"),
         "{text}"
     );
     // No other kit's article makes the claim.
@@ -370,7 +370,7 @@ fn verify_proves_the_claims_exactly_with_fractions_in_json() {
         // in half the machines, the 40 games for a trainer.
         "Claim (Gardner, Scientific American, March 1962)\n",
         "Claim (the Polish classroom sheet)\n  claimed: HER learns after exactly 11 lost games\n  the claim holds in 50% of the machines, not in the others",
-        "the claim holds for an opponent who sets out to teach: the fastest trainer needs 21.5 games on average, no more than 40; an opponent who only plays without mistakes needs 98 games",
+        "the claim is plausible only for an opponent who sets out to teach: the fastest trainer needs 21.5 games on average, one who only avoids mistakes 98 games",
         // The reward rows are the booklet's own run.
         "these are the booklet’s own figures (200 machines, random seed 1962): reproduced",
     ] {
