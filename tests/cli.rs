@@ -389,12 +389,16 @@ const ENGLISH: [&str; 68] = [
 ];
 
 /// The English words of `text`: those of [`ENGLISH`] and `also`, outside backticks, where
-/// a message quotes the command line (`--runs 200 --seed 1962`), whose flags stay English.
-/// Words end at anything that is not a letter of any alphabet (`być` is one word, not `by`).
+/// a message quotes the command line, and other than flags (`--seed`, «--seed»), which
+/// stay English. Words end at anything that is not a letter of any alphabet (`być` is one
+/// word, not `by`).
 fn english_in<'a>(text: &'a str, also: &[&str]) -> Vec<&'a str> {
+    let is_flag = |token: &str| token.trim_start_matches(['«', '„', '"']).starts_with("--");
     text.split('`')
         .step_by(2)
-        .flat_map(|words| words.split(|c: char| !c.is_alphabetic()))
+        .flat_map(str::split_whitespace)
+        .filter(|token| !is_flag(token))
+        .flat_map(|token| token.split(|c: char| !c.is_alphabetic()))
         .filter(|w| ENGLISH.contains(w) || also.contains(w))
         .collect()
 }

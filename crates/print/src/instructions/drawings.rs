@@ -306,15 +306,15 @@ impl<'a, G: Game> Figures<'a, G> {
         let per_row = frames.div_ceil(if frames > 12 { 3 } else { 2 }) as f32;
         let cell = largest.min(((self.width + gap) / per_row - gap) / unit_w);
         let last = line.last().map(|(p, m)| self.game.play(p, *m));
-        // A game cut short (a long nim heap) ends in "…", a game over in the tick and
-        // who won.
+        // A game cut short (a long nim heap) ends in "…", a game over in an end mark and
+        // who won: a black square, as a tick under the machine's loss would read as "right".
         let end = last.as_ref().map_or(ExampleEnd::None, |l| {
             ExampleEnd::at(self.game, l, self.kit.machine)
         });
         let result = match end {
-            ExampleEnd::Machine => format!("✓ {}", s.get(id::EXAMPLE_WON_MACHINE)),
-            ExampleEnd::Opponent => format!("✓ {}", s.get(id::EXAMPLE_WON_OPPONENT)),
-            ExampleEnd::Draw => format!("✓ {}", s.get(id::EXAMPLE_DRAW)),
+            ExampleEnd::Machine => format!("■ {}", s.get(id::EXAMPLE_WON_MACHINE)),
+            ExampleEnd::Opponent => format!("■ {}", s.get(id::EXAMPLE_WON_OPPONENT)),
+            ExampleEnd::Draw => format!("■ {}", s.get(id::EXAMPLE_DRAW)),
             ExampleEnd::None => "…".to_string(),
         };
         let captions: Vec<String> = (0..frames)
