@@ -10,7 +10,7 @@ use super::{
     Symmetry, game_settings,
 };
 use crate::Error;
-use crate::i18n::{Said, Strings, id};
+use crate::i18n::{Id, Said, Strings, id};
 use crate::rule::Rule;
 use crate::settings::{KitText, Preset};
 
@@ -169,6 +169,11 @@ impl Rules for Kayles {
 }
 
 impl Notation for Kayles {
+    /// A label marks a one-pin move with an arrow and a two-pin move with a bracket.
+    fn move_marks(&self) -> (Id, Id) {
+        (id::CLI_VERIFY_LEGAL_PIN_MARK, id::PROBLEM_COUNT_PIN_MARK)
+    }
+
     fn describe_symmetry(&self, symmetry: Symmetry) -> Orientation {
         match symmetry {
             0 => Orientation::AsDrawn,
