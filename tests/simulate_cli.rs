@@ -368,8 +368,8 @@ fn verify_proves_the_claims_exactly_with_fractions_in_json() {
         "the fastest trainer: 21.5 games, 9 losses",
         // Each source's claim judged on its own: the Polish sheet's "exactly 11" holds
         // in half the machines, the 40 games for a trainer.
-        "Claim (Gardner, Scientific American, March 1962)\n",
-        "Claim (the Polish classroom sheet)\n  claimed: HER learns after exactly 11 lost games\n  the claim holds in 50% of the machines, not in the others",
+        "Claim (Gardner, Scientific American, March 1962):\n",
+        "Claim (the Polish classroom sheet):\n  HER learns after exactly 11 lost games\n  the claim holds in 50% of the machines, not in the others",
         "the claim is plausible only for an opponent who sets out to teach: the fastest trainer needs 21.5 games on average, one who only avoids mistakes 98 games",
         // The reward rows are the booklet's own run.
         "these are the booklet’s own figures (200 machines, random seed 1962): reproduced",
