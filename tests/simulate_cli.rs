@@ -492,8 +492,8 @@ fn sampled_verify_gives_every_mean_and_share_a_confidence_interval() {
     assert_eq!(o.status.code(), Some(0), "{text}{}", stderr(&o));
     assert!(
         text.contains("Method: sampled")
-            && text.contains("Student’s t interval for every mean")
-            && text.contains("Wilson score interval for every share"),
+            && text.contains("Student’s t for means")
+            && text.contains("Wilson score for shares"),
         "{text}"
     );
     // Each loss count's share, the unfinished share, the means: each with its interval.
