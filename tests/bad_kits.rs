@@ -559,7 +559,7 @@ fn flags_that_do_not_fit_the_kit_are_refused() {
     assert_eq!(o.status.code(), Some(2));
     let message = String::from_utf8_lossy(&o.stderr);
     assert!(message.contains("rule: relay"), "{message}");
-    assert!(!message.contains("no machine learnt"), "{message}");
+    assert!(!message.contains("no machine became certain"), "{message}");
     let o = matchbox(&[
         "simulate",
         "--preset",

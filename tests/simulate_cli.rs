@@ -341,7 +341,7 @@ fn a_machine_that_cannot_learn_is_told_so_with_what_it_does_instead() {
     ] {
         assert!(text.contains(line), "{line}: {text}");
     }
-    assert!(!text.contains("no machine learnt"), "{text}");
+    assert!(!text.contains("no machine became certain"), "{text}");
     assert!(!text.contains("won until then"), "{text}");
 }
 
@@ -361,15 +361,15 @@ fn verify_proves_the_claims_exactly_with_fractions_in_json() {
         "    9 losses: 25%",
         "    11 losses: 50%",
         "mean: 10.25 losses, 98 games (1,664 bead states",
-        "worst case, the opponent and the beads drawn both against the machine",
-        "at most 16 losses",
+        "worst case: no opponent can make it lose more than",
+        "lose more than 16 games",
         "but not against every opponent",
         "claimed (the Polish classroom sheet): about 40 games",
         "the fastest trainer: 21.5 games, 9 losses",
         // Each source's claim judged on its own: the Polish sheet's "exactly 11" holds
         // in half the machines, the 40 games for a trainer.
-        "Claim (Gardner, Scientific American, March 1962, as the Polish classroom sheet retells it; “at most” is this kit’s reading of his 11 losses)\n",
-        "Claim (the Polish classroom sheet)\n  claimed: HER learns after exactly 11 lost games\n  the claim holds in 50% of the machines, not in the others",
+        "Claim (Gardner, Scientific American, March 1962, as the Polish classroom sheet retells it; “at most” is this kit’s reading of his 11 losses):\n",
+        "Claim (the Polish classroom sheet):\n  HER learns after exactly 11 lost games\n  the claim holds in 50% of the machines, not in the others",
         "the claim is plausible only for an opponent who sets out to teach: the fastest trainer needs 21.5 games on average, one who only avoids mistakes 98 games",
         // The reward rows are the booklet's own run.
         "these are the booklet’s own figures (200 machines, random seed 1962): reproduced",
@@ -492,8 +492,8 @@ fn sampled_verify_gives_every_mean_and_share_a_confidence_interval() {
     assert_eq!(o.status.code(), Some(0), "{text}{}", stderr(&o));
     assert!(
         text.contains("Method: sampled")
-            && text.contains("Student’s t interval for every mean")
-            && text.contains("Wilson score interval for every share"),
+            && text.contains("Student’s t for means")
+            && text.contains("Wilson score for shares"),
         "{text}"
     );
     // Each loss count's share, the unfinished share, the means: each with its interval.
@@ -502,7 +502,7 @@ fn sampled_verify_gives_every_mean_and_share_a_confidence_interval() {
     for line in histogram.iter().chain(
         text.lines()
             .filter(|l| {
-                l.contains("could still lose after the last game") || l.contains("draws in games")
+                l.contains("not yet certain never to lose again after the last game") || l.contains("draws in games")
             })
             .collect::<Vec<_>>()
             .iter(),

@@ -189,7 +189,7 @@ mod tests {
         for (position, lies) in [
             (
                 "BBB/W../.WW",
-                "box 1, as drawn; below, its label as printed:\n\n",
+                "box 1, not turned or mirrored; below, its label as printed:\n\n",
             ),
             ("BBB/..W/WW.", "box 1, mirrored: read the label"),
         ] {

@@ -701,7 +701,7 @@ mod tests {
                 "\n\nClaim (",
                 "  against a perfect opponent",
                 "    12 losses: 100%",
-                "  worst case, the opponent",
+                "  worst case: no opponent",
                 "  the claim holds\n  and it holds against every opponent\n",
                 "\n\nTeaching:",
                 "  the fastest trainer’s losses:\n    12 losses: 100%\n",
