@@ -79,7 +79,7 @@ fn the_fastest_teachers_opening_is_in_the_kits_language() {
         ),
         (
             Language::Pl,
-            "Pierwszy ruch trenera może być dowolny",
+            "Pierwszy ruch może być dowolny",
             "zostało ich 7, 6 albo 5",
             "trener od razu wygrywa tę partię",
         ),
