@@ -592,8 +592,8 @@ fn a_title_of_a_work_is_set_in_an_embedded_oblique_face() {
         );
     }
     // A kit that names no work embeds no oblique face: it costs nothing there.
-    let hexapawn = kit("hexapawn", Language::En);
-    let (_, pdf) = with_game!(&hexapawn.game, |game| kit_pdf(game, &hexapawn));
+    let bachet = kit("bachet", Language::En);
+    let (_, pdf) = with_game!(&bachet.game, |game| kit_pdf(game, &bachet));
     let fonts = embedded_font_names(&pdf);
     assert!(fonts.iter().all(|f| !f.contains("Oblique")), "{fonts:?}");
 }

@@ -212,7 +212,7 @@ fn verify_sets_the_claim_beside_the_measurement() {
         assert_eq!(o.status.code(), Some(0), "{preset}: {text}{}", stderr(&o));
         assert!(text.contains("ok      every box is reachable"), "{text}");
         assert!(
-            text.contains("claimed:") && text.contains("the claim holds"),
+            text.contains("Claim (") && text.contains("the claim holds"),
             "{text}"
         );
     }
@@ -502,7 +502,8 @@ fn sampled_verify_gives_every_mean_and_share_a_confidence_interval() {
     for line in histogram.iter().chain(
         text.lines()
             .filter(|l| {
-                l.contains("not yet certain never to lose again after the last game") || l.contains("draws in games")
+                l.contains("not yet certain never to lose again after the last game")
+                    || l.contains("draws in games")
             })
             .collect::<Vec<_>>()
             .iter(),
