@@ -182,7 +182,11 @@ fn a_label_too_big_or_an_unknown_language_writes_nothing() {
             "preset: hexapawn\nlabel: {width_mm: 250, height_mm: 40}\n",
             ":2:8:",
         ),
-        ("lang.yaml", "preset: hexapawn\nlanguage: fr\n", "en, pl"),
+        (
+            "lang.yaml",
+            "preset: hexapawn\nlanguage: fr\n",
+            "en (English), pl",
+        ),
     ] {
         let kit = std::env::temp_dir().join(format!("matchbox-kit-{}-{name}", std::process::id()));
         std::fs::write(&kit, yaml).unwrap();
