@@ -60,7 +60,7 @@ done
 # that its hash covers their new names; every quoted mention of a name is rewritten, as
 # a module's import names it too ('./page.js').
 hashed=(matchbox.lzma icon.svg favicon.svg manifest.webmanifest designer.css style.css
-        zip.js unlzma.js worker.js engine.js page.js transport.js designer.js app.js)
+        zip.js unlzma.js worker.js page.js engine.js transport.js designer.js app.js)
 for name in "${hashed[@]}"; do
   hash=$(sha256sum "$dist/$name" | cut -c1-12)
   new="${name%.*}.$hash.${name##*.}"
