@@ -265,11 +265,9 @@ impl<G: Rules> Setup<G> {
                 ..kit.clone()
             };
             let other = BoxSet::enumerate(game, &flipped).map_err(|e| {
-                Messages(kit.language)
-                    .message(
-                        id::ERROR_OPPOSING_MACHINE,
-                        &[("machine", flipped.machine.name())],
-                    )
+                let say = Messages(kit.language);
+                let machine = flipped.machine.said(say);
+                say.message(id::ERROR_OPPOSING_MACHINE, &[("machine", &machine)])
                     .with_arg("why", e.arg())
             })?;
             Some(Machine::compile(

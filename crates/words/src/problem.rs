@@ -310,6 +310,34 @@ mod tests {
     }
 
     #[test]
+    fn a_users_mistake_is_said_again_in_the_kits_language_with_the_messages_in_it() {
+        let english = Messages(Language::En);
+        let error: crate::Error = english
+            .message(id::ERROR_FOREIGN, &[("path", "out/x"), ("folder", "out")])
+            .with("why", english.message(id::ERROR_FOREIGN_CHANGED, &[]))
+            .into();
+        let said = error.to_string();
+        assert!(
+            said.starts_with("out/x was changed after matchbox wrote it: "),
+            "{said}"
+        );
+        let polish = error.in_language(Language::Pl);
+        let crate::Error::Input(message) = &polish else {
+            panic!("{polish:?}");
+        };
+        let crate::Arg::Message(why) = &message.args[2].1 else {
+            panic!("{message:?}");
+        };
+        assert_eq!(why.language, Language::Pl);
+        assert!(
+            polish.to_string().starts_with("out/x został zmieniony"),
+            "{polish}"
+        );
+        // Inside another message it stays a message, to be said in its language.
+        assert!(matches!(polish.arg(), crate::Arg::Message(m) if m.id == id::ERROR_FOREIGN));
+    }
+
+    #[test]
     fn a_message_is_said_with_its_hints_and_without_them() {
         for language in Language::ALL {
             let takes = Messages(language)
