@@ -7,13 +7,14 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use matchbox_engine::Error;
 use matchbox_engine::boxes::BoxSet;
 use matchbox_engine::game::{Descriptor, Notation};
+use matchbox_engine::i18n::{Language, Messages, id};
 use matchbox_engine::kit::{Kit, MAX_KIT_BYTES};
 use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::{self, OpponentKind, Setup, state, verify};
 use matchbox_engine::with_game;
+use matchbox_engine::{Error, problem};
 use matchbox_files::{check_file_path, kit_folder, write_atomic};
 
 use matchbox_play as play;
@@ -62,6 +63,12 @@ impl KitChoice {
         Ok(kit)
     }
 
+    /// Loads the kit and runs `command` on it, its mistakes said in the kit's language.
+    fn with<T>(&self, command: impl FnOnce(&Kit) -> Result<T, Error>) -> Result<T, Error> {
+        let kit = self.load()?;
+        command(&kit).map_err(|e| e.in_language(kit.language))
+    }
+
     fn read(&self) -> Result<Kit, Error> {
         match (self.kit.as_ref().or(self.file.as_ref()), &self.preset) {
             (_, Some(name)) => Kit::from_preset(name),
@@ -69,9 +76,10 @@ impl KitChoice {
             (None, None) => {
                 let path = PathBuf::from("kit.yaml");
                 if !path.exists() {
-                    return Err(Error::Input(
-                        "no kit.yaml in this folder: pass --kit FILE or --preset NAME (see `matchbox presets`)".into(),
-                    ));
+                    return Err(english()
+                        .message(id::ERROR_NO_KIT, &[])
+                        .hint(problem::Command::Presets, id::PROBLEM_HINT_SEE)
+                        .into());
                 }
                 read_kit(&path)
             }
@@ -82,18 +90,25 @@ impl KitChoice {
 /// Reads a kit file of at most [`MAX_KIT_BYTES`].
 fn read_kit(path: &std::path::Path) -> Result<Kit, Error> {
     use std::io::Read;
-    let shown = path.display();
+    let shown = path.display().to_string();
     let mut bytes = Vec::new();
     // One byte past the limit tells a long file (or /dev/zero) at once.
     std::fs::File::open(path)
         .and_then(|f| f.take(MAX_KIT_BYTES + 1).read_to_end(&mut bytes))
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::IsADirectory => {
-                Error::Input(format!("{shown} is a folder: name a kit file"))
+        .map_err(|e| {
+            let why = e.to_string();
+            let said = |id| english().message(id, &[("file", &shown), ("why", &why)]);
+            match e.kind() {
+                std::io::ErrorKind::IsADirectory => said(id::ERROR_KIT_IS_FOLDER),
+                _ => said(id::ERROR_KIT_UNREADABLE),
             }
-            _ => Error::Input(format!("{shown}: cannot read the kit: {e}")),
         })?;
-    Kit::from_bytes(bytes, &shown.to_string())
+    Kit::from_bytes(bytes, &shown)
+}
+
+/// The words of a mistake made before a kit names its language.
+fn english() -> Messages {
+    Messages(Language::En)
 }
 
 /// Where the machine's beads are kept between runs (`play` and `serve` share the file).
@@ -320,29 +335,25 @@ fn run(cli: Cli) -> Result<i32, Error> {
     match cli.command {
         Command::Presets => print(&report::presets_text())?,
         Command::Labels => print(&report::label_stocks())?,
-        Command::Boxes { kit, json } => {
-            let kit = kit.load()?;
+        Command::Boxes { kit, json } => kit.with(|kit| {
             print(&with_game!(&kit.game, |game| boxes_command(
-                game, &kit, json
-            ))?)?;
-        }
-        Command::Find { kit, position } => {
-            let kit = kit.load()?;
+                game, kit, json
+            ))?)
+        })?,
+        Command::Find { kit, position } => kit.with(|kit| {
             print(&with_game!(&kit.game, |game| find_command(
-                game, &kit, &position
-            ))?)?;
-        }
+                game, kit, &position
+            ))?)
+        })?,
         Command::Kit { kit, args } => kit_command(&kit, args)?,
         Command::Simulate { kit, args } => {
-            let kit = kit.load()?;
-            with_game!(&kit.game, |game| simulate_command(game, &kit, &args))?;
+            kit.with(|kit| with_game!(&kit.game, |game| simulate_command(game, kit, &args)))?
         }
-        Command::Verify { kit, args } => return verify_command(&kit.load()?, &args),
+        Command::Verify { kit, args } => return kit.with(|kit| verify_command(kit, &args)),
         Command::Play { kit, args } => {
-            let kit = kit.load()?;
-            with_game!(&kit.game, |game| play_command(game, &kit, &args))?;
+            kit.with(|kit| with_game!(&kit.game, |game| play_command(game, kit, &args)))?
         }
-        Command::Serve { kit, args } => return serve_command(&kit.load()?, args),
+        Command::Serve { kit, args } => return kit.with(|kit| serve_command(kit, args)),
     }
     Ok(0)
 }
@@ -355,17 +366,18 @@ fn kit_command(kit: &KitChoice, args: KitArgs) -> Result<(), Error> {
         Some(dir) => matchbox_files::restore(dir),
         None => matchbox_files::restore_all(Path::new(kit_folder::OUT)),
     }
-    let kit = kit.load()?;
-    let dir = args.out.unwrap_or_else(|| kit_folder::default_dir(&kit));
-    let progress = KitProgress::new(kit.language);
-    let written = kit_folder::write_kit(&kit, &dir, args.dpi, &progress)?;
-    if let Some(bar) = progress.bar.get() {
-        bar.finish_and_clear();
-    }
-    print(&if args.json {
-        to_json(&written)?
-    } else {
-        report::kit_text(&kit, &dir, &written)
+    kit.with(|kit| {
+        let dir = args.out.unwrap_or_else(|| kit_folder::default_dir(kit));
+        let progress = KitProgress::new(kit.language);
+        let written = kit_folder::write_kit(kit, &dir, args.dpi, &progress)?;
+        if let Some(bar) = progress.bar.get() {
+            bar.finish_and_clear();
+        }
+        print(&if args.json {
+            to_json(&written)?
+        } else {
+            report::kit_text(kit, &dir, &written)
+        })
     })
 }
 
@@ -527,10 +539,12 @@ fn plot_format(path: &Path) -> Result<bool, Error> {
     match extension.as_deref() {
         Some("svg") => Ok(true),
         Some("png") => Ok(false),
-        _ => Err(Error::Input(format!(
-            "--plot {}: the file must end in .svg or .png",
-            path.display()
-        ))),
+        _ => Err(english()
+            .message(
+                id::ERROR_PLOT_EXTENSION,
+                &[("file", &path.display().to_string())],
+            )
+            .into()),
     }
 }
 

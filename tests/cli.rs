@@ -556,3 +556,43 @@ fn find_says_in_the_kits_language_why_no_box_holds_a_position_or_it_cannot_read_
         assert_eq!(said.lines().count(), 1, "{said}");
     }
 }
+
+#[test]
+fn a_polish_kits_mistakes_with_flags_files_and_folders_are_said_in_polish() {
+    let kit = temp_kit("flags-pl.yaml", "preset: hexapawn\nlanguage: pl\n");
+    let inside_a_file = kit.join("kit");
+    let kit = kit.to_str().unwrap();
+    let runs = [
+        vec!["find", "CCC/.Q./BBB", kit],
+        // A file, and a folder inside a file, as the kit's folder.
+        vec!["kit", kit, "--out", kit],
+        vec!["kit", kit, "--out", inside_a_file.to_str().unwrap()],
+        vec!["kit", kit, "--dpi", "5"],
+        vec!["simulate", kit, "--games", "3", "--plot", "curve.txt"],
+    ];
+    for args in runs {
+        let out = matchbox(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        let said = stderr(&out);
+        // Not `folder` nor `a`, which are Polish words too.
+        let english = english_in(
+            &said,
+            &[
+                "cannot", "write", "file", "not", "does", "exist", "choose", "must", "be", "from",
+                "end", "position", "the", "is",
+            ],
+        );
+        assert!(english.is_empty(), "{args:?}: {english:?}\n{said}");
+        assert_eq!(said.lines().count(), 1, "{said}");
+    }
+    // The same mistakes in an English kit, word for word as they have always been said.
+    let kit = temp_kit("flags-en.yaml", "preset: hexapawn\n");
+    let kit = kit.to_str().unwrap();
+    let said = stderr(&matchbox(&["kit", kit, "--out", kit]));
+    assert_eq!(
+        said,
+        format!("matchbox: {kit} is a file, not a folder: choose a folder to write the kit into\n")
+    );
+    let said = stderr(&matchbox(&["kit", kit, "--dpi", "5"]));
+    assert_eq!(said, "matchbox: --dpi must be from 36 to 1200, not 5\n");
+}

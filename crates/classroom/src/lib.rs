@@ -25,7 +25,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use matchbox_engine::Error;
-use matchbox_engine::i18n::{Id, Strings, id};
+use matchbox_engine::i18n::{Id, Messages, Strings, id};
 use matchbox_engine::kit::Kit;
 use matchbox_engine::rule::Rule;
 use matchbox_engine::simulate::Setup;
@@ -803,21 +803,36 @@ impl<G: Game> Lesson for Classroom<G> {
         // Which games the file lacks, and where they are if anywhere: a teacher stopping
         // on a full disk must know what the class's last games became.
         let games = live.saved.games;
+        let say = Messages(fixed.kit.language);
+        let (kept_n, games_n) = (kept.to_string(), games.to_string());
         let behind = match (kept, games - kept) {
-            (0, _) => "the state file holds none of this lesson's games".to_string(),
-            (_, 1) => format!("the state file holds the beads after game {kept}, not game {games}"),
-            _ => format!(
-                "the state file holds the beads after game {kept}, not games {} to {games}",
-                kept + 1
+            (0, _) => say.message(id::ERROR_UNSAVED_NONE, &[]),
+            (_, 1) => say.message(
+                id::ERROR_UNSAVED_ONE,
+                &[("kept", &kept_n), ("games", &games_n)],
+            ),
+            _ => say.message(
+                id::ERROR_UNSAVED_SOME,
+                &[
+                    ("kept", &kept_n),
+                    ("first", &(kept + 1).to_string()),
+                    ("games", &games_n),
+                ],
             ),
         };
         let rescued = match fixed.rescue(&live.saved) {
-            Some(place) => format!(
-                "the beads after game {games} are saved in {place}: put that file in the state file's place once it can be written"
+            Some(place) => say.message(
+                id::ERROR_UNSAVED_RESCUED,
+                &[("games", &games_n), ("place", &place)],
             ),
-            None => format!("the games after game {kept} are lost"),
+            None => say.message(id::ERROR_UNSAVED_LOST, &[("kept", &kept_n)]),
         };
-        Err(Error::Input(format!("{e}: {behind}; {rescued}")))
+        let said = say
+            .message(id::ERROR_UNSAVED, &[])
+            .with_arg("why", e.arg())
+            .with("behind", behind)
+            .with("rescued", rescued);
+        Err(said.into())
     }
 }
 

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use matchbox_engine::Error;
+use matchbox_engine::i18n::id;
 use matchbox_engine::kit::Kit;
 use matchbox_print::make::{Progress, make_files_telling};
 use matchbox_report::KitReport;
@@ -66,9 +67,7 @@ pub fn write_kit(
     progress: &dyn Progress,
 ) -> Result<KitReport, Error> {
     if !(dpi.is_finite() && (36.0..=1200.0).contains(&dpi)) {
-        return Err(Error::Input(format!(
-            "--dpi must be from 36 to 1200, not {dpi}"
-        )));
+        return Err(crate::mistake(id::ERROR_DPI, &[("dpi", &dpi.to_string())]));
     }
     let folder = NewFolder::begin(dir, &not_an_old_kit)?;
     let writing = Writing {

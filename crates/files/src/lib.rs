@@ -28,6 +28,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, mpsc};
 
 use matchbox_engine::Error;
+use matchbox_engine::i18n::{Id, Language, Messages, id};
 
 /// Exit status after SIGINT or SIGTERM, once the temporaries are removed (128 + SIGINT).
 pub const INTERRUPTED: i32 = 130;
@@ -60,12 +61,7 @@ fn split(path: &Path) -> Result<(PathBuf, String), Error> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
-        .ok_or_else(|| {
-            Error::Input(format!(
-                "{} does not name a file or folder of its own: give a name such as out/kit",
-                path.display()
-            ))
-        })?;
+        .ok_or_else(|| mistake(id::ERROR_NO_NAME, &[("path", &path.display().to_string())]))?;
     let parent = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -323,29 +319,17 @@ pub fn clean_up_on_signals() {
 /// One sentence for a failed write, saying what to do; a full disk, a missing or
 /// read-only folder are the user's to fix (exit 2), anything else is internal.
 fn write_error(path: &Path, e: &std::io::Error) -> Error {
-    let shown = path.display();
+    let shown = path.display().to_string();
     let folder = split(path).map_or_else(|_| ".".into(), |(p, _)| p.display().to_string());
-    let unchanged = "nothing was changed";
+    let said = |id: Id| mistake(id, &[("path", &shown), ("folder", &folder)]);
     match e.kind() {
-        ErrorKind::FileTooLarge => Error::Input(format!(
-            "cannot write {shown}: the disk is full, or the file is larger than a file size limit lets matchbox write (ulimit -f); free some space, raise the limit or write elsewhere ({unchanged})"
-        )),
-        ErrorKind::ResourceBusy => Error::Input(format!(
-            "cannot replace {shown}: it is a mount point or in use by the system; write into a folder inside it, e.g. {shown}/kit ({unchanged})"
-        )),
-        ErrorKind::StorageFull | ErrorKind::QuotaExceeded => Error::Input(format!(
-            "cannot write {shown}: the disk is full; free some space or write elsewhere ({unchanged})"
-        )),
-        ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => Error::Input(format!(
-            "cannot write {shown}: the folder {folder} is not writable; choose a folder you can write to ({unchanged})"
-        )),
+        ErrorKind::FileTooLarge => said(id::ERROR_FILE_TOO_LARGE),
+        ErrorKind::ResourceBusy => said(id::ERROR_MOUNT_POINT),
+        ErrorKind::StorageFull | ErrorKind::QuotaExceeded => said(id::ERROR_DISK_FULL),
+        ErrorKind::PermissionDenied | ErrorKind::ReadOnlyFilesystem => said(id::ERROR_NOT_WRITABLE),
         // A folder that exists but makes nothing new (/proc, /sys) says "not found" too.
-        ErrorKind::NotFound if Path::new(&folder).is_dir() => Error::Input(format!(
-            "cannot write {shown}: the folder {folder} takes no new files or folders; choose another path"
-        )),
-        ErrorKind::NotFound => Error::Input(format!(
-            "cannot write {shown}: the folder {folder} does not exist; create it or choose another path"
-        )),
+        ErrorKind::NotFound if Path::new(&folder).is_dir() => said(id::ERROR_TAKES_NOTHING_NEW),
+        ErrorKind::NotFound => said(id::ERROR_NO_FOLDER),
         _ => Error::Internal(format!("cannot write {shown}: {e}")),
     }
 }
@@ -356,33 +340,24 @@ fn write_error(path: &Path, e: &std::io::Error) -> Error {
 pub fn check_file_path(path: &Path) -> Result<(), Error> {
     let (parent, _) = split(path)?;
     folder_exists(&parent, path)?;
-    let not = |what: &str| {
-        Err(Error::Input(format!(
-            "cannot write {}: it is {what}; name a file",
-            path.display()
-        )))
-    };
+    let not = |id: Id| Err(mistake(id, &[("path", &path.display().to_string())]));
     match std::fs::metadata(path) {
-        Ok(m) if m.is_dir() => not("a folder"),
-        Ok(m) if !m.is_file() => not("not a plain file but a pipe or a device"),
+        Ok(m) if m.is_dir() => not(id::ERROR_IS_A_FOLDER),
+        Ok(m) if !m.is_file() => not(id::ERROR_NOT_PLAIN),
         _ => Ok(()),
     }
 }
 
 /// Checks that the folder `parent` of `path` exists, without creating it.
 fn folder_exists(parent: &Path, path: &Path) -> Result<(), Error> {
+    let said = |id: Id| {
+        let (path, folder) = (path.display().to_string(), parent.display().to_string());
+        Err(mistake(id, &[("path", &path), ("folder", &folder)]))
+    };
     match std::fs::metadata(parent) {
         Ok(m) if m.is_dir() => Ok(()),
-        Ok(_) => Err(Error::Input(format!(
-            "cannot write {}: {} is a file, not a folder",
-            path.display(),
-            parent.display()
-        ))),
-        Err(_) => Err(Error::Input(format!(
-            "cannot write {}: the folder {} does not exist; create it or choose another path",
-            path.display(),
-            parent.display()
-        ))),
+        Ok(_) => said(id::ERROR_PARENT_IS_FILE),
+        Err(_) => said(id::ERROR_NO_FOLDER),
     }
 }
 
@@ -492,12 +467,23 @@ fn inside(dir: &Path) -> std::io::Result<Vec<(PathBuf, bool)>> {
 
 /// Why a folder cannot be replaced whole: the first thing inside it that its run did
 /// not write.
-fn foreign(dir: &Path, path: &Path, why: &str) -> Error {
-    Error::Input(format!(
-        "{} {why}: the folder {} is replaced whole, so move that out of it or choose another folder with --out (nothing was changed)",
-        dir.join(path).display(),
-        dir.display()
-    ))
+fn foreign(dir: &Path, path: &Path, why: Id) -> Error {
+    let message = Messages(Language::En).message(
+        id::ERROR_FOREIGN,
+        &[
+            ("path", &dir.join(path).display().to_string()),
+            ("folder", &dir.display().to_string()),
+        ],
+    );
+    message
+        .with("why", Messages(Language::En).message(why, &[]))
+        .into()
+}
+
+/// A mistake with a file or folder, said in English: the caller that knows the kit says
+/// it in the kit's language ([`Error::in_language`]).
+pub(crate) fn mistake(id: Id, values: &[(&str, &str)]) -> Error {
+    Messages(Language::En).message(id, values).into()
 }
 
 /// The files of a kit folder that its [`MANIFEST`] lists and that were found unchanged:
@@ -525,18 +511,21 @@ pub fn check_replaceable(dir: &Path, old_output: OldOutput) -> Result<Replaceabl
     match std::fs::metadata(dir) {
         Err(_) => return Ok(Replaceable::default()),
         Ok(m) if !m.is_dir() => {
-            return Err(Error::Input(format!(
-                "{} is a file, not a folder: choose a folder to write the kit into",
-                dir.display()
-            )));
+            return Err(mistake(
+                id::ERROR_OUT_IS_FILE,
+                &[("path", &dir.display().to_string())],
+            ));
         }
         Ok(_) => {}
     }
     let entries = inside(dir).map_err(|e| {
-        Error::Input(format!(
-            "cannot look inside {}: {e}; choose another folder with --out (nothing was changed)",
-            dir.display()
-        ))
+        mistake(
+            id::ERROR_CANNOT_LOOK_INSIDE,
+            &[
+                ("path", &dir.display().to_string()),
+                ("why", &e.to_string()),
+            ],
+        )
     })?;
     let Ok(text) = std::fs::read_to_string(dir.join(MANIFEST)) else {
         return without_manifest(dir, entries, old_output);
@@ -545,7 +534,7 @@ pub fn check_replaceable(dir: &Path, old_output: OldOutput) -> Result<Replaceabl
         return Err(foreign(
             dir,
             Path::new(MANIFEST),
-            "is not as matchbox wrote it",
+            id::ERROR_FOREIGN_NOT_AS_WRITTEN,
         ));
     };
     let listed: Unchanged = listed
@@ -566,7 +555,7 @@ fn without_manifest(
     old_output: OldOutput,
 ) -> Result<Replaceable, Error> {
     match old_output(&entries) {
-        Some(path) => Err(foreign(dir, &path, "was not written by matchbox")),
+        Some(path) => Err(foreign(dir, &path, id::ERROR_FOREIGN_NOT_WRITTEN)),
         None => Ok(Replaceable {
             unchanged: Unchanged::new(),
             to_prove: entries
@@ -617,14 +606,10 @@ fn as_listed(
     });
     // Only the files before the first stray were read: a changed one comes first.
     if let Some(((i, _, _), _)) = files.iter().zip(&same).find(|(_, same)| !**same) {
-        return Err(foreign(
-            dir,
-            &entries[*i].0,
-            "was changed after matchbox wrote it",
-        ));
+        return Err(foreign(dir, &entries[*i].0, id::ERROR_FOREIGN_CHANGED));
     }
     if let Some(i) = stray {
-        return Err(foreign(dir, &entries[i].0, "was not written by matchbox"));
+        return Err(foreign(dir, &entries[i].0, id::ERROR_FOREIGN_NOT_WRITTEN));
     }
     Ok(files
         .into_iter()
@@ -642,11 +627,7 @@ fn prove(dir: &Path, new: &Path, to_prove: &[PathBuf]) -> Result<(), Error> {
         }
     });
     match to_prove.iter().zip(same).find(|(_, same)| !same) {
-        Some((path, _)) => Err(foreign(
-            dir,
-            path,
-            "is not what this run writes, and the folder has no .matchbox-files to show that matchbox wrote it",
-        )),
+        Some((path, _)) => Err(foreign(dir, path, id::ERROR_FOREIGN_NOT_PROVED)),
         None => Ok(()),
     }
 }
@@ -677,10 +658,10 @@ pub(crate) fn through_link(dir: &Path) -> Result<PathBuf, Error> {
             _ => target,
         };
     }
-    Err(Error::Input(format!(
-        "{} is a symbolic link that leads round in a circle: remove it or choose another path",
-        dir.display()
-    )))
+    Err(mistake(
+        id::ERROR_LINK_CIRCLE,
+        &[("path", &dir.display().to_string())],
+    ))
 }
 
 /// Refuses to replace the folder the user is in (`--out .` is refused as naming no
@@ -694,11 +675,10 @@ fn not_where_you_are(dir: &Path) -> Result<(), Error> {
         return Ok(());
     };
     if here.starts_with(&dir_real) {
-        return Err(Error::Input(format!(
-            "cannot replace {}: it is the folder you are in, or holds it, and the kit folder is replaced whole; name a folder inside it, e.g. {}/kit (nothing was changed)",
-            dir.display(),
-            dir.display()
-        )));
+        return Err(mistake(
+            id::ERROR_FOLDER_YOU_ARE_IN,
+            &[("path", &dir.display().to_string())],
+        ));
     }
     Ok(())
 }
@@ -843,10 +823,10 @@ impl<'a> NewFolder<'a> {
         let existing = std::fs::metadata(&dir).ok();
         if let Some(m) = &existing {
             if m.permissions().readonly() {
-                return Err(Error::Input(format!(
-                    "cannot replace {}: the folder is read-only; choose a folder you can write to",
-                    dir.display()
-                )));
+                return Err(mistake(
+                    id::ERROR_READ_ONLY,
+                    &[("path", &dir.display().to_string())],
+                ));
             }
             not_a_mount_point(&dir, &parent, m)?;
         }

@@ -17,7 +17,9 @@ use std::io::{Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use matchbox_engine::Error;
+use matchbox_engine::i18n::{Id, id};
 
+use crate::mistake;
 use crate::platform::{self, Attempt, NotOurs};
 
 /// The lock on a state file, held until dropped; the lock file is removed then.
@@ -40,11 +42,14 @@ pub fn lock_path(state: &Path) -> PathBuf {
 
 /// The message for a state file that another program holds.
 fn in_use(state: &Path, holder: Option<u32>) -> Error {
-    let holder = holder.map_or_else(String::new, |pid| format!(" (process {pid})"));
-    Error::Input(format!(
-        "{} is in use by another `matchbox serve` or `matchbox play`{holder}: stop that one first, or choose another --state file",
-        state.display()
-    ))
+    let path = state.display().to_string();
+    match holder {
+        Some(pid) => mistake(
+            id::ERROR_STATE_IN_USE_BY,
+            &[("path", &path), ("pid", &pid.to_string())],
+        ),
+        None => mistake(id::ERROR_STATE_IN_USE, &[("path", &path)]),
+    }
 }
 
 impl StateLock {
@@ -52,20 +57,14 @@ impl StateLock {
     pub fn take(state: &Path) -> Result<StateLock, Error> {
         let real = crate::through_link(state)?;
         let path = lock_path(&real);
-        let cannot = |why: String| {
-            Error::Input(format!(
-                "cannot lock the state file {} ({}: {why})",
-                state.display(),
-                path.display(),
-            ))
-        };
-        let failed = |e: std::io::Error| cannot(format!("{e}; choose a folder you can write to"));
-        let refuse = |why: &str| {
-            Error::Input(format!(
-                "cannot lock the state file {}: {} {why}, so it is not matchbox's lock file; move it away",
-                state.display(),
-                path.display(),
-            ))
+        let (shown, lock) = (state.display().to_string(), path.display().to_string());
+        let cannot = |id: Id| mistake(id, &[("path", &shown), ("lock", &lock)]);
+        let failed = |e: std::io::Error| {
+            let why = e.to_string();
+            mistake(
+                id::ERROR_LOCK_FAILED,
+                &[("path", &shown), ("lock", &lock), ("why", &why)],
+            )
         };
         for _ in 0..20 {
             let mut file = match platform::take_lock_file(&path).map_err(failed)? {
@@ -73,17 +72,17 @@ impl StateLock {
                 Attempt::Again => continue,
                 Attempt::InUse(holder) => return Err(in_use(state, holder)),
                 Attempt::NotOurs(NotOurs::Link) => {
-                    return Err(cannot(
-                        "it is a symbolic link, which matchbox never follows; remove it".into(),
-                    ));
+                    return Err(cannot(id::ERROR_LOCK_IS_LINK));
                 }
-                Attempt::NotOurs(NotOurs::NotPlain) => return Err(refuse("is not a plain file")),
+                Attempt::NotOurs(NotOurs::NotPlain) => {
+                    return Err(cannot(id::ERROR_LOCK_NOT_PLAIN));
+                }
                 #[cfg(unix)]
                 Attempt::NotOurs(NotOurs::SecondName) => {
-                    return Err(refuse("is another file's second name (a hard link)"));
+                    return Err(cannot(id::ERROR_LOCK_SECOND_NAME));
                 }
                 Attempt::NotOurs(NotOurs::NotAProcess) => {
-                    return Err(refuse("holds something other than a process number"));
+                    return Err(cannot(id::ERROR_LOCK_NOT_A_PROCESS));
                 }
             };
             let state_file = platform::lock_state_file(&real).map_err(|()| in_use(state, None))?;
@@ -99,9 +98,7 @@ impl StateLock {
                 _state: state_file,
             });
         }
-        Err(failed(std::io::Error::other(
-            "the lock file keeps changing",
-        )))
+        Err(cannot(id::ERROR_LOCK_KEEPS_CHANGING))
     }
 }
 

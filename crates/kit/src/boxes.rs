@@ -6,8 +6,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 
 use crate::game::{Descriptor, Notation, Rules, Side, Symmetry, canonical, notation};
-use crate::i18n::{Language, Value, id, strings};
-use crate::{Command, Error};
+use crate::i18n::{Id, Language, Messages, Value, id, strings};
+use crate::{Command, Error, Message};
 use crate::{Kit, Numerals, Tags};
 
 /// The most labels a kit prints (octapawn has 2,791; a kit for a 7 x 4 pawn board would
@@ -66,15 +66,14 @@ pub enum NoBox {
 }
 
 impl NoBox {
-    /// A sentence for the pupil, in `language` (`cli.find.*`).
-    pub fn explain(self, language: Language) -> String {
-        let key = match self {
+    /// The sentence for the pupil (`cli.find.*`).
+    pub fn id(self) -> Id {
+        match self {
             NoBox::GameOver => id::CLI_FIND_GAME_OVER,
             NoBox::Unreachable => id::CLI_FIND_UNREACHABLE,
             NoBox::NotMachinesTurn => id::CLI_FIND_NOT_MACHINES_TURN,
             NoBox::Forced => id::CLI_FIND_FORCED,
-        };
-        strings(language).get(key).to_string()
+        }
     }
 }
 
@@ -296,10 +295,11 @@ impl<G: Rules> BoxSet<G> {
     where
         G: Notation,
     {
-        let refuse = |why: &str| {
-            Error::Input(
-                strings(language).fill(id::CLI_FIND_POSITION, &[("text", text), ("why", why)]),
-            )
+        let say = Messages(language);
+        let refuse = |why: Message| -> Error {
+            say.message(id::CLI_FIND_POSITION, &[("text", text)])
+                .with("why", why)
+                .into()
         };
         // A board as `boxes` draws it in the kit's language (a Polish `C`) is read in the
         // notation's letters.
@@ -313,7 +313,7 @@ impl<G: Rules> BoxSet<G> {
                         *board = notation::shown_letters(game.pieces(), words, board);
                     }
                 }
-                refuse(&said.in_language(language))
+                refuse(say.said(&said))
             })
         };
         let position = parse(self.machine)?;
@@ -324,7 +324,7 @@ impl<G: Rules> BoxSet<G> {
             }
             Err(reason) => reason,
         };
-        Err(refuse(&reason.explain(language)))
+        Err(refuse(say.message(reason.id(), &[])))
     }
 
     /// Whether a canonical position can arise from the start.

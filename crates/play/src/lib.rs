@@ -14,7 +14,7 @@ use std::io::{BufRead, Write};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::tag;
 use matchbox_engine::game::Notation;
-use matchbox_engine::i18n::{Id, id, strings};
+use matchbox_engine::i18n::{Id, Language, Messages, id, strings};
 use matchbox_engine::kit::{Kit, Tags};
 use matchbox_engine::machine::{Beads, Draw, End, Learner, Node, SimRng, Tree, rng_for};
 use matchbox_engine::rule::Rule;
@@ -91,7 +91,13 @@ fn read_line(input: &mut impl BufRead) -> Result<Option<String>, Error> {
         let buffer = match input.fill_buf() {
             Ok(b) => b,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Error::Input(format!("cannot read a move: {e}"))),
+            Err(e) => {
+                let why = e.to_string();
+                // Said in English: the caller that has the kit says it in its language.
+                let said =
+                    Messages(Language::En).message(id::ERROR_CANNOT_READ_MOVE, &[("why", &why)]);
+                return Err(said.into());
+            }
         };
         if buffer.is_empty() {
             break;
@@ -182,7 +188,8 @@ impl<G: Notation, R: BufRead, W: Write> Opponent<G> for Human<'_, G, R, W> {
         loop {
             write_out(self.out, &text)?;
             let Some(line) = read_line(&mut self.input)? else {
-                return Err(Error::Input(s.get(id::PLAY_INPUT_ENDED).to_string()));
+                let said = Messages(self.kit.language).message(id::PLAY_INPUT_ENDED, &[]);
+                return Err(said.into());
             };
             if self.echo {
                 write_out(self.out, &format!("{}\n", echo(&line)))?;
@@ -724,7 +731,7 @@ mod tests {
     #[test]
     fn the_input_ending_mid_game_is_an_input_error() {
         let (result, _, saves) = run("1\n", false);
-        assert!(matches!(result, Err(Error::Input(m)) if m.contains("ended")));
+        assert!(matches!(result, Err(Error::Input(m)) if m.id == id::PLAY_INPUT_ENDED));
         assert_eq!(saves, 0);
     }
 }

@@ -22,6 +22,7 @@ use matchbox_games as game;
 use matchbox_kit::{self as kit, boxes};
 use matchbox_machine as machine;
 use matchbox_simulate as simulate;
+use matchbox_words::i18n::{Language, Messages, id};
 use matchbox_words::{Error, rule, settings};
 
 use crate::boxes::BoxSet;
@@ -795,9 +796,15 @@ pub fn open(path: &Path, contents: std::io::Result<Vec<u8>>) -> Result<Option<St
             read(&text, path).map(Some)
         }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Error::Input(format!(
-            "{shown}: cannot read the state file ({e}); it was left as it is"
-        ))),
+        Err(e) => {
+            let (shown, why) = (shown.to_string(), e.to_string());
+            // Said in English: the caller that has the kit says it in its language.
+            let said = Messages(Language::En).message(
+                id::ERROR_STATE_UNREADABLE,
+                &[("path", &shown), ("why", &why)],
+            );
+            Err(said.into())
+        }
     }
 }
 
@@ -833,12 +840,15 @@ pub fn open_machine<G: Notation>(
     let (settings, note) = settings_for(stored.as_ref(), kit, rule)?;
     let filled = settings.kit(kit);
     // Only a file's own settings can be unfit: the kit's were checked with the kit.
-    let unfit = |why: &dyn fmt::Display| match (&stored, &note) {
+    let unfit = |why: Error| match (&stored, &note) {
         (Some(stored), Some(_)) => refused(&stored.shown, Refusal::Unfit(why.to_string())),
-        _ => Error::Input(why.to_string()),
+        _ => why,
     };
-    settings.check(kit, &[]).map_err(|why| unfit(&why))?;
-    let setup = build(&filled, settings.rule).map_err(|e| unfit(&e))?;
+    // The kit's own settings unfit would be a bug.
+    settings
+        .check(kit, &[])
+        .map_err(|why| unfit(Error::Internal(why.to_string())))?;
+    let setup = build(&filled, settings.rule).map_err(unfit)?;
     let mut notes: Vec<String> = note.into_iter().collect();
     let saved = match stored {
         Some(stored) => {

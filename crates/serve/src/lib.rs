@@ -39,6 +39,7 @@ use axum::routing::get;
 
 use matchbox_classroom::{ApiError, Body, Lesson, Problem, Reply, Request, Store};
 use matchbox_engine::Error;
+use matchbox_engine::i18n::{Language, Messages, id};
 use matchbox_engine::kit::Kit;
 use matchbox_engine::rule::Rule;
 use matchbox_files::lock::StateLock;
@@ -103,9 +104,7 @@ pub fn listen_address(listen: Option<&str>, port: Option<u16>) -> Result<SocketA
                     .map(|ip| SocketAddr::new(ip, DEFAULT_PORT))
             })
             .map_err(|_| {
-                Error::Input(format!(
-                    "--listen {text}: give an address such as 127.0.0.1 or 0.0.0.0:8080"
-                ))
+                Messages(Language::En).message(id::ERROR_LISTEN_ADDRESS, &[("text", text)])
             })?,
     };
     if let Some(port) = port {
@@ -500,7 +499,10 @@ pub fn serve(kit: &Kit, options: &Options) -> Result<i32, Error> {
     let router = app.router.clone();
     let served = runtime.block_on(async {
         let listener = listen(options.listen)
-            .map_err(|e| Error::Input(format!("cannot listen on {}: {e}", options.listen)))?;
+            .map_err(|e| {
+                let (address, why) = (options.listen.to_string(), e.to_string());
+                Messages(Language::En).message(id::ERROR_CANNOT_LISTEN, &[("address", &address), ("why", &why)])
+            })?;
         let addr = listener
             .local_addr()
             .map_err(|e| Error::Internal(e.to_string()))?;

@@ -23,7 +23,8 @@ use serde::Serialize;
 use matchbox_games as game;
 use matchbox_kit::{self as kit, boxes};
 use matchbox_machine::{self as machine, parallel};
-use matchbox_words::{Error, i18n, rule};
+use matchbox_words::i18n::{Messages, id};
+use matchbox_words::{Error, Message, i18n, rule};
 
 use crate::boxes::BoxSet;
 use crate::game::{Descriptor, Notation, Rules};
@@ -88,9 +89,7 @@ impl<'m> Automatic<'m> {
                 })?))
             }
             OpponentKind::Human => {
-                return Err(Error::Input(
-                    "the human opponent plays through `matchbox play`, not in a simulation".into(),
-                ));
+                return Err(english().message(id::ERROR_HUMAN_IN_SIMULATION, &[]).into());
             }
         })
     }
@@ -232,10 +231,10 @@ impl<G: Rules> Setup<G> {
         G: Notation + Descriptor,
     {
         if rule == Rule::Relay && kit.rule != Rule::Relay {
-            return Err(Error::Input(format!(
-                "--rule relay applies only to a kit built for the relay automaton (`rule: relay` in kit.yaml, as --preset bachet-relay), whose boxes are wired to play their moves in a fixed order; this kit's boxes hold beads to draw under the {} rule",
-                kit.rule.name()
-            )));
+            let words = Messages(kit.language);
+            return Err(words
+                .message(id::ERROR_RELAY_RULE, &[("rule", kit.rule.name())])
+                .into());
         }
         Setup::compile(
             game,
@@ -266,10 +265,10 @@ impl<G: Rules> Setup<G> {
                 ..kit.clone()
             };
             let other = BoxSet::enumerate(game, &flipped).map_err(|e| {
-                Error::Input(format!(
-                    "the opposing machine (the same kit playing {}): {e}",
-                    flipped.machine.name()
-                ))
+                let say = Messages(kit.language);
+                let machine = flipped.machine.said(say);
+                say.message(id::ERROR_OPPOSING_MACHINE, &[("machine", &machine)])
+                    .with_arg("why", e.arg())
             })?;
             Some(Machine::compile(
                 game,
@@ -297,10 +296,24 @@ impl<G: Rules> Setup<G> {
     /// refused for a kit too large for the exact path.
     pub fn solve_teaching(&mut self) -> Result<(), Error> {
         let teaching = exact::Teaching::solve(&self.tree, &self.machine)
-            .map_err(|refusal| Error::Input(format!("--opponent optimal-teacher: {refusal}")))?;
+            .map_err(|refusal| optimal_teacher(english().said(&refusal.0)))?;
         self.teaching = Some(teaching);
         Ok(())
     }
+}
+
+/// The optimal teacher refused, and why, in the language of why.
+pub fn optimal_teacher(why: Message) -> Error {
+    Messages(why.language)
+        .message(id::ERROR_OPTIMAL_TEACHER, &[])
+        .with("why", why)
+        .into()
+}
+
+/// The words of a mistake made without the kit, which the caller that has it says in
+/// the kit's language ([`Error::in_language`]).
+fn english() -> Messages {
+    Messages(i18n::Language::En)
 }
 
 /// Whether the machine's side loses the game against best play: then no training can

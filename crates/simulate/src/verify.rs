@@ -7,14 +7,14 @@ use crate::Error;
 use crate::boxes::BoxSet;
 use crate::exact::{self, Distribution, Figure, GivingUp, Measure};
 use crate::game::{Bound, Claim, Descriptor, Notation, RewardClaim, Rules, StricterClaim};
-use crate::i18n::{Id, Said, id};
+use crate::i18n::{Id, Messages, Said, id};
 use crate::kit::Kit;
 use crate::machine::{Node, Tree};
 use crate::rule::Rule;
 use crate::watch::{Watch, watch};
 use crate::{
     EXPECTATION_MAX_GAMES, EXPECTATION_RUNS, EXPECTATION_SEED, OpponentKind, Setup, Training,
-    side_loses, train,
+    optimal_teacher, side_loses, train,
 };
 
 /// One check of the kit's boxes.
@@ -597,7 +597,7 @@ fn learning_figures<G: Notation + Descriptor>(
         .as_ref()
         .filter(|_| opponent == OpponentKind::OptimalTeacher)
     {
-        return Err(Error::Input(format!("--opponent optimal-teacher: {why}")));
+        return Err(optimal_teacher(Messages(kit.language).said(why)));
     }
     // The articles' reward claim is worked out side by side with the figures.
     let (exactly, rewarded) = crate::parallel::join(
@@ -618,9 +618,7 @@ fn learning_figures<G: Notation + Descriptor>(
         // The fastest teacher's strategy is the exact path's: without it there is
         // nothing to train against.
         Err(refusal) if opponent == OpponentKind::OptimalTeacher => {
-            return Err(Error::Input(format!(
-                "--opponent optimal-teacher: {refusal}"
-            )));
+            return Err(optimal_teacher(Messages(kit.language).said(&refusal.0)));
         }
         Err(refusal) => {
             figures.not_exact = Some(refusal.0);

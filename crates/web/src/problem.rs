@@ -39,10 +39,12 @@ pub fn problem_json(problem: &Problem, yaml: Option<&str>) -> Value {
 }
 
 /// The JSON of any error the engine gives the page: a kit's problem as
-/// [`problem_json`], anything else with its message alone.
+/// [`problem_json`], a mistake of the user's with its message as data, anything else
+/// with its message alone.
 pub fn error_json(error: &Error, yaml: Option<&str>) -> Value {
     match error {
         Error::Kit(problem) => problem_json(problem, yaml),
+        Error::Input(message) => problem_json(&Problem::new((**message).clone()), yaml),
         other => {
             let message = other.to_string();
             json!({
@@ -63,13 +65,28 @@ pub fn error_json(error: &Error, yaml: Option<&str>) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use matchbox_engine::i18n::{Language, id, strings};
+    use matchbox_engine::i18n::{Language, Messages, id, strings};
 
     /// The page's JSON for the kit `yaml`, refused.
     fn refused(yaml: &str) -> Value {
         let request = json!({"command": "design", "yaml": yaml, "dpi": 96.0});
         let error = crate::answer(&serde_json::to_vec(&request).unwrap()).expect_err(yaml);
         error_json(&error, Some(yaml))
+    }
+
+    #[test]
+    fn a_mistake_not_in_the_kit_reaches_the_page_as_data_too() {
+        let error: Error = Messages(Language::Pl)
+            .message(
+                id::ERROR_PICTURE_TOO_LARGE,
+                &[("width", "9"), ("height", "9")],
+            )
+            .into();
+        let value = error_json(&error, None);
+        assert_eq!(value["id"], "error.picture_too_large");
+        assert_eq!(value["args"]["width"], "9");
+        assert_eq!(value["text"], error.to_string());
+        assert_eq!(value["place"], Value::Null);
     }
 
     #[test]

@@ -568,10 +568,9 @@ impl Said {
         self
     }
 
-    /// The sentence in `language`.
-    pub fn in_language(&self, language: Language) -> String {
-        let values: Vec<(&str, String)> = self
-            .values
+    /// Each placeholder and its value, said in `language`.
+    pub fn values_in(&self, language: Language) -> Vec<(&'static str, String)> {
+        self.values
             .iter()
             .map(|(name, value)| {
                 let text = match value {
@@ -582,7 +581,12 @@ impl Said {
                 };
                 (*name, text)
             })
-            .collect();
+            .collect()
+    }
+
+    /// The sentence in `language`.
+    pub fn in_language(&self, language: Language) -> String {
+        let values = self.values_in(language);
         let values: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
         strings(language).fill(self.key, &values)
     }

@@ -19,9 +19,11 @@ pub use problem::{Arg, Command, Hint, Message, Place, Position, Problem};
 /// What went wrong, split by whose mistake it is.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// A mistake in the user's input (kit, flags, positions): exit status 2.
+    /// A mistake in the user's input other than a kit's (flags, files and folders, a
+    /// position or a move typed): a message of the word store (`error.*`) with its
+    /// values, so that each front end says it in its own way; exit status 2.
     #[error("{0}")]
-    Input(String),
+    Input(Box<Message>),
     /// A mistake in a teacher's kit, with its place and key as values (exit status 2),
     /// so that a page can show it at its field without reading the sentence back.
     #[error("{0}")]
@@ -42,7 +44,32 @@ impl From<serde_json::Error> for Error {
     }
 }
 
+/// A message as the user's mistake ([`Error::Input`]).
+impl From<Message> for Error {
+    fn from(message: Message) -> Error {
+        Error::Input(Box::new(message))
+    }
+}
+
 impl Error {
+    /// The same error, its message said in `language`: for a caller that knows the kit's
+    /// language where the error was made without it (a file, a folder, a flag).
+    pub fn in_language(self, language: i18n::Language) -> Error {
+        match self {
+            Error::Input(message) => (*message).in_language(language).into(),
+            other => other,
+        }
+    }
+
+    /// The error as the value of a placeholder of another message: its message where it
+    /// has one of its own, else its words.
+    pub fn arg(&self) -> Arg {
+        match self {
+            Error::Input(message) => Arg::Message((**message).clone()),
+            other => Arg::Text(other.to_string()),
+        }
+    }
+
     /// The process exit status for this error.
     pub fn exit_code(&self) -> i32 {
         match self {

@@ -8,7 +8,7 @@ use std::fmt;
 use serde::Serialize;
 use serde::ser::SerializeMap;
 
-use crate::i18n::{Id, Language, Messages, fill, id, printable, strings};
+use crate::i18n::{Id, Language, Messages, Said, fill, id, printable, strings};
 
 /// A command of the command line that a problem points to (`matchbox labels` lists the
 /// label sizes): the command line names it in the sentence, a page offers its own way.
@@ -79,13 +79,40 @@ impl Messages {
             language: self.0,
         }
     }
+
+    /// The sentence `said` as a message in this language, its values said in it.
+    pub fn said(self, said: &Said) -> Message {
+        let values = said.values_in(self.0);
+        let values: Vec<(&str, &str)> = values.iter().map(|(n, v)| (*n, v.as_str())).collect();
+        self.message(said.key, &values)
+    }
 }
 
 impl Message {
-    /// With the placeholder `name` filled by another message.
-    pub fn with(mut self, name: &str, message: Message) -> Message {
-        self.args.push((name.to_string(), Arg::Message(message)));
+    /// The same message said in `language`, the messages in it too.
+    pub fn in_language(mut self, language: Language) -> Message {
+        self.set_language(language);
         self
+    }
+
+    fn set_language(&mut self, language: Language) {
+        self.language = language;
+        for (_, arg) in &mut self.args {
+            if let Arg::Message(inner) = arg {
+                inner.set_language(language);
+            }
+        }
+    }
+
+    /// With the placeholder `name` filled by `arg`.
+    pub fn with_arg(mut self, name: &str, arg: Arg) -> Message {
+        self.args.push((name.to_string(), arg));
+        self
+    }
+
+    /// With the placeholder `name` filled by another message.
+    pub fn with(self, name: &str, message: Message) -> Message {
+        self.with_arg(name, Arg::Message(message))
     }
 
     /// With a hint: `command`, pointed to by the words `words`.
@@ -280,6 +307,34 @@ mod tests {
                 assert_eq!(said.contains("{hint}"), english.contains("{hint}"), "{id}");
             }
         }
+    }
+
+    #[test]
+    fn a_users_mistake_is_said_again_in_the_kits_language_with_the_messages_in_it() {
+        let english = Messages(Language::En);
+        let error: crate::Error = english
+            .message(id::ERROR_FOREIGN, &[("path", "out/x"), ("folder", "out")])
+            .with("why", english.message(id::ERROR_FOREIGN_CHANGED, &[]))
+            .into();
+        let said = error.to_string();
+        assert!(
+            said.starts_with("out/x was changed after matchbox wrote it: "),
+            "{said}"
+        );
+        let polish = error.in_language(Language::Pl);
+        let crate::Error::Input(message) = &polish else {
+            panic!("{polish:?}");
+        };
+        let crate::Arg::Message(why) = &message.args[2].1 else {
+            panic!("{message:?}");
+        };
+        assert_eq!(why.language, Language::Pl);
+        assert!(
+            polish.to_string().starts_with("out/x został zmieniony"),
+            "{polish}"
+        );
+        // Inside another message it stays a message, to be said in its language.
+        assert!(matches!(polish.arg(), crate::Arg::Message(m) if m.id == id::ERROR_FOREIGN));
     }
 
     #[test]

@@ -14,6 +14,7 @@ use tiny_skia::{
 use super::fonts;
 use super::scene::{Pt, Rgb, Scene, Shape, Stroke, Weight};
 use matchbox_engine::Error;
+use matchbox_engine::i18n::{Language, Messages, id};
 
 /// A glyph's outline, in font units, as a tiny-skia path.
 struct Outline(PathBuilder);
@@ -149,8 +150,14 @@ pub fn to_png(scene: &Scene, dpi: f32) -> Result<Vec<u8>, Error> {
         (scene.width * px_per_mm).round().max(1.0) as u32,
         (scene.height * px_per_mm).round().max(1.0) as u32,
     );
-    let mut pixmap = Pixmap::new(w, h)
-        .ok_or_else(|| Error::Input(format!("a {w} x {h} pixel picture is too large")))?;
+    let mut pixmap = Pixmap::new(w, h).ok_or_else(|| {
+        let (width, height) = (w.to_string(), h.to_string());
+        // Said in English: the caller that has the kit says it in its language.
+        Messages(Language::En).message(
+            id::ERROR_PICTURE_TOO_LARGE,
+            &[("width", &width), ("height", &height)],
+        )
+    })?;
     pixmap.fill(Color::WHITE);
     let mm = Transform::from_scale(w as f32 / scene.width, h as f32 / scene.height);
     scene.paint(&mut |shape| draw(&mut pixmap, shape, mm));
