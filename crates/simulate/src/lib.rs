@@ -482,16 +482,19 @@ pub fn train<G: Rules>(
             result
         })
         .collect::<Result<_, _>>()?;
-    // Each machine's share of draws, over the machines that played a game.
-    let draws_possible = can_draw(&setup.tree);
-    let shares: Vec<f64> = results
-        .iter()
-        .filter(|_| draws_possible)
-        .filter_map(|run| {
-            let (games, draws) = run.games_and_draws(max_games);
-            (games > 0).then(|| f64::from(draws) / f64::from(games))
-        })
-        .collect();
+    // Each machine's share of draws, over the machines that played a game, in a game
+    // that has draws.
+    let shares: Vec<f64> = if can_draw(&setup.tree) {
+        results
+            .iter()
+            .filter_map(|run| {
+                let (games, draws) = run.games_and_draws(max_games);
+                (games > 0).then(|| f64::from(draws) / f64::from(games))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let drawn_share = Estimate::mean_of(shares.into_iter()).map(|share| share.within(0.0, 1.0));
     let (mut losses, mut games, mut gave_up) = (Vec::new(), Vec::new(), Vec::new());
     for run in results {
@@ -1043,9 +1046,9 @@ mod tests {
         assert!(t.side_loses);
         assert_eq!((t.gave_up, t.unfinished), (0, 20));
         // Under the punish-only rule the same machine gives up for good.
-        let (_, her_first) = pawns_setup(crate::kit::fixtures::HIM, false);
-        assert!(her_first.refilled.is_empty());
-        let t = train(&her_first, OpponentKind::Perfect, 20, 200, 1, &|_| {}).unwrap();
+        let (_, him) = pawns_setup(crate::kit::fixtures::HIM, false);
+        assert!(him.refilled.is_empty());
+        let t = train(&him, OpponentKind::Perfect, 20, 200, 1, &|_| {}).unwrap();
         assert_eq!(t.gave_up, 20);
     }
 
