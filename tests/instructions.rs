@@ -87,7 +87,7 @@ fn the_fastest_teachers_opening_is_in_the_kits_language() {
             Language::Ru,
             "Первый ход может быть любым",
             "осталось 7, 6 или 5",
-            "он сразу выигрывает эту партию",
+            "он обязательно выигрывает эту партию",
         ),
     ] {
         let kit = kit("bachet", language);

@@ -290,7 +290,7 @@ fn a_machine_that_cannot_learn_is_told_so_with_what_it_does_instead() {
     let text = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{text}");
     for line in [
-        "Cannot learn: the machine plays first, the side that loses this game against best play, so against a perfect opponent it can never stop losing.",
+        "Cannot learn to stop losing: the machine plays first, the side that loses this game against best play, so a perfect opponent beats it in every game.",
         "What it does instead, against a perfect opponent (worked out exactly over",
         "it gives up at its first move for good",
         "on average after 12 games, having won 0 of them",
@@ -414,7 +414,7 @@ fn verify_proves_the_claims_exactly_with_fractions_in_json() {
         // Exact shares and means with no needless decimals, the thousands grouped.
         "    9 losses: 25%",
         "    11 losses: 50%",
-        "mean: 10.25 losses, 98 games (1,664 bead states",
+        "mean: 10.25 losses, 98 games, worked out exactly",
         "worst case: no opponent can make it lose more than",
         "lose more than 16 games",
         "but not against every opponent",
@@ -422,8 +422,8 @@ fn verify_proves_the_claims_exactly_with_fractions_in_json() {
         "the fastest trainer: 21.5 games, 9 losses",
         // Each source's claim judged on its own: the Polish sheet's "exactly 11" holds
         // in half the machines, the 40 games for a trainer.
-        "Claim (Gardner, Scientific American, March 1962, as the Polish classroom sheet retells it; “at most” is this kit’s reading of his 11 losses):\n",
-        "Claim (the Polish classroom sheet):\n  HER learns after exactly 11 lost games\n  the claim holds in 50% of the machines, not in the others",
+        "Claim (the Polish classroom sheet, read as “at most”):\n",
+        "Claim (the Polish classroom sheet):\n  read as “exactly”: HER learns after exactly 11 lost games\n  true of 50% of the machines only",
         "the claim is plausible only for an opponent who sets out to teach: the fastest trainer needs 21.5 games on average, one who only avoids mistakes 98 games",
         // The reward rows are the booklet's own run.
         "these are the booklet’s own figures (200 machines, random seed 1962): reproduced",
@@ -556,7 +556,7 @@ fn sampled_verify_gives_every_mean_and_share_a_confidence_interval() {
     for line in histogram.iter().chain(
         text.lines()
             .filter(|l| {
-                l.contains("not yet certain never to lose again after the last game")
+                l.contains("could still lose after the last game of the run")
                     || l.contains("draws in games")
             })
             .collect::<Vec<_>>()
