@@ -323,7 +323,7 @@ fn a_machine_that_cannot_learn_is_told_so_with_what_it_does_instead() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("can never stop losing"),
+        stderr(&o).contains("a perfect opponent beats it in every game"),
         "{}",
         stderr(&o)
     );
