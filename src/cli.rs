@@ -498,7 +498,7 @@ fn simulate_command<G: Notation + Descriptor>(
         return print(&if a.json {
             to_json(&training)?
         } else {
-            report::training_text(kit, rule, a.opponent, a.seed, a.max_games, &training)
+            report::training_text(kit, rule, a.opponent, a.seed, &training)
         });
     }
     let games = a.games.unwrap_or(1);

@@ -486,7 +486,8 @@ fn assert_reads_as_the_language_writes(language: &str, args: &[&str], text: &str
         "100000",
         ": sprawdzono:",
         ": проверено:",
-        "Twierdzenie",
+        // A claim is the source's (`Twierdzenie źródła`), never a theorem heading alone.
+        "Twierdzenie (",
         "противник",
         "зерно",
         " x1",

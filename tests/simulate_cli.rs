@@ -323,7 +323,7 @@ fn a_machine_that_cannot_learn_is_told_so_with_what_it_does_instead() {
     ]);
     assert_eq!(o.status.code(), Some(2));
     assert!(
-        stderr(&o).contains("can never stop losing"),
+        stderr(&o).contains("a perfect opponent beats it in every game"),
         "{}",
         stderr(&o)
     );
@@ -343,6 +343,60 @@ fn a_machine_that_cannot_learn_is_told_so_with_what_it_does_instead() {
     }
     assert!(!text.contains("no machine became certain"), "{text}");
     assert!(!text.contains("won until then"), "{text}");
+    // Under Michie's rule the class refills the first box, whatever the kit: a custom
+    // kit whose side loses never gives up for good, in `verify` and `simulate` alike.
+    let dir = temp_dir("refilled");
+    let kit = dir.join("kit.yaml");
+    std::fs::write(&kit, "preset: hexapawn-first\nrule: menace\n").unwrap();
+    let kit = kit.to_str().unwrap();
+    let text = stdout(&run(&["verify", kit, "--runs", "20"]));
+    assert!(
+        text.contains("its first box is refilled whenever it runs empty")
+            && text.contains("was refilled, as the teacher’s page says")
+            && !text.contains("gave up for good"),
+        "{text}"
+    );
+    let text = stdout(&run(&[
+        "simulate",
+        kit,
+        "--runs",
+        "20",
+        "--max-games",
+        "500",
+    ]));
+    assert!(
+        text.contains("gave up for good: 0; still playing after 500 games: 20"),
+        "{text}"
+    );
+}
+
+#[test]
+fn simulate_says_the_draws_where_a_game_has_them_and_what_its_histogram_counts() {
+    let text = stdout(&run(&[
+        "simulate",
+        "--preset",
+        "menace",
+        "--runs",
+        "10",
+        "--max-games",
+        "300",
+    ]));
+    for line in [
+        "games drawn, a mean of each machine’s share: ",
+        "no machine became certain never to lose again within 300 games",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+    let text = stdout(&run(&["simulate", "--preset", "hexapawn", "--runs", "10"]));
+    assert!(!text.contains("games drawn"), "{text}");
+    let rows: Vec<&str> = text.lines().filter(|l| l.contains(" | #")).collect();
+    assert!(
+        !rows.is_empty()
+            && rows
+                .iter()
+                .all(|r| r.contains(" machines: ") || r.contains(" machine: ")),
+        "{text}"
+    );
 }
 
 #[test]
@@ -491,7 +545,7 @@ fn sampled_verify_gives_every_mean_and_share_a_confidence_interval() {
     let text = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{text}{}", stderr(&o));
     assert!(
-        text.contains("Method: sampled")
+        text.contains("Method: simulation (a sample of 300 machines)")
             && text.contains("Student’s t for means")
             && text.contains("Wilson score for shares"),
         "{text}"
@@ -543,7 +597,10 @@ fn verify_gives_menace_figures_to_watch_with_confidence_intervals() {
     let o = run(&["verify", "--preset", "menace", "--runs", "40"]);
     let text = stdout(&o);
     assert_eq!(o.status.code(), Some(0), "{text}");
-    assert!(text.contains("Method: sampled"), "{text}");
+    assert!(
+        text.contains("Method: simulation (a sample of 40 machines)"),
+        "{text}"
+    );
     assert!(text.contains("Michie’s MENACE rule adds beads"), "{text}");
     assert!(text.contains("draws in games 101-200: "), "{text}");
     assert!(text.contains("(95% CI "), "{text}");
@@ -603,6 +660,8 @@ fn play_reads_moves_from_a_pipe_and_refuses_a_bad_one() {
         "{text}"
     );
     assert!(text.contains("The machine takes out a bead: ● "), "{text}");
+    // The machine's move said as what it did, not as the pupil's instruction.
+    assert!(text.contains(". The machine takes "), "{text}");
     // The rule in words, the beads with a multiplication sign, a change with an arrow.
     assert!(text.contains("punish-only rule: "), "{text}");
     assert!(text.contains(" ×1  take 1, leave 4"), "{text}");

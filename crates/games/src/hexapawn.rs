@@ -430,6 +430,22 @@ mod tests {
     }
 
     #[test]
+    fn a_board_of_the_wrong_size_is_said_with_each_count_in_its_own_plural() {
+        use crate::i18n::Language;
+        for (rows, cols, language, said) in [
+            (4, 4, Language::Pl, "plansza ma tu 4 rzędy i 4 kolumny"),
+            (5, 4, Language::Pl, "plansza ma tu 5 rzędów i 4 kolumny"),
+            (3, 5, Language::Ru, "на доске здесь 3 ряда и 5 столбцов"),
+            (4, 3, Language::En, "a board here has 4 rows and 3 columns"),
+        ] {
+            let game = Hexapawn::new(rows, cols);
+            let refused = game.parse_position("B/W", Side::First).unwrap_err();
+            let text = refused.in_language(language);
+            assert!(text.contains(said), "{text}");
+        }
+    }
+
+    #[test]
     fn white_opens_with_three_steps() {
         let game = Hexapawn::new(3, 3);
         let start = game.start();

@@ -227,6 +227,21 @@ impl Notation for Kayles {
             ),
         }
     }
+
+    fn say_machine_move(&self, position: &Row, mv: Knock, words: &Strings) -> String {
+        let leave = self.format_position(&self.play(position, mv));
+        let (first, second) = ((mv.first + 1).to_string(), (mv.first + 2).to_string());
+        match mv.pins {
+            1 => words.fill(
+                id::PLAY_MOVED_KAYLES_ONE,
+                &[("pin", &first), ("leave", &leave)],
+            ),
+            _ => words.fill(
+                id::PLAY_MOVED_KAYLES_TWO,
+                &[("first", &first), ("second", &second), ("leave", &leave)],
+            ),
+        }
+    }
 }
 
 impl Descriptor for Kayles {

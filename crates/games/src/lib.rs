@@ -241,8 +241,11 @@ pub trait Rules: Clone + Send + Sync + 'static {
     fn relay_order(&self, mv: Self::Move) -> u32;
 }
 
-/// Why a game ended, in the words `play` says it in, of either side as the last mover
-/// (`play.end.you.line`: "you made three in a row", `play.end.machine.line`).
+/// Why a game ended, in the words `play` says after the line that names the winner
+/// (`play.won`, `play.lost`), of either side as the last mover: as the winner, already
+/// named, where the last move wins (`play.end.machine.line`: "by making three in a row",
+/// Polish "ułożyła trzy w rzędzie"), or named where it loses (Marienbad's last stone:
+/// "because you took the last stone"), so that no language says the winner twice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ending {
     /// Said when the player made the last move.
@@ -327,6 +330,22 @@ pub trait Notation: Rules {
     /// unless a game's moves are words (`centre`, `take 2`).
     fn say_move(&self, position: &Self::Position, mv: Self::Move, _words: &Strings) -> String {
         self.format_move(position, mv)
+    }
+
+    /// The machine's move as a statement of what it did (`The machine takes 2, leaving
+    /// 5`), for `play` to say after its draw: [`Notation::say_move`]'s words are an
+    /// instruction to the pupil. `The machine's move:` and those words unless a game's
+    /// moves are verbs of its own.
+    fn say_machine_move(
+        &self,
+        position: &Self::Position,
+        mv: Self::Move,
+        words: &Strings,
+    ) -> String {
+        words.fill(
+            id::PLAY_MOVED_ANY,
+            &[("move", &self.say_move(position, mv, words))],
+        )
     }
 
     /// The pieces of the text notation that a language writes in letters of its own, each
@@ -664,9 +683,10 @@ pub mod notation {
             lines = lines[0].chunks(cols).map(<[char]>::to_vec).collect();
         }
         if lines.len() != rows || lines.iter().any(|l| l.len() != cols) {
+            // Each count with its noun, which takes its own plural form (`3 rzędy i 5 kolumn`).
             return Err(crate::i18n::Said::new(crate::i18n::id::CLI_POSITION_BOARD)
-                .with("rows", rows)
-                .with("cols", cols)
+                .counting("rows", rows as i64, crate::i18n::id::PROBLEM_COUNT_ROW)
+                .counting("cols", cols as i64, crate::i18n::id::PROBLEM_COUNT_COLUMN)
                 .with("example", example));
         }
         Ok(lines)

@@ -384,7 +384,12 @@ impl Rules for Nim {
     }
 
     fn end_reason(&self, position: &Pile) -> Ending {
-        if position.stones() == 0 {
+        if position.stones() == 0 && !self.last_stone_wins() {
+            Ending {
+                you: id::PLAY_END_YOU_LAST_STONE_LOSES,
+                machine: id::PLAY_END_MACHINE_LAST_STONE_LOSES,
+            }
+        } else if position.stones() == 0 {
             Ending {
                 you: id::PLAY_END_YOU_LAST_STONE,
                 machine: id::PLAY_END_MACHINE_LAST_STONE,
@@ -544,6 +549,22 @@ impl Notation for Nim {
         } else {
             let leave = after.stones().to_string();
             words.fill(id::MOVE_NIM, &[("take", &count), ("leave", &leave)])
+        }
+    }
+
+    fn say_machine_move(&self, position: &Pile, mv: Take, words: &Strings) -> String {
+        let after = self.play(position, mv);
+        let count = mv.count.to_string();
+        if self.several() {
+            let (heap, leave) = ((mv.heap + 1).to_string(), self.format_position(&after));
+            let values = [("take", &count), ("heap", &heap), ("leave", &leave)];
+            words.fill(
+                id::PLAY_MOVED_NIM_HEAPS,
+                &values.map(|(k, v)| (k, v.as_str())),
+            )
+        } else {
+            let leave = after.stones().to_string();
+            words.fill(id::PLAY_MOVED_NIM, &[("take", &count), ("leave", &leave)])
         }
     }
 }
@@ -735,6 +756,17 @@ mod tests {
 
     fn take(heap: u8, count: u16) -> Take {
         Take { heap, count }
+    }
+
+    #[test]
+    fn the_last_stone_is_said_as_the_winners_move_or_as_the_losers() {
+        let empty = pile(0, Side::First);
+        // Bachet's: whoever took it won, and is named already.
+        let bachet = Nim::new(vec![8], Vec::new(), true).end_reason(&empty);
+        assert_eq!(bachet.machine, id::PLAY_END_MACHINE_LAST_STONE);
+        // Marienbad's: whoever took it lost, and is named after the winner.
+        let misere = marienbad().end_reason(&empty);
+        assert_eq!(misere.you, id::PLAY_END_YOU_LAST_STONE_LOSES);
     }
 
     fn marienbad() -> Nim {

@@ -173,11 +173,12 @@ impl Stats {
     /// The histogram as rows of `#`, the longest `width` wide, each with its share of the
     /// runs and that share's 95% confidence interval.
     pub fn histogram_text(&self, width: usize) -> String {
-        self.histogram_with(width, |share| share.text(100.0, "%"))
+        self.histogram_with(width, |n, share| format!("{n}: {}", share.text(100.0, "%")))
     }
 
-    /// The histogram's rows with each share written by `share` (a language's words).
-    pub fn histogram_with(&self, width: usize, share: impl Fn(&Estimate) -> String) -> String {
+    /// The histogram's rows, each value's count and share written by `said` (a
+    /// language's words, which name what is counted).
+    pub fn histogram_with(&self, width: usize, said: impl Fn(u32, &Estimate) -> String) -> String {
         let most = self.histogram.values().copied().max().unwrap_or(1).max(1);
         let digits = self.max.to_string().len();
         self.histogram
@@ -185,9 +186,9 @@ impl Stats {
             .map(|(value, n)| {
                 let bar = (*n as usize * width).div_ceil(most as usize);
                 format!(
-                    "  {value:>digits$} | {:<width$} {n}: {}\n",
+                    "  {value:>digits$} | {:<width$} {}\n",
                     "#".repeat(bar),
-                    share(&self.shares[value])
+                    said(*n, &self.shares[value])
                 )
             })
             .collect()
@@ -199,6 +200,8 @@ impl Stats {
 pub struct Training {
     /// Machines trained.
     pub runs: u32,
+    /// Games after which a machine that can still lose counts as unfinished.
+    pub max_games: u32,
     /// Machines that could still lose after the last game allowed.
     pub unfinished: u32,
     /// Their share of the machines trained.
@@ -220,6 +223,9 @@ pub struct Training {
     pub wins_before_giving_up: Option<Stats>,
     /// Games drawn until then.
     pub draws_before_giving_up: Option<Stats>,
+    /// In a game that can end in a draw, the share of its games each machine drew
+    /// (until it learnt, gave up or ran out of games), a mean over the machines.
+    pub drawn_share: Option<Estimate>,
 }
 
 #[cfg(test)]

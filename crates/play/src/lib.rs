@@ -426,6 +426,8 @@ fn narrate<G: Notation>(
     let s = strings(kit.language);
     let position = &tree.positions[node as usize];
     let say = |mv| game.say_move(position, mv, s);
+    // What the machine did, said as a statement, not as the pupil's instruction.
+    let played = |mv| game.say_machine_move(position, mv, s);
     let mut text = format!(
         "\n{}\n{}",
         turn_heading(kit, turn, true),
@@ -435,7 +437,7 @@ fn narrate<G: Notation>(
         if let Draw::Forced { child } = draw
             && let Some(m) = tree.move_to(node, child)
         {
-            text.push_str(&s.fill(id::PLAY_FORCED, &[("move", &say(m))]));
+            text.push_str(&s.fill(id::PLAY_FORCED, &[("move", &played(m))]));
             text.push('\n');
         }
         return text;
@@ -479,7 +481,7 @@ fn narrate<G: Notation>(
             } else {
                 id::PLAY_DRAWN
             };
-            let mv = tree.move_to(node, child).map(say).unwrap_or_default();
+            let mv = tree.move_to(node, child).map(played).unwrap_or_default();
             let values = [("bead", bead(kit, m.colour, coloured)), ("move", mv)];
             text.push_str(&s.fill(key, &values.each_ref().map(|(k, v)| (*k, v.as_str()))));
             text.push('\n');
@@ -545,14 +547,8 @@ fn changes<G: Notation>(
 mod tests {
     use super::*;
     use matchbox_engine::i18n::Language;
-    use matchbox_engine::kit::fixtures::{self, Stones};
+    use matchbox_engine::kit::fixtures;
     use matchbox_engine::simulate::state::Settings;
-
-    fn bachet() -> (Stones, Kit, Setup<Stones>) {
-        let (game, kit) = fixtures::stones("bachet");
-        let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
-        (game, kit, setup)
-    }
 
     fn run(input: impl AsRef<[u8]>, colour: bool) -> (Result<Saved, Error>, String, u32) {
         run_in(Language::En, input, colour)
@@ -563,8 +559,17 @@ mod tests {
         input: impl AsRef<[u8]>,
         colour: bool,
     ) -> (Result<Saved, Error>, String, u32) {
-        let (game, _, _) = bachet();
-        let yaml = format!("preset: bachet\nlanguage: {}\n", language.code());
+        run_preset("bachet", language, input, colour)
+    }
+
+    fn run_preset(
+        preset: &str,
+        language: Language,
+        input: impl AsRef<[u8]>,
+        colour: bool,
+    ) -> (Result<Saved, Error>, String, u32) {
+        let (game, _) = fixtures::stones(preset);
+        let yaml = format!("preset: {preset}\nlanguage: {}\n", language.code());
         let kit = Kit::from_yaml(&yaml, "kit.yaml").unwrap();
         let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
         let mut out = Vec::new();
@@ -634,7 +639,10 @@ mod tests {
             "{out}"
         );
         assert!(out.len() < 20_000, "a huge line is not echoed whole");
-        assert!(out.contains("`maybe`: please answer y or n"), "{out}");
+        assert!(
+            out.contains("`maybe` is not an answer. Please answer y (yes) or n (no)."),
+            "{out}"
+        );
     }
 
     #[test]
@@ -719,6 +727,62 @@ mod tests {
             assert!(found.is_empty(), "{language:?}: {found:?}\n{out}");
             // The labels count the machine's moves: so does the game.
             assert!(!out.contains(" 2:") && out.contains(" I"), "{out}");
+        }
+    }
+
+    #[test]
+    fn the_machines_move_is_a_statement_and_the_winner_is_named_once() {
+        // Always the first move listed, and another game, twenty times: both sides win.
+        // A yes in each language (the others are not moves); the last game is ended by
+        // moves enough for any, then declined.
+        let input = format!(
+            "{}{}n\n",
+            "1\n1\n1\n1\n1\n1\n1\n1\nt\nд\ny\n".repeat(20),
+            "1\n".repeat(40)
+        );
+        for (preset, language, statement, won, lost) in [
+            (
+                "bachet",
+                Language::Pl,
+                ". Maszyna bierze ",
+                "Wygrała maszyna: wzięła ostatni kamyk.",
+                "Wygrał przeciwnik: wziął ostatni kamyk.",
+            ),
+            (
+                "bachet",
+                Language::Ru,
+                ". Ход машины: берёт ",
+                "Машина выиграла: взяла последний камешек.",
+                "Вы выиграли: взяли последний камешек.",
+            ),
+            (
+                "bachet",
+                Language::En,
+                ". The machine takes ",
+                "The machine won by taking the last stone.",
+                "You won by taking the last stone.",
+            ),
+            // Marienbad's last stone loses: its taker is named after the winner.
+            (
+                "marienbad",
+                Language::En,
+                ". The machine takes ",
+                "The machine won because you took the last stone.",
+                "You won because the machine took the last stone.",
+            ),
+        ] {
+            let (result, out, _) = run_preset(preset, language, &input, false);
+            assert!(result.unwrap().games > 1, "{out}");
+            assert!(out.contains(statement), "{out}");
+            assert!(out.contains(won) && out.contains(lost), "{out}");
+            // The machine's moves are not the pupil's orders.
+            assert!(
+                !out.contains(". Ruch: weź") && !out.contains("возьмите 1."),
+                "{out}"
+            );
+            for line in out.lines() {
+                assert!(line.matches("przeciwnik").count() <= 1, "{line}");
+            }
         }
     }
 

@@ -16,7 +16,6 @@ pub fn training_text(
     rule: Rule,
     opponent: OpponentKind,
     seed: u64,
-    max_games: u32,
     t: &Training,
 ) -> String {
     let words = Words::of(kit);
@@ -46,7 +45,7 @@ pub fn training_text(
             words.fill(id::CLI_SIDE_LOSES, &[("side", &words.side(kit))])
         ));
     }
-    let games = words.number(max_games);
+    let games = words.number(t.max_games);
     let learnt = words.number(t.runs - t.unfinished);
     out.push_str(&format!(
         "  {}",
@@ -71,6 +70,15 @@ pub fn training_text(
         out.push_str(&words.fill(id::CLI_UNFINISHED, &[("games", &games), ("n", &unfinished)]));
     }
     out.push('\n');
+    if let Some(share) = &t.drawn_share {
+        out.push_str(&format!(
+            "  {}\n",
+            words.fill(
+                id::CLI_DRAWN,
+                &[("share", &words.estimate(share, 100.0, true))]
+            )
+        ));
+    }
     if let Some(games) = &t.games_to_give_up {
         let stats = words.stats(games);
         out.push_str(&format!(
@@ -121,7 +129,16 @@ pub(crate) fn learning_words(words: Words, t: &Training) -> String {
             words.histogram(losses, 40),
             words.fill(id::CLI_GAMES_TO_LEARN, &[("stats", &words.stats(games))]),
         ),
-        _ => format!("  {}\n", words.fill(id::CLI_NONE_LEARNT, &[])),
+        _ => format!(
+            "  {}\n",
+            words.fill(
+                id::CLI_NONE_LEARNT,
+                &[
+                    ("games", &words.count(t.max_games, id::PROBLEM_COUNT_GAME)),
+                    ("n", &words.number(t.max_games)),
+                ],
+            )
+        ),
     }
 }
 
@@ -223,6 +240,7 @@ mod tests {
     fn gave_up(wins: u32, draws: u32) -> Training {
         Training {
             runs: 10,
+            max_games: 100,
             unfinished: 10,
             unfinished_share: Estimate::share(10, 10),
             losses_to_learn: None,
@@ -232,6 +250,7 @@ mod tests {
             games_to_give_up: Stats::of(&[30; 10]),
             wins_before_giving_up: Stats::of(&[wins; 10]),
             draws_before_giving_up: Stats::of(&[draws; 10]),
+            drawn_share: None,
         }
     }
 
@@ -271,7 +290,7 @@ mod tests {
         ] {
             let yaml = format!("preset: {preset}\nlanguage: {}\n", language.code());
             let kit = Kit::from_yaml(&yaml, "kit.yaml").unwrap();
-            let text = training_text(&kit, kit.rule, OpponentKind::Perfect, 1, 100, &t);
+            let text = training_text(&kit, kit.rule, OpponentKind::Perfect, 1, &t);
             // Words apart as a reader sees them, whatever spaces line them up.
             let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
             assert!(words.contains(said), "{said}\n{text}");

@@ -127,12 +127,22 @@ impl Words {
         let texts = figures(self.say.0, &[mean, low, high], places);
         let [mean, low, high] = [0, 1, 2].map(|i| self.unit(&texts[i], percent));
         // An interval narrower than the decimals shown is said as the one value it is.
-        let key = if low == high {
-            id::CLI_INTERVAL_ONE
+        if low == high {
+            return mean;
+        }
+        self.fill(
+            id::CLI_INTERVAL,
+            &[("mean", &mean), ("low", &low), ("high", &high)],
+        )
+    }
+
+    /// Two ends, `low` to `high`, or the one value they round to.
+    pub(crate) fn range(self, low: &str, high: &str) -> String {
+        if low == high {
+            low.to_string()
         } else {
-            id::CLI_INTERVAL
-        };
-        self.fill(key, &[("mean", &mean), ("low", &low), ("high", &high)])
+            self.fill(id::CLI_VERIFY_RANGE, &[("low", low), ("high", high)])
+        }
     }
 
     /// A figure's text, as a percentage when `percent`.
@@ -158,10 +168,18 @@ impl Words {
         )
     }
 
-    /// The histogram as rows of `#`, the longest `width` wide, each with its share of
-    /// the runs and that share's 95% confidence interval.
+    /// The histogram as rows of `#`, the longest `width` wide, each with its count of
+    /// machines, their share of the runs and that share's 95% confidence interval.
     pub(crate) fn histogram(self, s: &Stats, width: usize) -> String {
-        s.histogram_with(width, |share| self.estimate(share, 100.0, true))
+        s.histogram_with(width, |n, share| {
+            self.fill(
+                id::CLI_HISTOGRAM_ROW,
+                &[
+                    ("machines", &self.count(n, id::PROBLEM_COUNT_MACHINE)),
+                    ("share", &self.estimate(share, 100.0, true)),
+                ],
+            )
+        })
     }
 
     /// A finding of the engine's (a check, a claim, a reason) in the kit's language.
@@ -212,7 +230,7 @@ impl Words {
                     places(percent),
                 );
                 let [low, high] = [0, 1].map(|i| self.unit(&texts[i], percent));
-                self.fill(id::CLI_VERIFY_RANGE, &[("low", &low), ("high", &high)])
+                self.range(&low, &high)
             }
             Measure::Sampled(e) => self.interval(
                 [e.mean, e.low, e.high].map(|x| x * scale),

@@ -354,11 +354,11 @@ fn first_moves<G: Rules>(tree: &Tree<G>, machine: &Machine, opponent: OpponentKi
 }
 
 /// The boxes of the machine's first move, whichever the opponent's opening, that the
-/// teacher's page has the class refill when one runs empty ([`Machine::refills`]): none
-/// under another rule, and none for a machine whose side loses, whose figures are those
-/// of its giving up.
+/// teacher's page has the class refill when one runs empty ([`Machine::refills`]): by the
+/// rule alone, whatever the kit (a machine whose side loses is refilled too, and so never
+/// gives up for good); none under another rule.
 fn refilled_boxes<G: Rules>(tree: &Tree<G>, machine: &Machine) -> Vec<u32> {
-    if !machine.refills() || side_loses(tree, machine.side) {
+    if !machine.refills() {
         return Vec::new();
     }
     let mut boxes: Vec<u32> = first_moves(tree, machine, OpponentKind::Random)
@@ -395,12 +395,27 @@ fn gave_up(machine: &Machine, beads: &Beads, first: &[Node]) -> bool {
 /// How one training run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Run {
-    /// The machine could no longer lose, after these losses and games.
-    Learnt { losses: u32, games: u32 },
+    /// The machine could no longer lose, after these losses, games and draws.
+    Learnt { losses: u32, games: u32, draws: u32 },
     /// It gave up at its first move for good, after these games, wins and draws.
     GaveUp { games: u32, wins: u32, draws: u32 },
-    /// It could still lose after the last game allowed.
-    Unfinished,
+    /// It could still lose after the last game allowed, having drawn these.
+    Unfinished { draws: u32 },
+}
+
+impl Run {
+    /// The games played and the draws among them.
+    fn games_and_draws(self, max_games: u32) -> (u32, u32) {
+        match self {
+            Run::Learnt { games, draws, .. } | Run::GaveUp { games, draws, .. } => (games, draws),
+            Run::Unfinished { draws } => (max_games, draws),
+        }
+    }
+}
+
+/// Whether any game on the tree ends in a draw.
+fn can_draw<G: Rules>(tree: &Tree<G>) -> bool {
+    (0..tree.len() as Node).any(|n| tree.outcome(n) == Some(crate::game::Outcome::Draw))
 }
 
 /// Trains one fresh machine until it can no longer lose, gives up at its first move for
@@ -419,6 +434,7 @@ fn train_one<G: Rules>(
         return Ok(Run::Learnt {
             losses: 0,
             games: 0,
+            draws: 0,
         });
     }
     let mut them = Automatic::new(opponent, setup.rival.as_ref(), setup.teaching.as_ref())?;
@@ -436,6 +452,7 @@ fn train_one<G: Rules>(
                 return Ok(Run::Learnt {
                     losses,
                     games: game,
+                    draws,
                 });
             }
             if gave_up(machine, &me.beads, first) {
@@ -447,7 +464,7 @@ fn train_one<G: Rules>(
             }
         }
     }
-    Ok(Run::Unfinished)
+    Ok(Run::Unfinished { draws })
 }
 
 /// Trains `runs` fresh machines against `opponent`, each until it can no longer lose or
@@ -478,12 +495,27 @@ pub fn train<G: Rules>(
             result
         })
         .collect::<Result<_, _>>()?;
+    // Each machine's share of draws, over the machines that played a game, in a game
+    // that has draws.
+    let shares: Vec<f64> = if can_draw(&setup.tree) {
+        results
+            .iter()
+            .filter_map(|run| {
+                let (games, draws) = run.games_and_draws(max_games);
+                (games > 0).then(|| f64::from(draws) / f64::from(games))
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let drawn_share = Estimate::mean_of(shares.into_iter()).map(|share| share.within(0.0, 1.0));
     let (mut losses, mut games, mut gave_up) = (Vec::new(), Vec::new(), Vec::new());
     for run in results {
         match run {
             Run::Learnt {
                 losses: l,
                 games: g,
+                ..
             } => {
                 losses.push(l);
                 games.push(g);
@@ -493,7 +525,7 @@ pub fn train<G: Rules>(
                 wins,
                 draws,
             } => gave_up.push([g, wins, draws]),
-            Run::Unfinished => {}
+            Run::Unfinished { .. } => {}
         }
     }
     let unfinished = runs - losses.len() as u32;
@@ -501,6 +533,7 @@ pub fn train<G: Rules>(
         [0, 1, 2].map(|i| gave_up.iter().map(|run| run[i]).collect::<Vec<u32>>());
     Ok(Training {
         runs,
+        max_games,
         unfinished,
         unfinished_share: Estimate::share(unfinished, runs),
         losses_to_learn: Stats::of(&losses),
@@ -510,6 +543,7 @@ pub fn train<G: Rules>(
         games_to_give_up: Stats::of(&give_up_games),
         wins_before_giving_up: Stats::of(&wins),
         draws_before_giving_up: Stats::of(&draws),
+        drawn_share,
     })
 }
 
@@ -1009,6 +1043,38 @@ mod tests {
         assert_eq!(rows.len(), 51);
         assert!(rows[1].starts_with("1,"), "{}", rows[1]);
         assert!(rows[1].contains("1-"), "the moves are written: {}", rows[1]);
+    }
+
+    #[test]
+    fn michies_rule_refills_the_first_box_whatever_the_kit() {
+        // HIM's side loses; a custom kit of it under Michie's rule is refilled all the same,
+        // as its teacher's page says, so no machine gives up for good.
+        let kit = Kit::from_yaml("preset: hexapawn-first\nrule: menace\n", "kit.yaml").unwrap();
+        let (refilled, t) = with_game!(&kit.game, |game| {
+            let setup = Setup::new(game, &kit, kit.rule, false).unwrap();
+            let t = train(&setup, OpponentKind::Perfect, 20, 200, 1, &|_| {}).unwrap();
+            (setup.refilled.clone(), t)
+        });
+        assert_eq!(refilled, [0]);
+        assert!(t.side_loses);
+        assert_eq!((t.gave_up, t.unfinished), (0, 20));
+        // Under the punish-only rule the same machine gives up for good.
+        let (_, him) = pawns_setup(crate::kit::fixtures::HIM, false);
+        assert!(him.refilled.is_empty());
+        let t = train(&him, OpponentKind::Perfect, 20, 200, 1, &|_| {}).unwrap();
+        assert_eq!(t.gave_up, 20);
+    }
+
+    #[test]
+    fn training_measures_draws_only_in_a_game_that_has_them() {
+        let (game, kit) = fixtures::grid("menace");
+        let setup = Setup::new(&game, &kit, kit.rule, false).unwrap();
+        let t = train(&setup, OpponentKind::Perfect, 10, 300, 1, &|_| {}).unwrap();
+        let drawn = t.drawn_share.expect("MENACE draws");
+        assert!(drawn.mean > 0.3 && drawn.mean < 1.0, "{drawn:?}");
+        let (_, setup) = pawns_setup(HER, false);
+        let t = train(&setup, OpponentKind::Perfect, 10, 300, 1, &|_| {}).unwrap();
+        assert_eq!(t.drawn_share, None);
     }
 
     #[test]

@@ -346,8 +346,9 @@ pub fn reward_check<G: Notation + Descriptor>(
 pub struct CannotLearn {
     /// Why it cannot learn.
     pub why: Said,
-    /// When it gives up at its first move for good, against [`Verdict::opponent`].
-    pub instead: GivingUp,
+    /// When it gives up at its first move for good, against [`Verdict::opponent`]; `None`
+    /// where the class refills its first box (see [`crate::refill`]), so it never does.
+    pub instead: Option<GivingUp>,
 }
 
 /// Everything `verify` found.
@@ -605,7 +606,7 @@ fn learning_figures<G: Notation + Descriptor>(
             Some(why) => exact::giving_up(&setup.tree, &setup.machine, opponent).map(|g| {
                 figures.cannot_learn = Some(CannotLearn {
                     why: why.clone(),
-                    instead: g,
+                    instead: Some(g),
                 });
             }),
             None => prove(&setup.tree, &setup.machine, opponent).map(|p| figures.exact = Some(p)),
@@ -625,7 +626,10 @@ fn learning_figures<G: Notation + Descriptor>(
             let trained = train(setup, opponent, runs, max_games, seed, progress)?;
             figures.cannot_learn = cannot.map(|why| CannotLearn {
                 why,
-                instead: GivingUp::sampled(opponent, &trained),
+                instead: setup
+                    .refilled
+                    .is_empty()
+                    .then(|| GivingUp::sampled(opponent, &trained)),
             });
             figures.measured = Some(trained);
             figures.watch = Some(watch(setup, opponent, runs, seed)?);
@@ -692,6 +696,7 @@ mod tests {
     fn a_bound_holds_only_if_every_run_learnt_within_it() {
         let training = |values: &[u32], unfinished| Training {
             runs: values.len() as u32 + unfinished,
+            max_games: 100,
             unfinished,
             unfinished_share: Estimate::share(unfinished, values.len() as u32 + unfinished),
             losses_to_learn: Stats::of(values),
@@ -701,6 +706,7 @@ mod tests {
             games_to_give_up: None,
             wins_before_giving_up: None,
             draws_before_giving_up: None,
+            drawn_share: None,
         };
         assert!(bears_out(Bound::AtMost(11), &training(&[5, 11], 0)));
         assert!(!bears_out(Bound::AtMost(11), &training(&[5, 12], 0)));

@@ -8,8 +8,8 @@ use serde::Serialize;
 pub use super::stats::Estimate;
 use super::{OpponentKind, Setup, Stats, first_box_beads, follow_first_box};
 use crate::Error;
-use crate::game::{Outcome, Rules};
-use crate::machine::{End, Learner, Node};
+use crate::game::Rules;
+use crate::machine::{End, Learner};
 
 /// The windows of games whose share of draws is reported.
 pub const WINDOWS: [(u32, u32); 4] = [(1, 20), (21, 50), (51, 100), (101, 200)];
@@ -91,8 +91,7 @@ pub fn watch<G: Rules>(
         })
         .collect::<Result<_, Error>>()?;
     // Shares of draws only for a game in which a draw can happen at all.
-    let tree = &setup.tree;
-    let can_draw = (0..tree.len() as Node).any(|n| tree.outcome(n) == Some(Outcome::Draw));
+    let can_draw = super::can_draw(&setup.tree);
     let windows = WINDOWS
         .iter()
         .filter(|_| can_draw)
