@@ -103,7 +103,33 @@ fn read_kit(path: &std::path::Path) -> Result<Kit, Error> {
                 _ => said(id::ERROR_KIT_UNREADABLE),
             }
         })?;
-    Kit::from_bytes(bytes, &shown)
+    Kit::from_bytes(bytes, &shown).map_err(said_in_the_terminals_language)
+}
+
+/// A kit whose `language:` names none of the kit languages is told so in the
+/// terminal's language (`LC_ALL`, `LC_MESSAGES` or `LANG`) where that is one of them:
+/// the teacher who wrote `language: de` then reads the choices in words they know.
+fn said_in_the_terminals_language(error: Error) -> Error {
+    let Error::Kit(mut problem) = error else {
+        return error;
+    };
+    if problem.key.as_deref() == Some("language") {
+        if let Some(language) = terminal_language() {
+            problem.message = problem.message.in_language(language);
+        }
+    }
+    Error::Kit(problem)
+}
+
+/// The kit language the terminal's locale names, if any (POSIX order: the first of
+/// `LC_ALL`, `LC_MESSAGES`, `LANG` that is set decides).
+fn terminal_language() -> Option<Language> {
+    let locale = ["LC_ALL", "LC_MESSAGES", "LANG"]
+        .into_iter()
+        .filter_map(|name| std::env::var(name).ok())
+        .find(|value| !value.is_empty())?;
+    let code = locale.split(['_', '.', '@']).next()?;
+    Language::ALL.into_iter().find(|l| l.code() == code)
 }
 
 /// The words of a mistake made before a kit names its language.

@@ -206,3 +206,33 @@ fn a_label_too_big_or_an_unknown_language_writes_nothing() {
         assert!(!dir.exists(), "{name}: something was written");
     }
 }
+
+#[test]
+fn a_language_the_kit_cannot_take_is_told_in_the_terminals_language() {
+    let kit = std::env::temp_dir().join(format!("matchbox-de-{}.yaml", std::process::id()));
+    std::fs::write(&kit, "preset: hexapawn\nlanguage: de\n").unwrap();
+    let told = |locale: &str| {
+        let out = support::matchbox()
+            .args(["boxes", kit.to_str().unwrap()])
+            .env_remove("LC_ALL")
+            .env_remove("LC_MESSAGES")
+            .env("LANG", locale)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{locale}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let polish = told("pl_PL.UTF-8");
+    assert!(polish.contains("pl (polski) albo ru"), "{polish}");
+    let russian = told("ru_RU.UTF-8");
+    assert!(russian.contains("pl (polski) или ru"), "{russian}");
+    // A terminal in no kit language, or in none at all: English, as before.
+    for locale in ["de_DE.UTF-8", "C", ""] {
+        let english = told(locale);
+        assert!(
+            english.contains("pl (polski) or ru (русский), found `de`"),
+            "{english}"
+        );
+    }
+    std::fs::remove_file(kit).unwrap();
+}

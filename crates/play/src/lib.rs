@@ -370,7 +370,7 @@ fn keep_game(now: &mut Saved, end: End, before: &Beads, after: &Beads) {
 }
 
 /// Asks whether to play another game until the answer is yes or no; the input ending
-/// is a no.
+/// is a no, said as such.
 fn another_game<R: BufRead>(
     kit: &Kit,
     input: &mut R,
@@ -391,6 +391,8 @@ fn another_game<R: BufRead>(
     );
     loop {
         let Some(answer) = read_line(input)? else {
+            // Said, so that a piped or closed input does not end the session in silence.
+            write(&format!("\n{}\n", s.get(id::PLAY_NO_ANSWER)))?;
             return Ok(false);
         };
         if echo_input {
@@ -790,6 +792,19 @@ mod tests {
     fn beads_are_coloured_when_asked() {
         let (_, out, _) = run("3\n1\n1\n1\n1\n1\n", true);
         assert!(out.contains("\x1b[38;2;215;38;30m●\x1b[0m red"), "{out}");
+    }
+
+    #[test]
+    fn the_input_ending_at_the_question_ends_the_session_in_words() {
+        // One game of first-listed moves, then nothing: no game is lost, and it is said.
+        let (result, out, saves) = run(&"1\n".repeat(8), false);
+        assert_eq!(result.unwrap().games, 1, "{out}");
+        assert!(
+            out.trim_end()
+                .ends_with("No answer: that was the last game."),
+            "{out}"
+        );
+        assert!(saves > 0, "{out}");
     }
 
     #[test]

@@ -209,10 +209,14 @@ fn reward_losses<G: Game>(game: &G, kit: &Kit) -> Result<Option<RewardLosses>, E
 }
 
 /// When a machine whose side loses gives up at its first move, against a perfect and a
-/// random opponent: exactly where the bead states allow, else (against a perfect opponent
-/// only, since against a random one it can take thousands of games) over the sheet's
-/// simulated machines.
+/// random opponent (never, where its first box is refilled): exactly where the bead
+/// states allow, else (against a perfect opponent only, since against a random one it
+/// can take thousands of games) over the sheet's simulated machines.
 fn gives_up<G: Game>(setup: &Setup<G>) -> Result<Option<GivesUp>, Error> {
+    // A machine whose first box the class refills never gives up for good.
+    if setup.machine.refills() {
+        return Ok(None);
+    }
     let exactly = |opponent| exact::giving_up(&setup.tree, &setup.machine, opponent).ok();
     // A random opponent reaches more states than a perfect one: where the perfect one's
     // are too many, so are its, and the attempt would only cost time.
