@@ -297,6 +297,11 @@ fn a_machine_that_cannot_learn_is_told_so_with_what_it_does_instead() {
     ] {
         assert!(text.contains(line), "{line}: {text}");
     }
+    // The chances by game stop at the first certain one: no run of "100%".
+    assert!(
+        text.contains(": 100%") && !text.contains("100%, game"),
+        "{text}"
+    );
     let v = json(&run(&[
         "verify",
         "--preset",

@@ -314,9 +314,13 @@ fn cannot_learn_text(words: Words, c: &CannotLearn) -> String {
 
 /// When a machine that can never learn gives up at its first move.
 fn giving_up_text(words: Words, g: &GivingUp) -> String {
+    // Once every machine has given up, the later games would only repeat 100%.
+    let certain = g.by_game.iter().position(|(_, m)| m.to_f64() >= 1.0);
+    let shown = certain.map_or(g.by_game.len(), |i| i + 1);
     let by: Vec<String> = g
         .by_game
         .iter()
+        .take(shown)
         .map(|(n, m)| {
             words.fill(
                 id::CLI_VERIFY_BY_GAME,
