@@ -287,7 +287,8 @@ fn the_teachers_sheet_quotes_exact_figures_and_menace_figures_to_watch() {
 fn first_label_text<G: Game>(game: &G, kit: &Kit) -> Vec<String> {
     use matchbox_print::draw::scene::Shape;
     let set = BoxSet::build(game, kit).unwrap();
-    let label = matchbox_print::label::draw_label(game, kit, &set.boxes[0]);
+    let tags = matchbox_print::label::TagSize::of(game, kit, &set);
+    let label = matchbox_print::label::draw_label(game, kit, tags, &set.boxes[0]);
     label
         .shapes
         .iter()

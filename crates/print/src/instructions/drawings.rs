@@ -8,7 +8,7 @@ use super::ScoreSheet;
 use super::layout::{NO_BREAK_SPACE, wrap};
 use crate::draw::fonts::text_width;
 use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, Weight, pt};
-use crate::label::{draw_label, draw_move_edge, drawn_moves, fitted_tag, tag_words};
+use crate::label::{TagSize, draw_label, draw_move_edge, drawn_moves, fitted_tag, tag_words};
 use crate::pictures::{CAPTION, DrawnMove, Game};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
@@ -451,7 +451,12 @@ impl<'a, G: Game> Figures<'a, G> {
         let (lw, lh) = (size.width_mm, size.height_mm);
         let mut scene = Scene::new(self.width, lh + CAPTION * 2.2);
         if let Some(b) = sample {
-            let label = draw_label(self.game, self.kit, b);
+            let label = draw_label(
+                self.game,
+                self.kit,
+                TagSize::of(self.game, self.kit, self.set),
+                b,
+            );
             let x = (self.width - lw) / 2.0;
             scene.place(Arc::new(label), x, 0.0);
             scene.rect(
