@@ -300,13 +300,17 @@ fn sheet_foot(scene: &mut Scene, kit: &Kit, legend: &Legend, (top, bottom): (f32
     }
 }
 
-/// The kit's name as a running head gives it, the head still fitting (`fits`) at the
-/// body size: whole where it fits, else its short name (the part before its first
-/// comma: "HIM, Hexapawn Instructable Matchboxes" is HIM), else cut after a word and
+/// The kit's name as a running head gives it, the head still fitting (`fits`) at
+/// its size: whole where it fits, else its short name (the part before its first
+/// comma, dash or colon: "HIM, Hexapawn Instructable Matchboxes" is HIM, "MENACE — машина
+/// для игры в крестики-нолики" is MENACE), else cut after a word and
 /// ended in an ellipsis. Only a name of one word too long for the page is left whole,
 /// for the head to shrink.
 fn header_name(name: &str, fits: impl Fn(&str) -> bool) -> String {
-    let short = name.split_once(", ").map(|(short, _)| short);
+    let short = [", ", " — ", " – ", ": "]
+        .iter()
+        .filter_map(|mark| name.split_once(mark).map(|(short, _)| short))
+        .min_by_key(|short| short.len());
     let words: Vec<&str> = name.split(' ').collect();
     let cut = (1..words.len()).rev().map(|n| {
         let kept = words[..n].join(" ");
@@ -832,6 +836,8 @@ mod tests {
         let him = "HIM, Hexapawn Instructable Matchboxes";
         assert_eq!(header_name(him, fits(60)), him);
         assert_eq!(header_name(him, fits(20)), "HIM");
+        let menace = "MENACE — машина для игры в крестики-нолики";
+        assert_eq!(header_name(menace, fits(30)), "MENACE");
         let long = "Машина для класса 5Б и кружка";
         assert_eq!(header_name(long, fits(20)), "Машина для класса…");
         assert_eq!(header_name("Супермашина", fits(5)), "Супермашина");
