@@ -482,11 +482,14 @@ pub fn finish(kit: &Kit, pages: Vec<Page>) -> Vec<Scene> {
             };
             let half = (w - 2.0 * SHEET_MARGIN_MM) / 2.0 - 2.0;
             let style = TextStyle::new(HEADER_SIZE);
+            // The head takes what the page's title (at most half) leaves.
+            let title = text_width(&page.title, HEADER_SIZE, Weight::Regular).min(half);
+            let room = w - 2.0 * SHEET_MARGIN_MM - title - 4.0;
             let name = header_name(&kit.name, |name| {
-                text_width(&header(name), HEADER_SIZE, Weight::Bold) <= half
+                text_width(&header(name), HEADER_SIZE, Weight::Bold) <= room
             });
             let header = header(&name);
-            scene.fitted_text(pt(SHEET_MARGIN_MM, y), header, style.bold(), half);
+            scene.fitted_text(pt(SHEET_MARGIN_MM, y), header, style.bold(), room);
             scene.fitted_text(
                 pt(w - SHEET_MARGIN_MM, y),
                 page.title,
