@@ -287,7 +287,8 @@ fn the_teachers_sheet_quotes_exact_figures_and_menace_figures_to_watch() {
 fn first_label_text<G: Game>(game: &G, kit: &Kit) -> Vec<String> {
     use matchbox_print::draw::scene::Shape;
     let set = BoxSet::build(game, kit).unwrap();
-    let label = matchbox_print::label::draw_label(game, kit, &set.boxes[0]);
+    let tags = matchbox_print::label::TagSize::of(game, kit, &set);
+    let label = matchbox_print::label::draw_label(game, kit, tags, &set.boxes[0]);
     label
         .shapes
         .iter()
@@ -568,6 +569,37 @@ fn kit_pdf<G: Game>(game: &G, kit: &Kit) -> (Vec<matchbox_print::sheet::Page>, V
     let pages = instruction_pages(game, kit, &set, &Findings::default()).unwrap();
     let scenes = matchbox_print::sheet::finish(kit, pages.clone());
     (pages, matchbox_print::draw::pdf::to_pdf(&scenes).unwrap())
+}
+
+#[test]
+fn a_command_is_set_in_an_embedded_monospaced_face_and_a_kit_without_one_embeds_none() {
+    use matchbox_print::draw::scene::{Scene, TextStyle, pt};
+    let mut scene = Scene::new(100.0, 20.0);
+    let mono = TextStyle {
+        weight: Weight::Mono,
+        ..TextStyle::new(3.7)
+    };
+    scene.styled_text(pt(5.0, 10.0), "matchbox find 1-3-5-6", mono);
+    let pdf = matchbox_print::draw::pdf::to_pdf(&[scene]).unwrap();
+    let fonts = embedded_font_names(&pdf);
+    assert!(
+        fonts.iter().any(|f| f.ends_with("DejaVuSansMono")),
+        "{fonts:?}"
+    );
+    // A booklet embeds the face exactly where a code span uses it: it costs nothing
+    // elsewhere.
+    let bachet = kit("bachet", Language::En);
+    let (pages, pdf) = with_game!(&bachet.game, |game| kit_pdf(game, &bachet));
+    let mono_texts = texts(&pages)
+        .into_iter()
+        .filter(|t| t.2 == Weight::Mono)
+        .count();
+    let fonts = embedded_font_names(&pdf);
+    assert_eq!(
+        fonts.iter().any(|f| f.contains("Mono")),
+        mono_texts > 0,
+        "{fonts:?}"
+    );
 }
 
 #[test]

@@ -22,7 +22,7 @@ use matchbox_engine::simulate::OpponentKind;
 use matchbox_engine::simulate::state::{self, Saved, Settings};
 use matchbox_engine::simulate::{Opponent, Setup, Turn, play_game};
 use matchbox_print::draw::svg::to_svg;
-use matchbox_print::label::{draw_label, drawn_moves};
+use matchbox_print::label::{TagSize, draw_label, drawn_moves};
 use matchbox_print::pictures::Game;
 
 /// What changes only when the teacher applies new settings (and then is made anew).
@@ -1099,7 +1099,12 @@ impl<R> Live<R> {
         Ok(BoxView {
             summary: self.summary(fixed, b),
             position: fixed.game.format_position(&mbox.position),
-            label: to_svg(&draw_label(&fixed.game, &fixed.kit, mbox)),
+            label: to_svg(&draw_label(
+                &fixed.game,
+                &fixed.kit,
+                TagSize::of(&fixed.game, &fixed.kit, &fixed.setup.set),
+                mbox,
+            )),
         })
     }
 

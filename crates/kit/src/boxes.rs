@@ -390,9 +390,12 @@ pub fn merged_moves<G: Rules>(
     out
 }
 
-/// What stands between two move numbers of a tag: a comma, never a dash, which would
-/// read as a range (moves 2–4 would seem to include move 3).
+/// What stands between two move numbers of a tag: a comma; a dash stands only between
+/// the ends of a run of moves in a row (II–IV), which it includes whole.
 pub const TAG_SEPARATOR: &str = ", ";
+
+/// What stands between the ends of a run of moves in a row: an en dash.
+pub const TAG_RANGE: &str = "–";
 
 /// The tag printed under a label: the move numbers, or the machine's own move counts,
 /// as a list (II, III, IV; 2, 4, 6).
@@ -400,10 +403,11 @@ pub fn tag(move_numbers: &[u32], machine: Side, tags: Tags, numerals: Numerals) 
     written_tag(move_numbers, machine, tags, numerals, false)
 }
 
-/// [`tag`] with every run of four or more of the machine's moves in a row written as
-/// its ends around an ellipsis, the first two where the numbers count the game's moves
-/// and so go up by two (2, 4 … 12; CLXVII … D): the tag of a box that many moves
-/// reach, short enough to print on a label.
+/// [`tag`] with every run of three or more of the machine's moves in a row written as
+/// its ends around a dash, as an editor writes pages: II–IV, CLXVII–D. Where the numbers
+/// count the game's moves, a run goes up by two (4–16 is 4, 6, 8 … 16), which the
+/// label says in words (`label.tag_even`, `label.tag_odd`). The tag of a box that many
+/// moves reach, short enough to print on a label.
 pub fn short_tag(move_numbers: &[u32], machine: Side, tags: Tags, numerals: Numerals) -> String {
     written_tag(move_numbers, machine, tags, numerals, true)
 }
@@ -431,16 +435,9 @@ fn written_tag(
         |a: &u32, b: &u32| shorten && machine_move(*b, machine) == machine_move(*a, machine) + 1;
     let mut parts = Vec::new();
     for run in move_numbers.chunk_by(in_a_row) {
-        match (run, tags) {
-            // Every other number of the game: the first two show the step.
-            ([first, second, _, .., last], Tags::GameMove) => parts.push(format!(
-                "{}{TAG_SEPARATOR}{} … {}",
-                written(first),
-                written(second),
-                written(last)
-            )),
-            ([first, _, _, .., last], Tags::MachineMove) => {
-                parts.push(format!("{} … {}", written(first), written(last)));
+        match run {
+            [first, _, .., last] => {
+                parts.push(format!("{}{TAG_RANGE}{}", written(first), written(last)));
             }
             _ => parts.extend(run.iter().map(written)),
         }
@@ -834,15 +831,18 @@ mod tests {
     }
 
     #[test]
-    fn a_short_tag_writes_four_or_more_moves_in_a_row_by_their_ends() {
-        let many: Vec<u32> = (2..=12).step_by(2).chain([16, 18, 20, 24]).collect();
+    fn a_short_tag_writes_three_or_more_moves_in_a_row_by_their_ends() {
+        let many: Vec<u32> = (2..=12)
+            .step_by(2)
+            .chain([16, 18, 22, 26, 28, 30])
+            .collect();
         assert_eq!(
             short_tag(&many, Side::Second, Tags::GameMove, Numerals::Arabic),
-            "2, 4 … 12, 16, 18, 20, 24"
+            "2–12, 16, 18, 22, 26–30"
         );
         assert_eq!(
             short_tag(&many, Side::Second, Tags::MachineMove, Numerals::Roman),
-            "I … VI, VIII, IX, X, XII"
+            "I–VI, VIII, IX, XI, XIII–XV"
         );
         assert_eq!(
             short_tag(&[4, 6], Side::Second, Tags::GameMove, Numerals::Arabic),

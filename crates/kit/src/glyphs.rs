@@ -1,5 +1,6 @@
 //! Which characters the kit's one typeface (DejaVu Sans, regular, bold and oblique) can print, so
-//! that a name or a colour that would print as empty boxes is refused as kit.yaml is read.
+//! that a name or a colour that would print as empty boxes is refused as kit.yaml is read;
+//! and which its monospaced face (DejaVu Sans Mono, for commands and keys) can.
 //! Only the fonts' character maps are read here; shaping and drawing are the print crate's.
 
 use std::sync::OnceLock;
@@ -12,24 +13,33 @@ use ttf_parser::Face;
 static REGULAR: &[u8] = include_bytes!("../fonts/DejaVuSans.ttf");
 static BOLD: &[u8] = include_bytes!("../fonts/DejaVuSans-Bold.ttf");
 static OBLIQUE: &[u8] = include_bytes!("../fonts/DejaVuSans-Oblique.ttf");
+/// DejaVu Sans Mono 2.37, cut alike: the booklet's commands and kit.yaml's keys.
+static MONO: &[u8] = include_bytes!("../fonts/DejaVuSansMono.ttf");
 
-/// The font files, regular, bold and oblique, for every crate that reads them.
-pub fn font_files() -> [&'static [u8]; 3] {
-    [REGULAR, BOLD, OBLIQUE]
+/// The font files, regular, bold, oblique and monospaced, for every crate that reads them.
+pub fn font_files() -> [&'static [u8]; 4] {
+    [REGULAR, BOLD, OBLIQUE, MONO]
 }
 
-/// The character maps of the three fonts, parsed once per process.
-fn faces() -> &'static [Option<Face<'static>>; 3] {
-    static FACES: OnceLock<[Option<Face<'static>>; 3]> = OnceLock::new();
+/// The character maps of the four fonts, parsed once per process: the three faces of
+/// running text first, the monospaced one last.
+fn faces() -> &'static [Option<Face<'static>>; 4] {
+    static FACES: OnceLock<[Option<Face<'static>>; 4]> = OnceLock::new();
     FACES.get_or_init(|| font_files().map(|font| Face::parse(font, 0).ok()))
 }
 
-/// Whether all three faces of the embedded font have a glyph for `c`: anything else would
+/// Whether the monospaced face has a glyph for `c` (it lacks some of what the text faces
+/// print: a code span holding such a character is set in the regular face).
+pub fn monospaced(c: char) -> bool {
+    c == ' ' || faces()[3].as_ref().is_some_and(|f| draws(f, c))
+}
+
+/// Whether all three faces of running text have a glyph for `c`: anything else would
 /// print as an empty box. The fonts hold the characters of fonts/unicodes.txt, so these
 /// are what a kit can print.
 pub fn printable(c: char) -> bool {
     c == ' '
-        || faces()
+        || faces()[..3]
             .iter()
             .all(|face| face.as_ref().is_some_and(|f| draws(f, c)))
 }
@@ -58,11 +68,12 @@ mod tests {
             .collect()
     }
 
-    fn whole_faces() -> [Face<'static>; 3] {
+    fn whole_faces() -> [Face<'static>; 4] {
         [
             dejavu::sans::regular(),
             dejavu::sans::bold(),
             dejavu::sans::oblique(),
+            dejavu::sans_mono::regular(),
         ]
         .map(|f| Face::parse(f, 0).unwrap())
     }
@@ -75,9 +86,16 @@ mod tests {
         let mut count = 0;
         for c in (0..=0x10FFFF).filter_map(char::from_u32) {
             let in_list = listed.iter().any(|&(a, b)| (a..=b).contains(&(c as u32)));
-            let drawn = whole.iter().all(|f| draws(f, c));
+            let drawn = whole[..3].iter().all(|f| draws(f, c));
             let expected = c == ' ' || (in_list && drawn);
             assert_eq!(printable(c), expected, "U+{:04X} {c}", c as u32);
+            let mono = c == ' ' || (in_list && draws(&whole[3], c));
+            assert_eq!(
+                monospaced(c),
+                mono,
+                "U+{:04X} {c} in the monospaced face",
+                c as u32
+            );
             count += usize::from(expected);
         }
         // Latin, Greek, Cyrillic and the punctuation of all three: some hundreds.
@@ -91,10 +109,20 @@ mod tests {
             assert_eq!(subset.units_per_em(), whole.units_per_em());
             for c in (0..=0xFFFF)
                 .filter_map(char::from_u32)
-                .filter(|&c| printable(c))
+                .filter(|&c| printable(c) && draws(subset, c))
             {
                 let advance = |f: &Face| f.glyph_index(c).and_then(|g| f.glyph_hor_advance(g));
                 assert_eq!(advance(subset), advance(&whole), "U+{:04X}", c as u32);
+            }
+        }
+    }
+
+    #[test]
+    fn every_code_span_of_the_templates_is_set_in_the_monospaced_face() {
+        for (name, text) in matchbox_templates::files() {
+            // What stands between backticks: Markdown's code spans, the commands and keys.
+            for span in text.split('`').skip(1).step_by(2) {
+                assert!(span.chars().all(monospaced), "{name}: `{span}`");
             }
         }
     }

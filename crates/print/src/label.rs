@@ -8,9 +8,10 @@ use crate::draw::scene::{
 };
 use crate::pictures::{DrawnMove, Game};
 use crate::sheet::{MOVE_EDGE_WIDEST, label_drawing, move_edge};
-use matchbox_engine::boxes::{MatchBox, TAG_SEPARATOR, short_tag, tag};
+use matchbox_engine::boxes::{BoxSet, MatchBox, TAG_SEPARATOR, short_tag, tag};
+use matchbox_engine::game::Side;
 use matchbox_engine::i18n::{Id, Strings, id, plural_form, strings};
-use matchbox_engine::kit::Kit;
+use matchbox_engine::kit::{Kit, Tags};
 use matchbox_engine::rule::BeadSchedule;
 use std::sync::Arc;
 
@@ -81,10 +82,11 @@ pub fn smallest_letter(scene: &Scene) -> Option<f32> {
 
 /// The tag of box `b` as `words` put it (the label's tag alone, the index's "moves
 /// I, II"), in `style` at most and fitted to `width`, with its size: every move number
-/// where they fit at half that size and at least the smallest text size, else runs of
-/// moves in a row shortened (a box of a long game can be reached at a hundred move
+/// where the list fits at that size, else runs of three or more moves in a row by their
+/// ends (II–IV; "4–16, even" where the numbers count the game's moves, which go up by
+/// two), shrunk only then (a box of a long game can be reached at a hundred move
 /// numbers). A pupil finds move VII in a list more easily than between IV and XI, so
-/// the list stays while it can be read.
+/// the list stays while it fits.
 pub fn fitted_tag<P, M>(
     kit: &Kit,
     b: &MatchBox<P, M>,
@@ -101,19 +103,24 @@ pub fn fitted_tag<P, M>(
         .split(TAG_SEPARATOR)
         .map(|number| text_width(number, size, weight) + separator)
         .sum();
-    if text_width(&words(""), size, weight) + numbers - separator <= width * 2.0 {
+    if text_width(&words(""), size, weight) + numbers - separator <= width {
         let text = words(&full);
-        let full_size = fit(&text, size, weight, width);
-        if full_size >= SMALLEST_TEXT_MM.max(size / 2.0) {
-            return (text, full_size);
+        if text_width(&text, size, weight) <= width {
+            return (text, size);
         }
     }
-    let text = words(&short_tag(
-        &b.move_numbers,
-        kit.machine,
-        kit.tags,
-        kit.numerals,
-    ));
+    let short = short_tag(&b.move_numbers, kit.machine, kit.tags, kit.numerals);
+    // A run of the game's move numbers skips the opponent's: the words say which.
+    let short = if kit.tags == Tags::GameMove && short != full {
+        let key = match kit.machine {
+            Side::First => id::LABEL_TAG_ODD,
+            Side::Second => id::LABEL_TAG_EVEN,
+        };
+        strings(kit.language).fill(key, &[("tag", &short)])
+    } else {
+        short
+    };
+    let text = words(&short);
     let short_size = fit(&text, size, weight, width);
     (text, short_size)
 }
@@ -284,12 +291,42 @@ fn kit_pad(kit: &Kit, h: f32) -> f32 {
 /// id share the rest.
 const BEADS_SHARE: f32 = 0.42;
 
+/// The size every tag of a kit's labels is set at, in mm: the one that the label whose
+/// tag has least room can take, so that no label's tag reads as smaller than another's.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TagSize(f32);
+
+impl TagSize {
+    /// The tag size of the labels of `set`: each label laid out with its tag as large
+    /// as its room allows, the smallest of those.
+    pub fn of<G: Game>(game: &G, kit: &Kit, set: &BoxSet<G>) -> TagSize {
+        let own = |b| laid_label(game, kit, b, f32::INFINITY).1;
+        TagSize(set.boxes.iter().map(own).fold(f32::INFINITY, f32::min))
+    }
+}
+
 /// The label of one box, drawn at [`label_drawing`] size, origin at its top-left
 /// corner: the picture in its own proportions, as large as it can be, with the words
 /// beside it (a strip) or beneath it, whichever leaves it larger. The picture is a
 /// scene of its own placed in the label, so that what the game drew can be told from
 /// the words around it.
-pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Move>) -> Scene {
+/// Every tag is set at `tags`.
+pub fn draw_label<G: Game>(
+    game: &G,
+    kit: &Kit,
+    tags: TagSize,
+    b: &MatchBox<G::Position, G::Move>,
+) -> Scene {
+    laid_label(game, kit, b, tags.0).0
+}
+
+/// [`draw_label`] with its tag at `most` at most, and the size its tag is set at.
+fn laid_label<G: Game>(
+    game: &G,
+    kit: &Kit,
+    b: &MatchBox<G::Position, G::Move>,
+    most: f32,
+) -> (Scene, f32) {
     let s = strings(kit.language);
     let size = label_drawing(kit);
     let (w, h) = (size.width_mm, size.height_mm);
@@ -348,15 +385,15 @@ pub fn draw_label<G: Game>(game: &G, kit: &Kit, b: &MatchBox<G::Position, G::Mov
         pad,
     };
     let mut picture = Scene::new(w, h);
-    if strip {
+    let tag_size = if strip {
         game.draw(&b.position, &moves, beside, &mut picture);
-        draw_strip_words(&mut scene, &words, pad * 2.0 + beside.w);
+        draw_strip_words(&mut scene, &words, pad * 2.0 + beside.w, most)
     } else {
         game.draw(&b.position, &moves, below, &mut picture);
-        draw_stacked_words(&mut scene, &words, text_size);
-    }
+        draw_stacked_words(&mut scene, &words, text_size, most)
+    };
     scene.place(Arc::new(picture), 0.0, 0.0);
-    scene
+    (scene, tag_size)
 }
 
 /// The bead line of a stacked label whose foot is `width` wide inside the widest margin
@@ -373,9 +410,14 @@ fn stacked_bead_line<G: Game>(game: &G, kit: &Kit, width: f32, text_size: f32) -
     BeadLine::of(game, kit, text_size * 0.72 * 0.85, &places)
 }
 
-/// Strip: the id at the top of a column at the right from `left`, the tag at its foot,
-/// and the bead line between them.
-fn draw_strip_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, left: f32) {
+/// Strip: the id at the top of a column at the right from `left`, the tag at its foot
+/// (`most` at most), and the bead line between them. Gives the tag's size.
+fn draw_strip_words<P, M>(
+    scene: &mut Scene,
+    words: &LabelWords<P, M>,
+    left: f32,
+    most: f32,
+) -> f32 {
     let LabelWords { h, pad, .. } = *words;
     let width = words.w - left - pad;
     let centre = left + width / 2.0;
@@ -386,6 +428,7 @@ fn draw_strip_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, left: f32
         TextStyle::new(h * 0.3).bold(),
         width,
     );
+    let tag_size = tag_size.min(most);
     let tag_baseline = h - pad - tag_size * 0.15;
     let tag_style = TextStyle::new(tag_size).bold().anchored(Anchor::Middle);
     scene.styled_text(pt(centre, tag_baseline), tag_text, tag_style);
@@ -409,14 +452,21 @@ fn draw_strip_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, left: f32
         let style = bead_style(*size).anchored(Anchor::Middle);
         scene.styled_text(pt(centre, baseline), text.clone(), style);
     }
+    tag_size
 }
 
 /// Stacked: beads, tag and id along the bottom, under the picture: the bead line at
 /// the left (or on its row above, across the label), the id at the right, the tag in the middle of the label where it fits
 /// there, else in the middle of the room between them. A tag too small to read there
 /// takes the bead line's room as well (a long game's tag: nim's box 765 of 1,000
-/// stones, CXXVIII … CCCLXXXIII), the bead line giving way on that label alone.
-fn draw_stacked_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, text_size: f32) {
+/// stones, CXXVIII–CCCLXXXIII), the bead line giving way on that label alone. The tag
+/// is set at `most` at most; gives its size.
+fn draw_stacked_words<P, M>(
+    scene: &mut Scene,
+    words: &LabelWords<P, M>,
+    text_size: f32,
+    most: f32,
+) -> f32 {
     let LabelWords { w, h, pad, .. } = *words;
     let small = text_size * 0.72;
     let baseline = h - pad - text_size * 0.2;
@@ -457,6 +507,7 @@ fn draw_stacked_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, text_si
         laid = foot(left);
     }
     let (id_size, right, tag_text, tag_size) = laid;
+    let tag_size = tag_size.min(most);
     if let Some((text, line)) = beads.first() {
         scene.styled_text(pt(pad, baseline), text.clone(), bead_style(line.size));
     }
@@ -467,6 +518,7 @@ fn draw_stacked_words<P, M>(scene: &mut Scene, words: &LabelWords<P, M>, text_si
     let tag_x = (w / 2.0).min(right - half).max(left + half);
     let tag_style = TextStyle::new(tag_size).bold().anchored(Anchor::Middle);
     scene.styled_text(pt(tag_x, baseline), tag_text, tag_style);
+    tag_size
 }
 
 #[cfg(test)]
@@ -483,10 +535,11 @@ mod tests {
     /// kit at that size.
     fn smallest<G: Game>(game: &G, kit: &Kit) -> (f32, bool) {
         let set = BoxSet::build(game, kit).unwrap();
+        let tags = TagSize::of(game, kit, &set);
         let labels: Vec<Arc<Scene>> = set
             .boxes
             .iter()
-            .map(|b| Arc::new(draw_label(game, kit, b)))
+            .map(|b| Arc::new(draw_label(game, kit, tags, b)))
             .collect();
         let smallest = labels
             .iter()
@@ -558,12 +611,13 @@ mod tests {
     }
 
     #[test]
-    fn a_tag_too_long_to_read_gives_its_runs_of_moves_by_their_ends() {
+    fn a_tag_too_long_for_its_room_gives_its_runs_of_moves_by_their_ends() {
         let kit = Kit::from_yaml("preset: bachet\nstones: 1000\n", "kit.yaml").unwrap();
         let game = matchbox_engine::game::nim::Nim::new(vec![1000], vec![1, 2, 3], true);
         let set = BoxSet::build(&game, &kit).unwrap();
+        let tags = TagSize::of(&game, &kit, &set);
         let tag_of = |id: usize| {
-            let label = draw_label(&game, &kit, &set.boxes[id - 1]);
+            let label = draw_label(&game, &kit, tags, &set.boxes[id - 1]);
             words(&label)
                 .into_iter()
                 .map(|(text, _)| text)
@@ -575,8 +629,8 @@ mod tests {
                 .unwrap()
         };
         assert_eq!(tag_of(1), "I");
-        assert_eq!(tag_of(7), "II, III, IV");
-        assert_eq!(tag_of(999), "CLXVII … D");
+        assert_eq!(tag_of(7), "II–IV");
+        assert_eq!(tag_of(999), "CLXVII–D");
     }
 
     #[test]
@@ -585,7 +639,7 @@ mod tests {
         let game = Hexapawn::new(8, 3);
         let set = BoxSet::build(&game, &kit).unwrap();
         let b = &set.boxes[0];
-        let label = draw_label(&game, &kit, b);
+        let label = draw_label(&game, &kit, TagSize::of(&game, &kit, &set), b);
         let mut board_right = 0.0f32;
         let mut board_height = 0.0f32;
         label.paint(&mut |shape| {
@@ -644,5 +698,65 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every label's tag (the bold words that open with the move word) and its size.
+    fn tags<G: Game>(game: &G, kit: &Kit) -> Vec<(String, f32)> {
+        let set = BoxSet::build(game, kit).unwrap();
+        let tags = TagSize::of(game, kit, &set);
+        let s = strings(kit.language);
+        let words = [id::INDEX_MOVE, id::INDEX_MOVES].map(|key| s.fill(key, &[("tag", "")]));
+        let mut found = Vec::new();
+        for b in &set.boxes {
+            draw_label(game, kit, tags, b).paint(&mut |shape| {
+                if let Shape::Text {
+                    text, size, weight, ..
+                } = shape
+                    && *weight == Weight::Bold
+                    && words.iter().any(|w| text.starts_with(w.as_str()))
+                {
+                    found.push((text.clone(), *size));
+                }
+            });
+        }
+        found
+    }
+
+    #[test]
+    fn every_label_of_a_kit_sets_its_tag_at_one_size_its_long_tags_by_their_runs() {
+        let sizes = LABEL_SIZES
+            .iter()
+            .map(|(name, _)| *name)
+            .chain(STICKER_SHEETS.iter().map(|s| s.code));
+        for size in sizes {
+            for preset in matchbox_engine::kit::presets() {
+                for language in ["en", "pl", "ru"] {
+                    let yaml = format!(
+                        "preset: {}\nlabel: {size}\nlanguage: {language}\n",
+                        preset.name
+                    );
+                    let kit = Kit::from_yaml(&yaml, "kit.yaml").unwrap();
+                    let found = matchbox_engine::with_game!(&kit.game, |game| tags(game, &kit));
+                    let sizes: Vec<f32> = found.iter().map(|(_, size)| *size).collect();
+                    assert!(
+                        sizes.windows(2).all(|two| two[0] == two[1]),
+                        "{yaml}{found:?}"
+                    );
+                }
+            }
+        }
+        let tag_texts = |yaml: &str| {
+            let kit = Kit::from_yaml(yaml, "kit.yaml").unwrap();
+            matchbox_engine::with_game!(&kit.game, |game| tags(game, &kit))
+                .into_iter()
+                .map(|(text, _)| text)
+                .collect::<Vec<_>>()
+        };
+        assert!(tag_texts("preset: bachet\n").contains(&"moves II–IV".to_string()));
+        let marienbad = tag_texts("preset: marienbad\nlanguage: pl\n");
+        assert!(
+            marienbad.iter().any(|t| t.ends_with(", parzyste")),
+            "{marienbad:?}"
+        );
     }
 }

@@ -8,7 +8,7 @@ use matchbox_engine::parallel::prelude::*;
 use crate::draw::scene::{SMALLEST_LETTER_MM, Scene, readable_letter};
 use crate::draw::{pdf, png};
 use crate::instructions::{Expected, Findings, GivesUp, RewardLosses, Slow, instruction_pages};
-use crate::label::{draw_label, smallest_letter};
+use crate::label::{TagSize, draw_label, smallest_letter};
 use crate::pictures::Game;
 use crate::sheet::{self, Page};
 use matchbox_engine::Error;
@@ -280,11 +280,12 @@ impl LabelSheets {
         set: &BoxSet<G>,
         progress: &dyn Progress,
     ) -> LabelSheets {
+        let tags = TagSize::of(game, kit, set);
         let labels: Vec<_> = set
             .boxes
             .par_iter()
             .map(|b| {
-                let label = Arc::new(draw_label(game, kit, b));
+                let label = Arc::new(draw_label(game, kit, tags, b));
                 progress.step();
                 label
             })

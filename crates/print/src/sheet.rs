@@ -15,7 +15,8 @@ pub use matchbox_engine::media::{
 };
 use matchbox_engine::palette::Colour;
 
-use crate::draw::scene::{Anchor, GREY, INK, Rect, Rgb, Scene, Stroke, TextStyle, pt};
+use crate::draw::fonts::text_width;
+use crate::draw::scene::{Anchor, GREY, INK, Rect, Rgb, Scene, Stroke, TextStyle, Weight, pt};
 
 /// A page body and the title its header shows.
 #[derive(Clone, Debug)]
@@ -254,6 +255,9 @@ pub fn label_pages(kit: &Kit, labels: &[Arc<Scene>], legend: &Legend) -> Vec<Pag
 const CUT_CLEARANCE_MM: f32 = SAFE_MARGIN_MM;
 /// From the header's baseline down to its rule, in mm.
 const HEADER_RULE_MM: f32 = 2.0;
+/// The running head's size in mm, on every page of every kit: never shrunk for a long
+/// name.
+const HEADER_SIZE: f32 = 3.4;
 
 /// How close to the paper's edge most printers can print, in mm.
 const PRINTER_MARGIN_MM: f32 = 4.0;
@@ -296,16 +300,27 @@ fn sheet_foot(scene: &mut Scene, kit: &Kit, legend: &Legend, (top, bottom): (f32
     }
 }
 
-/// The most characters of a kit's name in a header; a longer name ends in an ellipsis.
-const HEADER_NAME_CHARS: usize = 60;
-
-/// The kit's name as a header shows it.
-fn shortened(name: &str) -> String {
-    if name.chars().count() <= HEADER_NAME_CHARS {
-        return name.to_string();
-    }
-    let short: String = name.chars().take(HEADER_NAME_CHARS - 1).collect();
-    format!("{}…", short.trim_end())
+/// The kit's name as a running head gives it, the head still fitting (`fits`) at
+/// its size: whole where it fits, else its short name (the part before its first
+/// comma, dash or colon: "HIM, Hexapawn Instructable Matchboxes" is HIM, "MENACE — машина
+/// для игры в крестики-нолики" is MENACE), else cut after a word and
+/// ended in an ellipsis. Only a name of one word too long for the page is left whole,
+/// for the head to shrink.
+fn header_name(name: &str, fits: impl Fn(&str) -> bool) -> String {
+    let short = [", ", " — ", " – ", ": "]
+        .iter()
+        .filter_map(|mark| name.split_once(mark).map(|(short, _)| short))
+        .min_by_key(|short| short.len());
+    let words: Vec<&str> = name.split(' ').collect();
+    let cut = (1..words.len()).rev().map(|n| {
+        let kept = words[..n].join(" ");
+        format!("{}…", kept.trim_end_matches([',', ';', ':', '·', '–', '—']))
+    });
+    std::iter::once(name.to_string())
+        .chain(short.map(str::to_string))
+        .chain(cut)
+        .find(|candidate| fits(candidate))
+        .unwrap_or_else(|| name.to_string())
 }
 
 /// A bar exactly [`CALIBRATION_MM`] long with a tick at either end, as filled shapes
@@ -458,17 +473,23 @@ pub fn finish(kit: &Kit, pages: Vec<Page>) -> Vec<Scene> {
             let mut scene = page.scene;
             let (w, _) = (scene.width, scene.height);
             let y = page.header_y;
-            let header = s.fill(
-                id::SHEET_HEADER,
-                &[
-                    ("name", &shortened(&kit.name)),
-                    ("page", &(i + 1).to_string()),
-                    ("pages", &total),
-                ],
-            );
+            let page_number = (i + 1).to_string();
+            let header = |name: &str| {
+                s.fill(
+                    id::SHEET_HEADER,
+                    &[("name", name), ("page", &page_number), ("pages", &total)],
+                )
+            };
             let half = (w - 2.0 * SHEET_MARGIN_MM) / 2.0 - 2.0;
-            let style = TextStyle::new(3.4);
-            scene.fitted_text(pt(SHEET_MARGIN_MM, y), header, style.bold(), half);
+            let style = TextStyle::new(HEADER_SIZE);
+            // The head takes what the page's title (at most half) leaves.
+            let title = text_width(&page.title, HEADER_SIZE, Weight::Regular).min(half);
+            let room = w - 2.0 * SHEET_MARGIN_MM - title - 4.0;
+            let name = header_name(&kit.name, |name| {
+                text_width(&header(name), HEADER_SIZE, Weight::Bold) <= room
+            });
+            let header = header(&name);
+            scene.fitted_text(pt(SHEET_MARGIN_MM, y), header, style.bold(), room);
             scene.fitted_text(
                 pt(w - SHEET_MARGIN_MM, y),
                 page.title,
@@ -813,10 +834,40 @@ mod tests {
     }
 
     #[test]
-    fn a_long_name_ends_in_an_ellipsis_in_headers() {
-        assert_eq!(shortened("HER"), "HER");
-        let long = shortened(&"Машина ".repeat(30));
-        assert_eq!(long.chars().count(), HEADER_NAME_CHARS);
-        assert!(long.ends_with("Маш…"), "{long}");
+    fn a_running_head_too_long_gives_the_short_name_then_words_and_an_ellipsis() {
+        let fits = |most: usize| move |name: &str| name.chars().count() <= most;
+        let him = "HIM, Hexapawn Instructable Matchboxes";
+        assert_eq!(header_name(him, fits(60)), him);
+        assert_eq!(header_name(him, fits(20)), "HIM");
+        let menace = "MENACE — машина для игры в крестики-нолики";
+        assert_eq!(header_name(menace, fits(30)), "MENACE");
+        let long = "Машина для класса 5Б и кружка";
+        assert_eq!(header_name(long, fits(20)), "Машина для класса…");
+        assert_eq!(header_name("Супермашина", fits(5)), "Супермашина");
+    }
+
+    #[test]
+    fn every_running_head_keeps_its_size() {
+        for preset in matchbox_engine::kit::presets() {
+            for language in ["en", "pl", "ru"] {
+                let k = kit(&format!("preset: {}\nlanguage: {language}\n", preset.name));
+                let page = Page {
+                    scene: Scene::new(210.0, 297.0),
+                    header_y: 15.0,
+                    title: String::new(),
+                };
+                let mut sizes = Vec::new();
+                finish(&k, vec![page])[0].paint(&mut |shape| {
+                    if let Shape::Text { size, .. } = shape {
+                        sizes.push(*size);
+                    }
+                });
+                assert!(
+                    sizes.iter().all(|&size| size == HEADER_SIZE),
+                    "{} in {language}: {sizes:?}",
+                    preset.name
+                );
+            }
+        }
     }
 }

@@ -9,7 +9,7 @@ use matchbox_engine::kit::{Kit, presets};
 use matchbox_engine::media::STICKER_SHEETS;
 use matchbox_print::draw::fonts::text_width;
 use matchbox_print::draw::scene::{GREY, Scene, Shape, readable_letter};
-use matchbox_print::label::{draw_label, smallest_letter};
+use matchbox_print::label::{TagSize, draw_label, smallest_letter};
 use matchbox_print::pictures::Game;
 use std::sync::Arc;
 
@@ -221,9 +221,10 @@ fn sample<P, M>(boxes: &[matchbox_engine::boxes::MatchBox<P, M>]) -> Vec<usize> 
 fn check<G: Game>(game: &G, kit: &Kit, at: &str, alike: bool, wrong: &mut Vec<String>) -> usize {
     let set = BoxSet::build(game, kit).unwrap();
     let chosen = sample(&set.boxes);
+    let tags = TagSize::of(game, kit, &set);
     let labels: Vec<Arc<Scene>> = chosen
         .iter()
-        .map(|&i| Arc::new(draw_label(game, kit, &set.boxes[i])))
+        .map(|&i| Arc::new(draw_label(game, kit, tags, &set.boxes[i])))
         .collect();
     // As `matchbox kit` refuses a kit whose smallest letter cannot be read.
     let legible = labels

@@ -32,7 +32,7 @@ use matchbox_engine::palette::default_palette;
 use matchbox_engine::rule::Rule;
 use matchbox_print::draw::png::to_png;
 use matchbox_print::instructions::{Findings, TemplateContext};
-use matchbox_print::label::draw_label;
+use matchbox_print::label::{TagSize, draw_label};
 use matchbox_print::make::{
     DEFAULT_DPI, LabelSheets, Progress, legible, make_files_telling, previews,
 };
@@ -274,11 +274,12 @@ fn design<G: Game>(
     set.check_label_count(kit)?;
     // Letters too small to read are refused as the kit is made, from every label
     // drawn; up to a thousand labels that is quick, so the designer says it at once.
+    let tags = TagSize::of(game, kit, &set);
     if set.boxes.len() <= LEGIBLE_AT_ONCE {
         let labels: Vec<_> = set
             .boxes
             .iter()
-            .map(|b| Arc::new(draw_label(game, kit, b)))
+            .map(|b| Arc::new(draw_label(game, kit, tags, b)))
             .collect();
         legible(kit, &set, &labels)?;
     }
@@ -309,7 +310,10 @@ fn design<G: Game>(
     });
     let mut parts = vec![json_part(&value)?];
     if let Some(b) = set.boxes.get(box_index) {
-        parts.push(("label.png".into(), to_png(&draw_label(game, kit, b), dpi)?));
+        parts.push((
+            "label.png".into(),
+            to_png(&draw_label(game, kit, tags, b), dpi)?,
+        ));
     }
     Ok(parts)
 }

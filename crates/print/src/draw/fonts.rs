@@ -22,18 +22,22 @@ pub fn font_data(weight: Weight) -> &'static [u8] {
 /// The family name the SVG output uses, matching the embedded font.
 pub const FAMILY: &str = "DejaVu Sans";
 
+/// The family name of the monospaced face in the SVG output.
+pub const MONO_FAMILY: &str = "DejaVu Sans Mono";
+
 /// Where a face's file is among the engine's font files, and so among every per-face table.
 pub fn index(weight: Weight) -> usize {
     match weight {
         Weight::Regular => 0,
         Weight::Bold => 1,
         Weight::Oblique => 2,
+        Weight::Mono => 3,
     }
 }
 
 /// The parsed face of a weight, parsed once per process.
 pub fn face(weight: Weight) -> Option<&'static Face<'static>> {
-    static FACES: OnceLock<[Option<Face<'static>>; 3]> = OnceLock::new();
+    static FACES: OnceLock<[Option<Face<'static>>; 4]> = OnceLock::new();
     FACES.get_or_init(|| Weight::ALL.map(|w| Face::from_slice(font_data(w), 0)))[index(weight)]
         .as_ref()
 }
@@ -81,7 +85,7 @@ thread_local! {
 /// and numbers on label after label, fitting a text to its room measures it, and the
 /// two PDFs and the previews place it again, each maybe on another thread. Shaping is
 /// deterministic, so which thread shaped a text first does not matter.
-static SHAPED: Mutex<[Option<ShapedTexts>; 3]> = Mutex::new([None, None, None]);
+static SHAPED: Mutex<[Option<ShapedTexts>; 4]> = Mutex::new([None, None, None, None]);
 
 /// Shaped texts by their text.
 type ShapedTexts = FxHashMap<Box<str>, Shaped>;
@@ -201,6 +205,7 @@ mod tests {
             dejavu::sans::regular(),
             dejavu::sans::bold(),
             dejavu::sans::oblique(),
+            dejavu::sans_mono::regular(),
         ];
         for (weight, whole) in Weight::ALL.into_iter().zip(whole) {
             let whole = Face::from_slice(whole, 0).unwrap();

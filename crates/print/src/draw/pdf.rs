@@ -69,7 +69,7 @@ fn circle(centre: Pt, r: f32) -> Option<krilla::geom::Path> {
     pb.finish()
 }
 
-fn draw(surface: &mut Surface, shape: &Shape, faces: &[Font; 3]) {
+fn draw(surface: &mut Surface, shape: &Shape, faces: &[Font; 4]) {
     let (path, f, s) = match shape {
         Shape::Line { points, stroke: st } => (polyline(points, false), None, Some(*st)),
         Shape::Polygon {
@@ -128,15 +128,15 @@ fn draw(surface: &mut Surface, shape: &Shape, faces: &[Font; 3]) {
     }
 }
 
-/// The three faces as krilla reads them, read once for every PDF a run makes and straight
+/// The four faces as krilla reads them, read once for every PDF a run makes and straight
 /// from the embedded bytes, not from a copy (1.4 MB) per PDF.
-fn pdf_fonts() -> Result<&'static [Font; 3], Error> {
-    static FONTS: OnceLock<Option<[Font; 3]>> = OnceLock::new();
+fn pdf_fonts() -> Result<&'static [Font; 4], Error> {
+    static FONTS: OnceLock<Option<[Font; 4]>> = OnceLock::new();
     FONTS
         .get_or_init(|| {
             let load = |weight| Font::new(font_data(weight).into(), 0);
-            let [regular, bold, oblique] = Weight::ALL.map(load);
-            Some([regular?, bold?, oblique?])
+            let [regular, bold, oblique, mono] = Weight::ALL.map(load);
+            Some([regular?, bold?, oblique?, mono?])
         })
         .as_ref()
         .ok_or_else(|| Error::Internal("the embedded font cannot be read".into()))

@@ -90,8 +90,8 @@ impl Anchor {
     }
 }
 
-/// Which face of the typeface: regular, bold, or oblique (the slanted regular, for the
-/// titles of works).
+/// Which face of the typeface: regular, bold, oblique (the slanted regular, for the
+/// titles of works), or monospaced (for commands and kit.yaml's keys).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Weight {
     /// Regular.
@@ -100,11 +100,13 @@ pub enum Weight {
     Bold,
     /// Oblique.
     Oblique,
+    /// Monospaced: DejaVu Sans Mono.
+    Mono,
 }
 
 impl Weight {
     /// Every face, in the order of the engine's font files.
-    pub const ALL: [Weight; 3] = [Weight::Regular, Weight::Bold, Weight::Oblique];
+    pub const ALL: [Weight; 4] = [Weight::Regular, Weight::Bold, Weight::Oblique, Weight::Mono];
 }
 
 /// One drawing instruction.
@@ -390,7 +392,7 @@ impl Scene {
 pub struct TextStyle {
     /// Font size in mm.
     pub size: f32,
-    /// Regular, bold or oblique.
+    /// Regular, bold, oblique or monospaced.
     pub weight: Weight,
     /// Alignment about the anchor point.
     pub anchor: Anchor,

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::fonts::FAMILY;
+use super::fonts::{FAMILY, MONO_FAMILY};
 use super::scene::{Anchor, Pt, Rgb, Scene, Shape, Stroke, Weight};
 
 /// Numbers with at most three decimals and no trailing zeros, so output is stable.
@@ -93,12 +93,16 @@ pub fn to_svg(scene: &Scene) -> String {
                 weight,
             } => writeln!(
                 out,
-                "<text x=\"{}\" y=\"{}\" font-family=\"{FAMILY}\" font-size=\"{}\"{}{} fill=\"{}\">{}</text>",
+                "<text x=\"{}\" y=\"{}\" font-family=\"{}\" font-size=\"{}\"{}{} fill=\"{}\">{}</text>",
                 num(at.x),
                 num(at.y),
+                match weight {
+                    Weight::Mono => MONO_FAMILY,
+                    _ => FAMILY,
+                },
                 num(*size),
                 match weight {
-                    Weight::Regular => "",
+                    Weight::Regular | Weight::Mono => "",
                     Weight::Bold => " font-weight=\"bold\"",
                     Weight::Oblique => " font-style=\"oblique\"",
                 },

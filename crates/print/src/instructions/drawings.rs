@@ -8,13 +8,13 @@ use super::ScoreSheet;
 use super::layout::{NO_BREAK_SPACE, wrap};
 use crate::draw::fonts::text_width;
 use crate::draw::scene::{Anchor, GREY, INK, Rect, Scene, Stroke, TextStyle, Weight, pt};
-use crate::label::{draw_label, draw_move_edge, drawn_moves, fitted_tag, tag_words};
+use crate::label::{TagSize, draw_label, draw_move_edge, drawn_moves, fitted_tag, tag_words};
 use crate::pictures::{CAPTION, DrawnMove, Game};
 use matchbox_engine::Error;
 use matchbox_engine::boxes::{BoxSet, MatchBox, tag};
 use matchbox_engine::game::{Outcome, Side};
-use matchbox_engine::i18n::strings;
 use matchbox_engine::i18n::{Id, id};
+use matchbox_engine::i18n::{Language, strings};
 use matchbox_engine::kit::{Kit, Tags};
 use matchbox_engine::rule::Rule;
 
@@ -173,6 +173,41 @@ fn steps(top: u32, length: f32) -> (u32, u32) {
         .find(|&s| fits(s, 1.5) && numbers % s == 0)
         .unwrap_or(numbers);
     (grid, numbers)
+}
+
+/// The score sheet's column headings in `widths` (less a margin), each on two lines at
+/// most and every one at the same size: the largest from 2.7 mm down at which every
+/// heading wraps into two lines that fit, so that a long heading is wrapped before the
+/// row is shrunk, and no heading is set in two sizes. Gives the size and each heading's
+/// lines.
+fn score_headings(
+    headings: &[String],
+    widths: &[f32],
+    language: Language,
+) -> (f32, Vec<Vec<String>>) {
+    let lines_at = |size: f32| -> Vec<Vec<String>> {
+        headings
+            .iter()
+            .zip(widths)
+            .map(|(heading, &w)| wrap(heading, size, Weight::Bold, w - 2.4, language))
+            .collect()
+    };
+    let fits = |size: f32, lines: &[Vec<String>]| {
+        lines.iter().zip(widths).all(|(lines, &w)| {
+            lines.len() <= 2
+                && lines
+                    .iter()
+                    .all(|l| text_width(l, size, Weight::Bold) <= w - 2.4)
+        })
+    };
+    // In steps of a twentieth of a millimetre down to half the size: no heading of the
+    // kit's words comes near it, and a shorter one is a better fix than smaller print.
+    let smallest = 1.35;
+    (0..27)
+        .map(|step| 2.7 - step as f32 * 0.05)
+        .map(|size| (size, lines_at(size)))
+        .find(|(size, lines)| fits(*size, lines))
+        .unwrap_or_else(|| (smallest, lines_at(smallest)))
 }
 
 /// An axis of at least `0..=top` drawn `length` mm long: its top raised to its next
@@ -416,7 +451,12 @@ impl<'a, G: Game> Figures<'a, G> {
         let (lw, lh) = (size.width_mm, size.height_mm);
         let mut scene = Scene::new(self.width, lh + CAPTION * 2.2);
         if let Some(b) = sample {
-            let label = draw_label(self.game, self.kit, b);
+            let label = draw_label(
+                self.game,
+                self.kit,
+                TagSize::of(self.game, self.kit, self.set),
+                b,
+            );
             let x = (self.width - lw) / 2.0;
             scene.place(Arc::new(label), x, 0.0);
             scene.rect(
@@ -479,28 +519,19 @@ impl<'a, G: Game> Figures<'a, G> {
         let mut scene = Scene::new(self.width, row * (count as f32 + 1.6));
         let head = row * 1.6;
         let rule = Stroke::solid(GREY, 0.25);
+        // A sign in brackets belongs to the word before it ("added (+)").
+        let headings: Vec<String> = heads
+            .iter()
+            .map(|key| s.get(*key).replace(" (", &format!("{NO_BREAK_SPACE}(")))
+            .collect();
+        let (size, lines) = score_headings(&headings, &widths, self.kit.language);
+        let style = TextStyle::new(size).bold();
         let mut x = 0.0;
-        for (key, &w) in heads.iter().zip(&widths) {
-            // Two lines at most; a longer heading is shrunk to fit.
-            let style = TextStyle::new(2.7).bold();
-            // A sign in brackets belongs to the word before it ("added (+)").
-            let heading = s.get(*key).replace(" (", &format!("{NO_BREAK_SPACE}("));
-            let lines = wrap(
-                &heading,
-                style.size,
-                Weight::Bold,
-                w - 2.4,
-                self.kit.language,
-            );
-            let (first, second) = match lines.as_slice() {
-                [one] => (None, one.clone()),
-                [one, rest @ ..] => (Some(one.clone()), rest.join(" ")),
-                [] => (None, String::new()),
-            };
-            if let Some(first) = first {
-                scene.fitted_text(pt(x + 1.2, head - 5.0), first, style, w - 2.4);
+        for (lines, &w) in lines.into_iter().zip(&widths) {
+            // The last line on the lower baseline, a first one above it.
+            for (line, baseline) in lines.into_iter().rev().zip([head - 1.8, head - 5.0]) {
+                scene.styled_text(pt(x + 1.2, baseline), line, style);
             }
-            scene.fitted_text(pt(x + 1.2, head - 1.8), second, style, w - 2.4);
             x += w;
         }
         for (i, game) in (0..=count).zip(games.map(Some).chain([None])) {
@@ -525,7 +556,14 @@ impl<'a, G: Game> Figures<'a, G> {
     /// pupils plot on cells large enough to hit.
     fn score_chart(&self, left: f32, page: f32) -> Scene {
         let s = strings(self.kit.language);
-        let (games, losses) = (self.score.games, self.score.losses);
+        let games = self.score.games;
+        // A game that can be drawn has its draws marked on the chart too, and they can
+        // climb with every game: the chart names both and its axis reaches the games.
+        let (chart, axis_name, losses) = if self.game.can_draw() {
+            (id::SCORE_CHART_DRAWS, id::SCORE_AXIS_LOSSES_DRAWS, games)
+        } else {
+            (id::SCORE_CHART, id::SCORE_AXIS_LOSSES, self.score.losses)
+        };
         // A little under what is left, so that rounding cannot push it onto the next page.
         let room = if left - 0.5 >= CHART_MM {
             left - 0.5
@@ -535,7 +573,7 @@ impl<'a, G: Game> Figures<'a, G> {
         let height = room.min(self.width).max(CHART_MM);
         let mut scene = Scene::new(self.width, height);
         let title = TextStyle::new(3.1).bold();
-        scene.fitted_text(pt(0.0, 3.2), s.get(id::SCORE_CHART), title, self.width);
+        scene.fitted_text(pt(0.0, 3.2), s.get(chart), title, self.width);
         // Under the chart, what a class does past the sheet's last game.
         let note_style = TextStyle::new(2.8);
         let note = wrap(
@@ -593,7 +631,7 @@ impl<'a, G: Game> Figures<'a, G> {
         );
         scene.styled_text(
             pt(plot.x + 1.5, plot.y - 1.2),
-            s.get(id::SCORE_AXIS_LOSSES),
+            s.get(axis_name),
             TextStyle::new(2.8),
         );
         scene

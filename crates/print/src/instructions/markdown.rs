@@ -6,6 +6,7 @@ use pulldown_cmark::{Event, HeadingLevel, Parser, Tag, TagEnd};
 
 use super::drawings::Figure;
 use crate::draw::scene::Weight;
+use matchbox_engine::glyphs::monospaced;
 
 /// A run of text in one face.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -116,8 +117,16 @@ pub fn blocks(markdown: &str) -> Vec<Block> {
             Event::End(TagEnd::Strong) => bold = bold.saturating_sub(1),
             Event::Start(Tag::Emphasis) => emphasis += 1,
             Event::End(TagEnd::Emphasis) => emphasis = emphasis.saturating_sub(1),
-            Event::Text(text) | Event::Code(text) => {
-                push_text(&mut spans, &text, weight(bold, emphasis))
+            Event::Text(text) => push_text(&mut spans, &text, weight(bold, emphasis)),
+            // A command or a key in the monospaced face, unless it holds a character the
+            // face lacks (a kit's own name in a script it does not draw).
+            Event::Code(text) => {
+                let face = if text.chars().all(monospaced) {
+                    Weight::Mono
+                } else {
+                    weight(bold, emphasis)
+                };
+                push_text(&mut spans, &text, face)
             }
             Event::SoftBreak | Event::HardBreak => {
                 push_text(&mut spans, " ", weight(bold, emphasis))
@@ -188,6 +197,26 @@ mod tests {
                 ("b", Weight::Bold),
                 (" c", Weight::Oblique),
                 (".", Weight::Regular),
+            ]
+        );
+    }
+
+    #[test]
+    fn code_spans_are_monospaced_unless_the_face_lacks_a_letter() {
+        let b = blocks("Type `matchbox kit` or set `machine: first`, not `中`.\n");
+        let Block::Paragraph(spans) = &b[0] else {
+            panic!("{b:?}")
+        };
+        let faces: Vec<(&str, Weight)> =
+            spans.iter().map(|s| (s.text.as_str(), s.weight)).collect();
+        assert_eq!(
+            faces,
+            [
+                ("Type ", Weight::Regular),
+                ("matchbox kit", Weight::Mono),
+                (" or set ", Weight::Regular),
+                ("machine: first", Weight::Mono),
+                (", not 中.", Weight::Regular),
             ]
         );
     }
