@@ -473,10 +473,10 @@ impl Field {
     }
 }
 
-/// A range of a key whose most depends on the rest of the kit, named (`max`) as the
-/// page finds that figure in each kit it makes.
+/// A range of a key whose most depends on the rest of the kit, named (`max_from`) as
+/// the page finds that figure in each kit it makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "max", rename_all = "snake_case")]
+#[serde(tag = "max_from", rename_all = "snake_case")]
 pub enum KitBound {
     /// From `min` to the labels on one sheet of the kit's paper and label.
     LabelsPerSheet {
