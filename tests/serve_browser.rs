@@ -53,7 +53,10 @@ fn journeys(preset: &str) {
         "{shown_box}"
     );
     browser.wait("document.querySelector('#machine-label svg') !== null");
-    let drawn = browser.text("#drawn");
+    // The game is over: the end shows in place of the bead drawn, which stays in the
+    // page (and was said to a screen reader).
+    let drawn = browser.script("return document.getElementById('drawn').textContent;");
+    let drawn = drawn.as_str().unwrap();
     if let Some(mv) = machine_turn["move"].as_str() {
         assert!(drawn.contains(mv), "{drawn} names the move {mv}");
     }
@@ -288,9 +291,24 @@ fn the_game_is_one_screen_in_every_language_at_both_sizes() {
             click_first_move(&browser, &|| server.game());
         }
         for (width, height) in [(1920, 1080), (1280, 720)] {
-            fits_one_screen(&browser, width, height, &format!("{preset} {language} end"));
+            let what = format!("{preset} {language} end");
+            fits_one_screen(&browser, width, height, &what);
             let end = place(&browser, "#end");
             assert!(end[1] <= f64::from(height), "{end:?}");
+            // The board, the changes and the last box's label are read without
+            // scrolling: the board keeps most of the height, the label a good part of
+            // it, and no list scrolls in its frame.
+            let seen = browser.script(
+                "const high = (css) => document.querySelector(css)?.getBoundingClientRect().height ?? 0;
+                 const scrolled = [...document.querySelectorAll('#changes, #end, .under-board')]
+                   .filter(e => e.scrollHeight > e.clientHeight + 1).map(e => e.id || e.className);
+                 return { board: high('#board svg'), label: high('#machine-label svg'), scrolled };",
+            );
+            eprintln!("{what} at {width}x{height}: {seen}");
+            let high = |part: &str| seen[part].as_f64().unwrap() / f64::from(height);
+            assert!(high("board") >= 0.6, "{what}: {seen}");
+            assert!(high("label") >= 0.18, "{what}: {seen}");
+            assert_eq!(seen["scrolled"], json!([]), "{what}");
             browser.screenshot(&format!("{preset}-{language}-end-{width}x{height}"));
         }
         browser.open_view_only(&server.base);
@@ -943,7 +961,8 @@ fn what_the_class_reads_is_16_minutes_of_arc_from_the_back_row() {
             click_first_move(&browser, &|| server.game());
         }
         browser.wait("!document.getElementById('end').hidden");
-        for css in ["#end .result", "#changes li", "#drawn", "#totals"] {
+        // The end takes the place of the last draw: its result and changes are read.
+        for css in ["#end .result", "#changes li", "#totals"] {
             read.push((css, font_sizes(&browser, css)));
         }
         eprintln!("{what} at 1280x720, in px (at least {least:.1}): {read:?}");

@@ -186,9 +186,11 @@ function control(spec) {
       return element('div', { class: 'palette', id });
     default:
       // A number's field takes the engine's range (its bounds, as a number field
-      // names them), so that its arrows stay within it.
+      // names them; a bound by the rest of the kit gets its most from each design), so
+      // that its arrows stay within it; a list's, how many numbers it takes.
       return element('input', {
-        id, ...(spec.kind === 'number' ? { type: 'number', ...spec.range } : { type: 'text' }),
+        id, ...(spec.kind === 'number' ? { type: 'number', ...spec.range, ...(spec.bound && least(spec.bound)) } : { type: 'text' }),
+        ...(spec.count && { pattern: listPattern(spec.count) }),
         oninput: (e) => debounced(() => set(key, read(spec.kind, e.target.value))),
       });
   }
@@ -217,6 +219,13 @@ function labelChanged() {
   const mm = (part) => numberOrText($(`input-${part}`).value || '0');
   set('label', { width_mm: mm('width_mm'), height_mm: mm('height_mm') });
 }
+
+// A bound by the rest of the kit as a number field names it now: its least (its most
+// comes with each design, `max_from`).
+const least = ({ max_from: _, ...bound }) => bound;
+
+// A list of from `min` to `max` whole numbers, as `listOf` reads them.
+const listPattern = ({ min, max }) => `[,\\s]*\\d+(?:[,\\s]+\\d+){${Math.max(min - 1, 0)},${max - 1}}[,\\s]*`;
 
 let timer = null;
 function debounced(action) {
@@ -247,6 +256,7 @@ function fillForm(settings) {
     const value = settings[key];
     // A key that applies under one value of another (`reward` under one rule) only then.
     box.hidden = Boolean(spec.applies) && settings[spec.applies[0]] !== spec.applies[1];
+    if (spec.bound) $(`input-${key}`).max = state.design[spec.bound.max_from];
     if (spec.kind === 'flag') $(`input-${key}`).checked = Boolean(value);
     else if (spec.kind === 'reward') {
       for (const input of $(`input-${key}`).querySelectorAll('input')) input.value = value ? value[input.dataset.part] : '';

@@ -727,7 +727,6 @@ fn changes<G: Game>(
     turns: &[Turn],
 ) -> Vec<Change> {
     let (game, setup) = (&fixed.game, &fixed.setup);
-    let machine = &setup.machine;
     let tree = &setup.tree;
     // Box index -> the board it was used on in this game, and how its label was turned.
     let faced: Vec<(u32, &G::Position, usize)> = turns
@@ -741,13 +740,10 @@ fn changes<G: Game>(
             Turn::Opponent { .. } => None,
         })
         .collect();
-    (0u32..)
-        .zip(before.counts().iter().zip(after.counts()))
-        .filter(|(_, (old, new))| old != new)
-        .map(|(slot, (&before, &after))| {
-            let b = machine.box_of(slot);
-            let mbox = &setup.set.boxes[b as usize];
-            let m = &mbox.moves[(slot - machine.slots(b).start) as usize];
+    setup
+        .changes(before, after)
+        .map(|change| {
+            let (b, mbox, m) = (change.box_index, change.matchbox, change.entry);
             let said = match faced.iter().find(|f| f.0 == b) {
                 Some(&(_, position, symmetry)) => {
                     fixed.said(position, game.transform_move(m.mv, game.inverse(symmetry)))
@@ -758,8 +754,8 @@ fn changes<G: Game>(
                 box_id: mbox.id,
                 colour: fixed.colour(m.colour),
                 said,
-                before,
-                after,
+                before: change.before,
+                after: change.after,
             }
         })
         .collect()

@@ -5,9 +5,9 @@
 //! the far row, by capturing every enemy pawn, or when the opponent cannot move.
 
 use super::{
-    Bound, Claim, Descriptor, Ending, GamesClaim, Historic, MachineSettings, Notation, Orientation,
-    Outcome, RewardClaim, Rules, Side, StricterClaim, Symmetry, as_in_the_articles, game_settings,
-    notation, one_bead_each, written_vars,
+    Bound, Claim, Descriptor, Ending, Field, GamesClaim, Historic, MachineSettings, Notation,
+    Orientation, Outcome, RewardClaim, Rules, Side, StricterClaim, Symmetry, as_in_the_articles,
+    game_settings, notation, one_bead_each, written_vars,
 };
 use crate::Error;
 use crate::i18n::{Id, Named, Said, Strings, id};
@@ -38,9 +38,10 @@ game_settings! {
     #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
     pub Hexapawn in HexapawnFile {
         /// Rows of the board.
-        rows: u8 = 3, from 3, to 8;
+        rows: u8 = 3, from 3, to 8,
+            Field::named(id::DESIGNER_FIELD_ROWS).hint(id::DESIGNER_FIELD_ROWS_HINT);
         /// Squares in a row.
-        cols: u8 = 3, from 3, to 8;
+        cols: u8 = 3, from 3, to 8, Field::named(id::DESIGNER_FIELD_COLS);
     }
 }
 

@@ -6,8 +6,8 @@
 use serde::Serialize;
 
 use super::{
-    Descriptor, Ending, Historic, MachineSettings, Notation, Orientation, Outcome, Rules, Side,
-    Symmetry, game_settings,
+    Descriptor, Ending, Field, Historic, MachineSettings, Notation, Orientation, Outcome, Rules,
+    Side, Symmetry, game_settings,
 };
 use crate::Error;
 use crate::i18n::{Id, Said, Strings, id};
@@ -31,7 +31,8 @@ game_settings! {
     #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
     pub Kayles in KaylesFile {
         /// Pins in the row at the start; a kit that gives none has 7.
-        pins: u8 = 7, from 1, to MAX_PINS;
+        pins: u8 = 7, from 1, to MAX_PINS,
+            Field::named(id::DESIGNER_FIELD_PINS).hint(id::DESIGNER_FIELD_PINS_HINT);
     }
 }
 

@@ -390,7 +390,7 @@ pub trait Notation: Rules {
 /// keys as the game holds them, which is the game's JSON (a state file keeps it), its
 /// keys written back ([`Descriptor::settings`]) and its template variables, unless the
 /// game says otherwise; its `File` reads the same keys with their places and kinds.
-pub trait Descriptor: Rules + KeyRanges + Serialize + PartialEq + Debug {
+pub trait Descriptor: Rules + KeyFields + Serialize + PartialEq + Debug {
     /// The part of kit.yaml that holds its own keys: how each is written ([`Kind`]).
     type File: SettingsFile;
     /// Its own keys in kit.yaml, the file's unless the game orders them otherwise (the
@@ -428,11 +428,87 @@ pub trait Descriptor: Rules + KeyRanges + Serialize + PartialEq + Debug {
     }
 }
 
-/// The whole numbers each of a game's keys of numbers takes, as the kit's description
-/// tells a form (`game_settings!` writes it; `read` checks the same bounds).
-pub trait KeyRanges {
-    /// Each key of numbers with its range; a key of choices has its choices instead.
-    const RANGES: &'static [(&'static str, Range)];
+/// How a form shows one of a kit's keys: the whole numbers it takes, how many of them
+/// (a list's), what bounds it by the rest of the kit, and its words as typed ids, so
+/// that a word missing from the store does not compile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// The whole numbers it takes (a key of choices has its choices instead).
+    pub range: Option<Range>,
+    /// How many numbers its list takes.
+    pub count: Option<Range>,
+    /// What bounds it that depends on the rest of the kit.
+    pub bound: Option<KitBound>,
+    /// Its name in the form (`designer.field.KEY`).
+    pub name: Id,
+    /// What more the form says of it (`designer.field.KEY.hint`), whose `{min}` and
+    /// `{max}` are its range's (or its bound's least), `{fewest}` and `{most}` its
+    /// count's.
+    pub hint: Option<Id>,
+}
+
+impl Field {
+    /// A key called `name` in the form, with nothing more to say of it.
+    pub const fn named(name: Id) -> Field {
+        Field {
+            range: None,
+            count: None,
+            bound: None,
+            name,
+            hint: None,
+        }
+    }
+
+    /// With `hint` said under it.
+    pub const fn hint(self, hint: Id) -> Field {
+        Field {
+            hint: Some(hint),
+            ..self
+        }
+    }
+
+    /// Taking the whole numbers from `min` to `max`.
+    pub const fn range(self, min: i64, max: i64) -> Field {
+        Field {
+            range: Some(Range::new(min, max)),
+            ..self
+        }
+    }
+
+    /// Taking a list of `min` to `max` numbers.
+    pub const fn count(self, min: i64, max: i64) -> Field {
+        Field {
+            count: Some(Range::new(min, max)),
+            ..self
+        }
+    }
+
+    /// Bounded by `bound`, from the rest of the kit.
+    pub const fn bound(self, bound: KitBound) -> Field {
+        Field {
+            bound: Some(bound),
+            ..self
+        }
+    }
+}
+
+/// A range of a key whose most depends on the rest of the kit, named (`max_from`) as
+/// the page finds that figure in each kit it makes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "max_from", rename_all = "snake_case")]
+pub enum KitBound {
+    /// From `min` to the labels on one sheet of the kit's paper and label.
+    LabelsPerSheet {
+        /// The least.
+        min: i64,
+    },
+}
+
+/// How a form shows each of a game's keys (`game_settings!` writes it, with the bounds
+/// `read` checks).
+pub trait KeyFields {
+    /// Each of its keys, in [`Descriptor::KEYS`]' order, with its field.
+    const FIELDS: &'static [(&'static str, Field)];
 }
 
 /// The keys the game's `Serialize` writes, in [`Descriptor::KEYS`]' order.
@@ -456,15 +532,16 @@ pub fn written_vars<G: Descriptor>(game: &G) -> minijinja::Value {
     )
 }
 
-/// Declares a game whose settings are whole numbers of kit.yaml, each with its default
-/// and its range, one line a key: the game's struct (its `Serialize` is then its JSON,
+/// Declares a game whose settings are whole numbers of kit.yaml, each with its default,
+/// its range and its [`Field`] (whose range it sets), one line a key: the game's struct (its `Serialize` is then its JSON,
 /// its keys written back and its template variables, see [`Descriptor`]), the part of
 /// kit.yaml they are read from with their places (`$file`, by [`settings_file!`]), and
 /// `read_keys`, which reads them in order and refuses one out of its range at its place.
 macro_rules! game_settings {
     (
         $(#[$meta:meta])* $vis:vis $name:ident in $file:ident {
-            $($(#[$doc:meta])* $key:ident: $ty:ty = $default:expr, from $low:expr, to $high:expr;)*
+            $($(#[$doc:meta])* $key:ident: $ty:ty = $default:expr, from $low:expr, to $high:expr,
+                $field:expr;)*
         }
     ) => {
         $(#[$meta])*
@@ -491,9 +568,9 @@ macro_rules! game_settings {
             }
         }
 
-        impl $crate::KeyRanges for $name {
-            const RANGES: &'static [(&'static str, $crate::settings::Range)] =
-                &[$((stringify!($key), $crate::settings::Range::new($low, $high)),)*];
+        impl $crate::KeyFields for $name {
+            const FIELDS: &'static [(&'static str, $crate::Field)] =
+                &[$((stringify!($key), $field.range($low, $high)),)*];
         }
     };
 }
@@ -509,8 +586,8 @@ pub struct GameEntry {
     pub presets: &'static [Preset],
     /// How each of its keys is written.
     pub kinds: fn() -> Vec<(&'static str, Kind)>,
-    /// The whole numbers each of its keys of numbers takes.
-    pub ranges: &'static [(&'static str, Range)],
+    /// How a form shows each of its keys.
+    pub fields: &'static [(&'static str, Field)],
 }
 
 /// Declares the games: the one list where a game is registered.
@@ -530,7 +607,7 @@ macro_rules! games {
             keys: <$ty as Descriptor>::KEYS,
             presets: <$ty as Descriptor>::PRESETS,
             kinds: <<$ty as Descriptor>::File as SettingsFile>::kinds,
-            ranges: <$ty as KeyRanges>::RANGES,
+            fields: <$ty as KeyFields>::FIELDS,
         },)*];
 
         /// Evaluates `body` with `game` bound to the concrete game of an [`AnyGame`]

@@ -10,13 +10,13 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Bound, Claim, Descriptor, Ending, Historic, KeyRanges, MachineSettings, Notation, Orientation,
-    Outcome, Rules, Side, Symmetry, as_in_the_articles, one_bead_each, written_keys,
+    Bound, Claim, Descriptor, Ending, Field, Historic, KeyFields, MachineSettings, Notation,
+    Orientation, Outcome, Rules, Side, Symmetry, as_in_the_articles, one_bead_each, written_keys,
 };
 use crate::Error;
 use crate::i18n::{Id, Said, Strings, id};
 use crate::rule::Rule;
-use crate::settings::{KitText, Preset, Range, settings_file};
+use crate::settings::{KitText, Preset, settings_file};
 
 /// The built-in kits of this game: Bachet's game (the matchbox machine and the relay
 /// automaton) and Marienbad.
@@ -569,13 +569,36 @@ impl Notation for Nim {
     }
 }
 
-/// Every count of stones, in a heap, taken or wired, is from 1 to `MAX_STONES`.
-impl KeyRanges for Nim {
-    const RANGES: &'static [(&'static str, Range)] = &[
-        ("take", Range::new(1, MAX_STONES)),
-        ("stones", Range::new(1, MAX_STONES)),
-        ("heaps", Range::new(1, MAX_STONES)),
-        ("allowed", Range::new(1, MAX_STONES)),
+/// Every count of stones, in a heap, taken or wired, is from 1 to `MAX_STONES`, and a
+/// kit has from 1 to `MAX_HEAPS` heaps.
+impl KeyFields for Nim {
+    const FIELDS: &'static [(&'static str, Field)] = &[
+        (
+            "take",
+            Field::named(id::DESIGNER_FIELD_TAKE)
+                .hint(id::DESIGNER_FIELD_TAKE_HINT)
+                .range(1, MAX_STONES),
+        ),
+        (
+            "stones",
+            Field::named(id::DESIGNER_FIELD_STONES)
+                .hint(id::DESIGNER_FIELD_STONES_HINT)
+                .range(1, MAX_STONES),
+        ),
+        (
+            "heaps",
+            Field::named(id::DESIGNER_FIELD_HEAPS)
+                .hint(id::DESIGNER_FIELD_HEAPS_HINT)
+                .range(1, MAX_STONES)
+                .count(1, MAX_HEAPS as i64),
+        ),
+        ("last_stone", Field::named(id::DESIGNER_FIELD_LAST_STONE)),
+        (
+            "allowed",
+            Field::named(id::DESIGNER_FIELD_ALLOWED)
+                .hint(id::DESIGNER_FIELD_ALLOWED_HINT)
+                .range(1, MAX_STONES),
+        ),
     ];
 }
 

@@ -1,13 +1,13 @@
 //! Noughts and crosses on 3 x 3: X moves first, three in a row wins, a full board draws.
 
 use super::{
-    Descriptor, Ending, Historic, KeyRanges, MachineSettings, Notation, Orientation, Outcome,
-    Rules, Side, Symmetry, notation,
+    Descriptor, Ending, Field, Historic, KeyFields, MachineSettings, Notation, Orientation,
+    Outcome, Rules, Side, Symmetry, notation,
 };
 use crate::Error;
 use crate::i18n::{Id, Said, Strings, id};
 use crate::rule::Rule;
-use crate::settings::{KitText, Preset, Range};
+use crate::settings::{KitText, Preset};
 
 /// The built-in kits of this game: Michie's MENACE, playing first or second.
 const PRESETS: &[Preset] = &[
@@ -262,8 +262,8 @@ impl Notation for TicTacToe {
 }
 
 /// The board is always 3 × 3: no keys of its own.
-impl KeyRanges for TicTacToe {
-    const RANGES: &'static [(&'static str, Range)] = &[];
+impl KeyFields for TicTacToe {
+    const FIELDS: &'static [(&'static str, Field)] = &[];
 }
 
 impl Descriptor for TicTacToe {

@@ -10,8 +10,8 @@ use serde_saphyr::{Location, Spanned};
 
 use super::{Kit, KitFile, presets};
 use crate::Error;
-use crate::game::{AnyGame, GAMES};
-use crate::i18n::{Id, Language, Messages, Named, id, strings};
+use crate::game::{AnyGame, Field, GAMES, KitBound};
+use crate::i18n::{Id, Language, Messages, Named, id, number, strings};
 use crate::rule::{MAX_REWARD, MAX_START_BEADS, Rule};
 use crate::settings::{self, Kind, Range, SettingsFile, Source, Vocabulary, placed};
 use crate::{Command, Message};
@@ -219,6 +219,10 @@ pub struct KeyDescription {
     pub kind: Kind,
     /// The whole numbers it takes, for a key of numbers.
     pub range: Option<Range>,
+    /// How many numbers it takes, for a key of a list.
+    pub count: Option<Range>,
+    /// What bounds it that depends on the rest of the kit (`start_at`, the sheet).
+    pub bound: Option<KitBound>,
     /// The part of the form it belongs to: `game`, `paper`, `beads` or `look`.
     pub section: &'static str,
     /// The games whose kits take it.
@@ -236,73 +240,158 @@ pub struct KeyDescription {
 /// A key's words in one language, as the form shows them.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct KeyWords {
-    /// Its name in the form (`designer.field.KEY` of the strings).
+    /// Its name in the form ([`Field::name`]).
     pub name: String,
-    /// What more the form says of it (`designer.field.KEY.hint`), if anything.
+    /// What more the form says of it ([`Field::hint`]), with its range's figures.
     pub hint: Option<String>,
     /// Each of its choices' words (`designer.value.CHOICE`), for a key of choices.
     pub choices: BTreeMap<&'static str, String>,
 }
 
 impl KeyWords {
-    /// The words of the key `name`, whose value is `kind`, in `language`.
-    fn of(name: &str, kind: &Kind, language: Language) -> KeyWords {
+    /// The words of `field`, whose value is `kind`, in `language`.
+    fn of(field: &Field, kind: &Kind, language: Language) -> KeyWords {
         let words = strings(language);
-        let said = |key: String| Id::find(&key).map(|id| words.get(id).to_string());
         let choices = match kind {
             Kind::Choice { choices } => choices
                 .iter()
-                .map(|&c| (c, said(format!("designer.value.{c}")).unwrap_or(c.into())))
+                .map(|&c| {
+                    let said = Id::find(&format!("designer.value.{c}"));
+                    (c, said.map_or(c.into(), |id| words.get(id).to_string()))
+                })
                 .collect(),
             _ => BTreeMap::new(),
         };
+        // A hint's figures are its field's, said as the language writes numbers.
+        let figures = |range: Option<Range>, low, high| {
+            range.into_iter().flat_map(move |r| {
+                [(low, r.min), (high, r.max)].map(|(name, n)| (name, number(language, n)))
+            })
+        };
+        let bound_min = field
+            .bound
+            .map(|KitBound::LabelsPerSheet { min }| ("min", min));
+        let values: Vec<(&str, String)> = figures(field.range, "min", "max")
+            .chain(figures(field.count, "fewest", "most"))
+            .chain(bound_min.map(|(name, n)| (name, number(language, n))))
+            .collect();
+        let values: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
         KeyWords {
-            name: said(format!("designer.field.{name}")).unwrap_or(name.into()),
-            hint: said(format!("designer.field.{name}.hint")),
+            name: words.get(field.name).to_string(),
+            hint: field.hint.map(|hint| words.fill(hint, &values)),
             choices,
         }
     }
 }
 
-/// The part of the form each of kit.yaml's own keys goes in, the shape of those of a
-/// shape of their own, and the numbers of those that take numbers the same for every
+/// kit.yaml's own keys: the part of the form each goes in, the shape of those of a
+/// shape of their own, and the field of each, whose numbers are the same for every
 /// kit; a key of a game goes with the game. `preset` and `game` are chosen by the kit
 /// itself, not edited as a value, and are not described.
-const KIT_KEYS: &[(&str, &str, Option<Kind>, Option<Range>)] = &[
-    ("name", "game", None, None),
-    ("machine", "game", None, None),
-    ("symmetry", "look", None, None),
-    ("skip_forced", "look", None, None),
+const KIT_KEYS: &[(&str, &str, Option<Kind>, Field)] = &[
+    (
+        "name",
+        "game",
+        None,
+        Field::named(id::DESIGNER_FIELD_NAME).hint(id::DESIGNER_FIELD_NAME_HINT),
+    ),
+    (
+        "machine",
+        "game",
+        None,
+        Field::named(id::DESIGNER_FIELD_MACHINE),
+    ),
+    (
+        "symmetry",
+        "look",
+        None,
+        Field::named(id::DESIGNER_FIELD_SYMMETRY),
+    ),
+    (
+        "skip_forced",
+        "look",
+        None,
+        Field::named(id::DESIGNER_FIELD_SKIP_FORCED),
+    ),
     (
         "beads",
         "beads",
         Some(Kind::Beads),
-        Some(Range::new(1, MAX_START_BEADS as i64)),
+        Field::named(id::DESIGNER_FIELD_BEADS)
+            .hint(id::DESIGNER_FIELD_BEADS_HINT)
+            .range(1, MAX_START_BEADS as i64),
     ),
-    ("palette", "beads", Some(Kind::Palette), None),
-    ("rule", "beads", None, None),
+    (
+        "palette",
+        "beads",
+        Some(Kind::Palette),
+        Field::named(id::DESIGNER_FIELD_PALETTE),
+    ),
+    ("rule", "beads", None, Field::named(id::DESIGNER_FIELD_RULE)),
     (
         "reward",
         "beads",
         Some(Kind::Reward),
-        Some(Range::new(-MAX_REWARD as i64, MAX_REWARD as i64)),
+        Field::named(id::DESIGNER_FIELD_REWARD).range(-MAX_REWARD as i64, MAX_REWARD as i64),
     ),
-    ("language", "paper", None, None),
-    ("paper", "paper", None, None),
-    ("label", "paper", Some(Kind::Label), None),
-    ("start_at", "paper", None, None),
-    ("move_colours", "look", None, None),
-    ("tags", "look", None, None),
-    ("numerals", "look", None, None),
-    ("show_beads", "look", None, None),
-    ("previews", "look", None, None),
+    (
+        "language",
+        "paper",
+        None,
+        Field::named(id::DESIGNER_FIELD_LANGUAGE),
+    ),
+    (
+        "paper",
+        "paper",
+        None,
+        Field::named(id::DESIGNER_FIELD_PAPER),
+    ),
+    (
+        "label",
+        "paper",
+        Some(Kind::Label),
+        Field::named(id::DESIGNER_FIELD_LABEL),
+    ),
+    (
+        "start_at",
+        "paper",
+        None,
+        Field::named(id::DESIGNER_FIELD_START_AT)
+            .hint(id::DESIGNER_FIELD_START_AT_HINT)
+            .bound(KitBound::LabelsPerSheet { min: 1 }),
+    ),
+    (
+        "move_colours",
+        "look",
+        None,
+        Field::named(id::DESIGNER_FIELD_MOVE_COLOURS),
+    ),
+    ("tags", "look", None, Field::named(id::DESIGNER_FIELD_TAGS)),
+    (
+        "numerals",
+        "look",
+        None,
+        Field::named(id::DESIGNER_FIELD_NUMERALS),
+    ),
+    (
+        "show_beads",
+        "look",
+        None,
+        Field::named(id::DESIGNER_FIELD_SHOW_BEADS),
+    ),
+    (
+        "previews",
+        "look",
+        None,
+        Field::named(id::DESIGNER_FIELD_PREVIEWS),
+    ),
 ];
 
 /// A key of one or more games as the form takes it.
 struct GameKey {
     name: &'static str,
     kind: Kind,
-    range: Option<Range>,
+    field: Field,
     games: Vec<&'static str>,
 }
 
@@ -320,7 +409,7 @@ pub fn describe_keys() -> Vec<KeyDescription> {
         let GameKey {
             name,
             kind,
-            range,
+            field,
             games,
         } = key;
         let presets = presets()
@@ -338,12 +427,14 @@ pub fn describe_keys() -> Vec<KeyDescription> {
         let applies = (name == "reward").then_some(("rule", Rule::Menace.name()));
         let words = Language::ALL
             .iter()
-            .map(|&language| (language.code(), KeyWords::of(name, &kind, language)))
+            .map(|&language| (language.code(), KeyWords::of(&field, &kind, language)))
             .collect();
         KeyDescription {
             name,
             kind,
-            range,
+            range: field.range,
+            count: field.count,
+            bound: field.bound,
             section,
             games,
             presets,
@@ -356,7 +447,7 @@ pub fn describe_keys() -> Vec<KeyDescription> {
     let kinds = KitFile::kinds();
     let mut keys: Vec<KeyDescription> = KIT_KEYS
         .iter()
-        .map(|(name, section, own, range)| {
+        .map(|(name, section, own, field)| {
             let (name, probed) = kinds
                 .iter()
                 .find(|(k, _)| k == name)
@@ -369,7 +460,7 @@ pub fn describe_keys() -> Vec<KeyDescription> {
                 GameKey {
                     name,
                     kind,
-                    range: *range,
+                    field: *field,
                     games,
                 },
             )
@@ -379,17 +470,17 @@ pub fn describe_keys() -> Vec<KeyDescription> {
     let mut game_keys: Vec<GameKey> = Vec::new();
     for game in GAMES {
         for (name, kind) in (game.kinds)() {
-            let range = game
-                .ranges
+            let (_, field) = game
+                .fields
                 .iter()
                 .find(|(k, _)| *k == name)
-                .map(|(_, r)| *r);
+                .unwrap_or_else(|| panic!("{}: {name} has no field", game.name));
             match game_keys.iter_mut().find(|k| k.name == name) {
                 Some(shared) => shared.games.push(game.name),
                 None => game_keys.push(GameKey {
                     name,
                     kind,
-                    range,
+                    field: *field,
                     games: vec![game.name],
                 }),
             }
@@ -498,11 +589,9 @@ mod tests {
             let mut every = Language::ALL.map(Language::code).to_vec();
             every.sort();
             assert_eq!(codes, every, "{}", key.name);
-            let field = format!("designer.field.{}", key.name);
-            assert!(Id::find(&field).is_some(), "{field}");
-            for language in Language::ALL {
-                let said = strings(language).get(Id::find(&field).unwrap());
-                assert_eq!(key.words[language.code()].name, said);
+            for (code, words) in &key.words {
+                assert!(!words.name.is_empty(), "{code}: {}", key.name);
+                assert!(!words.name.contains("designer."), "{code}: {}", key.name);
             }
             if let Kind::Choice { choices } = &key.kind {
                 for choice in choices {
@@ -510,6 +599,58 @@ mod tests {
                     assert!(Id::find(&value).is_some(), "{}: {value}", key.name);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_hint_takes_its_figures_from_its_range() {
+        let keys = describe_keys();
+        let fields = KIT_KEYS
+            .iter()
+            .map(|(name, _, _, field)| (*name, *field))
+            .chain(GAMES.iter().flat_map(|g| g.fields.iter().copied()));
+        for (name, field) in fields {
+            let (Some(hint), Some(range)) = (field.hint, field.range) else {
+                continue;
+            };
+            let described = keys.iter().find(|k| k.name == name).unwrap();
+            for language in Language::ALL {
+                let written = strings(language).get(hint);
+                // The most is said by the field, never written in the words.
+                let most = range.max.to_string();
+                let spelt = written
+                    .split(|c: char| !c.is_ascii_digit())
+                    .any(|figure| figure == most);
+                assert!(!spelt, "{name}'s hint writes {most}: {written}");
+                let said = described.words[language.code()].hint.as_ref().unwrap();
+                assert!(!said.contains('{'), "{name}: {said}");
+                if written.contains("{max}") {
+                    assert!(said.contains(&number(language, range.max)), "{said}");
+                }
+            }
+        }
+        let heaps = keys.iter().find(|k| k.name == "heaps").unwrap();
+        assert_eq!(heaps.count, Some(Range::new(1, 5)));
+        let pins = &keys.iter().find(|k| k.name == "pins").unwrap().words["en"];
+        assert!(pins.hint.as_ref().unwrap().starts_with("From 1 to 12."));
+    }
+
+    #[test]
+    fn start_at_is_bounded_by_the_labels_on_a_sheet() {
+        let keys = describe_keys();
+        let start_at = keys.iter().find(|k| k.name == "start_at").unwrap();
+        assert_eq!(start_at.bound, Some(KitBound::LabelsPerSheet { min: 1 }));
+        let hint = start_at.words["en"].hint.as_ref().unwrap();
+        assert!(hint.starts_with("From 1 to the stickers"), "{hint}");
+        for label in ["L7160", "matchbox"] {
+            let kit = |start: u32| {
+                let yaml = format!("game: nim\nlabel: {label}\nstart_at: {start}\n");
+                Kit::from_yaml(&yaml, "kit.yaml")
+            };
+            let most = kit(1).unwrap().labels_per_sheet();
+            assert!(most > 1, "{label}");
+            assert_eq!(kit(most).unwrap().start_at, most, "{label}");
+            assert!(kit(most + 1).is_err(), "{label}: {}", most + 1);
         }
     }
 }

@@ -148,6 +148,11 @@ pub fn preset(name: &str) -> Option<&'static Preset> {
 }
 
 impl Kit {
+    /// How many labels one of its sheets holds: `start_at` is from 1 to this.
+    pub fn labels_per_sheet(&self) -> u32 {
+        media::labels_per_sheet(self.paper, self.label, self.stickers.as_ref())
+    }
+
     /// A built-in preset as a kit.
     pub fn from_preset(name: &str) -> Result<Kit, Error> {
         // A preset named on the command line: no kit, so no language but English.

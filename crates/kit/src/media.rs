@@ -259,6 +259,18 @@ pub fn safe_margin_mm(sheet: &StickerSheet) -> f32 {
 /// The least margin kept from a die-cut edge, for square corners.
 pub const SAFE_MARGIN_MM: f32 = 1.5;
 
+/// How many labels one sheet holds: a sticker sheet's, or as many of `label` size as
+/// fit on plain `paper` (`start_at` is from 1 to this).
+pub fn labels_per_sheet(paper: Paper, label: LabelSize, stickers: Option<&StickerSheet>) -> u32 {
+    match stickers {
+        Some(sheet) => sheet.across * sheet.down,
+        None => {
+            let (across, down) = cut_grid(paper, label);
+            (across * down) as u32
+        }
+    }
+}
+
 /// How many labels of `label` size fit across and down plain `paper`, edge to edge
 /// between the margins, the header and the legend.
 pub fn cut_grid(paper: Paper, label: LabelSize) -> (usize, usize) {

@@ -285,13 +285,7 @@ impl KitFile {
         if let Some(l) = &self.label {
             check_label(src, l, paper, label, stickers.as_ref())?;
         }
-        let per_sheet = match &stickers {
-            Some(sheet) => sheet.across * sheet.down,
-            None => {
-                let (across, down) = crate::media::cut_grid(paper, label);
-                (across * down) as u32
-            }
-        };
+        let per_sheet = crate::media::labels_per_sheet(paper, label, stickers.as_ref());
         let start_at = self.start_at.as_ref().map_or(Ok(1), |v| {
             ranged(src, v, "start_at", 1, i64::from(per_sheet))
         })?;

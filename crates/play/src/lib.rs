@@ -508,25 +508,21 @@ fn changes<G: Notation>(
     let machine = &setup.machine;
     let s = strings(kit.language);
     let mut text = String::new();
-    for (slot, (&old, &new)) in (0u32..).zip(before.counts().iter().zip(after.counts())) {
-        if old != new {
-            let b = machine.box_of(slot);
-            let mbox = &setup.set.boxes[b as usize];
-            let m = &mbox.moves[(slot - machine.slots(b).start) as usize];
-            let values = [
-                ("id", mbox.id.to_string()),
-                ("colour", s.colour_name(&kit.palette[m.colour])),
-                ("move", game.say_move(&mbox.position, m.mv, s)),
-                ("before", old.to_string()),
-                ("after", new.to_string()),
-            ];
-            text.push_str("  ");
-            text.push_str(&s.fill(
-                id::PLAY_CHANGE,
-                &values.each_ref().map(|(k, v)| (*k, v.as_str())),
-            ));
-            text.push('\n');
-        }
+    for change in setup.changes(before, after) {
+        let (mbox, m) = (change.matchbox, change.entry);
+        let values = [
+            ("id", mbox.id.to_string()),
+            ("colour", s.colour_name(&kit.palette[m.colour])),
+            ("move", game.say_move(&mbox.position, m.mv, s)),
+            ("before", change.before.to_string()),
+            ("after", change.after.to_string()),
+        ];
+        text.push_str("  ");
+        text.push_str(&s.fill(
+            id::PLAY_CHANGE,
+            &values.each_ref().map(|(k, v)| (*k, v.as_str())),
+        ));
+        text.push('\n');
     }
     // The rule opens the line: `Rule gardner`, `Reguła Gardnera`.
     let rule = Words::of(kit).rule(machine.rule);

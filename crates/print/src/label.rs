@@ -570,18 +570,8 @@ mod tests {
     }
 
     /// The contrast of `colour` against white paper (WCAG's ratio, 1 to 21).
-    fn contrast_on_white(colour: Rgb) -> f32 {
-        let linear = |c: u8| {
-            let c = f32::from(c) / 255.0;
-            if c <= 0.040_45 {
-                c / 12.92
-            } else {
-                ((c + 0.055) / 1.055).powf(2.4)
-            }
-        };
-        let luminance =
-            0.2126 * linear(colour[0]) + 0.7152 * linear(colour[1]) + 0.0722 * linear(colour[2]);
-        1.05 / (luminance + 0.05)
+    fn contrast_on_white(colour: Rgb) -> f64 {
+        1.05 / (matchbox_engine::palette::luminance(colour) + 0.05)
     }
 
     #[test]

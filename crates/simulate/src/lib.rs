@@ -204,6 +204,20 @@ pub fn play_game<G: Rules, O: Opponent<G>>(
     })
 }
 
+/// A move whose beads a game changed ([`Setup::changes`]).
+pub struct BeadChange<'a, G: Rules> {
+    /// The index of its box in the kit's boxes.
+    pub box_index: u32,
+    /// Its box.
+    pub matchbox: &'a boxes::MatchBox<G::Position, G::Move>,
+    /// The move in its box.
+    pub entry: &'a boxes::BoxMove<G::Move>,
+    /// Its beads before the game.
+    pub before: u32,
+    /// Its beads after the rule.
+    pub after: u32,
+}
+
 /// A kit compiled for simulation: every exact position, and the machine's boxes on them.
 pub struct Setup<G: Rules> {
     /// Every position reachable from the start.
@@ -244,6 +258,31 @@ impl<G: Rules> Setup<G> {
             Tree::of_kit(game, kit)?,
             rival,
         )
+    }
+
+    /// Each move whose beads differ from `before` to `after`, in the order of the
+    /// machine's slots: what the rule changed after a game, as the terminal and the
+    /// classroom screen tell it.
+    pub fn changes<'a>(
+        &'a self,
+        before: &'a Beads,
+        after: &'a Beads,
+    ) -> impl Iterator<Item = BeadChange<'a, G>> + 'a {
+        (0u32..)
+            .zip(before.counts().iter().zip(after.counts()))
+            .filter(|(_, (old, new))| old != new)
+            .map(|(slot, (&before, &after))| {
+                let box_index = self.machine.box_of(slot);
+                let matchbox = &self.set.boxes[box_index as usize];
+                let entry = &matchbox.moves[(slot - self.machine.slots(box_index).start) as usize];
+                BeadChange {
+                    box_index,
+                    matchbox,
+                    entry,
+                    before,
+                    after,
+                }
+            })
     }
 
     /// [`Setup::new`] from boxes and a tree already built.

@@ -236,7 +236,6 @@ fn catalogue() -> Value {
         .map(|g| {
             json!({
                 "name": g.name,
-                "keys": g.keys,
                 "presets": g.presets.iter().map(|p| json!({"name": p.name, "about": p.about})).collect::<Vec<_>>(),
             })
         })
@@ -306,6 +305,8 @@ fn design<G: Game>(
         "figures": figures,
         "colour_rgb": rgb,
         "label_mm": [kit.label.width_mm, kit.label.height_mm],
+        // The figure a key's `bound` names (`KitBound::LabelsPerSheet`).
+        "labels_per_sheet": kit.labels_per_sheet(),
         "boxes": boxes_json(game, kit, &set),
     });
     let mut parts = vec![json_part(&value)?];

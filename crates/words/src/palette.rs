@@ -70,6 +70,22 @@ pub fn default_palette() -> Vec<Colour> {
         .collect()
 }
 
+/// An sRGB channel as linear light, 0 to 1: what a colour's luminance (a contrast
+/// ratio) and its shade (CIE L*a*b*) are measured from.
+pub fn linear(channel: u8) -> f64 {
+    let c = f64::from(channel) / 255.0;
+    if c <= 0.040_45 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// A colour's relative luminance (WCAG's, and CIE Y), 0 for black to 1 for white.
+pub fn luminance([r, g, b]: [u8; 3]) -> f64 {
+    0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+}
+
 /// Reads `#rrggbb`.
 pub fn parse_hex(text: &str) -> Option<[u8; 3]> {
     let digits = text.strip_prefix('#')?;
@@ -104,17 +120,9 @@ mod tests {
 
     /// The colour's CIE L*a*b* (D65), from its sRGB.
     fn lab(rgb: [u8; 3]) -> [f64; 3] {
-        let linear = |c: u8| {
-            let c = f64::from(c) / 255.0;
-            if c <= 0.040_45 {
-                c / 12.92
-            } else {
-                ((c + 0.055) / 1.055).powf(2.4)
-            }
-        };
         let [r, g, b] = rgb.map(linear);
         let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.950_47;
-        let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        let y = luminance(rgb);
         let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.088_83;
         let f = |t: f64| {
             if t > 0.008_856 {
