@@ -103,22 +103,9 @@ fn read_kit(path: &std::path::Path) -> Result<Kit, Error> {
                 _ => said(id::ERROR_KIT_UNREADABLE),
             }
         })?;
-    Kit::from_bytes(bytes, &shown).map_err(said_in_the_terminals_language)
-}
-
-/// A kit whose `language:` names none of the kit languages is told so in the
-/// terminal's language (`LC_ALL`, `LC_MESSAGES` or `LANG`) where that is one of them:
-/// the teacher who wrote `language: de` then reads the choices in words they know.
-fn said_in_the_terminals_language(error: Error) -> Error {
-    let Error::Kit(mut problem) = error else {
-        return error;
-    };
-    if problem.key.as_deref() == Some("language") {
-        if let Some(language) = terminal_language() {
-            problem.message = problem.message.in_language(language);
-        }
-    }
-    Error::Kit(problem)
+    // A kit whose `language:` names none of the kit languages is told so in the
+    // terminal's: the teacher who wrote `language: de` reads the choices in words they know.
+    Kit::from_bytes(bytes, &shown, terminal_language().unwrap_or_default())
 }
 
 /// The kit language the terminal's locale names, if any (POSIX order: the first of

@@ -174,10 +174,11 @@ impl Kit {
     }
 
     /// Reads a kit file's bytes, named `shown` in messages; more than [`MAX_KIT_BYTES`]
-    /// (the reader stops one byte past it) is refused as the wrong file.
-    pub fn from_bytes(bytes: Vec<u8>, shown: &str) -> Result<Kit, Error> {
+    /// (the reader stops one byte past it) is refused as the wrong file. A `language:`
+    /// the kit cannot take has its mistakes said in `reader`'s language.
+    pub fn from_bytes(bytes: Vec<u8>, shown: &str, reader: Language) -> Result<Kit, Error> {
         // Said in the kit's language where its `language:` line can be read at all.
-        let say = |bytes: &[u8]| messages_for(&String::from_utf8_lossy(bytes));
+        let say = |bytes: &[u8]| messages_for(&String::from_utf8_lossy(bytes), reader);
         if bytes.len() as u64 > MAX_KIT_BYTES {
             let message = say(&bytes).message(id::PROBLEM_FILE_TOO_LARGE, &[]);
             let place = Place {
@@ -196,12 +197,18 @@ impl Kit {
             let message = say(e.as_bytes()).message(id::PROBLEM_NOT_UTF8, &[]);
             placed(shown, line as u64, column as u64, message)
         })?;
-        Kit::from_yaml(&text, shown)
+        Kit::read(&text, shown, reader)
     }
 
     /// Reads kit.yaml text; `source` names it in error messages.
     pub fn from_yaml(text: &str, source: &str) -> Result<Kit, Error> {
-        let say = messages_for(text);
+        Kit::read(text, source, Language::En)
+    }
+
+    /// Reads kit.yaml text, its mistakes said in `reader`'s language where its own
+    /// `language:` names none of the kit languages.
+    fn read(text: &str, source: &str, reader: Language) -> Result<Kit, Error> {
+        let say = messages_for(text, reader);
         let src = Source {
             name: source,
             vocabulary: &VOCABULARY,

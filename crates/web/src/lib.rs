@@ -113,7 +113,11 @@ pub enum Request {
 
 /// Reads a kit's text as the CLI reads `--kit kit.yaml`.
 pub(crate) fn read_kit(yaml: &str) -> Result<Kit, Error> {
-    Kit::from_bytes(yaml.as_bytes().to_vec(), KIT_FILE)
+    Kit::from_bytes(
+        yaml.as_bytes().to_vec(),
+        KIT_FILE,
+        matchbox_engine::i18n::Language::En,
+    )
 }
 
 /// A JSON value as the one part of an answer.

@@ -327,8 +327,9 @@ pub struct Vocabulary {
 /// The language of a kit's messages: its `language:` key, read line by line before the
 /// YAML parser reads the file, so that a mistake anywhere in the kit (even one that stops
 /// the parser, or one on a line above the key) is said in it; English when the key is
-/// missing or not a language.
-pub fn messages_for(text: &str) -> Messages {
+/// missing, and `otherwise` (the reader's language, where a front end knows it) when it
+/// names no kit language.
+pub fn messages_for(text: &str, otherwise: Language) -> Messages {
     // The line's language, where its key is `language` or, failing that, a slip of it
     // (`languge: pl`), so that the message about the slip is said in Polish too.
     let declared = |close: bool| {
@@ -347,10 +348,19 @@ pub fn messages_for(text: &str) -> Messages {
             Language::ALL.into_iter().find(|l| l.code() == value)
         })
     };
+    // A `language:` line naming none of the kit languages: the reader's own, if known.
+    let names_another = text.lines().any(|line| {
+        line.split_once(':')
+            .is_some_and(|(key, _)| key == "language")
+    });
     Messages(
         declared(false)
             .or_else(|| declared(true))
-            .unwrap_or_default(),
+            .unwrap_or(if names_another {
+                otherwise
+            } else {
+                Language::default()
+            }),
     )
 }
 
