@@ -793,7 +793,7 @@ mod tests {
     #[test]
     fn the_input_ending_at_the_question_ends_the_session_in_words() {
         // One game of first-listed moves, then nothing: no game is lost, and it is said.
-        let (result, out, saves) = run(&"1\n".repeat(8), false);
+        let (result, out, saves) = run("1\n".repeat(8), false);
         assert_eq!(result.unwrap().games, 1, "{out}");
         assert!(
             out.trim_end()
