@@ -86,6 +86,15 @@ fn boxes_text_shows_each_box_and_the_totals() {
         "{text}"
     );
     assert!(text.contains("7 boxes, 18 beads"));
+    // One heap needs no numbering; several heaps and a row of pins say how they read.
+    assert!(!text.contains("How to read"), "{text}");
+    for (preset, how) in [
+        ("marienbad", "How to read the heaps:"),
+        ("kayles", "How to read the rows: I is a standing pin"),
+    ] {
+        let text = stdout(&matchbox(&["boxes", "--preset", preset]));
+        assert_eq!(text.matches(how).count(), 1, "{preset}: {text}");
+    }
 }
 
 #[test]

@@ -170,6 +170,11 @@ impl Rules for Kayles {
 }
 
 impl Notation for Kayles {
+    /// A row is written with a letter per pin, counted from the left.
+    fn explain_notation(&self, words: &Strings) -> Option<String> {
+        Some(words.get(id::CLI_NOTATION_PINS).to_string())
+    }
+
     /// A label marks a one-pin move with an arrow and a two-pin move with a bracket.
     fn move_marks(&self) -> (Id, Id) {
         (id::CLI_VERIFY_LEGAL_PIN_MARK, id::PROBLEM_COUNT_PIN_MARK)

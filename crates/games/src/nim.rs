@@ -466,6 +466,12 @@ impl Rules for Nim {
 }
 
 impl Notation for Nim {
+    /// Several heaps are numbered as the label lists them; one heap needs no number.
+    fn explain_notation(&self, words: &Strings) -> Option<String> {
+        self.several()
+            .then(|| words.get(id::CLI_NOTATION_HEAPS).to_string())
+    }
+
     /// Several heaps' labels mark each move by a stone in its colour, one heap's by an
     /// arrow.
     fn move_marks(&self) -> (Id, Id) {

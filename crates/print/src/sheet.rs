@@ -462,34 +462,46 @@ fn balanced(
 }
 
 /// Puts the header on every page: kit name and page n of m at the left, the page's
-/// title at the right, a rule beneath.
+/// title at the right, a rule beneath. The name is given one way on every page: the
+/// longest form that fits beside every page's title.
 pub fn finish(kit: &Kit, pages: Vec<Page>) -> Vec<Scene> {
     let s = strings(kit.language);
     let total = pages.len().to_string();
+    let header = |name: &str, page: usize| {
+        s.fill(
+            id::SHEET_HEADER,
+            &[
+                ("name", name),
+                ("page", &page.to_string()),
+                ("pages", &total),
+            ],
+        )
+    };
+    let half = |page: &Page| (page.scene.width - 2.0 * SHEET_MARGIN_MM) / 2.0 - 2.0;
+    // The head takes what the page's title (at most half) leaves.
+    let room = |page: &Page| {
+        let title = text_width(&page.title, HEADER_SIZE, Weight::Regular).min(half(page));
+        page.scene.width - 2.0 * SHEET_MARGIN_MM - title - 4.0
+    };
+    let name = header_name(&kit.name, |name| {
+        pages.iter().enumerate().all(|(i, page)| {
+            text_width(&header(name, i + 1), HEADER_SIZE, Weight::Bold) <= room(page)
+        })
+    });
+    let style = TextStyle::new(HEADER_SIZE);
     pages
         .into_iter()
         .enumerate()
         .map(|(i, page)| {
+            let (room, half) = (room(&page), half(&page));
             let mut scene = page.scene;
-            let (w, _) = (scene.width, scene.height);
-            let y = page.header_y;
-            let page_number = (i + 1).to_string();
-            let header = |name: &str| {
-                s.fill(
-                    id::SHEET_HEADER,
-                    &[("name", name), ("page", &page_number), ("pages", &total)],
-                )
-            };
-            let half = (w - 2.0 * SHEET_MARGIN_MM) / 2.0 - 2.0;
-            let style = TextStyle::new(HEADER_SIZE);
-            // The head takes what the page's title (at most half) leaves.
-            let title = text_width(&page.title, HEADER_SIZE, Weight::Regular).min(half);
-            let room = w - 2.0 * SHEET_MARGIN_MM - title - 4.0;
-            let name = header_name(&kit.name, |name| {
-                text_width(&header(name), HEADER_SIZE, Weight::Bold) <= room
-            });
-            let header = header(&name);
-            scene.fitted_text(pt(SHEET_MARGIN_MM, y), header, style.bold(), room);
+            let (w, y) = (scene.width, page.header_y);
+            scene.fitted_text(
+                pt(SHEET_MARGIN_MM, y),
+                header(&name, i + 1),
+                style.bold(),
+                room,
+            );
             scene.fitted_text(
                 pt(w - SHEET_MARGIN_MM, y),
                 page.title,
@@ -869,5 +881,35 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_kits_running_head_names_it_one_way_on_every_page() {
+        let k = kit("preset: hexapawn-first\nlanguage: en\n");
+        let page = |title: &str| Page {
+            scene: Scene::new(210.0, 297.0),
+            header_y: 15.0,
+            title: title.to_string(),
+        };
+        let heads: Vec<String> = finish(
+            &k,
+            vec![page("Rules"), page(&"A long page title, ".repeat(4))],
+        )
+        .iter()
+        .map(|scene| {
+            let mut head = String::new();
+            scene.paint(&mut |shape| {
+                if let Shape::Text { text, .. } = shape {
+                    if head.is_empty() {
+                        head = text.clone();
+                    }
+                }
+            });
+            head
+        })
+        .collect();
+        // The second page's title leaves room only for the short name: so does the first.
+        assert_eq!(heads[0], "HIM · page 1 of 2", "{heads:?}");
+        assert_eq!(heads[1], "HIM · page 2 of 2", "{heads:?}");
     }
 }

@@ -314,20 +314,23 @@ fn cannot_learn_text(words: Words, c: &CannotLearn) -> String {
 
 /// When a machine that can never learn gives up at its first move.
 fn giving_up_text(words: Words, g: &GivingUp) -> String {
-    // Once every machine has given up, the later games would only repeat 100%.
-    let certain = g.by_game.iter().position(|(_, m)| m.to_f64() >= 1.0);
-    let shown = certain.map_or(g.by_game.len(), |i| i + 1);
-    let by: Vec<String> = g
+    // A chance said as the one before it (100% once every machine has given up) would
+    // only repeat it: the list stops at the first game that reaches it.
+    let chances: Vec<(u32, String)> = g
         .by_game
         .iter()
-        .take(shown)
-        .map(|(n, m)| {
+        .map(|(n, m)| (*n, words.measure(m, 100.0, true)))
+        .collect();
+    let shown = chances
+        .windows(2)
+        .position(|pair| pair[0].1 == pair[1].1)
+        .map_or(chances.len(), |i| i + 1);
+    let by: Vec<String> = chances[..shown]
+        .iter()
+        .map(|(n, chance)| {
             words.fill(
                 id::CLI_VERIFY_BY_GAME,
-                &[
-                    ("n", &words.number(*n)),
-                    ("chance", &words.measure(m, 100.0, true)),
-                ],
+                &[("n", &words.number(*n)), ("chance", chance)],
             )
         })
         .collect();

@@ -124,6 +124,7 @@ impl Words {
         places: usize,
         percent: bool,
     ) -> String {
+        let mean = some_not_all(mean, percent);
         let texts = figures(self.say.0, &[mean, low, high], places);
         let [mean, low, high] = [0, 1, 2].map(|i| self.unit(&texts[i], percent));
         // An interval narrower than the decimals shown is said as the one value it is.
@@ -189,7 +190,10 @@ impl Words {
 
     /// `x` as a percentage with one decimal at most when `percent`, else with two.
     pub(crate) fn figure(self, x: f64, percent: bool) -> String {
-        self.unit(&self.decimals(x, places(percent)), percent)
+        self.unit(
+            &self.decimals(some_not_all(x, percent), places(percent)),
+            percent,
+        )
     }
 
     /// A mean number of games and its noun (`12 games`, `98,1 партии`), to a tenth as
@@ -265,7 +269,32 @@ pub(crate) const GAMES_PLACES: usize = 1;
 /// by less than one (`10.25` beside `9`).
 pub(crate) const LOSSES_PLACES: usize = 2;
 
+/// A percentage kept from rounding to 100% or 0% when it is neither (99.96% is said as
+/// 99.9%, beside machines that can still lose); any other figure as it is.
+fn some_not_all(x: f64, percent: bool) -> f64 {
+    if !percent || x <= 0.0 || x >= 100.0 {
+        return x;
+    }
+    x.clamp(0.1, 99.9)
+}
+
 /// Decimals of a figure: one for a percentage, two for a mean count of losses.
 fn places(percent: bool) -> usize {
     if percent { 1 } else { LOSSES_PLACES }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_share_that_is_not_all_or_none_never_reads_as_either() {
+        assert_eq!(some_not_all(99.96, true), 99.9);
+        assert_eq!(some_not_all(0.02, true), 0.1);
+        assert_eq!(some_not_all(100.0, true), 100.0);
+        assert_eq!(some_not_all(0.0, true), 0.0);
+        assert_eq!(some_not_all(42.17, true), 42.17);
+        // A count of games is not a share.
+        assert_eq!(some_not_all(99.96, false), 99.96);
+    }
 }

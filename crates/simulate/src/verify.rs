@@ -57,7 +57,12 @@ pub fn checks<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>)
             check(legal, illegal, arrows, noun)
         },
         check(
-            id::CLI_VERIFY_FACED,
+            // Where the kit skips forced moves, only a choice needs a box.
+            if kit.skip_forced {
+                id::CLI_VERIFY_FACED_CHOICE
+            } else {
+                id::CLI_VERIFY_FACED
+            },
             missing,
             faced,
             id::PROBLEM_COUNT_POSITION,
@@ -72,8 +77,8 @@ pub fn checks<G: Notation>(game: &G, kit: &Kit, set: &BoxSet<G>, tree: &Tree<G>)
 }
 
 /// Which boxes the positions of play from the start land in, how many positions the
-/// machine faces, and the first it faces that has no box (a forced move may have none
-/// where the kit skips them).
+/// machine faces that need a box (not a forced move, where the kit skips them), and the
+/// first of those that has none.
 fn positions_faced<G: Notation>(
     game: &G,
     kit: &Kit,
@@ -88,10 +93,15 @@ fn positions_faced<G: Notation>(
         if tree.to_move(node) != kit.machine || tree.outcome(node).is_some() {
             continue;
         }
+        if kit.skip_forced && tree.children(node).len() == 1 {
+            if let Some((b, _)) = set.locate(game, position) {
+                reached[b] = true;
+            }
+            continue;
+        }
         faced += 1;
         match set.locate(game, position) {
             Some((b, _)) => reached[b] = true,
-            None if kit.skip_forced && tree.children(node).len() == 1 => {}
             None => {
                 missing.get_or_insert_with(|| {
                     Said::new(id::CLI_VERIFY_NO_BOX)

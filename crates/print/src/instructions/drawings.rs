@@ -498,19 +498,21 @@ impl<'a, G: Game> Figures<'a, G> {
                     id::SCORE_LOSSES,
                     id::SCORE_DRAWS,
                 ],
-                vec![0.1, 0.2, 0.3, 0.2, 0.2],
+                vec![0.08, 0.17, 0.45, 0.15, 0.15],
             )
         } else {
             (
                 vec![id::SCORE_GAME, id::SCORE_WINNER, change, id::SCORE_LOSSES],
-                vec![0.12, 0.26, 0.34, 0.28],
+                vec![0.1, 0.22, 0.46, 0.22],
             )
         };
+        // The beads column is the widest: one MENACE game can change four boxes ("1 K +3,
+        // 7 Or +3, 52 P +3, 210 Br +3"), while the others hold a word or a running total.
         // Where the page says to refill a first move's box that runs empty (Michie's rule
         // taking beads on a loss), the class notes the refill beside the game: the other
         // columns give it a share of their width.
         if self.kit.rule == Rule::Menace && self.kit.reward.loss < 0 {
-            const REFILLED: f32 = 0.16;
+            const REFILLED: f32 = 0.12;
             widths.iter_mut().for_each(|w| *w *= 1.0 - REFILLED);
             heads.push(id::SCORE_REFILLED);
             widths.push(REFILLED);

@@ -69,15 +69,17 @@ impl Lane {
     }
 
     /// The bracket of the pair from pin `first`: its two ends under the pins and its
-    /// depth. A shallow bracket joins the pins' inner sides, a deep one their outer
-    /// sides, so a deep leg never crosses a shallow bracket beside it.
-    fn bracket(&self, first: u8) -> (f32, f32, f32) {
+    /// depth. With a pair beside it drawn too (`crowded`), a shallow bracket joins the
+    /// pins' inner sides and a deep one their outer sides, so a deep leg never crosses a
+    /// shallow bracket beside it; alone, a shallow one joins the pins' centres, so that
+    /// it is not mistaken for a mark of the gap between them.
+    fn bracket(&self, first: u8, crowded: bool) -> (f32, f32, f32) {
         let (left, right) = (self.pin_at(first).x, self.pin_at(first + 1).x);
         let depth = self.depths[usize::from(first % 2)];
-        let inset = if first.is_multiple_of(2) {
-            self.pitch * 0.3
-        } else {
-            -self.pitch * 0.15
+        let inset = match (first.is_multiple_of(2), crowded) {
+            (true, true) => self.pitch * 0.3,
+            (true, false) => 0.0,
+            (false, _) => -self.pitch * 0.15,
         };
         (left + inset, right - inset, depth)
     }
@@ -154,7 +156,10 @@ impl Picture for Kayles {
                 scene.arrow(at, tip, m.colour, line);
                 discs.push((at, m));
             } else {
-                let (left, right, depth) = lane.bracket(first);
+                let pair_beside =
+                    |other: u8| moves.iter().any(|n| n.mv.pins == 2 && n.mv.first == other);
+                let crowded = pair_beside(first + 1) || first > 0 && pair_beside(first - 1);
+                let (left, right, depth) = lane.bracket(first, crowded);
                 let from = lane.first.y + lane.pin + line;
                 scene.line(pt(left, from), pt(left, depth), stroke);
                 scene.line(pt(left, depth), pt(right, depth), stroke);
@@ -247,12 +252,17 @@ mod tests {
             let legs = lane.depths[0] - lane.disc - (lane.first.y + lane.pin);
             assert!(legs >= lane.pitch * 0.3, "{pins}: {legs}");
             for first in 0..pins - 2 {
-                let (_, right, depth) = lane.bracket(first);
-                let (next_left, _, next_depth) = lane.bracket(first + 1);
+                let (_, right, depth) = lane.bracket(first, true);
+                let (next_left, _, next_depth) = lane.bracket(first + 1, true);
                 // Of two pairs sharing a pin, one bracket is deeper, and the deeper
                 // one's leg passes beside the other's end, not through it.
                 assert!((depth - next_depth).abs() >= lane.disc * 2.0, "{first}");
                 assert!((right - next_left).abs() > lane.pitch * 0.1, "{first}");
+                // A bracket drawn alone spans at least from one pin's centre to the
+                // other's, wider than its disc.
+                let (left, right, _) = lane.bracket(first, false);
+                assert!(right - left >= lane.pitch - 1e-3, "{first}");
+                assert!(right - left > lane.disc * 2.0, "{first}");
             }
         }
     }
