@@ -391,7 +391,7 @@ fn simulate_says_the_draws_where_a_game_has_them_and_what_its_histogram_counts()
         "300",
     ]));
     for line in [
-        "games drawn, a mean of each machine’s share: ",
+        "share of games drawn (mean over the machines): ",
         "no machine became certain never to lose again within 300 games",
     ] {
         assert!(text.contains(line), "{line}: {text}");
@@ -433,7 +433,7 @@ fn verify_proves_the_claims_exactly_with_fractions_in_json() {
         // in half the machines, the 40 games for a trainer.
         "Claim (the Polish classroom sheet, read as “at most”):\n",
         "Claim (the Polish classroom sheet):\n  read as “exactly”: HER learns after exactly 11 lost games\n  true of 50% of the machines only",
-        "the claim is plausible only for an opponent who sets out to teach: the fastest trainer needs 21.5 games on average, one who only avoids mistakes 98 games",
+        "the claim is plausible only for an opponent who sets out to teach: the fastest trainer needs 21.5 games on average, a perfect opponent who does not try to teach needs 98 games",
         // The reward rows are the booklet's own run.
         "these are the booklet’s own figures (200 machines, random seed 1962): reproduced",
     ] {
@@ -449,7 +449,7 @@ fn verify_repeats_the_booklets_run_of_machines_refilled_as_the_page_says() {
         "Both source articles mention Michie’s machine (1961",
         "200 machines against a perfect opponent (random seed 1962)",
         "these are the booklet’s own figures (200 machines, random seed 1962): reproduced",
-        "draws in games 101-200: 96.5%",
+        "draws in games 101–200: 96.5%",
         "the first box ran empty in 119 of the 200 machines and was refilled",
         // The kit skips forced moves: only the 2,201 positions with a choice need a box.
         "every position where the machine has a choice of moves has a box: 2,201 positions",
@@ -613,7 +613,7 @@ fn verify_gives_menace_figures_to_watch_with_confidence_intervals() {
         "{text}"
     );
     assert!(text.contains("Michie’s MENACE rule adds beads"), "{text}");
-    assert!(text.contains("draws in games 101-200: "), "{text}");
+    assert!(text.contains("draws in games 101–200: "), "{text}");
     assert!(text.contains("(95% CI "), "{text}");
     let v = json(&run(&[
         "verify", "--preset", "menace", "--runs", "40", "--json",
@@ -662,7 +662,7 @@ fn play_reads_moves_from_a_pipe_and_refuses_a_bad_one() {
     );
     let text = stdout(&o);
     assert!(o.status.success(), "{text}{}", stderr(&o));
-    assert!(text.contains("`take 5` is not a legal move here. Your moves: 1) take 1, leave 7   2) take 2, leave 6   3) take 3, leave 5"), "{text}");
+    assert!(text.contains("“take 5” is not a legal move here. Your moves: 1) take 1, leave 7   2) take 2, leave 6   3) take 3, leave 5"), "{text}");
     // A single pile's label lies one way only: no "as drawn".
     assert!(text.contains("Box 3 holds:"), "{text}");
     // Each piped line is written back after its prompt, as the game went.

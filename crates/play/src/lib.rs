@@ -606,7 +606,7 @@ mod tests {
         let (result, out, saves) = run(input, false);
         let saved = result.unwrap();
         assert!(
-            out.contains("`take 4` is not a legal move here. Your moves: 1) take 1, leave 7"),
+            out.contains("“take 4” is not a legal move here. Your moves: 1) take 1, leave 7"),
             "{out}"
         );
         assert!(out.contains("Box 3"), "{out}");
@@ -618,7 +618,7 @@ mod tests {
         // The game joins the score, with the beads the rule changed, for `serve` to show.
         assert_eq!(saved.history.games, [(End::Won, Some(0))], "{out}");
         assert!(
-            out.contains("The punish-only rule: no bead changes"),
+            out.contains("The punish-only rule: no beads change"),
             "{out}"
         );
     }
@@ -638,7 +638,7 @@ mod tests {
         );
         assert!(out.len() < 20_000, "a huge line is not echoed whole");
         assert!(
-            out.contains("`maybe` is not an answer. Please answer y (yes) or n (no)."),
+            out.contains("“maybe” is not an answer. Please answer y (yes) or n (no)."),
             "{out}"
         );
     }
