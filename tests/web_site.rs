@@ -799,8 +799,9 @@ fn a_full_browser_storage_is_said_in_the_kits_language_until_the_beads_are_kept(
         words["page.save.browser"],
         "said in the kit's language"
     );
-    fits_one_screen(&browser, 1280, 720, "lesson with the storage full");
+    // The picture first, so that a screen that does not fit can be looked at.
     browser.screenshot("web-lesson-storage-full");
+    fits_one_screen(&browser, 1280, 720, "lesson with the storage full");
     // It stays through the next action, and goes when the beads are kept again.
     browser.click_and_wait("#new-game");
     assert_eq!(

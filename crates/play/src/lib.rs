@@ -633,7 +633,7 @@ mod tests {
         assert!(!out.contains('\x1b') && !out.contains('\x07'), "{out}");
         assert_eq!(out.matches("is not a legal move here").count(), 3, "{out}");
         assert!(
-            out.contains(&format!("`{}…`", "9".repeat(ECHO_CHARS))),
+            out.contains(&format!("“{}…”", "9".repeat(ECHO_CHARS))),
             "{out}"
         );
         assert!(out.len() < 20_000, "a huge line is not echoed whole");
