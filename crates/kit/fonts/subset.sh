@@ -13,8 +13,10 @@ cd "$here/../../.."
 manifest=$(cargo metadata --format-version 1 |
   python3 -c 'import json,sys; print(next(p["manifest_path"] for p in json.load(sys.stdin)["packages"] if p["name"] == "dejavu"))')
 ttf="$(dirname "$manifest")/assets/dejavu-fonts-ttf-2.37/ttf"
-unicodes=$(sed -e 's/#.*//' "$here/unicodes.txt" | awk 'NF { printf "%sU+%s", sep, $1; sep = "," }')
+listed() { sed -e 's/#.*//' "$here/$1" | awk 'NF { printf "%sU+%s", sep, $1; sep = "," }'; }
 for font in DejaVuSans DejaVuSans-Bold DejaVuSans-Oblique DejaVuSansMono; do
+  # The monospaced face sets only commands and keys: ASCII (unicodes-mono.txt).
+  if [ "$font" = DejaVuSansMono ]; then unicodes=$(listed unicodes-mono.txt); else unicodes=$(listed unicodes.txt); fi
   # Every layout feature kept (kerning above all), so that a text is as wide as before;
   # no timestamps changed, so the same input gives the same bytes.
   pyftsubset "$ttf/$font.ttf" --unicodes="$unicodes" --layout-features='*' \
