@@ -899,10 +899,10 @@ mod tests {
         .map(|scene| {
             let mut head = String::new();
             scene.paint(&mut |shape| {
-                if let Shape::Text { text, .. } = shape {
-                    if head.is_empty() {
-                        head = text.clone();
-                    }
+                if let Shape::Text { text, .. } = shape
+                    && head.is_empty()
+                {
+                    head = text.clone();
                 }
             });
             head
