@@ -662,8 +662,9 @@ mod tests {
         assert!(board_height > 30.0, "{board_height:.1} mm");
     }
 
-    #[test]
-    fn every_letter_is_legible_at_every_size_taken_and_the_usual_sizes_are_taken() {
+    /// Every preset's kit in every language on every label size and sticker sheet, with
+    /// the size's name, the preset's name and the language.
+    fn every_kit_on_every_size(mut check: impl FnMut(&str, &str, &str, &Kit)) {
         let sizes = LABEL_SIZES
             .iter()
             .map(|(name, _)| *name)
@@ -676,18 +677,25 @@ mod tests {
                         preset.name
                     );
                     let kit = Kit::from_yaml(&yaml, "kit.yaml").unwrap();
-                    let (smallest, taken) =
-                        matchbox_engine::with_game!(&kit.game, |game| smallest(game, &kit));
-                    let at = format!("{} on {size} in {language}: {smallest:.2} mm", preset.name);
-                    assert_eq!(taken, readable_letter(smallest), "{at}");
-                    // The matchbox label takes every kit; MENACE, built from craft boxes
-                    // and stickers, every size.
-                    if size == "matchbox" || preset.name.starts_with("menace") {
-                        assert!(taken, "{at}");
-                    }
+                    check(size, preset.name, language, &kit);
                 }
             }
         }
+    }
+
+    #[test]
+    fn every_letter_is_legible_at_every_size_taken_and_the_usual_sizes_are_taken() {
+        every_kit_on_every_size(|size, preset, language, kit| {
+            let (smallest, taken) =
+                matchbox_engine::with_game!(&kit.game, |game| smallest(game, kit));
+            let at = format!("{preset} on {size} in {language}: {smallest:.2} mm");
+            assert_eq!(taken, readable_letter(smallest), "{at}");
+            // The matchbox label takes every kit; MENACE, built from craft boxes
+            // and stickers, every size.
+            if size == "matchbox" || preset.starts_with("menace") {
+                assert!(taken, "{at}");
+            }
+        });
     }
 
     /// Every label's tag (the bold words that open with the move word) and its size.
@@ -714,27 +722,14 @@ mod tests {
 
     #[test]
     fn every_label_of_a_kit_sets_its_tag_at_one_size_its_long_tags_by_their_runs() {
-        let sizes = LABEL_SIZES
-            .iter()
-            .map(|(name, _)| *name)
-            .chain(STICKER_SHEETS.iter().map(|s| s.code));
-        for size in sizes {
-            for preset in matchbox_engine::kit::presets() {
-                for language in ["en", "pl", "ru"] {
-                    let yaml = format!(
-                        "preset: {}\nlabel: {size}\nlanguage: {language}\n",
-                        preset.name
-                    );
-                    let kit = Kit::from_yaml(&yaml, "kit.yaml").unwrap();
-                    let found = matchbox_engine::with_game!(&kit.game, |game| tags(game, &kit));
-                    let sizes: Vec<f32> = found.iter().map(|(_, size)| *size).collect();
-                    assert!(
-                        sizes.windows(2).all(|two| two[0] == two[1]),
-                        "{yaml}{found:?}"
-                    );
-                }
-            }
-        }
+        every_kit_on_every_size(|size, preset, language, kit| {
+            let found = matchbox_engine::with_game!(&kit.game, |game| tags(game, kit));
+            let sizes: Vec<f32> = found.iter().map(|(_, size)| *size).collect();
+            assert!(
+                sizes.windows(2).all(|two| two[0] == two[1]),
+                "{preset} on {size} in {language}: {found:?}"
+            );
+        });
         let tag_texts = |yaml: &str| {
             let kit = Kit::from_yaml(yaml, "kit.yaml").unwrap();
             matchbox_engine::with_game!(&kit.game, |game| tags(game, &kit))

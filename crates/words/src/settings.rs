@@ -351,7 +351,7 @@ pub fn messages_for(text: &str, otherwise: Language) -> Messages {
     // A `language:` line naming none of the kit languages: the reader's own, if known.
     let names_another = text.lines().any(|line| {
         line.split_once(':')
-            .is_some_and(|(key, _)| key == "language")
+            .is_some_and(|(key, _)| key.trim_end() == "language")
     });
     Messages(
         declared(false)

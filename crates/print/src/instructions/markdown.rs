@@ -179,17 +179,22 @@ mod tests {
         assert_eq!(b.len(), 7);
     }
 
-    #[test]
-    fn emphasis_is_oblique_and_strong_within_it_bold() {
-        let b = blocks("In *Last Year at Marienbad*, *a **b** c*.\n");
+    /// That a one-paragraph text's words are `expected`, each in its face.
+    fn assert_faces(text: &str, expected: &[(&str, Weight)]) {
+        let b = blocks(text);
         let Block::Paragraph(spans) = &b[0] else {
             panic!("{b:?}")
         };
         let faces: Vec<(&str, Weight)> =
             spans.iter().map(|s| (s.text.as_str(), s.weight)).collect();
-        assert_eq!(
-            faces,
-            [
+        assert_eq!(faces, expected);
+    }
+
+    #[test]
+    fn emphasis_is_oblique_and_strong_within_it_bold() {
+        assert_faces(
+            "In *Last Year at Marienbad*, *a **b** c*.\n",
+            &[
                 ("In ", Weight::Regular),
                 ("Last Year at Marienbad", Weight::Oblique),
                 (", ", Weight::Regular),
@@ -197,27 +202,21 @@ mod tests {
                 ("b", Weight::Bold),
                 (" c", Weight::Oblique),
                 (".", Weight::Regular),
-            ]
+            ],
         );
     }
 
     #[test]
     fn code_spans_are_monospaced_unless_the_face_lacks_a_letter() {
-        let b = blocks("Type `matchbox kit` or set `machine: first`, not `中`.\n");
-        let Block::Paragraph(spans) = &b[0] else {
-            panic!("{b:?}")
-        };
-        let faces: Vec<(&str, Weight)> =
-            spans.iter().map(|s| (s.text.as_str(), s.weight)).collect();
-        assert_eq!(
-            faces,
-            [
+        assert_faces(
+            "Type `matchbox kit` or set `machine: first`, not `中`.\n",
+            &[
                 ("Type ", Weight::Regular),
                 ("matchbox kit", Weight::Mono),
                 (" or set ", Weight::Regular),
                 ("machine: first", Weight::Mono),
                 (", not 中.", Weight::Regular),
-            ]
+            ],
         );
     }
 
